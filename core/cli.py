@@ -1,0 +1,141 @@
+"""Command line: ``verbatim index FOLDER`` and ``verbatim ask "QUESTION"``.
+
+Argument parsing is the standard library's argparse; the progress bar is tqdm.
+Exit codes: 0 success (an abstention is a successful, honest answer), 1 a
+reported error (message on stderr), 2 usage error, 130 interrupted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+import core  # noqa: F401  (offline switches first)
+from core.errors import Cancelled, CoreError
+from core.pipeline import answer_question, index_folders, run
+from core.settings import Settings
+from core.store import Workspace
+from core.types import Answer, IndexReport
+
+
+def _print_report(report: IndexReport) -> None:
+    print(f"Workspace '{report.workspace}': {', '.join(report.folders)}")
+    print(
+        f"  documents indexed: {report.documents}  unchanged: {report.unchanged}  removed: {report.removed}\n"
+        f"  pages: {report.pages}  chunks embedded: {report.chunks}  chunks in workspace: {report.total_chunks}\n"
+        f"  seconds: {report.seconds:.1f}" + ("  (cancelled)" if report.cancelled else "")
+    )
+    if report.failures:
+        print(f"  failures ({len(report.failures)}):")
+        for f in report.failures:
+            where = f" (page {f.page})" if f.page else ""
+            print(f"    {f.path}{where}: {f.reason}")
+
+
+def format_answer(answer: Answer) -> str:
+    """Human-readable answer: claims with numbered citations, or the abstention."""
+    lines: list[str] = []
+    if answer.status == "abstained":
+        assert answer.abstention is not None
+        lines.append(f"{answer.abstention.marker}: {answer.abstention.message}")
+        lines.append(f"Searched for: {answer.abstention.query}")
+        if answer.abstention.consulted:
+            lines.append("Documents consulted:")
+            for doc in answer.abstention.consulted:
+                lines.append(f"  - {doc.doc_id} (pages {', '.join(map(str, doc.pages))})")
+        else:
+            lines.append("No document matched the question.")
+    else:
+        n = 0
+        notes: list[str] = []
+        for claim in answer.claims:
+            marks = []
+            for cit in claim.citations:
+                n += 1
+                marks.append(f"[{n}]")
+                notes.append(f"[{n}] {cit.doc_id}, page {cit.page} ({cit.match.value}): \u201c{cit.quote}\u201d")
+            lines.append(f"{claim.text} {''.join(marks)}")
+        lines.append("")
+        lines.extend(notes)
+        if answer.status == "partial":
+            removed = [r for r in answer.rejected if r.reason.value == "no_citation"]
+            lines.append("")
+            lines.append(f"Removed {len(removed)} claim(s) whose quotes could not be verified:")
+            lines.extend(f"  - {r.claim}" for r in removed)
+    if answer.trace.backend:
+        lines.append("")
+        lines.append(f"(answered by {answer.trace.backend}: {answer.trace.model})")
+    return "\n".join(lines)
+
+
+def cmd_index(args: argparse.Namespace, settings: Settings) -> int:
+    from tqdm import tqdm
+
+    ws = Workspace(args.workspace, settings)
+    bar = tqdm(total=0, unit="file", disable=args.quiet or not sys.stderr.isatty(), file=sys.stderr)
+
+    def on_progress(ev):
+        if ev.total:
+            bar.total = ev.total
+            bar.n = ev.done
+            bar.set_postfix_str(ev.message[:40])
+            bar.refresh()
+
+    try:
+        report = run(index_folders(ws, args.folders), on_progress)
+    finally:
+        bar.close()
+    _print_report(report)
+    return 0
+
+
+def cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
+    from core.generate import make_backend
+
+    ws = Workspace(args.workspace, settings)
+    backend = make_backend(settings, args.backend) if args.backend else None
+    answer = run(answer_question(ws, args.question, settings, backend=backend))
+    if args.json:
+        print(answer.model_dump_json(indent=2))
+    else:
+        print(format_answer(answer))
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``verbatim`` argument parser."""
+    parser = argparse.ArgumentParser(prog="verbatim", description="Grounded answers over your own documents.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    p_index = sub.add_parser("index", help="index folders into a workspace (incremental)")
+    p_index.add_argument("folders", nargs="+", help="folders to index recursively")
+    p_index.add_argument("--workspace", "-w", default="default")
+    p_index.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    p_index.set_defaults(func=cmd_index)
+    p_ask = sub.add_parser("ask", help="answer a question with verified quotes, or abstain")
+    p_ask.add_argument("question")
+    p_ask.add_argument("--workspace", "-w", default="default")
+    p_ask.add_argument("--json", action="store_true", help="print the verified Answer as JSON")
+    p_ask.add_argument("--backend", choices=["ollama", "embedded"], help="default: settings (auto)")
+    p_ask.set_defaults(func=cmd_ask)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``verbatim`` console script."""
+    args = build_parser().parse_args(argv)
+    try:
+        settings = Settings.load()
+        return args.func(args, settings)
+    except Cancelled:
+        return 130
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except CoreError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

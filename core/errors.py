@@ -1,0 +1,62 @@
+"""Exception tree of Verbatim's core.
+
+::
+
+    CoreError
+    ├── IngestError            a file could not be read (names the file and page)
+    ├── IndexError_            the on-disk index could not be written or opened
+    ├── ModelUnavailableError  no generation backend answers (Ollama down, model not pulled,
+    │                          GGUF file missing)
+    └── StructuredOutputError  the model's output did not validate against ModelAnswer
+
+``Cancelled`` is deliberately *not* a ``CoreError``: cancelling is a user's choice,
+not a failure, and the window's error presenter ignores it (as Anki does with
+``Interrupted``).
+"""
+
+from __future__ import annotations
+
+
+class CoreError(Exception):
+    """Root of every error raised on purpose by ``core``."""
+
+
+class IngestError(CoreError):
+    """A file could not be parsed.
+
+    Attributes:
+        path: the file, as given to the ingester.
+        page: 1-based page number where the failure happened, or ``None``.
+        reason: a short plain-language reason ("encrypted", "not a PDF", ...).
+    """
+
+    def __init__(self, path: str, reason: str, page: int | None = None) -> None:
+        self.path = str(path)
+        self.reason = reason
+        self.page = page
+        where = f"{self.path} (page {page})" if page is not None else self.path
+        super().__init__(f"{where}: {reason}")
+
+
+class IndexError_(CoreError):  # noqa: N801 - trailing underscore avoids shadowing the builtin
+    """The workspace's on-disk index could not be opened or written."""
+
+
+class ModelUnavailableError(CoreError):
+    """No generation backend can answer; the message says what to do."""
+
+
+class StructuredOutputError(CoreError):
+    """The model's output was not valid JSON for ``ModelAnswer``.
+
+    Attributes:
+        raw: the text the model produced (possibly truncated).
+    """
+
+    def __init__(self, message: str, raw: str = "") -> None:
+        self.raw = raw
+        super().__init__(message)
+
+
+class Cancelled(Exception):
+    """Raised inside long operations when the user asked to stop."""

@@ -1,0 +1,97 @@
+"""User settings: one pydantic-settings model, persisted as JSON in the data folder.
+
+Environment variables ``VERBATIM_<FIELD>`` override the file (e.g.
+``VERBATIM_OLLAMA_HOST``, ``VERBATIM_BACKEND``), which is how the CLI and tests
+configure a run without touching the user's saved settings.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, ValidationError
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from core.errors import CoreError
+from core.paths import data_dir
+
+SCHEMA_VERSION = 1
+
+
+class Settings(BaseSettings):
+    """Every tunable of the pipeline, with bounds; see each field's description."""
+
+    model_config = SettingsConfigDict(env_prefix="VERBATIM_", extra="ignore", validate_assignment=True)
+
+    schema_version: int = SCHEMA_VERSION
+
+    # generation
+    backend: Literal["auto", "ollama", "embedded"] = Field(
+        "auto", description="'auto' uses Ollama when it answers, else the embedded model."
+    )
+    ollama_host: str = Field("http://127.0.0.1:11434", description="Ollama server URL (loopback by default).")
+    ollama_model: str = Field("qwen2.5:7b-instruct", description="Ollama model name, as in `ollama pull <model>`.")
+    request_timeout_s: float = Field(300.0, gt=0, le=3600, description="Timeout of one generation call, seconds.")
+    seed: int = Field(42, description="Sampling seed (temperature is always 0).")
+    answer_tokens: int = Field(768, ge=64, le=8192, description="Token budget for the model's answer.")
+    max_context_tokens: int = Field(
+        8192, ge=1024, le=131072, description="Upper bound of num_ctx (prompt + answer), tokens."
+    )
+    embedded_answer_tokens: int = Field(
+        384, ge=64, le=4096, description="Token budget for the embedded model's answer (it is slow)."
+    )
+    embedded_context_tokens: int = Field(
+        4096, ge=1024, le=8192, description="Context window of the embedded llama.cpp model, tokens."
+    )
+
+    # retrieval
+    top_k: int = Field(6, ge=1, le=50, description="Chunks delivered to the model.")
+    bm25_candidates: int = Field(30, ge=1, le=500, description="BM25 candidates before fusion.")
+    dense_candidates: int = Field(30, ge=1, le=500, description="Dense candidates before fusion.")
+    rrf_k: int = Field(60, ge=1, le=1000, description="Reciprocal rank fusion constant (Cormack et al. 2009).")
+
+    # chunking (characters of page text)
+    chunk_chars: int = Field(1000, ge=200, le=4000, description="Target chunk size, characters.")
+    chunk_overlap: int = Field(200, ge=0, le=1000, description="Overlap between consecutive chunks, characters.")
+
+    # verification
+    min_quote_chars: int = Field(15, ge=1, le=200, description="Shortest acceptable quote, characters (normalized).")
+    fuzzy_threshold: float = Field(
+        92.0, ge=50, le=100, description="Minimum rapidfuzz partial_ratio (0-100) for a fuzzy quote match."
+    )
+
+    @classmethod
+    def settings_file(cls) -> Path:
+        """The JSON file the settings persist to."""
+        return data_dir() / "settings.json"
+
+    @classmethod
+    def load(cls) -> "Settings":
+        """Load saved settings (environment variables still win).
+
+        Raises:
+            CoreError: the file exists but is not valid; the message names it.
+        """
+        path = cls.settings_file()
+        saved: dict = {}
+        if path.exists():
+            try:
+                saved = json.loads(path.read_text(encoding="utf-8"))
+            except (OSError, json.JSONDecodeError) as exc:
+                raise CoreError(f"{path}: settings file is not valid JSON ({exc})") from exc
+        try:
+            env_only = cls()
+            merged = {**saved, **env_only.model_dump(exclude_unset=True)}
+            return cls(**merged)
+        except ValidationError as exc:
+            raise CoreError(f"{path}: invalid settings: {exc}") from exc
+
+    def save(self) -> Path:
+        """Write the settings atomically; returns the file path."""
+        path = self.settings_file()
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(self.model_dump_json(indent=2), encoding="utf-8")
+        tmp.replace(path)
+        return path

@@ -1,0 +1,182 @@
+"""Quote verification: the funnel that decides whether a citation may be shown.
+
+Cheapest check first (DESIGN.md step 6):
+
+1. structural — the cited ``chunk_id`` is one of the chunks delivered to the
+   model in this prompt (``unknown_chunk``);
+2. length — the normalized quote has at least ``min_quote_chars`` characters
+   (``quote_too_short``);
+3. literal — the quote occurs in the cited chunk: exact substring, else a
+   substring after :func:`core.normalize.normalize`, else a fuzzy alignment
+   (rapidfuzz ``fuzz.partial_ratio_alignment``, Indel similarity 0–100) at or
+   above ``fuzzy_threshold`` (default 92, the starting point issue #4 gives);
+   a quote that fails in the cited chunk but passes in another delivered
+   chunk is ``wrong_chunk``, otherwise ``quote_not_found``.
+
+For every accepted citation the span shown to the user is the *source's* text at
+the matched offsets, never the model's copy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from rapidfuzz import fuzz
+
+from core.normalize import normalize, normalized, to_original_span
+from core.types import (
+    Chunk,
+    Citation,
+    Claim,
+    MatchKind,
+    ModelAnswer,
+    Rect,
+    Rejected,
+    RejectReason,
+)
+
+
+@dataclass(frozen=True)
+class QuoteMatch:
+    """Where a quote was found: ``[start, end)`` in the searched text, characters."""
+
+    kind: MatchKind
+    start: int
+    end: int
+    score: float
+
+
+def match_quote(quote: str, text: str, *, fuzzy_threshold: float = 92.0) -> QuoteMatch | None:
+    """Find ``quote`` in ``text``: exact, else normalized, else fuzzy.
+
+    Args:
+        quote: the model's quote.
+        text: the chunk text to search (offsets returned are into this string).
+        fuzzy_threshold: minimum rapidfuzz ``partial_ratio`` (0–100) on the
+            normalized strings; the aligned span must also be at least as long
+            as 90 % of the normalized quote, so a short fragment cannot stand
+            in for a long quote.
+
+    Returns:
+        The match, or ``None`` when the quote is not in ``text``.
+    """
+    if not quote.strip():
+        return None
+    pos = text.find(quote)
+    if pos >= 0:
+        return QuoteMatch(MatchKind.exact, pos, pos + len(quote), 100.0)
+    norm_text, origin = normalize(text)
+    norm_quote = normalized(quote)
+    if not norm_quote or not norm_text:
+        return None
+    pos = norm_text.find(norm_quote)
+    if pos >= 0:
+        start, end = to_original_span(origin, text, pos, pos + len(norm_quote))
+        return QuoteMatch(MatchKind.normalized, start, end, 100.0)
+    if len(norm_quote) > len(norm_text):
+        return None
+    alignment = fuzz.partial_ratio_alignment(norm_quote, norm_text, score_cutoff=fuzzy_threshold)
+    if alignment is None or alignment.score < fuzzy_threshold:
+        return None
+    d_start, d_end = alignment.dest_start, alignment.dest_end
+    if d_end - d_start < 0.9 * len(norm_quote):
+        return None
+    # Snap the aligned span to whole words: the alignment may start or end
+    # inside a word ("eliver" for "deliver"), and the user must see whole words.
+    while d_start > 0 and norm_text[d_start - 1].isalnum() and norm_text[d_start].isalnum():
+        d_start -= 1
+    while d_end < len(norm_text) and norm_text[d_end].isalnum() and norm_text[d_end - 1].isalnum():
+        d_end += 1
+    while d_start < d_end and norm_text[d_start] == " ":
+        d_start += 1
+    while d_end > d_start and norm_text[d_end - 1] == " ":
+        d_end -= 1
+    if d_end <= d_start:
+        return None
+    start, end = to_original_span(origin, text, d_start, d_end)
+    return QuoteMatch(MatchKind.fuzzy, start, end, float(alignment.score))
+
+
+RectsFn = Callable[[Chunk, int, int], list[Rect]]
+"""``rects(chunk, page_start, page_end)`` → rectangles (PDF points) of a page-text span."""
+
+
+def verify_claims(
+    answer: ModelAnswer,
+    delivered: Mapping[str, Chunk],
+    *,
+    min_quote_chars: int = 15,
+    fuzzy_threshold: float = 92.0,
+    rects: RectsFn | None = None,
+) -> tuple[list[Claim], list[Rejected]]:
+    """Run the funnel over every citation of every claim.
+
+    Args:
+        answer: the validated model output.
+        delivered: the chunks given to the model in this prompt, by chunk id.
+        min_quote_chars: shortest acceptable normalized quote, characters.
+        fuzzy_threshold: see :func:`match_quote`.
+        rects: maps a verified span to page rectangles; ``None`` leaves them empty.
+
+    Returns:
+        ``(claims, rejected)``: claims that kept at least one verified citation
+        (duplicates of the same span collapsed), and every rejected citation or
+        claim with its reason. A claim that loses all its citations is reported
+        once more with reason ``no_citation``.
+    """
+    claims: list[Claim] = []
+    rejected: list[Rejected] = []
+    for model_claim in answer.claims:
+        kept: list[Citation] = []
+        seen: set[tuple[str, int, int]] = set()
+        if not model_claim.citations:
+            rejected.append(Rejected(claim=model_claim.text, reason=RejectReason.no_citation))
+            continue
+        for cit in model_claim.citations:
+            reason = None
+            chunk = delivered.get(cit.chunk_id)
+            if chunk is None:
+                reason = RejectReason.unknown_chunk
+            elif len(normalized(cit.quote)) < min_quote_chars:
+                reason = RejectReason.quote_too_short
+            else:
+                found = match_quote(cit.quote, chunk.text, fuzzy_threshold=fuzzy_threshold)
+                if found is None:
+                    elsewhere = any(
+                        match_quote(cit.quote, other.text, fuzzy_threshold=fuzzy_threshold) is not None
+                        for cid, other in delivered.items()
+                        if cid != cit.chunk_id
+                    )
+                    reason = RejectReason.wrong_chunk if elsewhere else RejectReason.quote_not_found
+                else:
+                    page_start = chunk.start + found.start
+                    page_end = chunk.start + found.end
+                    key = (chunk.chunk_id, page_start, page_end)
+                    if key in seen:
+                        continue
+                    seen.add(key)
+                    kept.append(
+                        Citation(
+                            chunk_id=chunk.chunk_id,
+                            doc_id=chunk.doc_id,
+                            path=chunk.path,
+                            page=chunk.page,
+                            quote=chunk.text[found.start : found.end],
+                            match=found.kind,
+                            score=found.score,
+                            start=page_start,
+                            end=page_end,
+                            rects=rects(chunk, page_start, page_end) if rects else [],
+                            modality=chunk.modality,
+                        )
+                    )
+            if reason is not None:
+                rejected.append(
+                    Rejected(claim=model_claim.text, chunk_id=cit.chunk_id, quote=cit.quote, reason=reason)
+                )
+        if kept:
+            claims.append(Claim(text=model_claim.text, citations=kept))
+        else:
+            rejected.append(Rejected(claim=model_claim.text, reason=RejectReason.no_citation))
+    return claims, rejected
