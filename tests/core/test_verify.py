@@ -1,0 +1,104 @@
+"""The quote matcher and the verification funnel, on literal inputs."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.normalize import normalize
+from core.types import Chunk, MatchKind, ModelAnswer, RejectReason
+from core.verify import match_quote, verify_claims
+
+TEXT = (
+    "The Supplier shall deliver the goods within thirty (30) days of the Order.\n"
+    "Pay-\nment is due on receipt of the “final” invoice [12] — no later than 1 March."
+)
+
+
+def test_exact_match_offsets() -> None:
+    m = match_quote("deliver the goods within thirty (30) days", TEXT)
+    assert m is not None and m.kind is MatchKind.exact
+    assert TEXT[m.start : m.end] == "deliver the goods within thirty (30) days"
+
+
+@pytest.mark.parametrize(
+    ("quote", "expected_source"),
+    [
+        ("DELIVER the goods   within thirty (30) days", "deliver the goods within thirty (30) days"),
+        ("Payment is due on receipt", "Pay-\nment is due on receipt"),
+        ('the "final" invoice - no later', "the “final” invoice [12] — no later"),
+    ],
+)
+def test_normalized_match_maps_back_to_source(quote: str, expected_source: str) -> None:
+    m = match_quote(quote, TEXT)
+    assert m is not None and m.kind is MatchKind.normalized
+    assert TEXT[m.start : m.end] == expected_source
+
+
+def test_fuzzy_match_returns_source_span_in_whole_words() -> None:
+    m = match_quote("deliver the good within thirty (30) day of", TEXT)
+    assert m is not None and m.kind is MatchKind.fuzzy
+    assert 92 <= m.score < 100
+    span = TEXT[m.start : m.end]
+    assert span.startswith("deliver the goods within thirty (30) days")
+    assert not TEXT[m.start - 1].isalnum() and not TEXT[m.end].isalnum()  # whole words
+
+
+def test_fuzzy_never_tolerates_a_different_number() -> None:
+    text = "Finding 1: invoices of route R1 were checked and found consistent."
+    assert match_quote("Finding 3: invoices of route R3 were checked and found consistent.", text) is None
+
+
+def test_unrelated_quote_rejected() -> None:
+    assert match_quote("the Buyer may terminate this agreement at will", TEXT) is None
+
+
+def test_nfd_and_ligature_normalize_identically() -> None:
+    assert normalize("di\u0301as")[0] == normalize("días")[0] == "días"
+    assert normalize("con\ufb01dential")[0] == "confidential"
+
+
+def _chunk(cid: str, text: str) -> Chunk:
+    return Chunk(chunk_id=cid, doc_id="d/x.txt", path="/x.txt", page=1, start=100, end=100 + len(text), text=text)
+
+
+def _answer(*citations: tuple[str, str], found: bool = True) -> ModelAnswer:
+    return ModelAnswer.model_validate(
+        {
+            "answer_found": found,
+            "complete_answer": True,
+            "conflicting_evidence": False,
+            "claims": [{"text": "Claim.", "citations": [{"chunk_id": c, "quote": q} for c, q in citations]}],
+            "missing": "",
+        }
+    )
+
+
+DELIVERED = {
+    "d/x.txt#p1-c0": _chunk("d/x.txt#p1-c0", "The rent is payable monthly in advance by bank transfer."),
+    "d/x.txt#p1-c1": _chunk("d/x.txt#p1-c1", "Either party may terminate with ninety days written notice."),
+}
+
+
+@pytest.mark.parametrize(
+    ("citation", "reason"),
+    [
+        (("d/x.txt#p9-c9", "The rent is payable monthly in advance"), RejectReason.unknown_chunk),
+        (("d/x.txt#p1-c0", "payable"), RejectReason.quote_too_short),
+        (("d/x.txt#p1-c0", "Either party may terminate with ninety days"), RejectReason.wrong_chunk),
+        (("d/x.txt#p1-c0", "Rent must be paid every month before it is due"), RejectReason.quote_not_found),
+    ],
+)
+def test_funnel_rejections_keep_their_reason(citation: tuple[str, str], reason: RejectReason) -> None:
+    claims, rejected = verify_claims(_answer(citation), DELIVERED)
+    assert claims == []
+    assert [r.reason for r in rejected] == [reason, RejectReason.no_citation]
+    assert rejected[0].chunk_id == citation[0]
+
+
+def test_valid_citation_offsets_are_page_offsets() -> None:
+    claims, rejected = verify_claims(_answer(("d/x.txt#p1-c1", "may terminate with ninety days")), DELIVERED)
+    assert rejected == []
+    cit = claims[0].citations[0]
+    assert cit.match is MatchKind.exact
+    assert (cit.start, cit.end) == (100 + 13, 100 + 13 + len("may terminate with ninety days"))
+    assert cit.quote == "may terminate with ninety days"
