@@ -273,8 +273,10 @@ class Workspace:
 
         path = self._bm25_dir()
         if self._bm25 is None and (path / "ids.json").exists():
-            self._bm25 = bm25s.BM25.load(str(path))
-            self._bm25_ids = json.loads((path / "ids.json").read_text(encoding="utf-8"))
+            ids = json.loads((path / "ids.json").read_text(encoding="utf-8"))
+            if ids:  # an empty workspace has only ids.json: bm25s cannot index nothing
+                self._bm25 = bm25s.BM25.load(str(path))
+                self._bm25_ids = ids
 
     def rebuild_bm25(self) -> None:
         """Rebuild the BM25 index from the manifest's chunks; swapped in atomically."""

@@ -50,10 +50,14 @@ _CHUNK_TAG = re.compile(r'<chunk id="([^"]+)">\n(.*?)\n</chunk>', re.DOTALL)
 
 
 def delivered_chunks(messages: list[dict]) -> dict[str, str]:
-    """Chunk id → text of the chunks in the last user message of a prompt."""
+    """Chunk id → text of the chunks delivered in a prompt's user messages."""
     from html import unescape
 
-    return {unescape(cid): text for cid, text in _CHUNK_TAG.findall(messages[-1]["content"])}
+    found: dict[str, str] = {}
+    for message in messages:
+        if message["role"] == "user":
+            found.update({unescape(cid): text for cid, text in _CHUNK_TAG.findall(message["content"])})
+    return found
 
 
 class ScriptedBackend:

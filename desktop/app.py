@@ -1,0 +1,56 @@
+"""Entry point of the desktop window: ``python -m desktop`` or ``verbatim-desktop``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+import core  # noqa: F401  (offline switches before any ML import)
+from core.errors import CoreError
+from core.paths import sample_corpus_dir
+from core.settings import Settings
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Command-line options of the window."""
+    parser = argparse.ArgumentParser(prog="verbatim-desktop", description="Verbatim desktop window")
+    parser.add_argument(
+        "--sample", action="store_true",
+        help="index the bundled sample corpus into workspace 'sample' on start",
+    )
+    parser.add_argument("--workspace", default=None, help="workspace name (default: 'default', or 'sample' with --sample)")
+    parser.add_argument(
+        "--backend", choices=["auto", "ollama", "embedded"], default=None,
+        help="generation backend (default: the saved setting, 'auto' out of the box)",
+    )
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Parse ``argv``, open the window, run the event loop; returns the exit code."""
+    args = build_parser().parse_args(argv)
+
+    from PySide6.QtWidgets import QApplication, QMessageBox
+
+    from desktop.main_window import MainWindow
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app.setApplicationName("Verbatim")
+    app.setOrganizationName("Verbatim")
+    try:
+        settings = Settings.load()
+    except CoreError as exc:
+        QMessageBox.warning(None, "Verbatim", f"{exc}\n\nDefault settings are used.")
+        settings = Settings()
+    if args.backend:
+        settings.backend = args.backend
+    workspace = args.workspace or ("sample" if args.sample else "default")
+    window = MainWindow(settings, workspace=workspace)
+    window.show()
+    if args.sample:
+        window.start_indexing(str(sample_corpus_dir()))
+    return app.exec()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
