@@ -65,7 +65,7 @@ def format_answer(answer: Answer) -> str:
             lines.extend(f"  - {r.claim}" for r in removed)
     if answer.trace.backend:
         lines.append("")
-        lines.append(f"(answered by {answer.trace.backend}: {answer.trace.model})")
+        lines.append(f"(model: {answer.trace.backend}, {answer.trace.model})")
     return "\n".join(lines)
 
 

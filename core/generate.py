@@ -17,6 +17,7 @@ llama.cpp's grammar together with ``num_ctx``/seed control.
 
 from __future__ import annotations
 
+import atexit
 import re
 import threading
 from dataclasses import dataclass
@@ -93,6 +94,8 @@ class OllamaBackend:
             raise ModelUnavailableError(
                 f"Ollama is not reachable at {self.settings.ollama_host} ({exc}). Start it with `ollama serve`."
             ) from exc
+        # ollama-python reads each entry's "model" key, which servers send since
+        # 2024 beside "name"; an older server that sends only "name" lists nothing.
         return [m.model for m in resp.models if m.model]
 
     def check(self) -> None:
@@ -149,6 +152,18 @@ class OllamaBackend:
 
 _llama_cache: dict[tuple[str, int], object] = {}
 _llama_lock = threading.Lock()
+
+
+@atexit.register
+def _close_llama_models() -> None:
+    """Free llama.cpp models before interpreter teardown (avoids errors from ``Llama.__del__``)."""
+    with _llama_lock:
+        for llm in _llama_cache.values():
+            try:
+                llm.close()
+            except Exception:  # noqa: BLE001 - best effort at exit
+                pass
+        _llama_cache.clear()
 
 
 class EmbeddedBackend:

@@ -16,6 +16,8 @@ _OFFLINE_ENV = {
     "HF_DATASETS_OFFLINE": "1",
     "HF_HUB_DISABLE_TELEMETRY": "1",
     "HF_HUB_DISABLE_IMPLICIT_TOKEN": "1",
+    "HF_HUB_DISABLE_PROGRESS_BARS": "1",
+    "TRANSFORMERS_VERBOSITY": "error",
     "DISABLE_TELEMETRY": "1",
     "DO_NOT_TRACK": "1",
     # tokenizers: avoid fork warnings/deadlocks in worker threads.

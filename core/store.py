@@ -21,6 +21,7 @@ supports SQL ``where`` pre-filters and deletes.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import shutil
 import sqlite3
@@ -44,6 +45,9 @@ INDEX_SCHEMA_VERSION = 1
 EMBED_BATCH = 32
 
 CancelCheck = Callable[[], bool]
+
+# The LanceDB wrapper logs a warning whenever a workspace has no vectors yet.
+logging.getLogger("llama_index.vector_stores.lancedb.base").setLevel(logging.ERROR)
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -80,7 +84,10 @@ def get_embedder():
     global _embedder
     with _embedder_lock:
         if _embedder is None:
+            import transformers
             from llama_index.embeddings.huggingface import HuggingFaceEmbedding
+
+            transformers.utils.logging.disable_progress_bar()  # no bars on the user's stderr
 
             _embedder = HuggingFaceEmbedding(
                 model_name=str(embedding_model_dir()),
