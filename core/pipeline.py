@@ -250,8 +250,9 @@ def answer_question(
             if not model_answer.answer_found or not model_answer.claims
             else "The model answered, but none of its quotes could be found in the cited passages."
         )
-        if model_answer.missing.strip():
-            message += f" Missing: {model_answer.missing.strip()}"
+        # The model's own "missing" text is unverified: it goes to the trace, never
+        # into the message a user could read as a finding.
+        trace.model_missing = model_answer.missing.strip()
         return _abstain(question, workspace.name, message, context, trace, rejected)
     dropped_claims = any(r.reason == RejectReason.no_citation for r in rejected)
     return Answer(

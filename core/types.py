@@ -197,6 +197,7 @@ class Trace(BaseModel):
     truncated: bool = Field(False, description="True if chunks were dropped to fit the context window.")
     dropped: list[str] = Field(default_factory=list, description="Chunk ids dropped for the token budget.")
     attempts: int = 0
+    model_missing: str = Field("", description="What the model said was missing (unverified model text).")
     timings_ms: dict[str, float] = Field(default_factory=dict)
 
 

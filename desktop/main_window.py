@@ -21,7 +21,15 @@ import threading
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QThreadPool, Qt, QUrl, Signal, Slot
-from PySide6.QtGui import QDragEnterEvent, QDropEvent, QImage, QKeySequence, QPixmap, QShortcut
+from PySide6.QtGui import (
+    QDragEnterEvent,
+    QDropEvent,
+    QGuiApplication,
+    QImage,
+    QKeySequence,
+    QPixmap,
+    QShortcut,
+)
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDockWidget,
@@ -261,7 +269,12 @@ class MainWindow(QMainWindow):
 
         self.setWindowTitle(f"Verbatim — {workspace}")
         self.setAcceptDrops(True)
-        self.resize(1440, 900)
+        screen = QGuiApplication.primaryScreen()
+        avail = screen.availableGeometry() if screen is not None else None
+        if avail is not None and avail.width() > 0:
+            self.resize(min(1440, int(avail.width() * 0.95)), min(900, int(avail.height() * 0.95)))
+        else:
+            self.resize(1440, 900)
         self._build_left()
         self._build_centre()
         splitter = QSplitter(Qt.Orientation.Horizontal)
