@@ -8,8 +8,9 @@ Cheapest check first (DESIGN.md step 6):
    (``quote_too_short``);
 3. literal — the quote occurs in the cited chunk: exact substring, else a
    substring after :func:`core.normalize.normalize`, else a fuzzy alignment
-   (rapidfuzz ``fuzz.partial_ratio_alignment``, Indel similarity 0–100) at or
-   above ``fuzzy_threshold`` (default 92, the starting point issue #4 gives);
+   (located by rapidfuzz ``partial_ratio_alignment``, judged by ``fuzz.ratio``
+   over the same number of whole words, same digits) at or above
+   ``fuzzy_threshold`` (default 92, the starting point issue #4 gives);
    a quote that fails in the cited chunk but passes in another delivered
    chunk is ``wrong_chunk``, otherwise ``quote_not_found``.
 
@@ -39,6 +40,7 @@ from core.types import (
 
 
 _DIGITS = re.compile(r"\d+")
+_WORD_RUN = re.compile(r"\S+")
 
 
 @dataclass(frozen=True)
@@ -57,10 +59,10 @@ def match_quote(quote: str, text: str, *, fuzzy_threshold: float = 92.0) -> Quot
     Args:
         quote: the model's quote.
         text: the chunk text to search (offsets returned are into this string).
-        fuzzy_threshold: minimum rapidfuzz ``partial_ratio`` (0–100) on the
-            normalized strings; the aligned span must also be at least as long
-            as 90 % of the normalized quote, so a short fragment cannot stand
-            in for a long quote, and carry exactly the same digit runs.
+        fuzzy_threshold: minimum rapidfuzz ``fuzz.ratio`` (Indel similarity,
+            0–100) between the normalized quote and a run of the same number of
+            whole words of the normalized text, located with
+            ``partial_ratio_alignment``; the run must also carry the same digits.
 
     Returns:
         The match, or ``None`` when the quote is not in ``text``.
@@ -83,21 +85,25 @@ def match_quote(quote: str, text: str, *, fuzzy_threshold: float = 92.0) -> Quot
     alignment = fuzz.partial_ratio_alignment(norm_quote, norm_text, score_cutoff=fuzzy_threshold)
     if alignment is None or alignment.score < fuzzy_threshold:
         return None
-    d_start, d_end = alignment.dest_start, alignment.dest_end
-    if d_end - d_start < 0.9 * len(norm_quote):
+    # The alignment only locates the quote. The span judged and shown is a run
+    # of whole words of the chunk with exactly as many words as the quote, so
+    # fuzzy matching tolerates typos inside words (OCR, a dropped letter) but
+    # never an inserted or deleted word: "sufragio activo en" must not verify
+    # against "sufragio activo y pasivo en" (an amended article, 96 % similar).
+    words = [(m.start(), m.end()) for m in _WORD_RUN.finditer(norm_text)]
+    n = len(norm_quote.split())
+    if n == 0 or len(words) < n:
         return None
-    # Snap the aligned span to whole words: the alignment may start or end
-    # inside a word ("eliver" for "deliver"), and the user must see whole words.
-    while d_start > 0 and norm_text[d_start - 1].isalnum() and norm_text[d_start].isalnum():
-        d_start -= 1
-    while d_end < len(norm_text) and norm_text[d_end].isalnum() and norm_text[d_end - 1].isalnum():
-        d_end += 1
-    while d_start < d_end and norm_text[d_start] == " ":
-        d_start += 1
-    while d_end > d_start and norm_text[d_end - 1] == " ":
-        d_end -= 1
-    if d_end <= d_start:
+    first = next((i for i, (ws, we) in enumerate(words) if we > alignment.dest_start), len(words) - 1)
+    best: tuple[float, int, int] | None = None
+    for i in range(max(0, first - 1), min(len(words) - n, first + 1) + 1):
+        d_start, d_end = words[i][0], words[i + n - 1][1]
+        score = fuzz.ratio(norm_quote, norm_text[d_start:d_end])
+        if best is None or score > best[0]:
+            best = (score, d_start, d_end)
+    if best is None or best[0] < fuzzy_threshold:
         return None
+    score, d_start, d_end = best
     # Fuzzy matching tolerates typos in words, never in numbers: "Finding 3 ... R3"
     # must not match "Finding 1 ... R1" although they differ by two characters.
     # (Digit sequences are compared joined, so "01-2301" written with soft hyphens,
@@ -105,7 +111,7 @@ def match_quote(quote: str, text: str, *, fuzzy_threshold: float = 92.0) -> Quot
     if "".join(_DIGITS.findall(norm_quote)) != "".join(_DIGITS.findall(norm_text[d_start:d_end])):
         return None
     start, end = to_original_span(origin, text, d_start, d_end)
-    return QuoteMatch(MatchKind.fuzzy, start, end, float(alignment.score))
+    return QuoteMatch(MatchKind.fuzzy, start, end, float(score))
 
 
 RectsFn = Callable[[Chunk, int, int], list[Rect]]

@@ -48,6 +48,11 @@ def test_fuzzy_never_tolerates_a_different_number() -> None:
     assert match_quote("Finding 3: invoices of route R3 were checked and found consistent.", text) is None
 
 
+def test_fuzzy_never_tolerates_an_inserted_word() -> None:
+    amended = "para el derecho de sufragio activo y pasivo en las elecciones municipales."
+    assert match_quote("para el derecho de sufragio activo en las elecciones municipales.", amended) is None
+
+
 def test_unrelated_quote_rejected() -> None:
     assert match_quote("the Buyer may terminate this agreement at will", TEXT) is None
 
