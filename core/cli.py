@@ -8,7 +8,6 @@ reported error (message on stderr), 2 usage error, 130 interrupted.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 import core  # noqa: F401  (offline switches first)
