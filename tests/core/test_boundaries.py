@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import os
 import shutil
 import subprocess
 import sys
@@ -32,3 +33,12 @@ def test_import_linter_contract_holds() -> None:
     out = subprocess.run([exe], capture_output=True, text=True, cwd=CORE.parent)
     assert out.returncode == 0, out.stdout + out.stderr
     assert "1 kept, 0 broken" in out.stdout
+
+
+def test_data_home_restores_an_unset_variable(monkeypatch, tmp_path) -> None:
+    from tests.conftest import data_home
+
+    monkeypatch.delenv("VERBATIM_HOME", raising=False)
+    with data_home(tmp_path):
+        assert os.environ["VERBATIM_HOME"] == str(tmp_path)
+    assert "VERBATIM_HOME" not in os.environ  # not "", which would mean the user's real data folder

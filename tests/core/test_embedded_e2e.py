@@ -3,7 +3,6 @@ the result is a valid Answer and every citation it keeps is verified."""
 
 from __future__ import annotations
 
-import os
 import shutil
 
 import pymupdf
@@ -15,7 +14,7 @@ from core.pipeline import answer_question, index_folders, run
 from core.settings import Settings
 from core.store import Workspace
 from core.types import NO_EVIDENCE, Answer
-from tests.conftest import CORPORA
+from tests.conftest import data_home, CORPORA
 
 
 @pytest.fixture(scope="module")
@@ -23,13 +22,9 @@ def fips_ws(tmp_path_factory) -> Workspace:
     folder = tmp_path_factory.mktemp("docs") / "nist"
     folder.mkdir()
     shutil.copy(CORPORA / "pdfs" / "NIST.FIPS.199.pdf", folder)
-    old = os.environ.get("VERBATIM_HOME")
-    os.environ["VERBATIM_HOME"] = str(tmp_path_factory.mktemp("home"))
-    try:
+    with data_home(tmp_path_factory.mktemp("home")):
         ws = Workspace("nist", Settings())
         run(index_folders(ws, [folder]))
-    finally:
-        os.environ["VERBATIM_HOME"] = old or ""
     return ws
 
 

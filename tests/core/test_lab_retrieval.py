@@ -7,7 +7,6 @@ come with issue #5); the check is retrieval recall@k at the default k.
 from __future__ import annotations
 
 import json
-import os
 
 import pytest
 
@@ -16,7 +15,7 @@ from core.pipeline import index_folders, retrieve, run
 from core.settings import Settings
 from core.store import Workspace
 from core.types import Trace
-from tests.conftest import LAB
+from tests.conftest import data_home, LAB
 
 
 def _answerable():
@@ -26,13 +25,9 @@ def _answerable():
 
 @pytest.fixture(scope="module")
 def lab_ws(tmp_path_factory) -> Workspace:
-    old = os.environ.get("VERBATIM_HOME")
-    os.environ["VERBATIM_HOME"] = str(tmp_path_factory.mktemp("lab-home"))
-    try:
+    with data_home(tmp_path_factory.mktemp("lab-home")):
         ws = Workspace("lab", Settings())
         report = run(index_folders(ws, [LAB / "corpus" / d for d in ("public", "norte", "sur")]))
-    finally:
-        os.environ["VERBATIM_HOME"] = old or ""
     assert report.failures == [] and report.documents == 8
     return ws
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import shutil
 from pathlib import Path
 
@@ -14,7 +13,7 @@ from core.pipeline import answer_question, index_folders, reciprocal_rank_fusion
 from core.settings import Settings
 from core.store import Workspace
 from core.types import NO_EVIDENCE, RejectReason
-from tests.conftest import CASES, CORPORA
+from tests.conftest import data_home, CASES, CORPORA
 
 FIPS = CORPORA / "pdfs" / "NIST.FIPS.199.pdf"
 QUESTION = "What are the three potential impact levels for a security breach?"
@@ -44,13 +43,9 @@ def indexed(tmp_path_factory) -> tuple[Workspace, Path]:
     )
     shutil.copy(CASES / "B15_zero_bytes.pdf", folder / "empty.pdf")
     shutil.copy(CASES / "B15_not_really_a_pdf.pdf", folder / "fake.pdf")
-    old = os.environ.get("VERBATIM_HOME")
-    os.environ["VERBATIM_HOME"] = str(home)
-    try:
+    with data_home(home):
         ws = Workspace("matter", Settings())
         report = run(index_folders(ws, [folder]))
-    finally:
-        os.environ["VERBATIM_HOME"] = old or ""
     ws.first_report = report  # type: ignore[attr-defined]
     return ws, folder
 
@@ -241,9 +236,9 @@ def test_empty_corpus_abstains_without_calling_the_model(tmp_path, scripted) -> 
     assert answer.status == "abstained" and answer.abstention.consulted == []
 
 
-def test_reopened_workspace_answers_without_reindexing(indexed) -> None:
+def test_reopened_workspace_answers_without_reindexing(indexed, monkeypatch) -> None:
     ws, _ = indexed
-    os.environ["VERBATIM_HOME"] = str(ws.dir.parent.parent)  # the per-test fixture restores it
+    monkeypatch.setenv("VERBATIM_HOME", str(ws.dir.parent.parent))
     again = Workspace("matter")
     assert again.chunk_count() == ws.chunk_count()
     assert again.bm25_search("impact levels", 3, set()) == ws.bm25_search("impact levels", 3, set())
