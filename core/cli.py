@@ -21,7 +21,8 @@ from core.types import Answer, IndexReport
 def _print_report(report: IndexReport) -> None:
     print(f"Workspace '{report.workspace}': {', '.join(report.folders)}")
     print(
-        f"  documents indexed: {report.documents}  unchanged: {report.unchanged}  removed: {report.removed}\n"
+        f"  documents indexed: {report.documents}  unchanged: {report.unchanged}  removed: {report.removed}"
+        f"  renamed: {report.renamed}\n"
         f"  pages: {report.pages}  chunks embedded: {report.chunks}  chunks in workspace: {report.total_chunks}\n"
         f"  seconds: {report.seconds:.1f}" + ("  (cancelled)" if report.cancelled else "")
     )
@@ -71,7 +72,13 @@ def format_answer(answer: Answer) -> str:
 def cmd_index(args: argparse.Namespace, settings: Settings) -> int:
     from tqdm import tqdm
 
-    ws = Workspace(args.workspace, settings)
+    # Without --rebuild, an index built with other settings raises IndexMismatchError,
+    # whose message (printed by main) names the --rebuild command.
+    ws = Workspace.reset(args.workspace, settings) if args.rebuild else Workspace(args.workspace, settings)
+    folders = args.folders or ws.folders()
+    if not folders:
+        print("error: no folder given and the workspace has none recorded", file=sys.stderr)
+        return 2
     bar = tqdm(total=0, unit="file", disable=args.quiet or not sys.stderr.isatty(), file=sys.stderr)
 
     def on_progress(ev):
@@ -82,7 +89,7 @@ def cmd_index(args: argparse.Namespace, settings: Settings) -> int:
             bar.refresh()
 
     try:
-        report = run(index_folders(ws, args.folders), on_progress)
+        report = run(index_folders(ws, folders), on_progress)
     finally:
         bar.close()
     _print_report(report)
@@ -107,9 +114,16 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="verbatim", description="Grounded answers over your own documents.")
     sub = parser.add_subparsers(dest="command", required=True)
     p_index = sub.add_parser("index", help="index folders into a workspace (incremental)")
-    p_index.add_argument("folders", nargs="+", help="folders to index recursively")
+    p_index.add_argument(
+        "folders", nargs="*", help="folders to index recursively (default: the folders the workspace already indexes)"
+    )
     p_index.add_argument("--workspace", "-w", default="default")
     p_index.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    p_index.add_argument(
+        "--rebuild", action="store_true",
+        help="discard the workspace's index and re-index its folders (needed after changing the embedding "
+        "model or chunking settings)",
+    )
     p_index.set_defaults(func=cmd_index)
     p_ask = sub.add_parser("ask", help="answer a question with verified quotes, or abstain")
     p_ask.add_argument("question")

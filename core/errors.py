@@ -5,6 +5,8 @@
     CoreError
     ├── IngestError            a file could not be read (names the file and page)
     ├── IndexError_            the on-disk index could not be written or opened
+    │   └── IndexMismatchError the index was built with other settings (embedding model,
+    │                          chunking, schema): it must be rebuilt, never mixed
     ├── ModelUnavailableError  no generation backend answers (Ollama down, model not pulled,
     │                          GGUF file missing)
     └── StructuredOutputError  the model's output did not validate against ModelAnswer
@@ -40,6 +42,29 @@ class IngestError(CoreError):
 
 class IndexError_(CoreError):  # noqa: N801 - trailing underscore avoids shadowing the builtin
     """The workspace's on-disk index could not be opened or written."""
+
+
+class IndexMismatchError(IndexError_):
+    """The workspace's index was built with other settings than the ones in use.
+
+    Vectors from different embedding models (or chunks cut with different
+    settings) must never be mixed, so the index cannot be opened until it is
+    rebuilt (``verbatim index --rebuild``, or the window's rebuild prompt).
+
+    Attributes:
+        workspace: the workspace name.
+        differences: ``{setting: (stored value, current value)}``.
+    """
+
+    def __init__(self, workspace: str, differences: dict[str, tuple[object, object]]) -> None:
+        self.workspace = workspace
+        self.differences = differences
+        what = "; ".join(f"{k}: index has {old!r}, settings say {new!r}" for k, old, new in
+                         ((k, *v) for k, v in sorted(differences.items())))
+        super().__init__(
+            f"workspace '{workspace}' was indexed with other settings ({what}). "
+            f"Rebuild it with: verbatim index --rebuild --workspace {workspace}"
+        )
 
 
 class ModelUnavailableError(CoreError):

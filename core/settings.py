@@ -56,6 +56,12 @@ class Settings(BaseSettings):
     chunk_chars: int = Field(1000, ge=200, le=4000, description="Target chunk size, characters.")
     chunk_overlap: int = Field(200, ge=0, le=1000, description="Overlap between consecutive chunks, characters.")
 
+    # indexing
+    index_commit_chunks: int = Field(
+        512, ge=1, le=100_000,
+        description="Chunks embedded between two atomic commits of the index; a crash loses at most this much work.",
+    )
+
     # verification
     min_quote_chars: int = Field(15, ge=1, le=200, description="Shortest acceptable quote, characters (normalized).")
     fuzzy_threshold: float = Field(

@@ -2,20 +2,25 @@
 
 Layout of ``<data>/workspaces/<name>/``::
 
-    manifest.sqlite   documents (path, size, mtime, sha256, status), chunks (text and
-                      page offsets), failures, folders — the source of truth
-    bm25/             bm25s index over every chunk, rebuilt (from the manifest, no
-                      embedding work) whenever a document changes; written to a
-                      temporary folder then swapped in
+    manifest.sqlite   documents (path, size, mtime, sha256, status), chunks (ids, text,
+                      page offsets), failures (path, reason, page), folders, and ``meta``
+                      (settings fingerprint, commit generation, LanceDB table version,
+                      current BM25 folder) — the source of truth
+    bm25-<gen>/       bm25s index over every chunk of manifest generation ``<gen>``,
+                      rebuilt from the manifest (no embedding work); the current one
+                      is named in ``meta``
     lance/            LanceDB table of chunk embeddings, through llama-index's
                       LanceDBVectorStore; rows carry ``doc_id`` for deletes and
                       pre-filtering
+    writer.lock       inter-process lock held while indexing or recovering
 
-Workspaces never share a store: each has its own folder.
+Workspaces never share a store: each has its own folder. The commit protocol
+that keeps the three stores equal across crashes is in :class:`Workspace`.
 
 Why LanceDB: embedded, on disk, opens lazily (no full load into RAM, unlike
 llama-index's JSON SimpleVectorStore: 229 s and 5.2 GB at 100k chunks, DESIGN.md),
-supports SQL ``where`` pre-filters and deletes.
+supports SQL ``where`` pre-filters and deletes, and versions every write
+(``table.version`` / ``restore``), which the crash recovery relies on.
 """
 
 from __future__ import annotations
@@ -24,25 +29,42 @@ import json
 import logging
 import os
 import shutil
+import signal
 import sqlite3
+import sys
 import threading
 import time
+import uuid
+from collections import Counter
 from collections.abc import Callable, Generator, Iterable
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
+from filelock import FileLock, Timeout
 
+import core.chunking
 from core.chunking import chunk_pages
-from core.errors import Cancelled, IndexError_, IngestError
-from core.ingest import iter_files, parse_file
-from core.paths import data_dir, embedding_model_dir
+from core.errors import Cancelled, IndexError_, IndexMismatchError, IngestError
+from core.ingest import file_sha256, iter_files, parse_file
+from core.paths import EMBEDDING_MODEL_NAME, data_dir, embedding_model_dir
 from core.settings import Settings
 from core.textproc import detect_language, tokenize, tokenize_query
 from core.types import Chunk, FileError, IndexReport, ProgressEvent
 
-INDEX_SCHEMA_VERSION = 1
+log = logging.getLogger(__name__)
+
+#: Version of the on-disk layout and commit protocol. 2: versioned ``bm25-<gen>``
+#: folders, LanceDB version and settings fingerprint recorded in ``meta``.
+INDEX_SCHEMA_VERSION = 2
 EMBED_BATCH = 32
+#: LanceDB's docs: "run optimize if you have added or modified 100,000 or more
+#: records or run more than 20 data modification operations" (Table.optimize).
+OPTIMIZE_EVERY_WRITES = 20
+#: Test-only crash hook, see :func:`_crash_point`.
+KILL_AT_ENV = "VERBATIM_TEST_KILL_AT"
+_LANCE_TABLE = "chunks"
 
 CancelCheck = Callable[[], bool]
 
@@ -99,8 +121,67 @@ def get_embedder():
         return _embedder
 
 
+def embedding_model_id() -> str:
+    """Name of the embedding model in use: the ``VERBATIM_EMBEDDING_MODEL`` folder's name, else the packaged one.
+
+    Cheap (no model load, no extraction), so opening a workspace can compare it.
+    """
+    override = os.environ.get("VERBATIM_EMBEDDING_MODEL")
+    return Path(override).name if override else EMBEDDING_MODEL_NAME
+
+
+def index_fingerprint(settings: Settings) -> dict[str, object]:
+    """What an index's chunks and vectors depend on; an index opens only under an equal one.
+
+    Keys: ``schema_version`` (:data:`INDEX_SCHEMA_VERSION`), ``embedding_model``
+    (:func:`embedding_model_id`), ``chunker_version`` (``core.chunking.CHUNKER_VERSION``
+    when the chunker defines one) and ``chunking.<field>`` for every settings
+    field named ``chunk*`` (sizes and overlap, whatever unit they use).
+    """
+    fp: dict[str, object] = {"schema_version": INDEX_SCHEMA_VERSION, "embedding_model": embedding_model_id()}
+    chunker_version = getattr(core.chunking, "CHUNKER_VERSION", None)
+    if chunker_version is not None:
+        fp["chunker_version"] = chunker_version
+    for key, value in sorted(settings.model_dump().items()):
+        if key.startswith("chunk"):
+            fp[f"chunking.{key}"] = value
+    return fp
+
+
+_kill_counts: Counter[str] = Counter()
+
+
+def _crash_point(name: str) -> None:
+    """Test-only hook: SIGKILL this process at a named step of the commit protocol.
+
+    ``VERBATIM_TEST_KILL_AT=<point>[:<n>]`` kills the process the ``n``-th time
+    (default 1) it reaches ``point``. Points, in protocol order: ``after_delete``
+    (old vectors of a batch deleted), ``after_vectors`` (new vectors added, manifest
+    not committed), ``after_manifest`` (manifest committed, BM25 stale),
+    ``bm25_written`` (new BM25 folder complete, not recorded), ``bm25_recorded``
+    (recorded, old folders not swept), ``after_optimize`` (LanceDB compacted,
+    new version not recorded). Only tests/core/test_index_atomic.py sets it;
+    unset, this costs one environment lookup per commit.
+    """
+    spec = os.environ.get(KILL_AT_ENV)
+    if not spec:
+        return
+    point, _, nth = spec.partition(":")
+    if point != name:
+        return
+    _kill_counts[name] += 1
+    if _kill_counts[name] >= int(nth or 1):
+        sys.stdout.flush()
+        os.kill(os.getpid(), getattr(signal, "SIGKILL", signal.SIGTERM))
+
+
 def _sql_str(value: str) -> str:
     return "'" + value.replace("'", "''") + "'"
+
+
+def _check_name(name: str) -> None:
+    if not name or any(c in name for c in "/\\:") or name in {".", ".."}:
+        raise IndexError_(f"invalid workspace name {name!r}")
 
 
 def workspaces_root() -> Path:
@@ -115,20 +196,75 @@ def list_workspaces() -> list[str]:
     return sorted(p.name for p in workspaces_root().iterdir() if (p / "manifest.sqlite").exists())
 
 
+@dataclass
+class _DocWrite:
+    """One document's new state, embedded but not yet committed."""
+
+    doc_id: str
+    path: Path
+    root: Path
+    size: int
+    mtime: float
+    sha256: str
+    kind: str
+    lang: str
+    pages: int
+    chunks: list[Chunk] = field(default_factory=list)
+    vectors: list[list[float]] = field(default_factory=list)
+    renamed_from: str | None = None  # set: manifest rows are moved from this doc_id, not re-inserted
+
+
 class Workspace:
     """One workspace's index. Safe to use from one writer thread and many reader threads.
 
+    **Commit protocol** (crash safety). The manifest is the source of truth; its
+    ``meta`` table records ``generation`` (bumped by every commit that changes
+    chunks), ``lance_version`` (the LanceDB table version that holds exactly the
+    manifest's vectors), ``bm25_dir``/``bm25_generation`` (the BM25 folder built
+    from that generation) and the settings ``fingerprint``. Indexing embeds
+    documents into a pending batch; every ``settings.index_commit_chunks`` chunks
+    (and at the end of a run, or on cancel) the batch is committed:
+
+    1. LanceDB: delete the batch's documents' old vectors, add the new ones
+       (each a LanceDB version; Lance commits each version atomically).
+    2. SQLite, one transaction: documents, chunks, ``generation + 1`` and
+       ``lance_version = table.version``. This is the commit point.
+    3. At the end of the run: the BM25 index is built into a new folder
+       ``bm25-<generation>-<random>``, then recorded in ``meta``, then older
+       BM25 folders are deleted; every 20 LanceDB writes the table is compacted
+       (``optimize``) and the new version recorded.
+
+    **Recovery** runs when a workspace is opened and before each indexing run,
+    under the inter-process ``writer.lock`` (skipped if another process holds it):
+    a LanceDB table newer than ``lance_version`` is restored to it (``restore``),
+    a table with no recorded version is dropped, a stale or missing BM25 folder
+    is rebuilt from the manifest, leftover BM25 folders are deleted. If the
+    recorded version no longer exists (cleaned up), vectors whose ids the
+    manifest lacks are deleted and documents whose vectors are missing are
+    dropped from the manifest, so the next run re-embeds them.
+
+    So a SIGKILL at any moment leaves the index at its last commit: manifest,
+    vectors and BM25 hold the same chunk ids, from the same version of each
+    file; the next run skips committed files (size and mtime match) and resumes.
+    The unit of atomicity is the batch, not the run: a killed run keeps the
+    documents it committed. Not covered: power loss (BM25 files are not
+    fsynced; SQLite and Lance keep their own guarantees).
+
+    **Settings fingerprint** (:func:`index_fingerprint`): opening an index built
+    with another embedding model, other chunking settings or another schema
+    raises :class:`IndexMismatchError`; :meth:`reset` empties it for a rebuild.
+
     Args:
         name: workspace name (letters, digits, ``-``, ``_``, ``.``; becomes a folder name).
-        settings: pipeline settings (chunking, retrieval sizes).
+        settings: pipeline settings (chunking, retrieval sizes, commit batch size).
 
     Raises:
         IndexError_: invalid name or an index that cannot be opened.
+        IndexMismatchError: the index was built with other settings (see above).
     """
 
     def __init__(self, name: str, settings: Settings | None = None) -> None:
-        if not name or any(c in name for c in "/\\:") or name in {".", ".."}:
-            raise IndexError_(f"invalid workspace name {name!r}")
+        _check_name(name)
         self.name = name
         self.settings = settings or Settings()
         self.dir = workspaces_root() / name
@@ -139,11 +275,9 @@ class Workspace:
         self._bm25_lock = threading.Lock()
         self._vector_store = None
         self._write_lock = threading.Lock()
-        with self._db() as db:
-            db.executescript(_SCHEMA)
-            db.execute(
-                "INSERT OR IGNORE INTO meta VALUES ('schema_version', ?)", (str(INDEX_SCHEMA_VERSION),)
-            )
+        self._file_lock = FileLock(str(self.dir / "writer.lock"), thread_local=False)
+        self._check_fingerprint()
+        self._recover()
 
     # --- manifest -------------------------------------------------------------
 
@@ -159,6 +293,40 @@ class Workspace:
                 yield conn
         finally:
             conn.close()
+
+    @staticmethod
+    def _meta(db: sqlite3.Connection) -> dict[str, str]:
+        return dict(db.execute("SELECT key, value FROM meta").fetchall())
+
+    @staticmethod
+    def _set_meta(db: sqlite3.Connection, **values: object) -> None:
+        db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", [(k, str(v)) for k, v in values.items()])
+
+    def _check_fingerprint(self) -> None:
+        current = index_fingerprint(self.settings)
+        try:
+            with self._db() as db:
+                db.executescript(_SCHEMA)
+                meta = self._meta(db)
+                has_docs = db.execute("SELECT 1 FROM documents LIMIT 1").fetchone() is not None
+                stored = json.loads(meta["fingerprint"]) if "fingerprint" in meta else None
+                if stored is None and has_docs:  # written before fingerprints existed
+                    stored = {"schema_version": int(meta.get("schema_version", "1"))}
+                if has_docs and stored != current:
+                    keys = sorted(set(stored) | set(current))
+                    raise IndexMismatchError(
+                        self.name, {k: (stored.get(k), current.get(k)) for k in keys if stored.get(k) != current.get(k)}
+                    )
+                if stored != current:
+                    self._set_meta(db, fingerprint=json.dumps(current, sort_keys=True),
+                                   schema_version=INDEX_SCHEMA_VERSION)
+        except sqlite3.DatabaseError as exc:
+            raise IndexError_(f"{self._db_path}: the manifest is damaged ({exc})") from exc
+
+    def fingerprint(self) -> dict[str, object]:
+        """The settings fingerprint recorded in the index (see :func:`index_fingerprint`)."""
+        with self._db() as db:
+            return json.loads(self._meta(db).get("fingerprint", "{}"))
 
     def folders(self) -> list[str]:
         """Folders this workspace indexes (absolute paths)."""
@@ -215,6 +383,19 @@ class Workspace:
         with self._db() as db:
             return {r[0] for r in db.execute("SELECT doc_id FROM documents WHERE status != 'active'")}
 
+    def stored_chunk_ids(self) -> dict[str, list[str]]:
+        """Chunk ids as each store holds them, sorted, duplicates kept: ``manifest``, ``vectors``, ``bm25``.
+
+        After any commit or recovery the three lists are equal (the crash-safety
+        invariant, checked by the tests).
+        """
+        with self._db() as db:
+            manifest = sorted(r[0] for r in db.execute("SELECT chunk_id FROM chunks"))
+        with self._bm25_lock:
+            self._load_bm25()
+            bm25 = sorted(self._bm25_ids)
+        return {"manifest": manifest, "vectors": sorted(self._vector_ids()), "bm25": bm25}
+
     # --- vector store ---------------------------------------------------------
 
     def _vectors(self):
@@ -223,16 +404,36 @@ class Workspace:
 
             # mode="create": never overwrite an existing table on open.
             self._vector_store = LanceDBVectorStore(
-                uri=str(self.dir / "lance"), table_name="chunks", mode="create"
+                uri=str(self.dir / "lance"), table_name=_LANCE_TABLE, mode="create"
             )
         return self._vector_store
 
-    def _delete_vectors(self, doc_id: str) -> None:
-        store = self._vectors()
+    def _table(self):
+        """The LanceDB table, or ``None`` before the first vectors are written."""
+        return self._vectors()._table  # noqa: SLF001 - no public "has table" accessor
+
+    def _vector_ids(self) -> list[str]:
+        table = self._table()
+        if table is None:
+            return []
+        return table.to_lance().to_table(columns=["id"]).column("id").to_pylist()
+
+    def _read_vectors(self, doc_id: str) -> dict[str, list[float]]:
+        """Stored vectors of one document: chunk id → vector."""
+        table = self._table()
+        if table is None:
+            return {}
+        rows = table.to_lance().to_table(columns=["id", "vector"], filter=f"doc_id = {_sql_str(doc_id)}")
+        return dict(zip(rows.column("id").to_pylist(), rows.column("vector").to_pylist()))
+
+    def _delete_vectors(self, doc_ids: Iterable[str]) -> None:
+        table = self._table()
+        ids = sorted(set(doc_ids))
         # LanceDBVectorStore.delete() quotes the value with double quotes, which
         # Lance SQL reads as an identifier; delete through its table instead.
-        if store._table is not None:  # noqa: SLF001 - no public "has table" accessor
-            store._table.delete(f"doc_id = {_sql_str(doc_id)}")  # noqa: SLF001
+        if table is not None:
+            for i in range(0, len(ids), 200):
+                table.delete("doc_id IN (" + ",".join(_sql_str(d) for d in ids[i : i + 200]) + ")")
 
     def _add_vectors(self, chunks: list[Chunk], vectors: list[list[float]]) -> None:
         from llama_index.core.schema import NodeRelationship, RelatedNodeInfo, TextNode
@@ -272,30 +473,41 @@ class Workspace:
 
     # --- BM25 -----------------------------------------------------------------
 
-    def _bm25_dir(self) -> Path:
-        return self.dir / "bm25"
-
     def _load_bm25(self) -> None:
         import bm25s
 
-        path = self._bm25_dir()
-        if self._bm25 is None and (path / "ids.json").exists():
-            ids = json.loads((path / "ids.json").read_text(encoding="utf-8"))
-            if ids:  # an empty workspace has only ids.json: bm25s cannot index nothing
-                self._bm25 = bm25s.BM25.load(str(path))
-                self._bm25_ids = ids
+        if self._bm25 is not None:
+            return
+        for _attempt in range(3):  # another process may sweep the folder between the read and the load
+            with self._db() as db:
+                name = self._meta(db).get("bm25_dir", "")
+            path = self.dir / name
+            if not name or not (path / "ids.json").exists():
+                self._bm25_ids = []
+                return
+            try:
+                ids = json.loads((path / "ids.json").read_text(encoding="utf-8"))
+                # an empty workspace has only ids.json: bm25s cannot index nothing
+                self._bm25 = bm25s.BM25.load(str(path)) if ids else None
+            except FileNotFoundError:
+                continue
+            self._bm25_ids = ids
+            return
 
     def rebuild_bm25(self) -> None:
-        """Rebuild the BM25 index from the manifest's chunks; swapped in atomically."""
+        """Rebuild the BM25 index from the manifest's chunks into a new folder, then record it.
+
+        Readers keep the folder named in ``meta`` until the new one is recorded;
+        older folders are deleted afterwards.
+        """
         import bm25s
 
         with self._db() as db:
+            generation = int(self._meta(db).get("generation", "0"))
             rows = db.execute("SELECT chunk_id, text, lang FROM chunks ORDER BY doc_id, ord").fetchall()
-        final = self._bm25_dir()
-        tmp = self.dir / "bm25.tmp"
-        old = self.dir / "bm25.old"
-        shutil.rmtree(tmp, ignore_errors=True)
-        shutil.rmtree(old, ignore_errors=True)
+        name = f"bm25-{generation}-{uuid.uuid4().hex[:8]}"
+        final = self.dir / name
+        tmp = self.dir / f"{name}.tmp"
         if rows:
             retriever = bm25s.BM25()
             corpus_tokens = [tokenize(text, lang) or ["\u2205"] for _, text, lang in rows]
@@ -304,13 +516,20 @@ class Workspace:
         else:
             tmp.mkdir(parents=True)
         (tmp / "ids.json").write_text(json.dumps([r[0] for r in rows]), encoding="utf-8")
+        os.replace(tmp, final)
+        _crash_point("bm25_written")
         with self._bm25_lock:
-            if final.exists():
-                os.replace(final, old)
-            os.replace(tmp, final)
-            shutil.rmtree(old, ignore_errors=True)
+            with self._db() as db:
+                self._set_meta(db, bm25_dir=name, bm25_generation=generation)
             self._bm25 = None
             self._bm25_ids = []
+        _crash_point("bm25_recorded")
+        self._sweep_bm25(keep=name)
+
+    def _sweep_bm25(self, keep: str) -> None:
+        for path in self.dir.iterdir():
+            if (path.name == "bm25" or path.name.startswith(("bm25-", "bm25.")) ) and path.name != keep:
+                shutil.rmtree(path, ignore_errors=True)
 
     def bm25_search(self, query: str, k: int, exclude_docs: set[str]) -> list[str]:
         """Chunk ids ranked by BM25 for ``query``, best first (zero-score hits dropped).
@@ -334,6 +553,164 @@ class Workspace:
         )
         return [ids[int(d)] for d, s in zip(docs[0], scores[0]) if s > 0]
 
+    # --- commit and recovery --------------------------------------------------
+
+    @contextmanager
+    def _writer(self) -> Generator[None, None, None]:
+        """Hold the inter-process writer lock, or raise if another process indexes this workspace."""
+        try:
+            self._file_lock.acquire(timeout=0)
+        except Timeout as exc:
+            raise IndexError_(f"workspace '{self.name}' is being indexed by another process") from exc
+        try:
+            yield
+        finally:
+            self._file_lock.release()
+
+    def _recover(self) -> None:
+        try:
+            with self._writer():
+                self._recover_locked()
+        except IndexError_:
+            # Another process is writing: it recovers; readers here see its last
+            # commit (retrieval drops ids the manifest does not know).
+            log.info("workspace %s: writer active elsewhere, recovery skipped", self.name)
+
+    def _recover_locked(self) -> None:
+        """Bring vectors and BM25 back to the manifest's last commit (class docstring, "Recovery")."""
+        with self._db() as db:
+            meta = self._meta(db)
+            n_chunks = db.execute("SELECT COUNT(*) FROM chunks").fetchone()[0]
+        recorded = int(meta["lance_version"]) if meta.get("lance_version") else None
+        table = self._table()
+        if table is not None and recorded is None:
+            self._vectors()._connection.drop_table(_LANCE_TABLE)  # noqa: SLF001 - vectors never committed
+            self._vector_store = None
+            table = None
+        elif table is not None and table.version != recorded:
+            log.warning("workspace %s: vectors at version %s, manifest at %s: restoring",
+                        self.name, table.version, recorded)
+            try:
+                table.restore(recorded)
+            except (ValueError, OSError, RuntimeError) as exc:
+                log.warning("workspace %s: cannot restore version %s (%s): reconciling by id", self.name, recorded, exc)
+                self._reconcile_vectors()
+            else:
+                with self._db() as db:
+                    self._set_meta(db, lance_version=table.version)
+        if (table.count_rows() if table is not None else 0) != n_chunks:
+            self._reconcile_vectors()
+        with self._db() as db:
+            meta = self._meta(db)
+        bm25_dir = meta.get("bm25_dir", "")
+        if meta.get("bm25_generation", "0") != meta.get("generation", "0") or (
+            bm25_dir and not (self.dir / bm25_dir / "ids.json").exists()
+        ):
+            self.rebuild_bm25()
+        else:
+            self._sweep_bm25(keep=bm25_dir)
+
+    def _reconcile_vectors(self) -> None:
+        """Fallback recovery by id: vectors ⊆ manifest, documents without all their vectors dropped."""
+        counts = Counter(self._vector_ids())
+        with self._db() as db:
+            chunk_docs = dict(db.execute("SELECT chunk_id, doc_id FROM chunks").fetchall())
+        bad_docs = {doc for cid, doc in chunk_docs.items() if counts.get(cid) != 1}
+        stray = [cid for cid in counts if cid not in chunk_docs]
+        table = self._table()
+        if table is not None:
+            self._delete_vectors(bad_docs)
+            for i in range(0, len(stray), 200):
+                table.delete("id IN (" + ",".join(_sql_str(c) for c in stray[i : i + 200]) + ")")
+        with self._db() as db:
+            for doc in bad_docs:  # the next run sees them as new and re-embeds them
+                db.execute("DELETE FROM chunks WHERE doc_id = ?", (doc,))
+                db.execute("DELETE FROM documents WHERE doc_id = ?", (doc,))
+            generation = int(self._meta(db).get("generation", "0")) + 1
+            self._set_meta(db, generation=generation, lance_version=table.version if table is not None else "")
+        log.warning("workspace %s: reconciled vectors by id; %d document(s) will be re-embedded",
+                    self.name, len(bad_docs))
+
+    def _commit(self, writes: list[_DocWrite], removals: list[str]) -> None:
+        """Commit one batch atomically: vectors first, then the manifest in one transaction."""
+        if not writes and not removals:
+            return
+        try:
+            self._commit_unsafe(writes, removals)
+        except BaseException:
+            # Whatever failed, put vectors back to the last commit before anything reads them.
+            try:
+                self._recover_locked()
+            except Exception:  # noqa: BLE001 - the original error is the one to report
+                log.exception("workspace %s: recovery after a failed commit failed", self.name)
+            raise
+
+    def _commit_unsafe(self, writes: list[_DocWrite], removals: list[str]) -> None:
+        replaced = [w.doc_id for w in writes] + [w.renamed_from for w in writes if w.renamed_from]
+        self._delete_vectors(replaced + removals)
+        _crash_point("after_delete")
+        chunks = [c for w in writes for c in w.chunks]
+        vectors = [v for w in writes for v in w.vectors]
+        if chunks:
+            self._add_vectors(chunks, vectors)
+        _crash_point("after_vectors")
+        table = self._table()
+        with self._db() as db:
+            for doc_id in removals:
+                db.execute("DELETE FROM chunks WHERE doc_id = ?", (doc_id,))
+                db.execute("DELETE FROM documents WHERE doc_id = ?", (doc_id,))
+            for w in writes:
+                if w.renamed_from:
+                    # Moved file, same bytes: keep every column (status, ...) and re-key.
+                    db.execute(
+                        "UPDATE documents SET doc_id=?, path=?, folder=?, size=?, mtime=?, indexed_at=? WHERE doc_id=?",
+                        (w.doc_id, str(w.path), str(w.root), w.size, w.mtime, time.time(), w.renamed_from),
+                    )
+                    db.execute(
+                        "UPDATE chunks SET doc_id=?, chunk_id=? || substr(chunk_id, ?) WHERE doc_id=?",
+                        (w.doc_id, w.doc_id, len(w.renamed_from) + 1, w.renamed_from),
+                    )
+                else:
+                    db.execute("DELETE FROM chunks WHERE doc_id = ?", (w.doc_id,))
+                    db.execute(
+                        "INSERT OR REPLACE INTO documents "
+                        "(doc_id, path, folder, size, mtime, sha256, kind, lang, pages, status, indexed_at) "
+                        "VALUES (?,?,?,?,?,?,?,?,?, COALESCE((SELECT status FROM documents WHERE doc_id = ?), 'active'), ?)",
+                        (w.doc_id, str(w.path), str(w.root), w.size, w.mtime, w.sha256, w.kind, w.lang, w.pages,
+                         w.doc_id, time.time()),
+                    )
+                    db.executemany(
+                        'INSERT INTO chunks (chunk_id, doc_id, page, start, "end", text, lang, modality, ord) '
+                        "VALUES (?,?,?,?,?,?,?,?,?)",
+                        [(c.chunk_id, c.doc_id, c.page, c.start, c.end, c.text, c.lang, c.modality, n)
+                         for n, c in enumerate(w.chunks)],
+                    )
+                db.execute("DELETE FROM failures WHERE path = ?", (str(w.path),))
+            meta = self._meta(db)
+            self._set_meta(
+                db,
+                generation=int(meta.get("generation", "0")) + 1,
+                lance_version=table.version if table is not None else "",
+                lance_writes=int(meta.get("lance_writes", "0")) + 1,
+            )
+        _crash_point("after_manifest")
+
+    def _maybe_optimize(self) -> None:
+        """Compact LanceDB every :data:`OPTIMIZE_EVERY_WRITES` commits, then record the new version."""
+        table = self._table()
+        with self._db() as db:
+            writes = int(self._meta(db).get("lance_writes", "0"))
+        if table is None or writes < OPTIMIZE_EVERY_WRITES:
+            return
+        try:
+            table.optimize()  # versions older than 7 days are cleaned; the recorded one is newer
+        except Exception:  # noqa: BLE001 - compaction is an optimisation, never a reason to fail a run
+            log.exception("workspace %s: LanceDB optimize failed", self.name)
+            return
+        _crash_point("after_optimize")
+        with self._db() as db:
+            self._set_meta(db, lance_version=table.version, lance_writes=0)
+
     # --- indexing -------------------------------------------------------------
 
     def index(
@@ -343,17 +720,22 @@ class Workspace:
 
         Unchanged files (same size and mtime, or same sha256) are skipped with no
         embedding work; changed files replace exactly their own chunks; files gone
-        from disk are removed. A file that fails keeps its previously indexed
-        chunks and is listed in ``report.failures`` with the reason.
+        from disk are removed; a new file whose bytes equal a file gone in the same
+        run (moved or renamed) takes over its chunks and vectors without
+        embedding (``report.renamed``). A file that fails keeps its previously
+        indexed chunks and is listed in ``report.failures`` with the reason.
+        Work is committed in atomic batches (class docstring), so a crash loses
+        at most one batch and the next run resumes.
 
         Args:
             folders: folders to index recursively (added to the workspace).
             cancel: polled between files and embedding batches; when it returns
-                True, work stops after the current file and the report says
-                ``cancelled``.
+                True, work embedded so far is committed, the run stops and the
+                report says ``cancelled``.
 
         Raises:
-            IndexError_: a folder does not exist.
+            IndexError_: a folder does not exist, or another process is indexing
+                this workspace.
         """
         t0 = time.perf_counter()
         cancel = cancel or (lambda: False)
@@ -362,7 +744,9 @@ class Workspace:
             if not root.is_dir():
                 raise IndexError_(f"{root}: not a folder")
         report = IndexReport(workspace=self.name, folders=[str(r) for r in roots])
-        with self._write_lock:
+        commit_chunks = getattr(self.settings, "index_commit_chunks", 512)
+        with self._write_lock, self._writer():
+            self._recover_locked()
             with self._db() as db:
                 db.executemany("INSERT OR IGNORE INTO folders VALUES (?)", [(str(r),) for r in roots])
             yield ProgressEvent(stage="scan", message="Scanning folders")
@@ -375,13 +759,17 @@ class Workspace:
                     r[0]: r[1:]
                     for r in db.execute("SELECT doc_id, size, mtime, sha256, folder FROM documents")
                 }
-            changed = False
-            seen: set[str] = set()
+            on_disk = {doc_id for _, doc_id, _ in files}
+            root_names = {str(r) for r in roots}
+            gone = {d: v for d, v in known.items() if d not in on_disk and v[3] in root_names}
+            gone_by_sha = {v[2]: d for d, v in gone.items()}
+            gone_sizes = {v[0] for v in gone.values()}
+            writes: list[_DocWrite] = []
+            pending_chunks = 0
             try:
                 for i, (path, doc_id, root) in enumerate(files):
                     if cancel():
                         raise Cancelled()
-                    seen.add(doc_id)
                     yield ProgressEvent(stage="index", done=i, total=len(files), message=str(path.name))
                     try:
                         st = path.stat()
@@ -393,6 +781,13 @@ class Workspace:
                         report.unchanged += 1
                         self._clear_failure(path)
                         continue
+                    if prev is None and st.st_size in gone_sizes:
+                        moved = self._moved_document(path, doc_id, root, st, gone_by_sha)
+                        if moved is not None:
+                            gone.pop(moved.renamed_from, None)
+                            writes.append(moved)
+                            report.renamed += 1
+                            continue
                     try:
                         parsed = parse_file(path)
                     except IngestError as exc:
@@ -423,26 +818,72 @@ class Workspace:
                             stage="embed", done=i, total=len(files),
                             message=f"{path.name}: {min(b + EMBED_BATCH, len(chunks))}/{len(chunks)} chunks",
                         )
-                    self._replace_document(doc_id, path, root, st, parsed, lang, chunks, vectors)
-                    changed = True
+                    writes.append(_DocWrite(
+                        doc_id=doc_id, path=path, root=root, size=st.st_size, mtime=st.st_mtime,
+                        sha256=parsed.sha256, kind=parsed.kind, lang=lang, pages=len(parsed.pages),
+                        chunks=chunks, vectors=vectors,
+                    ))
                     report.documents += 1
                     report.pages += len(parsed.pages)
                     report.chunks += len(chunks)
-                gone = [d for d, v in known.items() if d not in seen and v[3] in {str(r) for r in roots}]
-                for doc_id in gone:
-                    self._remove_document(doc_id)
-                    changed = True
-                    report.removed += 1
+                    pending_chunks += len(chunks)
+                    if pending_chunks >= commit_chunks:
+                        self._commit(writes, [])
+                        writes, pending_chunks = [], 0
+                report.removed = len(gone)
+                self._commit(writes, sorted(gone))
+                writes = []
             except Cancelled:
+                self._commit(writes, [])  # what is embedded is kept; removals wait for a full run
+                writes = []
                 report.cancelled = True
             finally:
                 # No yield here: a generator closed mid-run must still finish this.
-                if changed or not (self._bm25_dir() / "ids.json").exists():
+                # Uncommitted writes (closed generator, error) are dropped: the next run redoes them.
+                with self._db() as db:
+                    meta = self._meta(db)
+                if meta.get("bm25_generation", "0") != meta.get("generation", "0") or not meta.get("bm25_dir"):
                     self.rebuild_bm25()
+                self._maybe_optimize()
         report.total_chunks = self.chunk_count()
         report.seconds = round(time.perf_counter() - t0, 3)
         yield ProgressEvent(stage="done", done=len(files), total=len(files), message="Done")
         return report
+
+    def _moved_document(
+        self, path: Path, doc_id: str, root: Path, st: os.stat_result, gone_by_sha: dict[str, str]
+    ) -> _DocWrite | None:
+        """A new file whose bytes equal a document gone from disk: its chunks and vectors, re-keyed.
+
+        Returns ``None`` when no gone document has the same sha256, or when the
+        stored chunks and vectors of that document do not match one to one
+        (the file is then indexed normally).
+        """
+        try:
+            sha = file_sha256(path)
+        except OSError:
+            return None
+        old = gone_by_sha.get(sha)
+        if old is None:
+            return None
+        with self._db() as db:
+            ids = [r[0] for r in db.execute("SELECT chunk_id FROM chunks WHERE doc_id = ? ORDER BY ord", (old,))]
+            row = db.execute("SELECT kind, lang, pages FROM documents WHERE doc_id = ?", (old,)).fetchone()
+        prefix = old + "#"
+        stored = self._read_vectors(old)
+        if row is None or set(stored) != set(ids) or not all(c.startswith(prefix) for c in ids):
+            return None
+        del gone_by_sha[sha]
+        old_chunks = self.get_chunks(ids)
+        chunks = [
+            c.model_copy(update={"chunk_id": doc_id + c.chunk_id[len(old):], "doc_id": doc_id, "path": str(path)})
+            for c in (old_chunks[cid] for cid in ids)
+        ]
+        return _DocWrite(
+            doc_id=doc_id, path=path, root=root, size=st.st_size, mtime=st.st_mtime, sha256=sha,
+            kind=row[0], lang=row[1], pages=row[2], chunks=chunks, vectors=[stored[cid] for cid in ids],
+            renamed_from=old,
+        )
 
     def _record_failure(self, path: Path, root: Path, exc: IngestError) -> None:
         with self._db() as db:
@@ -454,32 +895,44 @@ class Workspace:
         with self._db() as db:
             db.execute("DELETE FROM failures WHERE path = ?", (str(path),))
 
-    def _replace_document(self, doc_id, path, root, st, parsed, lang, chunks, vectors) -> None:
-        self._delete_vectors(doc_id)
-        if chunks:
-            self._add_vectors(chunks, vectors)
-        with self._db() as db:
-            db.execute("DELETE FROM chunks WHERE doc_id = ?", (doc_id,))
-            db.execute(
-                "INSERT OR REPLACE INTO documents VALUES (?,?,?,?,?,?,?,?,?, "
-                "COALESCE((SELECT status FROM documents WHERE doc_id = ?), 'active'), ?)",
-                (doc_id, str(path), str(root), st.st_size, st.st_mtime, parsed.sha256, parsed.kind, lang,
-                 len(parsed.pages), doc_id, time.time()),
-            )
-            db.executemany(
-                "INSERT INTO chunks VALUES (?,?,?,?,?,?,?,?,?)",
-                [(c.chunk_id, c.doc_id, c.page, c.start, c.end, c.text, c.lang, c.modality, n)
-                 for n, c in enumerate(chunks)],
-            )
-            db.execute("DELETE FROM failures WHERE path = ?", (str(path),))
-
-    def _remove_document(self, doc_id: str) -> None:
-        self._delete_vectors(doc_id)
-        with self._db() as db:
-            db.execute("DELETE FROM chunks WHERE doc_id = ?", (doc_id,))
-            db.execute("DELETE FROM documents WHERE doc_id = ?", (doc_id,))
-
     def delete(self) -> None:
         """Remove the workspace's stores from disk."""
         self._vector_store = None
         shutil.rmtree(self.dir, ignore_errors=True)
+
+    @classmethod
+    def reset(cls, name: str, settings: Settings | None = None) -> "Workspace":
+        """Empty a workspace's index, keeping its folder list, and open it under ``settings``.
+
+        The way out of :class:`IndexMismatchError`: the caller then re-indexes
+        :meth:`folders` (``verbatim index --rebuild``). Vectors are deleted first,
+        then the manifest in one transaction; a crash in between leaves the old
+        fingerprint, so the next open asks for the rebuild again.
+
+        Raises:
+            IndexError_: invalid name, or another process is indexing the workspace.
+        """
+        _check_name(name)
+        folder = workspaces_root() / name
+        folder.mkdir(parents=True, exist_ok=True)
+        lock = FileLock(str(folder / "writer.lock"), thread_local=False)
+        try:
+            lock.acquire(timeout=0)
+        except Timeout as exc:
+            raise IndexError_(f"workspace '{name}' is being indexed by another process") from exc
+        try:
+            shutil.rmtree(folder / "lance", ignore_errors=True)
+            for path in folder.iterdir():
+                if path.name == "bm25" or path.name.startswith(("bm25-", "bm25.")):
+                    shutil.rmtree(path, ignore_errors=True)
+            conn = sqlite3.connect(folder / "manifest.sqlite", timeout=30)
+            try:
+                with conn:
+                    conn.executescript(_SCHEMA)
+                    for table in ("chunks", "documents", "failures", "meta"):
+                        conn.execute(f"DELETE FROM {table}")  # noqa: S608 - fixed table names
+            finally:
+                conn.close()
+        finally:
+            lock.release()
+        return cls(name, settings)

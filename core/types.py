@@ -232,6 +232,7 @@ class IndexReport(BaseModel):
     documents: int = Field(0, description="Documents indexed or re-indexed in this run.")
     unchanged: int = Field(0, description="Documents skipped because their content did not change.")
     removed: int = Field(0, description="Documents removed because their file disappeared.")
+    renamed: int = Field(0, description="Documents moved or renamed with unchanged content: chunks kept, no embedding.")
     pages: int = 0
     chunks: int = Field(0, description="Chunks embedded in this run.")
     total_chunks: int = Field(0, description="Chunks in the workspace after the run.")
