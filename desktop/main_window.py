@@ -40,6 +40,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QListWidget,
     QMainWindow,
+    QMessageBox,
     QProgressBar,
     QPushButton,
     QScrollArea,
@@ -53,7 +54,7 @@ from PySide6.QtWidgets import (
 )
 
 import core  # noqa: F401  (offline switches before any ML import)
-from core.errors import IndexError_
+from core.errors import IndexError_, IndexMismatchError
 from core.generate import Backend, ollama_reachable
 from core.ingest import render_page_png
 from core.pipeline import answer_question, index_folders
@@ -266,6 +267,7 @@ class MainWindow(QMainWindow):
         self._ask_pool.setMaxThreadCount(1)
         self._index_workers: list[GeneratorWorker] = []
         self._ask_worker: GeneratorWorker | None = None
+        self.rebuild_box: QMessageBox | None = None
 
         self.setWindowTitle(f"Verbatim — {workspace}")
         self.setAcceptDrops(True)
@@ -688,10 +690,66 @@ class MainWindow(QMainWindow):
 
     @Slot(object)
     def _on_error(self, exc: Exception) -> None:
+        if isinstance(exc, IndexMismatchError):
+            self.offer_rebuild(exc)
         message = str(exc)
         self.current_file_label.setText(message)
         self.statusBar().showMessage(message, 15000)
         self.error_occurred.emit(message)
+
+    # --- rebuild after a settings change (issue #3) ------------------------------
+
+    def offer_rebuild(self, exc: IndexMismatchError) -> None:
+        """Ask (non-modal) whether to rebuild a workspace indexed with other settings.
+
+        Shown when opening the workspace raised :class:`IndexMismatchError`; the
+        box is :attr:`rebuild_box` while it is open. "Rebuild" calls :meth:`rebuild_index`.
+        """
+        if self.rebuild_box is not None:
+            return
+        box = QMessageBox(self)
+        box.setIcon(QMessageBox.Icon.Warning)
+        box.setWindowTitle(self.tr("Rebuild the index?"))
+        box.setText(self.tr(
+            "This workspace was indexed with other settings (embedding model or chunking). "
+            "Its vectors cannot be mixed with new ones: rebuild it to use it. "
+            "Rebuilding re-reads every document and may take a while."))
+        box.setDetailedText(str(exc))
+        rebuild = box.addButton(self.tr("Rebuild"), QMessageBox.ButtonRole.AcceptRole)
+        box.addButton(QMessageBox.StandardButton.Cancel)
+        box.setDefaultButton(rebuild)
+
+        def answered(_result: int) -> None:
+            self.rebuild_box = None
+            if box.clickedButton() is rebuild:
+                self.rebuild_index()
+
+        box.finished.connect(answered)
+        self.rebuild_box = box
+        box.open()
+
+    def rebuild_index(self) -> None:
+        """Empty the workspace's index and re-index its folders under the current settings.
+
+        Runs on the index pool (never the GUI thread); emits :attr:`indexing_finished`.
+        """
+        name, settings = self.workspace_name, self.settings
+
+        def factory(cancel):
+            ws = Workspace.reset(name, settings)
+            with self._workspace_lock:
+                self._workspace = ws
+            return index_folders(ws, ws.folders(), cancel=cancel)
+
+        worker = GeneratorWorker(factory)
+        worker.signals.progress.connect(self._on_index_progress)
+        worker.signals.returned.connect(self._on_index_returned)
+        worker.signals.errored.connect(self._on_error)
+        worker.signals.finished.connect(self._on_index_finished)
+        self._index_workers.append(worker)
+        self.cancel_button.setEnabled(True)
+        self.current_file_label.setText(self.tr("Rebuilding the index…"))
+        self._jobs.start(worker, self._index_pool)
 
     def closeEvent(self, event) -> None:  # noqa: N802 - Qt API
         """Cancel background work and wait for index writes to finish cleanly."""
