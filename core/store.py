@@ -318,6 +318,11 @@ class Workspace:
                         self.name, {k: (stored.get(k), current.get(k)) for k in keys if stored.get(k) != current.get(k)}
                     )
                 if stored != current:
+                    if stored is not None:
+                        # No document, so nothing is lost: drop the empty vector table too, whose
+                        # vector width belongs to the old embedding model.
+                        shutil.rmtree(self.dir / "lance", ignore_errors=True)
+                        db.execute("DELETE FROM meta WHERE key = 'lance_version'")
                     self._set_meta(db, fingerprint=json.dumps(current, sort_keys=True),
                                    schema_version=INDEX_SCHEMA_VERSION)
         except sqlite3.DatabaseError as exc:
@@ -624,8 +629,7 @@ class Workspace:
                 table.delete("id IN (" + ",".join(_sql_str(c) for c in stray[i : i + 200]) + ")")
         with self._db() as db:
             for doc in bad_docs:  # the next run sees them as new and re-embeds them
-                db.execute("DELETE FROM chunks WHERE doc_id = ?", (doc,))
-                db.execute("DELETE FROM documents WHERE doc_id = ?", (doc,))
+                self._delete_document_rows(db, doc)
             generation = int(self._meta(db).get("generation", "0")) + 1
             self._set_meta(db, generation=generation, lance_version=table.version if table is not None else "")
         log.warning("workspace %s: reconciled vectors by id; %d document(s) will be re-embedded",
@@ -657,34 +661,13 @@ class Workspace:
         table = self._table()
         with self._db() as db:
             for doc_id in removals:
-                db.execute("DELETE FROM chunks WHERE doc_id = ?", (doc_id,))
-                db.execute("DELETE FROM documents WHERE doc_id = ?", (doc_id,))
+                self._delete_document_rows(db, doc_id)
             for w in writes:
                 if w.renamed_from:
-                    # Moved file, same bytes: keep every column (status, ...) and re-key.
-                    db.execute(
-                        "UPDATE documents SET doc_id=?, path=?, folder=?, size=?, mtime=?, indexed_at=? WHERE doc_id=?",
-                        (w.doc_id, str(w.path), str(w.root), w.size, w.mtime, time.time(), w.renamed_from),
-                    )
-                    db.execute(
-                        "UPDATE chunks SET doc_id=?, chunk_id=? || substr(chunk_id, ?) WHERE doc_id=?",
-                        (w.doc_id, w.doc_id, len(w.renamed_from) + 1, w.renamed_from),
-                    )
+                    self._move_document_rows(db, w)
                 else:
-                    db.execute("DELETE FROM chunks WHERE doc_id = ?", (w.doc_id,))
-                    db.execute(
-                        "INSERT OR REPLACE INTO documents "
-                        "(doc_id, path, folder, size, mtime, sha256, kind, lang, pages, status, indexed_at) "
-                        "VALUES (?,?,?,?,?,?,?,?,?, COALESCE((SELECT status FROM documents WHERE doc_id = ?), 'active'), ?)",
-                        (w.doc_id, str(w.path), str(w.root), w.size, w.mtime, w.sha256, w.kind, w.lang, w.pages,
-                         w.doc_id, time.time()),
-                    )
-                    db.executemany(
-                        'INSERT INTO chunks (chunk_id, doc_id, page, start, "end", text, lang, modality, ord) '
-                        "VALUES (?,?,?,?,?,?,?,?,?)",
-                        [(c.chunk_id, c.doc_id, c.page, c.start, c.end, c.text, c.lang, c.modality, n)
-                         for n, c in enumerate(w.chunks)],
-                    )
+                    self._delete_document_rows(db, w.doc_id, keep_document=True)
+                    self._insert_document_rows(db, w)
                 db.execute("DELETE FROM failures WHERE path = ?", (str(w.path),))
             meta = self._meta(db)
             self._set_meta(
@@ -694,6 +677,57 @@ class Workspace:
                 lance_writes=int(meta.get("lance_writes", "0")) + 1,
             )
         _crash_point("after_manifest")
+
+    # Manifest rows of one document, inside the commit's transaction. Tables other
+    # modules add that are keyed by ``chunk_id`` (per-chunk data) or ``doc_id`` are
+    # found through the schema, so deletes and moves keep them in step.
+
+    @staticmethod
+    def _tables_with(db: sqlite3.Connection, column: str) -> list[str]:
+        tables = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+        return [t for t in tables if t not in {"chunks", "documents"}
+                and column in {r[1] for r in db.execute(f'PRAGMA table_info("{t}")')}]
+
+    def _delete_document_rows(self, db: sqlite3.Connection, doc_id: str, keep_document: bool = False) -> None:
+        """Delete a document's chunks (and per-chunk rows); its ``documents`` row too unless ``keep_document``."""
+        for t in self._tables_with(db, "chunk_id"):
+            db.execute(f'DELETE FROM "{t}" WHERE chunk_id IN (SELECT chunk_id FROM chunks WHERE doc_id = ?)', (doc_id,))
+        db.execute("DELETE FROM chunks WHERE doc_id = ?", (doc_id,))
+        if not keep_document:
+            db.execute("DELETE FROM documents WHERE doc_id = ?", (doc_id,))
+
+    def _insert_document_rows(self, db: sqlite3.Connection, w: _DocWrite) -> None:
+        """Insert a re-indexed document and its chunks (its status survives re-indexing)."""
+        db.execute(
+            "INSERT OR REPLACE INTO documents "
+            "(doc_id, path, folder, size, mtime, sha256, kind, lang, pages, status, indexed_at) "
+            "VALUES (?,?,?,?,?,?,?,?,?, COALESCE((SELECT status FROM documents WHERE doc_id = ?), 'active'), ?)",
+            (w.doc_id, str(w.path), str(w.root), w.size, w.mtime, w.sha256, w.kind, w.lang, w.pages,
+             w.doc_id, time.time()),
+        )
+        db.executemany(
+            'INSERT INTO chunks (chunk_id, doc_id, page, start, "end", text, lang, modality, ord) '
+            "VALUES (?,?,?,?,?,?,?,?,?)",
+            [(c.chunk_id, c.doc_id, c.page, c.start, c.end, c.text, c.lang, c.modality, n)
+             for n, c in enumerate(w.chunks)],
+        )
+
+    def _move_document_rows(self, db: sqlite3.Connection, w: _DocWrite) -> None:
+        """Re-key a moved document (same bytes): every column kept, ids ``old#…`` become ``new#…``."""
+        old, new, cut = w.renamed_from, w.doc_id, len(w.renamed_from) + 1
+        for t in self._tables_with(db, "chunk_id"):
+            db.execute(
+                f'UPDATE "{t}" SET chunk_id = ? || substr(chunk_id, ?) '
+                "WHERE chunk_id IN (SELECT chunk_id FROM chunks WHERE doc_id = ?)", (new, cut, old),
+            )
+        for t in self._tables_with(db, "doc_id"):
+            db.execute(f'UPDATE "{t}" SET doc_id = ? WHERE doc_id = ?', (new, old))
+        db.execute("UPDATE chunks SET doc_id = ?, chunk_id = ? || substr(chunk_id, ?) WHERE doc_id = ?",
+                   (new, new, cut, old))
+        db.execute(
+            "UPDATE documents SET doc_id=?, path=?, folder=?, size=?, mtime=?, indexed_at=? WHERE doc_id=?",
+            (new, str(w.path), str(w.root), w.size, w.mtime, time.time(), old),
+        )
 
     def _maybe_optimize(self) -> None:
         """Compact LanceDB every :data:`OPTIMIZE_EVERY_WRITES` commits, then record the new version."""

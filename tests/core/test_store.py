@@ -104,6 +104,9 @@ def test_moved_file_keeps_its_chunks_and_vectors_without_embedding(folder: Path)
     ws = Workspace("mv")
     run(index_folders(ws, [folder]))
     before = {c.removeprefix("docs/fips199.pdf"): v for c, v in _vectors(ws).items() if c.startswith("docs/fips199.pdf#")}
+    with sqlite3.connect(ws.dir / "manifest.sqlite") as db:  # per-chunk rows another module may keep
+        db.execute("CREATE TABLE chunk_notes (chunk_id TEXT PRIMARY KEY, note TEXT)")
+        db.execute("INSERT INTO chunk_notes SELECT chunk_id, 'n' || ord FROM chunks")
     (folder / "archive").mkdir()
     shutil.move(folder / "fips199.pdf", folder / "archive" / "FIPS 199 (2004).pdf")
     report = run(index_folders(ws, [folder]))
@@ -121,9 +124,16 @@ def test_moved_file_keeps_its_chunks_and_vectors_without_embedding(folder: Path)
     # The chunk moved with its text and offsets: it still reads from the right file.
     chunk = next(iter(ws.get_chunks([k for k in ids["manifest"] if k.startswith(new_id)]).values()))
     assert chunk.path == docs[new_id]["path"] and chunk.text
+    with sqlite3.connect(ws.dir / "manifest.sqlite") as db:
+        notes = {r[0] for r in db.execute("SELECT chunk_id FROM chunk_notes")}
+    assert notes == set(ids["manifest"])  # moved with their chunks
+    (folder / "notes.txt").unlink()
+    run(index_folders(ws, [folder]))
+    with sqlite3.connect(ws.dir / "manifest.sqlite") as db:
+        assert not db.execute("SELECT 1 FROM chunk_notes WHERE chunk_id LIKE 'docs/notes.txt#%'").fetchall()
     # A second run sees nothing to do.
     again = run(index_folders(ws, [folder]))
-    assert (again.unchanged, again.documents, again.renamed) == (2, 0, 0)
+    assert (again.unchanged, again.documents, again.renamed) == (1, 0, 0)
 
 
 def test_manifest_records_path_size_mtime_sha_status_chunks_and_failures(folder: Path) -> None:
