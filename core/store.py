@@ -561,10 +561,10 @@ class Workspace:
     # --- commit and recovery --------------------------------------------------
 
     @contextmanager
-    def _writer(self) -> Generator[None, None, None]:
-        """Hold the inter-process writer lock, or raise if another process indexes this workspace."""
+    def _writer(self, wait_s: float = 0) -> Generator[None, None, None]:
+        """Hold the inter-process writer lock, or raise if another process holds it after ``wait_s`` seconds."""
         try:
-            self._file_lock.acquire(timeout=0)
+            self._file_lock.acquire(timeout=wait_s)
         except Timeout as exc:
             raise IndexError_(f"workspace '{self.name}' is being indexed by another process") from exc
         try:
@@ -779,7 +779,8 @@ class Workspace:
                 raise IndexError_(f"{root}: not a folder")
         report = IndexReport(workspace=self.name, folders=[str(r) for r in roots])
         commit_chunks = getattr(self.settings, "index_commit_chunks", 512)
-        with self._write_lock, self._writer():
+        # Waits a little: another process opening the workspace holds the lock while it recovers.
+        with self._write_lock, self._writer(wait_s=30):
             self._recover_locked()
             with self._db() as db:
                 db.executemany("INSERT OR IGNORE INTO folders VALUES (?)", [(str(r),) for r in roots])
