@@ -148,38 +148,48 @@ def test_sigkill_at_each_commit_step_leaves_a_consistent_index_and_the_next_run_
     folder.mkdir(parents=True)
     _make_v1(sources, folder)
 
+    def expect(state: dict, committed: dict) -> None:
+        """The state is exactly the last commit: these documents, each as in its reference."""
+        assert set(state) == set(committed)
+        for doc_id, ref in committed.items():
+            assert _same_doc(state[doc_id], ref), doc_id
+
+    A, B, C, D, D2 = ("docs/a_fips199.pdf", "docs/b_boe.pdf", "docs/c_cswp29.pdf", "docs/d_fedreg.pdf",
+                      "docs/moved/fedreg.pdf")
+    # One commit per document, in path order; the moved file and the deletion are the last commit.
+
     # v1, first batch: vectors written (the LanceDB table created), manifest never committed.
     proc = _index_subprocess(home, folder, "after_vectors:1")
     assert proc.returncode == -signal.SIGKILL, proc.stderr
-    assert _check_recovered(home, [ref_old]) == {}
+    expect(_check_recovered(home, [ref_old]), {})
 
     # v1, second commit done, killed right after it: two documents kept.
     proc = _index_subprocess(home, folder, "after_manifest:2")
     assert proc.returncode == -signal.SIGKILL, proc.stderr
-    assert len(_check_recovered(home, [ref_old])) == 2
+    expect(_check_recovered(home, [ref_old]), {A: ref_old[A], B: ref_old[B]})
 
     # v1 resumes; killed once the new BM25 folder is written but not recorded.
     proc = _index_subprocess(home, folder, "bm25_written:1")
     assert proc.returncode == -signal.SIGKILL, proc.stderr
-    state = _check_recovered(home, [ref_old])
-    assert set(state) == set(ref_old)
+    expect(_check_recovered(home, [ref_old]), ref_old)
 
-    # v2 (changed, deleted, moved files): killed between deleting old vectors and adding new ones,
-    # then after the first commit of the next attempt.
+    # v2 (A changed, B deleted, D moved): killed between deleting A's old vectors and adding
+    # its new ones (same chunk ids, other text): the previous state, whole.
     _make_v2(sources, folder)
     proc = _index_subprocess(home, folder, "after_delete:1")
     assert proc.returncode == -signal.SIGKILL, proc.stderr
-    _check_recovered(home, [ref_old, ref_new])
+    expect(_check_recovered(home, [ref_old, ref_new]), ref_old)
+    # Next attempt: A committed, then killed with the last batch's vectors (D moved, B removed) written.
     proc = _index_subprocess(home, folder, "after_vectors:2")
     assert proc.returncode == -signal.SIGKILL, proc.stderr
-    _check_recovered(home, [ref_old, ref_new])
+    expect(_check_recovered(home, [ref_old, ref_new]), {A: ref_new[A], B: ref_old[B], C: ref_old[C], D: ref_old[D]})
 
-    # Uninterrupted run: ends equal to the never-interrupted index of v2.
+    # Uninterrupted run: D's chunks move without embedding; ends equal to the never-interrupted index of v2.
     proc = _index_subprocess(home, folder, None)
     assert proc.returncode == 0, proc.stderr
-    final = _check_recovered(home, [ref_new])
-    assert set(final) == set(ref_new)
-    assert all(_same_doc(final[d], ref_new[d]) for d in ref_new)
+    assert "renamed: 1" in proc.stdout and "chunks embedded: 0" in proc.stdout, proc.stdout
+    expect(_check_recovered(home, [ref_new]), ref_new)
+    assert set(ref_new) == {A, C, D2}
     # Nothing left behind: one BM25 folder, no temporary ones.
     with data_home(home):
         leftovers = sorted(p.name for p in Workspace(WS, _settings()).dir.iterdir() if p.name.startswith("bm25"))
