@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 import core  # noqa: F401  (offline switches first)
 from core.errors import Cancelled, CoreError
@@ -109,6 +110,12 @@ def cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+def cmd_selftest(args: argparse.Namespace, settings: Settings | None) -> int:
+    from core.selftest import run_selftest
+
+    return 0 if run_selftest(png_dir=args.png_dir).ok else 1
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The ``verbatim`` argument parser."""
     parser = argparse.ArgumentParser(prog="verbatim", description="Grounded answers over your own documents.")
@@ -131,6 +138,9 @@ def build_parser() -> argparse.ArgumentParser:
     p_ask.add_argument("--json", action="store_true", help="print the verified Answer as JSON")
     p_ask.add_argument("--backend", choices=["ollama", "embedded"], help="default: settings (auto)")
     p_ask.set_defaults(func=cmd_ask)
+    p_self = sub.add_parser("selftest", help="check the installation offline on the bundled sample (exit 1 names the failed check)")
+    p_self.add_argument("--png-dir", type=Path, default=None, help="keep the rendered page here")
+    p_self.set_defaults(func=cmd_selftest)
     return parser
 
 
@@ -138,6 +148,8 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``verbatim`` console script."""
     args = build_parser().parse_args(argv)
     try:
+        if args.command == "selftest":  # independent of the user's saved settings
+            return args.func(args, None)
         settings = Settings.load()
         return args.func(args, settings)
     except Cancelled:

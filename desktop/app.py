@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 import core  # noqa: F401  (offline switches before any ML import)
 from core.errors import CoreError
@@ -23,12 +24,22 @@ def build_parser() -> argparse.ArgumentParser:
         "--backend", choices=["auto", "ollama", "embedded"], default=None,
         help="generation backend (default: the saved setting, 'auto' out of the box)",
     )
+    parser.add_argument(
+        "--self-test", action="store_true",
+        help="check the installation headless (index the sample, ask, verify, render; no network) and exit",
+    )
+    parser.add_argument("--self-test-png", type=Path, default=None, metavar="DIR",
+                        help="with --self-test: keep the rendered page in DIR")
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     """Parse ``argv``, open the window, run the event loop; returns the exit code."""
     args = build_parser().parse_args(argv)
+    if args.self_test:  # headless: runs before (and without) any Qt import
+        from core.selftest import run_selftest
+
+        return 0 if run_selftest(png_dir=args.self_test_png).ok else 1
 
     from PySide6.QtWidgets import QApplication, QMessageBox
 
