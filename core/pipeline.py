@@ -81,7 +81,7 @@ def retrieve(workspace: Workspace, question: str, settings: Settings, trace: Tra
     Ineligible documents (status other than ``active``) are excluded inside both
     store queries, and again after fusion against the manifest, so a chunk the
     manifest does not know (e.g. left by an interrupted write) never reaches
-    the model. Fills ``trace.bm25/dense/fused/eligible``.
+    the model. Fills ``trace.bm25/dense/fused/eligible/eligible_docs``.
     """
     k = k or settings.top_k
     exclude = workspace.ineligible_doc_ids()
@@ -97,6 +97,7 @@ def retrieve(workspace: Workspace, question: str, settings: Settings, trace: Tra
     eligible_docs = workspace.eligible_doc_ids()
     eligible = [(cid, s) for cid, s in fused if cid in chunks and chunks[cid].doc_id in eligible_docs]
     trace.eligible = [cid for cid, _ in eligible]
+    trace.eligible_docs = sorted(eligible_docs)
     bm25_rank = {c: i for i, c in enumerate(bm25, 1)}
     dense_rank = {c: i for i, c in enumerate(dense, 1)}
     return [

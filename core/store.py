@@ -40,6 +40,7 @@ from collections.abc import Callable, Generator, Iterable
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal
 
 import numpy as np
 from filelock import FileLock, Timeout
@@ -184,6 +185,22 @@ def _check_name(name: str) -> None:
         raise IndexError_(f"invalid workspace name {name!r}")
 
 
+DocStatus = Literal["active", "superseded", "quarantined"]
+DOC_STATUSES: tuple[str, ...] = ("active", "superseded", "quarantined")
+
+
+def _add_status_columns(db: sqlite3.Connection) -> None:
+    """Additive migration: ``documents.status_reason`` and the ``releases`` table.
+
+    ``releases`` remembers, per document, the content hash the user released
+    from quarantine, so the release survives re-indexing of unchanged content.
+    """
+    cols = {r[1] for r in db.execute("PRAGMA table_info(documents)")}
+    if "status_reason" not in cols:
+        db.execute("ALTER TABLE documents ADD COLUMN status_reason TEXT NOT NULL DEFAULT ''")
+    db.execute("CREATE TABLE IF NOT EXISTS releases (doc_id TEXT PRIMARY KEY, sha256 TEXT NOT NULL)")
+
+
 def workspaces_root() -> Path:
     """Folder holding one sub-folder per workspace."""
     root = data_dir() / "workspaces"
@@ -212,6 +229,7 @@ class _DocWrite:
     chunks: list[Chunk] = field(default_factory=list)
     vectors: list[list[float]] = field(default_factory=list)
     renamed_from: str | None = None  # set: manifest rows are moved from this doc_id, not re-inserted
+    screened: tuple[str, str] | None = None  # (status, reason) set by the quarantine screen, or keep
 
 
 class Workspace:
@@ -263,11 +281,12 @@ class Workspace:
         IndexMismatchError: the index was built with other settings (see above).
     """
 
-    def __init__(self, name: str, settings: Settings | None = None) -> None:
+    def __init__(self, name: str, settings: Settings | None = None, root: Path | None = None) -> None:
         _check_name(name)
         self.name = name
         self.settings = settings or Settings()
-        self.dir = workspaces_root() / name
+        # root: the evaluator keeps its own folder so it never touches the user's workspaces.
+        self.dir = (Path(root) if root is not None else workspaces_root()) / name
         self.dir.mkdir(parents=True, exist_ok=True)
         self._db_path = self.dir / "manifest.sqlite"
         self._bm25 = None
@@ -307,6 +326,7 @@ class Workspace:
         try:
             with self._db() as db:
                 db.executescript(_SCHEMA)
+                _add_status_columns(db)
                 meta = self._meta(db)
                 has_docs = db.execute("SELECT 1 FROM documents LIMIT 1").fetchone() is not None
                 stored = json.loads(meta["fingerprint"]) if "fingerprint" in meta else None
@@ -339,13 +359,17 @@ class Workspace:
             return [r[0] for r in db.execute("SELECT path FROM folders ORDER BY path")]
 
     def documents(self) -> list[dict]:
-        """Indexed documents: ``doc_id, path, pages, status, lang, chunks`` each."""
+        """Indexed documents: ``doc_id, path, pages, status, reason, lang, chunks`` each.
+
+        ``status`` is ``active``, ``superseded`` or ``quarantined``; ``reason`` says why
+        (for a quarantine by the detector, the matched passage), ``""`` when none.
+        """
         with self._db() as db:
             rows = db.execute(
-                "SELECT d.doc_id, d.path, d.pages, d.status, d.lang, COUNT(c.chunk_id) "
+                "SELECT d.doc_id, d.path, d.pages, d.status, d.status_reason, d.lang, COUNT(c.chunk_id) "
                 "FROM documents d LEFT JOIN chunks c ON c.doc_id = d.doc_id GROUP BY d.doc_id ORDER BY d.doc_id"
             ).fetchall()
-        keys = ("doc_id", "path", "pages", "status", "lang", "chunks")
+        keys = ("doc_id", "path", "pages", "status", "reason", "lang", "chunks")
         return [dict(zip(keys, r)) for r in rows]
 
     def failures(self) -> list[FileError]:
@@ -387,6 +411,47 @@ class Workspace:
         """Documents excluded from retrieval (superseded, quarantined)."""
         with self._db() as db:
             return {r[0] for r in db.execute("SELECT doc_id FROM documents WHERE status != 'active'")}
+
+    def set_status(self, doc_id: str, status: DocStatus, reason: str = "") -> None:
+        """Set a document's status (``active``, ``superseded``, ``quarantined``) and reason.
+
+        Setting ``active`` on a quarantined document is a *release*: it is recorded
+        with the document's content hash, so re-indexing unchanged content keeps it
+        active; changed content is screened again. Takes effect on the next query.
+
+        Raises:
+            IndexError_: unknown status, or no document ``doc_id`` in this workspace.
+        """
+        if status not in DOC_STATUSES:
+            raise IndexError_(f"invalid status {status!r} (expected one of {', '.join(DOC_STATUSES)})")
+        with self._db() as db:
+            row = db.execute("SELECT status, sha256 FROM documents WHERE doc_id = ?", (doc_id,)).fetchone()
+            if row is None:
+                raise IndexError_(f"workspace {self.name!r} has no document {doc_id!r}")
+            db.execute("UPDATE documents SET status = ?, status_reason = ? WHERE doc_id = ?", (status, reason, doc_id))
+            if status == "active" and row[0] == "quarantined":
+                db.execute("INSERT OR REPLACE INTO releases VALUES (?, ?)", (doc_id, row[1]))
+            elif status == "quarantined":
+                db.execute("DELETE FROM releases WHERE doc_id = ?", (doc_id,))
+
+    def _screened_status(self, doc_id: str, parsed) -> tuple[str, str] | None:
+        """Status to store for newly parsed content: quarantine unless released for this hash.
+
+        Returns ``(status, reason)`` to set, or ``None`` to keep the stored status.
+        """
+        from core.quarantine import DETECTOR_PREFIX, screen_document
+
+        with self._db() as db:
+            row = db.execute("SELECT status, status_reason FROM documents WHERE doc_id = ?", (doc_id,)).fetchone()
+            released = db.execute(
+                "SELECT 1 FROM releases WHERE doc_id = ? AND sha256 = ?", (doc_id, parsed.sha256)
+            ).fetchone()
+        findings = screen_document(parsed)
+        if findings and not released:
+            return "quarantined", findings[0].reason()
+        if not findings and row is not None and row[0] == "quarantined" and row[1].startswith(DETECTOR_PREFIX):
+            return "active", ""  # the content that was flagged is gone
+        return None
 
     def stored_chunk_ids(self) -> dict[str, list[str]]:
         """Chunk ids as each store holds them, sorted, duplicates kept: ``manifest``, ``vectors``, ``bm25``.
@@ -695,16 +760,23 @@ class Workspace:
         db.execute("DELETE FROM chunks WHERE doc_id = ?", (doc_id,))
         if not keep_document:
             db.execute("DELETE FROM documents WHERE doc_id = ?", (doc_id,))
+            db.execute("DELETE FROM releases WHERE doc_id = ?", (doc_id,))
 
     def _insert_document_rows(self, db: sqlite3.Connection, w: _DocWrite) -> None:
         """Insert a re-indexed document and its chunks (its status survives re-indexing)."""
         db.execute(
             "INSERT OR REPLACE INTO documents "
-            "(doc_id, path, folder, size, mtime, sha256, kind, lang, pages, status, indexed_at) "
-            "VALUES (?,?,?,?,?,?,?,?,?, COALESCE((SELECT status FROM documents WHERE doc_id = ?), 'active'), ?)",
+            "(doc_id, path, folder, size, mtime, sha256, kind, lang, pages, status, indexed_at, status_reason) "
+            "VALUES (?,?,?,?,?,?,?,?,?, COALESCE((SELECT status FROM documents WHERE doc_id = ?), 'active'), ?, "
+            "COALESCE((SELECT status_reason FROM documents WHERE doc_id = ?), ''))",
             (w.doc_id, str(w.path), str(w.root), w.size, w.mtime, w.sha256, w.kind, w.lang, w.pages,
-             w.doc_id, time.time()),
+             w.doc_id, time.time(), w.doc_id),
         )
+        # Screened before the commit and stored in the same transaction as the document,
+        # so hostile content is never active, not even for a moment.
+        db.execute("DELETE FROM releases WHERE doc_id = ? AND sha256 != ?", (w.doc_id, w.sha256))
+        if w.screened is not None:
+            db.execute("UPDATE documents SET status = ?, status_reason = ? WHERE doc_id = ?", (*w.screened, w.doc_id))
         db.executemany(
             'INSERT INTO chunks (chunk_id, doc_id, page, start, "end", text, lang, modality, ord) '
             "VALUES (?,?,?,?,?,?,?,?,?)",
@@ -856,7 +928,7 @@ class Workspace:
                     writes.append(_DocWrite(
                         doc_id=doc_id, path=path, root=root, size=st.st_size, mtime=st.st_mtime,
                         sha256=parsed.sha256, kind=parsed.kind, lang=lang, pages=len(parsed.pages),
-                        chunks=chunks, vectors=vectors,
+                        chunks=chunks, vectors=vectors, screened=self._screened_status(doc_id, parsed),
                     ))
                     report.documents += 1
                     report.pages += len(parsed.pages)
@@ -964,7 +1036,8 @@ class Workspace:
             try:
                 with conn:
                     conn.executescript(_SCHEMA)
-                    for table in ("chunks", "documents", "failures", "meta"):
+                    _add_status_columns(conn)
+                    for table in ("chunks", "documents", "failures", "meta", "releases"):
                         conn.execute(f"DELETE FROM {table}")  # noqa: S608 - fixed table names
             finally:
                 conn.close()

@@ -190,6 +190,9 @@ class Trace(BaseModel):
     dense: list[str] = Field(default_factory=list)
     fused: list[str] = Field(default_factory=list)
     eligible: list[str] = Field(default_factory=list)
+    eligible_docs: list[str] = Field(
+        default_factory=list, description="Doc ids whose chunks could be retrieved (status active), sorted."
+    )
     context: list[str] = Field(default_factory=list, description="Chunk ids delivered to the model.")
     backend: str = ""
     model: str = ""

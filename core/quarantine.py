@@ -1,0 +1,309 @@
+"""Quarantine at ingestion: text addressed to an AI system, and hidden text in PDFs.
+
+A document that tells "the model" what to do (indirect prompt injection,
+OWASP Top 10 for LLM Applications 2025, LLM01) must never reach the model's
+context. :func:`screen_document` runs on every newly parsed document; the store
+quarantines a flagged document with the first finding as its reason, and the
+user can release it (``Workspace.set_status(doc_id, "active")``).
+
+Two detectors:
+
+* **Addressed-to-an-AI text** — the regular expressions in :data:`PATTERNS`
+  (English and Spanish), matched on the normalized text
+  (:func:`core.normalize.normalize`: NFKC, case folded, whitespace collapsed),
+  with the passage reported from the original text.
+* **Hidden text in PDFs** — spans read with PyMuPDF ``page.get_text("dict")``
+  that a reader cannot see: fill colour near the page background (white),
+  font size under :data:`TINY_FONT_PT`, or a bbox outside the page box. Only
+  runs of at least :data:`MIN_HIDDEN_CHARS` visible characters per page that
+  read as prose count, so stray white dots of layout and printers' marks (codes
+  and dates in the margin) are not findings. White text inside
+  a filled, darker drawing (a table header) is visible and not counted.
+
+Why hand-written patterns: the maintained detectors on PyPI either need a
+model download at run time (llm-guard's PromptInjection scanner loads a
+DeBERTa model from the Hugging Face Hub; pytector likewise) or a remote
+service (rebuff: OpenAI + Pinecone); the pattern-only packages are recent
+single-author releases without a track record. The patterns are data, below,
+each with its source, and measured by ``bench/quarantine.py`` on the project's
+corpora (false positives) and injection cases (hits).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from core.normalize import normalize, to_original_span
+
+DETECTOR_PREFIX = "detector: "
+"""Every reason written by the detector starts with this (the store uses it to
+lift a quarantine when the flagged content is gone)."""
+
+TINY_FONT_PT = 1.0
+"""Spans smaller than this (PDF points) are unreadable; typical body text is 8–12 pt."""
+
+NEAR_WHITE = 0.92
+"""Each of R, G, B at or above this (0–1) counts as the page's white background."""
+
+MIN_HIDDEN_CHARS = 12
+"""Non-space characters of hidden spans on one page before it is a finding."""
+
+MIN_PROSE_WORDS = 5
+MIN_PROSE_RATIO = 0.6
+"""Hidden text counts only when it reads as prose (see :func:`_is_prose`)."""
+
+PASSAGE_CHARS = 160
+"""Longest passage kept as the reason, characters."""
+
+
+@dataclass(frozen=True)
+class Pattern:
+    """One phrase family addressed to an AI system."""
+
+    id: str
+    lang: str  # "en" | "es" | "any"
+    regex: str
+    source: str
+
+
+# Sources:
+#   OWASP   = OWASP Top 10 for LLM Applications 2025, LLM01 Prompt Injection (example scenarios:
+#             "ignore previous instructions", system-prompt extraction, role play, hidden
+#             instructions in documents for RAG).
+#   GRESHAKE = Greshake et al., "Not what you've signed up for: Compromising Real-World
+#             LLM-Integrated Applications with Indirect Prompt Injection", AISec 2023
+#             (instructions planted in retrieved documents, "new instructions", mode switches).
+#   CHATML  = chat templates' role markers (OpenAI ChatML, Llama 2 [INST]/<<SYS>>, Llama 3
+#             header ids, Gemma turn markers) that make text look like a system turn.
+#   LAB     = the lab's hostile note (../shared/eval/lab/corpus/norte/nota-proveedor-externo.md).
+# Patterns are matched on normalized text: lower case, single spaces, typographic quotes folded.
+_ANY = r"(?:all|any|every|the|your|my|these|those|of the|prior|previous)?\s*"
+PATTERNS: tuple[Pattern, ...] = (
+    # --- English --------------------------------------------------------------
+    Pattern("ignore-instructions", "en",
+            r"\b(?:ignore|disregard|forget|override|bypass|skip)\s+(?:all\s+|any\s+)?(?:of\s+)?(?:the\s+|your\s+|my\s+)?"
+            r"(?:previous|prior|above|earlier|preceding|former|original|initial|system|other)\s+"
+            r"(?:instructions?|prompts?|directions?|directives?|rules|guidelines|messages?|context|documents?)",
+            "OWASP, LAB"),
+    Pattern("ignore-documents", "en",
+            r"\b(?:ignore|disregard)\s+(?:all\s+)?(?:the\s+)?(?:documents?|context|sources?|chunks?)\s+(?:above|provided|given|and\b)",
+            "GRESHAKE, LAB"),
+    Pattern("new-instructions", "en",
+            r"\b(?:new|updated|real|actual|secret|hidden)\s+instructions?\s*(?:for|to)\s+(?:the\s+|you,?\s+)?"
+            r"(?:ai|assistant|model|llm|chatbot|language model)\b",
+            "GRESHAKE"),
+    Pattern("addressed-to-ai", "en",
+            r"\b(?:note|message|instructions?|attention)\s+(?:to|for)\s+(?:the\s+|any\s+)?"
+            r"(?:ai|a\.i\.|assistant|llm|language model|chatbot|ai model|ai assistant)s?\b",
+            "GRESHAKE"),
+    Pattern("reveal-secrets", "en",
+            r"\b(?:reveal|print|show|output|repeat|display|leak|disclose|tell me)\s+(?:me\s+)?(?:the\s+|your\s+)?"
+            r"(?:full\s+|entire\s+|hidden\s+|initial\s+)?(?:system\s+prompt|prompt|instructions|"
+            r"(?:administrator|admin|root)?\s*passwords?|api\s+keys?|secrets?|credentials)\b",
+            "OWASP, LAB"),
+    Pattern("system-prompt", "en", r"\bsystem\s+prompt\b", "OWASP"),
+    Pattern("role-switch", "en",
+            r"\byou\s+are\s+now\s+(?:in\s+)?(?:an?\s+|the\s+)?(?:\w+\s+)?"
+            r"(?:mode|assistant|ai|chatbot|model|system|administrator|dan)\b",
+            "OWASP, GRESHAKE, LAB"),
+    Pattern("act-as-system", "en",
+            r"\b(?:act|behave|respond|pretend|role-?play)\s+(?:as|like)\s+(?:the\s+|a\s+|an\s+)?"
+            r"(?:system|administrator|developer|unrestricted|jailbroken)\b",
+            "OWASP"),
+    Pattern("as-an-ai", "en", r"\bas\s+an?\s+(?:ai|large language model|language model|ai language model)\b", "OWASP"),
+    Pattern("mode-switch", "en", r"\b(?:developer|maintenance|god|jailbreak|dan)\s+mode\b", "GRESHAKE, LAB"),
+    # --- Spanish --------------------------------------------------------------
+    Pattern("ignora-instrucciones", "es",
+            r"\b(?:ignora|ignore|ignorad|ignoren|olvida|olvide|olvidad|omite|omita|descarta|descarte|desobedece)\s+"
+            r"(?:todas\s+|todo\s+|cualquier\s+)?(?:las\s+|los\s+|tus\s+|sus\s+|lo\s+)?"
+            r"(?:instrucciones|indicaciones|[óo]rdenes|reglas|documentos|directrices|mensajes)"
+            r"(?:\s+(?:anteriores|previas|previos|de\s+arriba|del\s+sistema|originales|iniciales))?",
+            "OWASP (translated), LAB"),
+    Pattern("nuevas-instrucciones", "es",
+            r"\b(?:nuevas|verdaderas|aut[ée]nticas)\s+instrucciones\s+(?:para|al|a\s+la)\s+"
+            r"(?:el\s+|la\s+)?(?:ia|asistente|modelo|chatbot|inteligencia artificial)\b",
+            "GRESHAKE (translated)"),
+    Pattern("dirigido-a-ia", "es",
+            r"\b(?:nota|mensaje|instrucciones?|atenci[óo]n)\s+(?:para|a)\s+(?:el\s+|la\s+|los\s+|las\s+|al\s+)?"
+            r"(?:ia|asistente|modelo de lenguaje|chatbot|inteligencia artificial)\b",
+            "GRESHAKE (translated)"),
+    Pattern("revela-secretos", "es",
+            r"\b(?:revela|revele|muestra|muestre|dime|d[ií]game|imprime|imprima|repite|repita|filtra)\s+"
+            r"(?:me\s+)?(?:el\s+|la\s+|las\s+|los\s+|tu\s+|tus\s+|su\s+|sus\s+)?"
+            r"(?:prompt|instrucciones\s+del\s+sistema|contrase[ñn]as?|claves?\s+de\s+api|secretos|credenciales)\b",
+            "OWASP (translated)"),
+    Pattern("prompt-del-sistema", "es",
+            r"\b(?:prompt|indicaciones|mensaje|instrucciones)\s+(?:de\s+|del\s+)sistema\b(?!\s+(?:operativo|de\s+gesti))",
+            "OWASP (translated)"),
+    Pattern("cambio-de-rol", "es",
+            r"\b(?:ahora\s+eres|eres\s+ahora|a\s+partir\s+de\s+ahora\s+eres|act[úu]a\s+como|finge\s+ser)\s+"
+            r"(?:un\s+|una\s+|el\s+|la\s+)?(?:asistente|ia|modelo|sistema|administrador|chatbot)\b",
+            "OWASP (translated)"),
+    Pattern("modo-especial", "es",
+            r"\b(?:est[áa]s|entras?|pasas?)\s+(?:ahora\s+)?(?:en|a)\s+modo\s+(?:desarrollador|mantenimiento|administrador|dios|dan)\b",
+            "GRESHAKE (translated)"),
+    Pattern("como-ia", "es", r"\bcomo\s+(?:un\s+|una\s+)?(?:modelo\s+de\s+lenguaje|ia\s+de\s+lenguaje|asistente\s+de\s+ia)\b",
+            "OWASP (translated)"),
+    Pattern("responde-siempre", "es",
+            r"\b(?:responde|responda|contesta|conteste|di|diga)\s+siempre\s+que\b", "LAB"),
+    # --- chat-template markup (any language) -----------------------------------
+    Pattern("chat-markup", "any",
+            r"<\|(?:im_start|im_end|system|user|assistant|start_header_id|end_header_id|eot_id)\|>"
+            r"|<<\s*sys\s*>>|\[/?inst\]|<start_of_turn>|<\s*/?\s*system\s*>|#{2,}\s*system\s*:",
+            "CHATML"),
+)
+
+_COMPILED = tuple((p, re.compile(p.regex)) for p in PATTERNS)
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One reason to quarantine.
+
+    Attributes:
+        kind: ``"addressed-to-ai"`` or ``"hidden-text"``.
+        rule: the :class:`Pattern` id, or the hidden-text rule (``white-text``,
+            ``tiny-font``, ``off-page``).
+        page: 1-based page.
+        passage: the matched text, from the original (not normalized) text,
+            at most :data:`PASSAGE_CHARS` characters.
+    """
+
+    kind: str
+    rule: str
+    page: int
+    passage: str
+
+    def reason(self) -> str:
+        """The status reason stored for the document."""
+        what = "text addressed to an AI system" if self.kind == "addressed-to-ai" else f"hidden text ({self.rule})"
+        return f'{DETECTOR_PREFIX}{what}, page {self.page}: "{self.passage}"'
+
+
+def _passage(text: str, start: int, end: int) -> str:
+    """The sentence around ``text[start:end]``, trimmed to :data:`PASSAGE_CHARS`."""
+    left = max(text.rfind(".", 0, start), text.rfind("\n", 0, start)) + 1
+    right_candidates = [i for i in (text.find(".", end), text.find("\n", end)) if i >= 0]
+    right = min(right_candidates) + 1 if right_candidates else len(text)
+    if right - left > PASSAGE_CHARS:
+        left = max(left, start - 40)
+        right = min(right, left + PASSAGE_CHARS)
+    return " ".join(text[left:right].split())
+
+
+def scan_text(text: str, page: int = 1) -> list[Finding]:
+    """Findings of :data:`PATTERNS` in ``text`` (one per pattern, first match), in text order.
+
+    Args:
+        text: page text as extracted.
+        page: 1-based page number to report.
+    """
+    norm, origin = normalize(text)
+    found: list[tuple[int, Finding]] = []
+    for pattern, rx in _COMPILED:
+        m = rx.search(norm)
+        if m is None:
+            continue
+        start, end = to_original_span(origin, text, m.start(), m.end())
+        found.append((start, Finding("addressed-to-ai", pattern.id, page, _passage(text, start, end))))
+    return [f for _, f in sorted(found, key=lambda sf: sf[0])]
+
+
+_WORD = re.compile(r"^[^\W\d_]+[.,;:!?]?$")
+
+
+def _is_prose(text: str) -> bool:
+    """True when ``text`` reads as sentences: at least :data:`MIN_PROSE_WORDS` words, most of them
+    plain words (letters only, lower case or capitalized).
+
+    Printers' marks hidden in margins are codes, not prose: the US Government
+    Publishing Office's white slug line ("VerDate Sep<11>2014 16:21 Aug 05, 2020
+    Jkt 250001 PO 00000 Frm 00001 ...", Federal Register PDFs) scores 0.36 here.
+    Own heuristic, measured on ../shared/eval/corpora (bench/quarantine.py).
+    """
+    words = text.split()
+    if len(words) < MIN_PROSE_WORDS:
+        return False
+    plain = sum(1 for w in words if _WORD.match(w) and (w.islower() or w[0].isupper() and w[1:].islower() or len(w) == 1))
+    return plain / len(words) >= MIN_PROSE_RATIO
+
+
+def _near_white(color: int) -> bool:
+    r, g, b = (color >> 16) & 255, (color >> 8) & 255, color & 255
+    return min(r, g, b) >= NEAR_WHITE * 255
+
+
+def _dark_fills(page) -> list:
+    """Rectangles of filled drawings darker than the background (white text on them is visible)."""
+    import pymupdf
+
+    rects = []
+    for d in page.get_drawings():
+        fill = d.get("fill")
+        if fill and min(fill) < NEAR_WHITE:
+            rects.append(pymupdf.Rect(d["rect"]))
+    return rects
+
+
+def scan_pdf_hidden_text(path: str | Path) -> list[Finding]:
+    """Hidden-text findings of a PDF, at most one per page and rule.
+
+    Reads spans with PyMuPDF ``page.get_text("dict")`` (``size`` in points,
+    ``color`` as sRGB int, ``bbox`` in PDF points). A damaged file yields no
+    findings here (ingestion reports it).
+    """
+    import pymupdf
+
+    findings: list[Finding] = []
+    try:
+        doc = pymupdf.open(str(path))
+    except Exception:  # noqa: BLE001 - parse_file already reported unreadable files
+        return []
+    with doc:
+        for page in doc:
+            page_rect = page.rect
+            hidden: dict[str, list[str]] = {}
+            fills = None
+            # Without the media-box clip, so text placed outside the page is seen.
+            flags = pymupdf.TEXTFLAGS_DICT & ~pymupdf.TEXT_MEDIABOX_CLIP
+            for block in page.get_text("dict", flags=flags, clip=pymupdf.INFINITE_RECT()).get("blocks", []):
+                for line in block.get("lines", []):
+                    for span in line.get("spans", []):
+                        text = span.get("text", "")
+                        if not text.strip():
+                            continue
+                        bbox = pymupdf.Rect(span["bbox"])
+                        rule = None
+                        if span.get("size", 10.0) < TINY_FONT_PT:
+                            rule = "tiny-font"
+                        elif not bbox.intersects(page_rect):
+                            rule = "off-page"
+                        elif _near_white(span.get("color", 0)):
+                            if fills is None:
+                                fills = _dark_fills(page)
+                            if not any(r.contains(bbox) or r.intersects(bbox) and (r & bbox).get_area() > 0.5 * bbox.get_area()
+                                       for r in fills):
+                                rule = "white-text"
+                        if rule:
+                            hidden.setdefault(rule, []).append(text)
+            for rule, texts in hidden.items():
+                joined = " ".join(" ".join(texts).split())
+                if sum(not c.isspace() for c in joined) >= MIN_HIDDEN_CHARS and _is_prose(joined):
+                    findings.append(Finding("hidden-text", rule, page.number + 1, joined[:PASSAGE_CHARS]))
+    return findings
+
+
+def screen_document(parsed) -> list[Finding]:
+    """Every finding for a parsed document (``core.ingest.ParsedDocument``), pages in order.
+
+    Addressed-to-an-AI findings come first (they name the instruction), then
+    hidden-text findings for PDFs. An empty list means the document may be active.
+    """
+    findings: list[Finding] = []
+    for page in parsed.pages:
+        findings.extend(scan_text(page.text, page.page))
+    if parsed.kind == "pdf":
+        findings.extend(scan_pdf_hidden_text(parsed.path))
+    return findings
