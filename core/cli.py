@@ -1,8 +1,10 @@
-"""Command line: ``verbatim index FOLDER`` and ``verbatim ask "QUESTION"``.
+"""Command line: ``verbatim index FOLDER``, ``verbatim ask "QUESTION"`` and ``verbatim eval CASES``.
 
 Argument parsing is the standard library's argparse; the progress bar is tqdm.
 Exit codes: 0 success (an abstention is a successful, honest answer), 1 a
-reported error (message on stderr), 2 usage error, 130 interrupted.
+reported error (message on stderr) or, for ``eval``, a failed gate (a leak,
+exposure, invalid citation, false answer, or a missed threshold), 2 usage
+error, 130 interrupted.
 """
 
 from __future__ import annotations
@@ -116,6 +118,42 @@ def cmd_selftest(args: argparse.Namespace, settings: Settings | None) -> int:
     return 0 if run_selftest(png_dir=args.png_dir).ok else 1
 
 
+def cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
+    from pathlib import Path
+
+    from core.evaluate import EvalReport, compare, evaluate, format_report, load_answers, load_cases
+    from core.workspaces import load_workspaces
+
+    if args.k:
+        settings = settings.model_copy(update={"top_k": args.k})
+    cases = load_cases(args.cases)
+    config = load_workspaces(args.workspaces, base=args.root)
+    answers, backend, mode = None, None, "retrieval"
+    if args.answers:
+        mode, answers = "answers", load_answers(args.answers)
+    elif args.backend:
+        from core.generate import make_backend
+
+        mode, backend = "live", make_backend(settings, args.backend)
+    thresholds = {key: value for key, value in (
+        ("recall_at_k", args.min_recall), ("citation_validity", args.min_citation_validity),
+        ("claim_coverage", args.min_claim_coverage), ("abstention_accuracy", args.min_abstention_accuracy),
+    ) if value is not None}
+    report = evaluate(cases, config, mode=mode, settings=settings, index_dir=Path(args.index_dir) if args.index_dir else None, answers=answers,
+                      backend=backend, thresholds=thresholds, cases_file=str(args.cases))
+    print(format_report(report))
+    if args.baseline:
+        try:
+            base = EvalReport.model_validate_json(Path(args.baseline).read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise CoreError(f"{args.baseline}: not a readable evaluation report ({exc})") from exc
+        diff = compare(report, base)
+        print("", f"Against {args.baseline}: " + ("no per-case change" if not diff else ""), *diff, sep="\n")
+    if args.json:
+        Path(args.json).write_text(report.model_dump_json(indent=2), encoding="utf-8")
+    return 0 if report.passed else 1
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The ``verbatim`` argument parser."""
     parser = argparse.ArgumentParser(prog="verbatim", description="Grounded answers over your own documents.")
@@ -141,6 +179,23 @@ def build_parser() -> argparse.ArgumentParser:
     p_self = sub.add_parser("selftest", help="check the installation offline on the bundled sample (exit 1 names the failed check)")
     p_self.add_argument("--png-dir", type=Path, default=None, help="keep the rendered page here")
     p_self.set_defaults(func=cmd_selftest)
+    p_eval = sub.add_parser(
+        "eval", help="judge retrieval and answers on evaluation cases (one metric per line, never blended)"
+    )
+    p_eval.add_argument("cases", help="cases, JSON lines (DESIGN.md 'Evaluation case')")
+    p_eval.add_argument("--workspaces", required=True, help="workspaces.toml declaring the cases' workspaces")
+    p_eval.add_argument("--root", help="folder the file's relative folders resolve against (default: beside it)")
+    source = p_eval.add_mutually_exclusive_group(required=True)
+    source.add_argument("--retrieval-only", action="store_true", help="no generation: judge access and retrieval")
+    source.add_argument("--backend", choices=["ollama", "embedded"], help="answer live with this backend")
+    source.add_argument("--answers", help="saved Answer records (verbatim ask --json outputs) to judge")
+    p_eval.add_argument("--json", help="write the full report (per-case details) to this file")
+    p_eval.add_argument("--baseline", help="an earlier --json report: print per-case better/worse")
+    p_eval.add_argument("-k", type=int, help="chunks delivered per question (default: settings top_k)")
+    p_eval.add_argument("--index-dir", help="where the evaluator indexes the workspaces (default: data folder)")
+    for name in ("recall", "citation-validity", "claim-coverage", "abstention-accuracy"):
+        p_eval.add_argument(f"--min-{name}", type=float, metavar="RATIO", help=f"fail (exit 1) below this {name}")
+    p_eval.set_defaults(func=cmd_eval)
     return parser
 
 

@@ -31,11 +31,45 @@ _OFFLINE_ENV = {
 }
 
 
+def _block_onnxruntime() -> None:
+    """Keep onnxruntime (and its telemetry client) from loading.
+
+    PyMuPDF >= 1.27 depends on ``pymupdf-layout`` and ``pymupdf4llm`` and imports
+    both when installed; they import onnxruntime, whose native library starts its
+    1DS telemetry client and writes a device id to ``~/.cache/Microsoft/DeveloperTools``
+    on load (found by tests/core/test_offline.py: HOME must stay empty). There is
+    no switch for it, and Verbatim uses neither layout analysis nor Markdown
+    export, so the import is made to fail: ``sys.modules[name] = None`` makes
+    ``import name`` raise ImportError, which PyMuPDF catches (its optional
+    extras then stay unavailable).
+    """
+    import sys
+
+    if "onnxruntime" not in sys.modules:
+        sys.modules["onnxruntime"] = None  # type: ignore[assignment]
+
+
+def _cache_dirs_inside_data() -> None:
+    """Point llama-index's cache (``platformdirs.user_cache_dir("llama_index")`` by default,
+    created on import) inside Verbatim's data folder."""
+    if "LLAMA_INDEX_CACHE_DIR" in os.environ:
+        return
+    home = os.environ.get("VERBATIM_HOME")
+    if not home:
+        import platformdirs
+
+        home = platformdirs.user_data_dir("Verbatim", appauthor=False)
+    os.environ["LLAMA_INDEX_CACHE_DIR"] = os.path.join(home, "cache", "llama_index")
+
+
 def enforce_offline() -> None:
-    """Set the offline/telemetry environment variables (idempotent; user values win)."""
+    """Set the offline/telemetry environment variables (idempotent; user values win),
+    keep onnxruntime's telemetry from loading and llama-index's cache inside the data folder."""
     for key, value in _OFFLINE_ENV.items():
         if value:
             os.environ.setdefault(key, value)
+    _block_onnxruntime()
+    _cache_dirs_inside_data()
 
 
 enforce_offline()
