@@ -283,7 +283,8 @@ class _Judge:
                 result.forbidden.append(cid)
         chunks = ws.get_chunks(delivered)
         delivered_chunks = [chunks[c] for c in delivered if c in chunks]
-        answerable = not case.must_abstain and bool(case.gold_quotes)
+        # A missing answer tells nothing about retrieval: the case counts only as missing.
+        answerable = not case.must_abstain and bool(case.gold_quotes) and not missing_answer
         if answerable:
             result.gold_retrieved = [
                 quote_retrieved(q, delivered_chunks, self.settings.fuzzy_threshold) for q in case.gold_quotes
