@@ -255,7 +255,7 @@ def answer_question(
         # into the message a user could read as a finding.
         trace.model_missing = model_answer.missing.strip()
         return _abstain(question, workspace.name, message, context, trace, rejected)
-    dropped_claims = any(r.reason == RejectReason.no_citation for r in rejected)
+    dropped_claims = any(r.reason in (RejectReason.no_citation, RejectReason.fact_not_in_quote) for r in rejected)
     return Answer(
         question=question,
         workspace=workspace.name,

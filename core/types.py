@@ -155,6 +155,11 @@ class RejectReason(str, Enum):
     quote_not_found = "quote_not_found"
     no_citation = "no_citation"
     model_output_invalid = "model_output_invalid"
+    fact_not_in_quote = "fact_not_in_quote"
+    """The claim states a number, amount, percentage, date, duration or identifier
+    that none of its verified quotes carries (funnel step 3, :mod:`core.facts`)."""
+    model_output_truncated = "model_output_truncated"
+    """The model stopped at its token budget twice; its JSON was cut off."""
 
 
 class Rejected(BaseModel):
@@ -164,6 +169,7 @@ class Rejected(BaseModel):
     chunk_id: str = ""
     quote: str = ""
     reason: RejectReason
+    detail: str = Field("", description="What exactly failed, e.g. the facts missing from the quotes.")
 
 
 class ConsultedDoc(BaseModel):

@@ -12,7 +12,14 @@ Cheapest check first (DESIGN.md step 6):
    over the same number of whole words, same digits) at or above
    ``fuzzy_threshold`` (default 92, the starting point issue #4 gives);
    a quote that fails in the cited chunk but passes in another delivered
-   chunk is ``wrong_chunk``, otherwise ``quote_not_found``.
+   chunk is ``wrong_chunk``, otherwise ``quote_not_found``;
+4. facts — every number, percentage, amount, duration, date and identifier
+   of the claim appears in at least one of its verified quotes
+   (:mod:`core.facts`); otherwise the whole claim is removed with reason
+   ``fact_not_in_quote`` (the missing facts in ``detail``). Removal rather than
+   a flag, because a sentence shown to the user must be supported by its
+   quotes: "within 60 days" citing "within thirty (30) days" is a verified
+   quote under a false sentence.
 
 For every accepted citation the span shown to the user is the *source's* text at
 the matched offsets, never the model's copy.
@@ -26,6 +33,7 @@ from dataclasses import dataclass
 
 from rapidfuzz import fuzz
 
+from core.facts import missing_facts
 from core.normalize import normalize, normalized, to_original_span
 from core.types import (
     Chunk,
@@ -125,6 +133,8 @@ def verify_claims(
     min_quote_chars: int = 15,
     fuzzy_threshold: float = 92.0,
     rects: RectsFn | None = None,
+    check_facts: bool = True,
+    claim_lang: str | None = None,
 ) -> tuple[list[Claim], list[Rejected]]:
     """Run the funnel over every citation of every claim.
 
@@ -134,12 +144,16 @@ def verify_claims(
         min_quote_chars: shortest acceptable normalized quote, characters.
         fuzzy_threshold: see :func:`match_quote`.
         rects: maps a verified span to page rectangles; ``None`` leaves them empty.
+        check_facts: run the facts check (step 4 above).
+        claim_lang: language of the claims' number words (``"en"``/``"es"``);
+            ``None`` detects it per claim.
 
     Returns:
         ``(claims, rejected)``: claims that kept at least one verified citation
         (duplicates of the same span collapsed), and every rejected citation or
         claim with its reason. A claim that loses all its citations is reported
-        once more with reason ``no_citation``.
+        once more with reason ``no_citation``; a claim whose facts are not in
+        its quotes is reported once with reason ``fact_not_in_quote``.
     """
     claims: list[Claim] = []
     rejected: list[Rejected] = []
@@ -191,6 +205,19 @@ def verify_claims(
                 rejected.append(
                     Rejected(claim=model_claim.text, chunk_id=cit.chunk_id, quote=cit.quote, reason=reason)
                 )
+        if kept and check_facts:
+            missing = missing_facts(model_claim.text, [c.quote for c in kept], claim_lang)
+            if missing:
+                rejected.append(
+                    Rejected(
+                        claim=model_claim.text,
+                        chunk_id=kept[0].chunk_id,
+                        quote=kept[0].quote,
+                        reason=RejectReason.fact_not_in_quote,
+                        detail="not in the quotes: " + "; ".join(f.describe() for f in missing),
+                    )
+                )
+                continue
         if kept:
             claims.append(Claim(text=model_claim.text, citations=kept))
         else:

@@ -1,0 +1,153 @@
+"""Facts check (funnel step 3): numbers, amounts, percentages, durations, dates, identifiers."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from num2words import num2words
+
+from core.facts import facts_of, missing_facts
+from core.types import Chunk, ModelAnswer, RejectReason
+from core.verify import verify_claims
+
+
+@pytest.mark.parametrize(
+    ("claim", "quote"),
+    [
+        ("The Supplier must deliver within 30 days.", "deliver the goods within thirty (30) days of the Order"),
+        ("The rate is 1.5%.", "un interés del 1,5 % anual"),
+        ("The rate is 1,5 por ciento.", "an interest of 1.5 percent per year"),
+        ("El plazo es de 14 días.", "en el plazo de catorce días naturales"),
+        ("The period is 14 days.", "en el plazo de catorce días naturales"),
+        ("The fee is €1,000.", "una tarifa de 1.000 euros"),
+        ("The fee is EUR 1000.", "a fee of one thousand euros"),
+        ("The annual amount is 1,250.00 EUR plus VAT.", "El importe anual asciende a 1\u202f250,00\u00a0€ más IVA."),
+        ("Payment is due on 1 March 2024.", "no later than 01/03/2024"),
+        ("Payment is due on March 1, 2024.", "el 1 de marzo de 2024"),
+        ("Payment is due on 2024-03-01.", "on the first of March 2024"),
+        ("Documentation is due by 15 March.", "antes del quince de marzo"),
+        ("The warranty is 36 months.", "The warranty period for the Model K-40 pump is 36 months from commissioning."),
+        ("The K-40 pump has a 36-month warranty.", "the Model K-40 pump is thirty-six (36) months"),
+        ("Boards above twelve percent moisture may be rejected.", "moisture content exceeds twelve percent"),
+        ("The notice period is ninety days.", "Either party may terminate with ninety days written notice."),
+        ("La indemnización equivale a tres meses de renta.", "una indemnización equivalente a tres mensualidades de renta"),
+        ("Part 01-2301-XKZ is withdrawn.", "part number 01\u00ad2301\u00adXKZ is withdrawn from sale"),
+        ("The penalty is 5% of the monthly fee.", "The late payment penalty amounts to 5\u00a0% of the monthly fee."),
+        ("Payment is due 30 calendar days after invoice.", "Payment is due within 30 days of the invoice date."),
+        ("Quiet hours run from 20:00 to 08:00.", "Quiet hours are from 20:00 to 08:00."),
+        ("One of the parties may terminate.", "Either party may terminate"),  # no fact stated
+    ],
+)
+def test_facts_found_across_renderings(claim: str, quote: str) -> None:
+    assert missing_facts(claim, [quote]) == []
+
+
+@pytest.mark.parametrize(
+    ("claim", "quote", "kind"),
+    [
+        ("The deadline is 60 days.", "within thirty (30) days", "duration"),
+        ("The deadline is 30 weeks.", "within thirty (30) days", "duration"),
+        ("The fee is $1,000.", "una tarifa de 1.000 euros", "money"),
+        ("The rate is 2.5%.", "un interés del 1,5 % anual", "percent"),
+        ("The rate is 1.5%.", "1.5 million euros", "percent"),
+        ("Payment is due on 2 March 2024.", "no later than 1 March 2024", "date"),
+        ("Payment is due in April 2024.", "no later than 1 March 2024", "date"),
+        ("Order PO-2024-0071 covers pumps.", "order reference PO-2024-0017 covers valves", "ident"),
+        ("Version v2.10 must not be installed.", "v2.1 must not be installed", "ident"),
+        ("Route R3 was checked.", "Finding 1: invoices of route R1 were checked", "ident"),
+        ("El plazo es de quince días.", "en el plazo de catorce días", "duration"),
+        ("There are 3 impact levels.", "The potential impact is LOW, MODERATE or HIGH.", "number"),
+    ],
+)
+def test_a_fact_not_in_the_quote_is_missing(claim: str, quote: str, kind: str) -> None:
+    missing = missing_facts(claim, [quote])
+    assert [f.kind for f in missing] == [kind]
+
+
+def test_a_fact_may_come_from_any_of_the_quotes() -> None:
+    claim = "Delivery is within 30 days and the penalty is 2%."
+    quotes = ["deliver within thirty (30) days", "a penalty of 2 % per week of delay"]
+    assert missing_facts(claim, quotes) == []
+    assert [f.kind for f in missing_facts(claim, quotes[:1])] == ["percent"]
+
+
+def test_ambiguous_thousands_carry_both_readings() -> None:
+    [fact] = facts_of("1.000", "es")
+    assert fact.values == {Decimal(1000), Decimal(1)}
+    [fact] = facts_of("1,5", "es")
+    assert fact.values == {Decimal("1.5")}
+    [fact] = facts_of("1.000,50", "es")
+    assert fact.values == {Decimal("1000.5")}
+
+
+def test_numeric_date_reads_both_orders_when_ambiguous() -> None:
+    [fact] = facts_of("03/04/2024", "en")
+    assert fact.kind == "date" and fact.values == {(2024, 4, 3), (2024, 3, 4)}
+    [fact] = facts_of("25/04/2024", "en")
+    assert fact.values == {(2024, 4, 25)}
+
+
+# --- properties ------------------------------------------------------------------
+
+_UNITS = {"en": ("days", "months", "years"), "es": ("días", "meses", "años")}
+
+
+@settings(max_examples=150, deadline=None)
+@given(n=st.integers(min_value=4, max_value=999), lang=st.sampled_from(["en", "es"]), unit=st.integers(0, 2))
+def test_digits_and_words_of_the_same_number_match(n: int, lang: str, unit: int) -> None:
+    """A duration written in digits in the claim is found when the quote spells it (either language)."""
+    words = num2words(n, lang=lang)
+    claim = f"The period is {n} {_UNITS['en'][unit]}."
+    quote = f"{words} {_UNITS[lang][unit]}"
+    assert missing_facts(claim, [quote], "en") == [], (claim, quote)
+    assert missing_facts(f"El plazo es de {words} {_UNITS['es'][unit]}.", [f"{n} {_UNITS['en'][unit]}"], "es") == [] or lang == "en"
+
+
+@settings(max_examples=150, deadline=None)
+@given(a=st.integers(min_value=0, max_value=10**7), b=st.integers(min_value=0, max_value=10**7),
+       style=st.sampled_from(["{:,}", "{:_}", "{}"]))
+def test_a_different_amount_never_matches(a: int, b: int, style: str) -> None:
+    """Amounts written with English or Spanish grouping match iff they are the same amount."""
+    claim_amount = style.format(a).replace("_", ".")  # "{:_}" renders Spanish grouping with dots
+    quote_amount = "{:,}".format(b).replace(",", "\u202f")
+    missing = missing_facts(f"The fee is EUR {claim_amount}.", [f"una tarifa de {quote_amount} €"], "en")
+    assert (missing == []) == (a == b), (claim_amount, quote_amount)
+
+
+@settings(max_examples=100, deadline=None)
+@given(n=st.integers(min_value=0, max_value=99), m=st.integers(min_value=0, max_value=9))
+def test_percentages_match_with_either_decimal_mark(n: int, m: int) -> None:
+    assert missing_facts(f"The rate is {n}.{m}%.", [f"un tipo del {n},{m} % anual"], "en") == []
+    other = f"{n},{(m + 1) % 10}" if m != 9 else f"{n + 1},0"
+    assert missing_facts(f"The rate is {n}.{m}%.", [f"un tipo del {other} % anual"], "en") != []
+
+
+# --- in the funnel ----------------------------------------------------------------
+
+
+def _chunk(cid: str, text: str) -> Chunk:
+    return Chunk(chunk_id=cid, doc_id="d/x.txt", path="/x.txt", page=1, start=0, end=len(text), text=text)
+
+
+def test_claim_with_a_fact_not_in_its_quote_is_removed_with_the_reason() -> None:
+    text = "The Supplier shall deliver the goods within thirty (30) days of the Order."
+    delivered = {"c0": _chunk("c0", text)}
+    answer = ModelAnswer.model_validate({
+        "answer_found": True, "complete_answer": True, "conflicting_evidence": False, "missing": "",
+        "claims": [
+            {"text": "Delivery is due within 30 days.", "citations": [{"chunk_id": "c0", "quote": "deliver the goods within thirty (30) days"}]},
+            {"text": "Delivery is due within 60 days.", "citations": [{"chunk_id": "c0", "quote": "deliver the goods within thirty (30) days"}]},
+        ],
+    })
+    claims, rejected = verify_claims(answer, delivered)
+    assert [c.text for c in claims] == ["Delivery is due within 30 days."]
+    [r] = rejected
+    assert r.reason is RejectReason.fact_not_in_quote
+    assert r.claim == "Delivery is due within 60 days."
+    assert "60" in r.detail and r.chunk_id == "c0"
+    # the check can be switched off (e.g. to measure it)
+    claims, rejected = verify_claims(answer, delivered, check_facts=False)
+    assert len(claims) == 2 and rejected == []
