@@ -18,6 +18,8 @@ llama.cpp's grammar together with ``num_ctx``/seed control.
 from __future__ import annotations
 
 import atexit
+import json
+import math
 import re
 import threading
 from dataclasses import dataclass
@@ -28,17 +30,96 @@ import httpx
 from core.errors import ModelUnavailableError
 from core.paths import gguf_model_path
 from core.settings import Settings
+from core.types import ModelAnswer
 
 _THINK = re.compile(r"<think>.*?</think>", re.DOTALL)
+_FENCE = re.compile(r"^\s*```[a-zA-Z]*[ \t]*\r?\n(.*?)\r?\n?```\s*$", re.DOTALL)
 
 
 @dataclass
 class GenerationResult:
-    """Raw model text plus what the backend reported (tokens are the model's tokens)."""
+    """Raw model text plus what the backend reported (tokens are the model's tokens).
+
+    ``finish_reason`` is the backend's stop reason: ``"stop"`` (the model ended
+    its answer), ``"length"`` (it hit ``max_tokens``; the JSON is probably cut
+    off), or ``""`` when the backend did not say.
+    """
 
     text: str
     prompt_tokens: int
     completion_tokens: int = 0
+    finish_reason: str = ""
+
+
+def parse_model_answer(text: str) -> ModelAnswer:
+    """Parse the model's reply into :class:`ModelAnswer`, deterministically.
+
+    Tolerated, because models produce them while the content is intact (cases
+    B20-a/b/e/f of ``shared/cases/B20_llm_raw_outputs.json``): one surrounding
+    markdown code fence; text after the first complete JSON object (discarded);
+    raw control characters such as newlines inside strings (``json`` with
+    ``strict=False``). Never tolerated: a JSON object that is cut off, prose
+    instead of JSON, or any schema violation. Quotes are verified afterwards
+    anyway, so a repaired string still has to occur in its chunk.
+
+    Raises:
+        pydantic.ValidationError: the object does not follow the schema.
+        ValueError: no complete JSON object could be read (``json.JSONDecodeError``
+            is a ``ValueError``).
+    """
+    body = strip_thinking(text)
+    fenced = _FENCE.match(body)
+    if fenced:
+        body = fenced.group(1)
+    start = body.find("{")
+    if start < 0:
+        raise ValueError("the reply contains no JSON object")
+    obj, _end = json.JSONDecoder(strict=False).raw_decode(body, start)
+    return ModelAnswer.model_validate(obj)
+
+
+_PIECE = re.compile(r"[^\W\d_]+|\d|\s+|.", re.DOTALL)
+
+
+def estimate_tokens(text: str) -> int:
+    """Upper estimate of the tokens of ``text`` for a tokenizer we cannot run.
+
+    Ollama's documented API has no tokenize endpoint, and the embedded GGUF's
+    tokenizer is a different model's (SmolLM2's 49k vocabulary, not the Ollama
+    model's), so neither can count exactly for an arbitrary Ollama model. The
+    estimate is meant to *over*-count, so the budget drops a chunk rather than
+    letting the server truncate the prompt silently. Per piece of text:
+
+    * a word of Latin letters: 1 token per 2.5 letters, one per letter when it
+      is all capitals ("LEGISLACIÓN" splits almost letter by letter), plus one
+      per non-ASCII letter (accents often take a byte-level token of their own);
+    * a CJK or other wide character: 3 tokens (byte-level fallback);
+    * a digit: 1 token (Qwen 2.5 and others split numbers digit by digit);
+    * ASCII punctuation: 1 token, other symbols 3; a single space 0 (merged into
+      the next word), any other whitespace run 1 plus 1 per line break.
+
+    Measured against SmolLM2's tokenizer (a smaller vocabulary than Llama 3's
+    or Qwen 2.5's, so it needs more tokens than they do) on 1,000-character
+    slices: 1.13–1.3× on the Spanish Constitution, 1.8–2.3× on English NIST
+    text, 1.6× on CJK, where the previous ``len(text) / 3`` counted 0.89×,
+    1.6× and 0.19×. ``tests/core/test_ollama.py`` holds the bound.
+    """
+    n = 1
+    for m in _PIECE.finditer(text):
+        piece = m[0]
+        c = piece[0]
+        if c.isalpha():
+            wide = sum(1 for ch in piece if ord(ch) >= 0x2E80)
+            latin = len(piece) - wide
+            if latin:
+                accented = sum(1 for ch in piece if 0x80 <= ord(ch) < 0x2E80)
+                n += (latin if latin > 1 and piece.isupper() else math.ceil(latin / 2.5)) + accented
+            n += 3 * wide
+        elif c.isspace():
+            n += 0 if piece == " " else 1 + piece.count("\n")
+        else:
+            n += 1 if c.isascii() else 3
+    return n
 
 
 class Backend(Protocol):
@@ -70,6 +151,7 @@ class OllamaBackend:
     """
 
     name = "ollama"
+    sizes_window_per_call = True  # num_ctx is sent with every request
 
     def __init__(self, settings: Settings, transport: httpx.BaseTransport | None = None) -> None:
         import ollama
@@ -108,33 +190,38 @@ class OllamaBackend:
             )
 
     def count_tokens(self, text: str) -> int:
-        # No tokenizer is available locally for an arbitrary Ollama model; 1 token per
-        # 3 characters over-estimates for English and Spanish BPE vocabularies, so
-        # the budget errs on the side of dropping a chunk rather than truncating.
-        return len(text) // 3 + 1
+        """Conservative estimate, see :func:`estimate_tokens` (no tokenizer for the Ollama model runs here)."""
+        return estimate_tokens(text)
 
     def chat_json(self, messages: list[dict], schema: dict, *, num_ctx: int, max_tokens: int) -> GenerationResult:
+        """One non-streamed ``/api/chat`` call with ``format=schema`` and ``think: false``.
+
+        ``think: false`` turns reasoning off on models that support it and is
+        accepted by the others (ollama/ollama server/routes.go, ChatHandler,
+        answers 400 "does not support thinking" only when ``think`` is true).
+        ``<think>`` blocks that a model writes into its content anyway are stripped.
+
+        Raises:
+            ModelUnavailableError: server down, timeout, model missing (names
+                the ``ollama pull`` command), or any other HTTP error (status and
+                the server's ``error`` text).
+        """
         import ollama
 
+        options = {"temperature": 0, "seed": self.settings.seed, "num_ctx": num_ctx, "num_predict": max_tokens}
         try:
             resp = self._client.chat(
-                model=self.model,
-                messages=messages,
-                format=schema,
-                stream=False,
-                options={
-                    "temperature": 0,
-                    "seed": self.settings.seed,
-                    "num_ctx": num_ctx,
-                    "num_predict": max_tokens,
-                },
+                model=self.model, messages=messages, format=schema, stream=False, think=False, options=options
             )
         except ollama.ResponseError as exc:
             if exc.status_code == 404:
                 raise ModelUnavailableError(
                     f"Ollama has no model '{self.model}'. Install it with: ollama pull {self.model}"
                 ) from exc
-            raise ModelUnavailableError(f"Ollama returned an error ({exc.status_code}): {exc.error}") from exc
+            raise ModelUnavailableError(
+                f"Ollama at {self.settings.ollama_host} returned HTTP {exc.status_code} for model "
+                f"'{self.model}': {exc.error}"
+            ) from exc
         except httpx.TimeoutException as exc:
             raise ModelUnavailableError(
                 f"Ollama did not answer within {self.settings.request_timeout_s:.0f} s"
@@ -147,6 +234,7 @@ class OllamaBackend:
             text=strip_thinking(resp.message.content or ""),
             prompt_tokens=resp.prompt_eval_count or 0,
             completion_tokens=resp.eval_count or 0,
+            finish_reason=resp.done_reason or "",
         )
 
 
@@ -174,6 +262,7 @@ class EmbeddedBackend:
     """
 
     name = "embedded"
+    sizes_window_per_call = False  # n_ctx is fixed when the model is loaded
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
@@ -212,10 +301,12 @@ class EmbeddedBackend:
                 max_tokens=max_tokens,
             )
         usage = out.get("usage") or {}
+        choice = out["choices"][0]
         return GenerationResult(
-            text=strip_thinking(out["choices"][0]["message"]["content"] or ""),
+            text=strip_thinking(choice["message"]["content"] or ""),
             prompt_tokens=int(usage.get("prompt_tokens", 0)),
             completion_tokens=int(usage.get("completion_tokens", 0)),
+            finish_reason=choice.get("finish_reason") or "",
         )
 
 

@@ -18,9 +18,9 @@ from typing import TypeVar
 from pydantic import ValidationError
 
 from core.errors import Cancelled
-from core.generate import Backend, make_backend
+from core.generate import Backend, make_backend, parse_model_answer
 from core.ingest import span_rects
-from core.prompts import RETRY_PROMPT, SYSTEM_PROMPT, user_message
+from core.prompts import EXPANDED_QUESTION, RETRY_PROMPT, SYSTEM_PROMPT, TRUNCATED_PROMPT, render_chunk, user_message
 from core.settings import Settings
 from core.store import Workspace
 from core.types import (
@@ -28,11 +28,13 @@ from core.types import (
     Answer,
     Chunk,
     ConsultedDoc,
+    GenerationAttempt,
     IndexReport,
     ModelAnswer,
     ProgressEvent,
     Rejected,
     RejectReason,
+    RetrievalRound,
     ScoredChunk,
     Trace,
     answer_schema,
@@ -117,15 +119,23 @@ def _consulted(chunks: list[Chunk]) -> list[ConsultedDoc]:
     return list(by_doc.values())
 
 
+def _suggestion(context: list[Chunk]) -> str:
+    if not context:
+        return "Index the folder that holds the answer, or check that its files have extractable text."
+    return "Try the words the document itself would use, or name the document or clause you mean."
+
+
 def _abstain(question: str, workspace: str, message: str, context: list[Chunk], trace: Trace,
              rejected: list[Rejected] | None = None) -> Answer:
+    """An abstention: zero claims, ``NO_EVIDENCE``, the query and the documents (with pages) consulted."""
     return Answer(
         question=question,
         workspace=workspace,
         status="abstained",
         claims=[],
         rejected=rejected or [],
-        abstention=Abstention(message=message, query=question, consulted=_consulted(context)),
+        abstention=Abstention(message=message, query=question, consulted=_consulted(context),
+                              suggestion=_suggestion(context)),
         trace=trace,
     )
 
@@ -133,22 +143,203 @@ def _abstain(question: str, workspace: str, message: str, context: list[Chunk], 
 def fit_context(backend: Backend, question: str, ranked: list[Chunk], budget_tokens: int) -> tuple[list[Chunk], list[Chunk], int]:
     """Keep the best-ranked chunks whose prompt fits ``budget_tokens``.
 
+    Tokens are counted with ``backend.count_tokens`` (the model's tokenizer for
+    the embedded backend, a conservative estimate for Ollama), over the system
+    prompt, the user message and each chunk rendered in its tag, plus a margin
+    for the chat template (16 tokens) and per chunk (8).
+
     Returns:
         ``(kept, dropped, prompt_tokens)``; dropped chunks are the lowest-ranked,
-        never truncated.
+        never truncated: once one chunk does not fit, every lower-ranked one is
+        dropped too, so the context is always a prefix of the ranking.
     """
     kept: list[Chunk] = []
     dropped: list[Chunk] = []
     base = backend.count_tokens(SYSTEM_PROMPT) + backend.count_tokens(user_message(question, [])) + 16
     used = base
     for chunk in ranked:
-        cost = backend.count_tokens(chunk.text) + 24  # tag and separators
+        cost = backend.count_tokens(render_chunk(chunk)) + 8
         if used + cost <= budget_tokens and not dropped:
             kept.append(chunk)
             used += cost
         else:
             dropped.append(chunk)
     return kept, dropped, used
+
+
+def _errors(exc: Exception) -> str:
+    if isinstance(exc, ValidationError):
+        return "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors()[:5])
+    return str(exc)[:300]
+
+
+def _generate(
+    backend: Backend, messages: list[dict], schema: dict, *, prompt_tokens: int, answer_tokens: int,
+    trace: Trace, round_no: int, cancel: CancelCheck,
+) -> Generator[ProgressEvent, None, ModelAnswer | RejectReason]:
+    """At most two calls; returns the parsed answer or the reason it failed.
+
+    * Invalid output: the second call carries the validation errors.
+    * Output cut at the token budget (``finish_reason == "length"`` and not
+      parseable): repeating the same budget would be cut again, so the second
+      call gets a larger budget — twice the first, bounded by what is left of
+      the context window beside the prompt — and is asked for fewer claims. If
+      the window leaves room for less than 1.5 times the budget, the round ends
+      at once with ``model_output_truncated`` instead of a call that would be
+      cut again. A complete object followed by padding up
+      to the limit (case B20-a) parses and is accepted.
+    * After each call the backend's prompt count is compared with ours; more
+      prompt tokens than fit beside the answer budget means the server may have
+      cut the prompt silently (Ollama does, keeping the end): flagged in
+      ``trace.server_truncated`` with a warning.
+    """
+    max_tokens = answer_tokens
+    num_ctx = min(backend.context_window, prompt_tokens + max_tokens)
+    for attempt in (1, 2):
+        if cancel():
+            raise Cancelled()
+        yield ProgressEvent(stage="generating", done=attempt - 1, total=2,
+                            message=f"Generating with {backend.name} ({backend.model})")
+        result = backend.chat_json(messages, schema, num_ctx=num_ctx, max_tokens=max_tokens)
+        trace.attempts += 1
+        trace.num_ctx = num_ctx
+        record = GenerationAttempt(
+            round=round_no, attempt=attempt, max_tokens=max_tokens, num_ctx=num_ctx,
+            finish_reason=result.finish_reason, prompt_tokens=result.prompt_tokens,
+            completion_tokens=result.completion_tokens,
+        )
+        trace.generations.append(record)
+        if result.prompt_tokens:
+            trace.prompt_tokens = result.prompt_tokens
+            # Ollama sizes its window per call (num_ctx) and cuts an overlong prompt without
+            # an error; llama.cpp's window is fixed at load time and it refuses overflow.
+            window = num_ctx if getattr(backend, "sizes_window_per_call", True) else backend.context_window
+            if result.prompt_tokens + max_tokens > window:
+                trace.server_truncated = True
+                trace.warnings.append(
+                    f"{backend.name} counted {result.prompt_tokens} prompt tokens; {prompt_tokens} were budgeted "
+                    f"in a window of {window}: the prompt may have been truncated by the server."
+                )
+        try:
+            return parse_model_answer(result.text)
+        except (ValidationError, ValueError) as exc:
+            record.error = _errors(exc)
+            if result.finish_reason == "length":
+                record.outcome = "truncated"
+                room = backend.context_window - prompt_tokens - 64  # 64: the added instruction
+                if attempt == 2 or room < 1.5 * max_tokens:  # a slightly larger budget would be cut again
+                    return RejectReason.model_output_truncated
+                max_tokens = min(2 * max_tokens, room)
+                # The cut-off reply is not sent back: it would only take room from the answer.
+                note = TRUNCATED_PROMPT.format(max_claims=3)
+                messages = [messages[0], {"role": "user", "content": messages[1]["content"] + "\n\n" + note}]
+                prompt_tokens += backend.count_tokens(note) + 4
+            else:
+                record.outcome = "invalid"
+                feedback = {"role": "user", "content": RETRY_PROMPT.format(errors=record.error)}
+                previous = {"role": "assistant", "content": result.text[:2000]}
+                extra = backend.count_tokens(feedback["content"]) + 16
+                if prompt_tokens + extra + backend.count_tokens(previous["content"]) + max_tokens <= backend.context_window:
+                    extra += backend.count_tokens(previous["content"])
+                    messages = messages + [previous, feedback]
+                else:  # no room to show the reply again: the errors alone
+                    messages = messages + [feedback]
+                prompt_tokens += extra
+            num_ctx = min(backend.context_window, prompt_tokens + max_tokens)
+    return RejectReason.model_output_invalid
+
+
+class _Round:
+    """What one retrieve → generate → verify round produced."""
+
+    def __init__(self, info: RetrievalRound, context: list[Chunk]) -> None:
+        self.info = info
+        self.context = context
+        self.model_answer: ModelAnswer | None = None
+        self.failure: RejectReason | None = None
+        self.claims: list = []
+        self.rejected: list[Rejected] = []
+        self.retrieval: dict = {}
+
+
+def _run_round(
+    workspace: Workspace, question: str, query: str, settings: Settings, backend_ref: list, trace: Trace,
+    round_no: int, cancel: CancelCheck,
+) -> Generator[ProgressEvent, None, _Round | None]:
+    """Retrieve with ``query``, generate for ``question``, verify. ``None`` when nothing was retrieved."""
+    yield ProgressEvent(stage="retrieving", message="Searching the documents" if round_no == 1
+                        else "The answer was incomplete: searching wider")
+    k = settings.top_k
+    if round_no > 1:
+        f = settings.widen_factor
+        settings = settings.model_copy(update={
+            "bm25_candidates": settings.bm25_candidates * f, "dense_candidates": settings.dense_candidates * f,
+        })
+        k = settings.top_k * f
+    ranked = retrieve(workspace, query, settings, trace, k=k)
+    retrieval = {"bm25": trace.bm25, "dense": trace.dense, "fused": trace.fused, "eligible": trace.eligible}
+    if cancel():
+        raise Cancelled()
+    if not ranked:
+        return None
+    if backend_ref[0] is None:
+        yield ProgressEvent(stage="loading", message="Loading the model")
+        backend_ref[0] = make_backend(settings)
+    backend: Backend = backend_ref[0]
+    trace.backend, trace.model = backend.name, backend.model
+    answer_tokens = settings.answer_tokens if backend.name != "embedded" else settings.embedded_answer_tokens
+    budget = backend.context_window - answer_tokens
+    context, dropped, prompt_tokens = fit_context(backend, question, [s.chunk for s in ranked], budget)
+    info = RetrievalRound(
+        round=round_no, query=query, candidates=settings.bm25_candidates,
+        context=[c.chunk_id for c in context], dropped=[c.chunk_id for c in dropped], prompt_tokens=prompt_tokens,
+    )
+    trace.rounds.append(info)
+    rnd = _Round(info, context)
+    rnd.retrieval = retrieval
+    if not context:
+        rnd.failure = RejectReason.no_citation
+        return rnd
+    delivered = {c.chunk_id: c for c in context}
+    messages = [
+        {"role": "system", "content": SYSTEM_PROMPT},
+        {"role": "user", "content": user_message(question, context)},
+    ]
+    t_gen = time.perf_counter()
+    outcome = yield from _generate(
+        backend, messages, answer_schema(list(delivered)), prompt_tokens=prompt_tokens,
+        answer_tokens=answer_tokens, trace=trace, round_no=round_no, cancel=cancel,
+    )
+    trace.timings_ms[f"generate{'' if round_no == 1 else round_no}"] = round((time.perf_counter() - t_gen) * 1000, 1)
+    if isinstance(outcome, RejectReason):
+        rnd.failure = outcome
+        return rnd
+    rnd.model_answer = outcome
+    info.answer_found, info.complete_answer = outcome.answer_found, outcome.complete_answer
+    info.model_missing = outcome.missing.strip()
+    if cancel():
+        raise Cancelled()
+    yield ProgressEvent(stage="verifying", message="Checking every quote against the source")
+    t_ver = time.perf_counter()
+    rnd.claims, rnd.rejected = verify_claims(
+        outcome, delivered,
+        min_quote_chars=settings.min_quote_chars,
+        fuzzy_threshold=settings.fuzzy_threshold,
+        rects=lambda chunk, s, e: span_rects(chunk.path, chunk.page, s, e),
+        check_facts=settings.check_facts,
+    )
+    trace.timings_ms[f"verify{'' if round_no == 1 else round_no}"] = round((time.perf_counter() - t_ver) * 1000, 1)
+    info.claims, info.rejected = len(rnd.claims), len(rnd.rejected)
+    return rnd
+
+
+def _better(first: _Round, second: _Round | None) -> _Round:
+    """The round whose answer is shown: the wider one if it kept at least as many verified claims."""
+    if second is None or second.model_answer is None or not second.claims:
+        return first
+    if first.model_answer is None or len(second.claims) >= len(first.claims):
+        return second
+    return first
 
 
 def answer_question(
@@ -162,7 +353,13 @@ def answer_question(
 
     Stages (each announced by a ProgressEvent): retrieving, generating,
     verifying. Malformed model output is retried once with the validation
-    errors; a second failure abstains with reason ``model_output_invalid``.
+    errors; output cut at the token budget is retried once with a larger
+    budget; a second failure abstains with reason ``model_output_invalid`` or
+    ``model_output_truncated``. When the model reports ``complete_answer=false``
+    (and ``settings.widen_on_incomplete``), one wider round runs: more
+    candidates (``widen_factor``), the query expanded with what the model said
+    was missing, a second generation; the round with more verified claims is
+    shown and ``trace.rounds`` keeps both.
 
     Args:
         backend: generator to use; ``None`` picks one with :func:`make_backend`.
@@ -177,83 +374,58 @@ def answer_question(
     trace = Trace()
     t_all = time.perf_counter()
     question = question.strip()
-    yield ProgressEvent(stage="retrieving", message="Searching the documents")
-    ranked = retrieve(workspace, question, settings, trace)
-    if cancel():
-        raise Cancelled()
-    if not ranked:
+    backend_ref: list = [backend]
+
+    def finish() -> None:
         trace.timings_ms["total"] = round((time.perf_counter() - t_all) * 1000, 1)
+
+    first = yield from _run_round(workspace, question, question, settings, backend_ref, trace, 1, cancel)
+    if first is None:
+        finish()
         return _abstain(question, workspace.name,
                         "Nothing in this workspace matches the question; no document was given to the model.",
                         [], trace)
-    if backend is None:
-        yield ProgressEvent(stage="loading", message="Loading the model")
-        backend = make_backend(settings)
-    trace.backend, trace.model = backend.name, backend.model
-    answer_tokens = settings.answer_tokens if backend.name != "embedded" else settings.embedded_answer_tokens
-    budget = backend.context_window - answer_tokens
-    context, dropped, prompt_tokens = fit_context(backend, question, [s.chunk for s in ranked], budget)
-    trace.context = [c.chunk_id for c in context]
-    trace.dropped = [c.chunk_id for c in dropped]
-    trace.truncated = bool(dropped)
-    trace.prompt_tokens = prompt_tokens
+    second = None
+    ma = first.model_answer
+    if (settings.widen_on_incomplete and ma is not None and ma.answer_found and not ma.complete_answer
+            and not cancel()):
+        missing = " ".join(ma.missing.split())[:200]
+        query = EXPANDED_QUESTION.format(question=question, missing=missing) if missing else question
+        second = yield from _run_round(workspace, question, query, settings, backend_ref, trace, 2, cancel)
+    chosen = _better(first, second)
+    chosen.info.chosen = True
+    trace.bm25, trace.dense = chosen.retrieval["bm25"], chosen.retrieval["dense"]
+    trace.fused, trace.eligible = chosen.retrieval["fused"], chosen.retrieval["eligible"]
+    trace.context = chosen.info.context
+    trace.dropped = chosen.info.dropped
+    trace.truncated = bool(chosen.info.dropped)
+    trace.prompt_tokens_expected = chosen.info.prompt_tokens
+    if not trace.prompt_tokens:
+        trace.prompt_tokens = chosen.info.prompt_tokens
+    finish()
+    context = chosen.context
     if not context:
         return _abstain(question, workspace.name, "The question is too long for the model's context window.", [], trace)
-    delivered = {c.chunk_id: c for c in context}
-    schema = answer_schema(list(delivered))
-    messages = [
-        {"role": "system", "content": SYSTEM_PROMPT},
-        {"role": "user", "content": user_message(question, context)},
-    ]
-    num_ctx = min(backend.context_window, prompt_tokens + answer_tokens)
-    model_answer: ModelAnswer | None = None
-    t_gen = time.perf_counter()
-    for attempt in (1, 2):
-        if cancel():
-            raise Cancelled()
-        yield ProgressEvent(stage="generating", done=attempt - 1, total=2,
-                            message=f"Generating with {backend.name} ({backend.model})")
-        result = backend.chat_json(messages, schema, num_ctx=num_ctx, max_tokens=answer_tokens)
-        trace.attempts = attempt
-        if result.prompt_tokens:
-            trace.prompt_tokens = result.prompt_tokens
-        try:
-            model_answer = ModelAnswer.model_validate_json(result.text)
-            break
-        except ValidationError as exc:
-            errors = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors()[:5])
-            messages = messages + [
-                {"role": "assistant", "content": result.text[:2000]},
-                {"role": "user", "content": RETRY_PROMPT.format(errors=errors)},
-            ]
-    trace.timings_ms["generate"] = round((time.perf_counter() - t_gen) * 1000, 1)
-    if model_answer is None:
-        trace.timings_ms["total"] = round((time.perf_counter() - t_all) * 1000, 1)
-        return _abstain(
-            question, workspace.name, "The model's output was not valid twice; no answer can be shown.",
-            context, trace, [Rejected(claim="", reason=RejectReason.model_output_invalid)],
-        )
-    if cancel():
-        raise Cancelled()
-    yield ProgressEvent(stage="verifying", message="Checking every quote against the source")
-    t_ver = time.perf_counter()
-    claims, rejected = verify_claims(
-        model_answer, delivered,
-        min_quote_chars=settings.min_quote_chars,
-        fuzzy_threshold=settings.fuzzy_threshold,
-        rects=lambda chunk, s, e: span_rects(chunk.path, chunk.page, s, e),
-    )
-    trace.timings_ms["verify"] = round((time.perf_counter() - t_ver) * 1000, 1)
-    trace.timings_ms["total"] = round((time.perf_counter() - t_all) * 1000, 1)
+    if chosen.failure is not None:
+        message = {
+            RejectReason.model_output_truncated:
+                "The model's answer was cut off at its token limit twice; no answer can be shown.",
+        }.get(chosen.failure, "The model's output was not valid twice; no answer can be shown.")
+        return _abstain(question, workspace.name, message, context, trace,
+                        [Rejected(claim="", reason=chosen.failure)])
+    model_answer = chosen.model_answer
+    assert model_answer is not None
+    claims, rejected = chosen.claims, chosen.rejected
+    # The model's own "missing" text is unverified: it goes to the trace, never
+    # into the message a user could read as a finding.
+    trace.model_missing = model_answer.missing.strip()
     if not model_answer.answer_found or not claims:
-        message = (
-            "The documents consulted do not answer this question."
-            if not model_answer.answer_found or not model_answer.claims
-            else "The model answered, but none of its quotes could be found in the cited passages."
-        )
-        # The model's own "missing" text is unverified: it goes to the trace, never
-        # into the message a user could read as a finding.
-        trace.model_missing = model_answer.missing.strip()
+        if not model_answer.answer_found or not model_answer.claims:
+            message = "The documents consulted do not answer this question."
+        elif rejected and all(r.reason == RejectReason.fact_not_in_quote for r in rejected):
+            message = "The model answered, but its sentences state figures that its quotes do not contain."
+        else:
+            message = "The model answered, but none of its quotes could be found in the cited passages."
         return _abstain(question, workspace.name, message, context, trace, rejected)
     dropped_claims = any(r.reason in (RejectReason.no_citation, RejectReason.fact_not_in_quote) for r in rejected)
     return Answer(
@@ -263,5 +435,6 @@ def answer_question(
         claims=claims,
         rejected=rejected,
         abstention=None,
+        conflicting_evidence=model_answer.conflicting_evidence,
         trace=trace,
     )

@@ -67,6 +67,13 @@ class Settings(BaseSettings):
     fuzzy_threshold: float = Field(
         92.0, ge=50, le=100, description="Minimum rapidfuzz partial_ratio (0-100) for a fuzzy quote match."
     )
+    check_facts: bool = Field(
+        True, description="Remove claims whose numbers, dates or amounts are not in their quotes (core.facts)."
+    )
+    widen_on_incomplete: bool = Field(
+        True, description="When the model says its answer is incomplete, retrieve once more, wider, and regenerate."
+    )
+    widen_factor: int = Field(2, ge=1, le=10, description="Candidate and context multiplier of the wider round.")
 
     @classmethod
     def settings_file(cls) -> Path:

@@ -67,9 +67,16 @@ class ScoredChunk(BaseModel):
 class ModelCitation(BaseModel):
     """One quote the model offers as evidence."""
 
-    chunk_id: str = Field(description="The id attribute of the <chunk> the quote was copied from.", max_length=300)
+    chunk_id: str = Field(
+        description="The id attribute of the <chunk> tag the quote was copied from, exactly as written there.",
+        max_length=300,
+    )
     quote: str = Field(
-        description="Text copied character for character from that chunk, at least 15 characters.",
+        description=(
+            "A passage copied character for character from that chunk (at least 15 characters, at most "
+            "one or two sentences): same words, same numbers, same language; never paraphrased, "
+            "translated, shortened with '...' or joined from two places."
+        ),
         max_length=300,
     )
 
@@ -77,32 +84,66 @@ class ModelCitation(BaseModel):
 class ModelClaim(BaseModel):
     """One sentence of the answer with its evidence."""
 
-    text: str = Field(description="One sentence of the answer.", max_length=300)
+    text: str = Field(
+        description=(
+            "Exactly one sentence of the answer, in the language of the question. Every number, date, "
+            "amount, percentage and duration in it must appear in its quotes."
+        ),
+        max_length=300,
+    )
     citations: list[ModelCitation] = Field(
-        description="1 to 3 quotes supporting this sentence.", max_length=3
+        description="1 to 3 quotes that together prove this sentence.", max_length=3
     )
 
 
 class ModelAnswer(BaseModel):
     """The structured output requested from the model (DESIGN.md, "Contracts")."""
 
-    answer_found: bool = Field(description="True only if the chunks contain the answer.")
-    complete_answer: bool = Field(description="True if the claims answer the whole question.")
-    conflicting_evidence: bool = Field(description="True if chunks contradict each other on the question.")
+    answer_found: bool = Field(
+        description="true only if the chunks contain the answer; false if they do not (then claims is empty)."
+    )
+    complete_answer: bool = Field(
+        description="true if the claims answer every part of the question; false if a part is not in the chunks."
+    )
+    conflicting_evidence: bool = Field(
+        description="true if two chunks say different things about the question (cite both sides)."
+    )
     claims: list[ModelClaim] = Field(
         description="The answer, one sentence per claim; empty when answer_found is false.", max_length=5
     )
-    missing: str = Field(description="What the chunks do not say, if anything.", max_length=200)
+    missing: str = Field(
+        description=(
+            "What the question asks that the chunks do not say, in a few words; required when answer_found "
+            "or complete_answer is false, otherwise an empty string."
+        ),
+        max_length=200,
+    )
+
+
+_SCHEMA_DESCRIPTION = (
+    "Answer to the question using only the <chunk> passages. Each claim is one sentence with 1 to 3 "
+    "quotes copied character for character from the chunk named by chunk_id."
+)
 
 
 def answer_schema(chunk_ids: list[str]) -> dict:
-    """JSON schema of :class:`ModelAnswer` with ``chunk_id`` restricted to ``chunk_ids``.
+    """JSON schema of :class:`ModelAnswer` as sent to the model.
 
-    Constraining the id to the delivered chunks (an ``enum``) lets the grammar or
-    Ollama's ``format`` stop a model from inventing ids; verification still
-    checks every id, since a backend may ignore the schema.
+    The field descriptions are part of what the model sees (Ollama's ``format``
+    and llama.cpp's grammar take the schema; the descriptions guide the model,
+    the grammar only the shape). Additions over ``model_json_schema()``:
+
+    * ``chunk_id`` restricted to ``chunk_ids`` (an ``enum``), so the grammar or
+      Ollama's ``format`` stops a model from inventing ids; verification still
+      checks every id, since a backend may ignore the schema;
+    * ``minItems: 1`` on a claim's citations (the pydantic model accepts an
+      empty list so one bad claim is reported as ``no_citation`` instead of
+      invalidating the whole answer);
+    * a top-level description instead of the class docstring.
     """
     schema = ModelAnswer.model_json_schema()
+    schema["description"] = _SCHEMA_DESCRIPTION
+    schema["$defs"]["ModelClaim"]["properties"]["citations"]["minItems"] = 1
     if chunk_ids:
         schema["$defs"]["ModelCitation"]["properties"]["chunk_id"]["enum"] = list(chunk_ids)
     return schema
@@ -187,6 +228,38 @@ class Abstention(BaseModel):
     message: str
     query: str
     consulted: list[ConsultedDoc]
+    suggestion: str = Field("", description="One line on what the user could try next.")
+
+
+class GenerationAttempt(BaseModel):
+    """One call to the generator (tokens are the backend's own counts; 0 = not reported)."""
+
+    round: int = Field(1, description="Retrieval round, 1-based (2 = the wider retry).")
+    attempt: int = Field(1, description="Attempt within the round, 1-based.")
+    max_tokens: int = 0
+    num_ctx: int = 0
+    finish_reason: str = Field("", description="'stop', 'length' (hit max_tokens) or '' if not reported.")
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    outcome: Literal["valid", "invalid", "truncated"] = "valid"
+    error: str = ""
+
+
+class RetrievalRound(BaseModel):
+    """One retrieve → generate → verify round (a second, wider one when the answer was incomplete)."""
+
+    round: int
+    query: str = Field(description="The text searched (round 2: the question plus what the model said was missing).")
+    candidates: int = Field(0, description="BM25 and dense candidates each, before fusion.")
+    context: list[str] = Field(default_factory=list, description="Chunk ids delivered to the model.")
+    dropped: list[str] = Field(default_factory=list)
+    prompt_tokens: int = Field(0, description="Prompt tokens counted before the call.")
+    answer_found: bool = False
+    complete_answer: bool = False
+    claims: int = Field(0, description="Claims that kept a verified citation.")
+    rejected: int = 0
+    model_missing: str = ""
+    chosen: bool = False
 
 
 class Trace(BaseModel):
@@ -208,6 +281,14 @@ class Trace(BaseModel):
     attempts: int = 0
     model_missing: str = Field("", description="What the model said was missing (unverified model text).")
     timings_ms: dict[str, float] = Field(default_factory=dict)
+    prompt_tokens_expected: int = Field(0, description="Prompt tokens counted before the call (chosen round).")
+    num_ctx: int = Field(0, description="Context window requested for the call, tokens.")
+    server_truncated: bool = Field(
+        False, description="The backend reported more prompt tokens than fit beside the answer budget: silent truncation suspected."
+    )
+    warnings: list[str] = Field(default_factory=list)
+    generations: list[GenerationAttempt] = Field(default_factory=list)
+    rounds: list[RetrievalRound] = Field(default_factory=list)
 
 
 class Answer(BaseModel):
@@ -219,6 +300,9 @@ class Answer(BaseModel):
     claims: list[Claim] = Field(default_factory=list)
     rejected: list[Rejected] = Field(default_factory=list)
     abstention: Abstention | None = None
+    conflicting_evidence: bool = Field(
+        False, description="The model reported that the cited passages contradict each other: show a conflict, not an answer."
+    )
     trace: Trace = Field(default_factory=Trace)
 
 

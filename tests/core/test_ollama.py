@@ -131,18 +131,23 @@ def test_chat_json_sends_schema_and_options_and_parses_the_recorded_answer() -> 
     assert sent["model"] == "llama3.1"
     assert sent["messages"] == recorded["messages"]
     assert sent["stream"] is False
+    assert sent["think"] is False  # reasoning off; accepted by models without it (server/routes.go)
     assert sent["format"] == recorded["format"]
     assert sent["options"] == {"temperature": 0, "seed": 1234, "num_ctx": 4096, "num_predict": 256}
     # The documented request is contained in ours (we only add seed/num_ctx/num_predict options).
     for key, value in recorded.items():
         if key == "options":
             assert value.items() <= sent["options"].items()
+        elif key == "think":
+            continue
         else:
             assert sent[key] == value, key
     assert replay.requests[0].method == "POST"
     assert replay.requests[0].headers["content-type"] == "application/json"
 
-    assert result == GenerationResult(text='{"age": 22, "available": false}', prompt_tokens=34, completion_tokens=12)
+    assert result == GenerationResult(
+        text='{"age": 22, "available": false}', prompt_tokens=34, completion_tokens=12, finish_reason="stop"
+    )
     assert json.loads(result.text) == {"age": 22, "available": False}
 
 
@@ -264,3 +269,54 @@ def test_error_line_mid_stream_raises_response_error() -> None:
             seen.append(part.message.content)
     assert seen == ["The"]
     assert info.value.error == "an error was encountered while running the model"
+
+
+# --- (7) other HTTP errors name the status and the server's words -------------
+
+
+def test_recorded_503_names_status_and_server_message() -> None:
+    rec = load("chat_server_busy.json")
+    b = backend("llama3.2", Replay(rec))
+    with pytest.raises(ModelUnavailableError) as info:
+        b.chat_json(rec["request"]["body"]["messages"], {"type": "object"}, num_ctx=2048, max_tokens=64)
+    msg = str(info.value)
+    assert "HTTP 503" in msg and "'llama3.2'" in msg and HOST in msg
+    assert "server busy, please try again." in msg
+
+
+def test_list_models_when_the_server_is_down_says_how_to_start_it() -> None:
+    with pytest.raises(ModelUnavailableError, match="ollama serve"):
+        backend("llama3.2", httpx.MockTransport(_refuse)).list_models()
+
+
+# --- (8) token estimate: conservative against a real tokenizer -----------------
+
+
+def test_estimate_is_never_below_a_real_bpe_tokenizer_on_the_corpora() -> None:
+    """The Ollama prompt estimate must over-count: compared with SmolLM2's BPE (49k vocabulary,
+    smaller than Llama 3's or Qwen 2.5's, so it needs *more* tokens than they do) on real text:
+    English and Spanish PDFs, CJK, digits and identifiers from the shared cases."""
+    import llama_cpp
+
+    from core.generate import estimate_tokens
+    from core.ingest import parse_file
+    from core.paths import gguf_model_path
+    from tests.conftest import CASES, CORPORA
+
+    vocab = llama_cpp.Llama(model_path=str(gguf_model_path()), vocab_only=True, verbose=False)
+    texts: list[str] = []
+    for pdf in ["NIST.FIPS.199.pdf", "BOE-A-1978-31229-consolidado.pdf"]:
+        doc = parse_file(CORPORA / "pdfs" / pdf)
+        texts += [p.text[i : i + 1000] for p in doc.pages[:10] for i in range(0, len(p.text), 1000)]
+    for name in ["B08_cjk.txt", "B09_identifiers.txt", "B05_nbsp_spaces.txt", "B18_sixty_obligations.txt", "B07_es_accents.md"]:
+        text = (CASES / name).read_text(encoding="utf-8")
+        texts += [text[i : i + 1000] for i in range(0, len(text), 1000)]
+    texts = [t for t in texts if t.strip()]
+    assert len(texts) > 40
+    ratios = []
+    for t in texts:
+        real = len(vocab.tokenize(t.encode("utf-8"), add_bos=False, special=False))
+        est = estimate_tokens(t)
+        assert est >= real, (est, real, t[:80])
+        ratios.append(est / real)
+    assert min(ratios) >= 1.0

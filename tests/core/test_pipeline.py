@@ -19,9 +19,9 @@ FIPS = CORPORA / "pdfs" / "NIST.FIPS.199.pdf"
 QUESTION = "What are the three potential impact levels for a security breach?"
 
 
-def _reply(claims, found=True, missing=""):
+def _reply(claims, found=True, missing="", complete=True):
     return json.dumps(
-        {"answer_found": found, "complete_answer": True, "conflicting_evidence": False, "claims": claims, "missing": missing}
+        {"answer_found": found, "complete_answer": complete, "conflicting_evidence": False, "claims": claims, "missing": missing}
     )
 
 
@@ -249,3 +249,180 @@ def test_rrf_matches_the_formula() -> None:
     assert fused["b"] == pytest.approx(1 / 62 + 1 / 61)
     assert fused["a"] == pytest.approx(1 / 61)
     assert list(dict(reciprocal_rank_fusion([["a", "b"], ["b", "c"]])).keys())[0] == "b"
+
+
+# --- generation contract: truncation, server-side truncation, wider round, facts ---------------
+
+from core.generate import GenerationResult  # noqa: E402
+from tests.conftest import ScriptedBackend, delivered_chunks  # noqa: E402
+
+
+class ReportingBackend(ScriptedBackend):
+    """ScriptedBackend whose scripts return full GenerationResults (finish reason, token counts)
+    and which records the budget of every call."""
+
+    def __init__(self, *scripts):
+        super().__init__(*scripts)
+        self.budgets: list[tuple[int, int]] = []
+
+    def chat_json(self, messages, schema, *, num_ctx, max_tokens):
+        self.calls.append(messages)
+        self.budgets.append((num_ctx, max_tokens))
+        script = self.scripts[min(len(self.calls), len(self.scripts)) - 1]
+        return script(delivered_chunks(messages))
+
+
+def _good(chunks, text="The standard defines impact levels.", **kw):
+    cid, quote = _first_quote(chunks)
+    return _reply([{"text": text, "citations": [{"chunk_id": cid, "quote": quote}]}], **kw)
+
+
+def test_output_cut_at_the_budget_is_retried_with_a_larger_budget(indexed) -> None:
+    ws, _ = indexed
+    cut = lambda chunks: GenerationResult(_good(chunks)[:60], prompt_tokens=0, finish_reason="length")  # noqa: E731
+    ok = lambda chunks: GenerationResult(_good(chunks), prompt_tokens=0, finish_reason="stop")  # noqa: E731
+    backend = ReportingBackend(cut, ok)
+    backend.context_window = 8192
+    answer = run(answer_question(ws, QUESTION, backend=backend))
+    assert answer.status == "answered"
+    (ctx1, max1), (ctx2, max2) = backend.budgets
+    assert max2 == 2 * max1 and ctx2 > ctx1
+    assert "cut off at the token limit" in backend.calls[1][-1]["content"]
+    assert len(backend.calls[1]) == 2  # the cut-off reply is not sent back
+    assert [g.outcome for g in answer.trace.generations] == ["truncated", "valid"]
+    assert [g.finish_reason for g in answer.trace.generations] == ["length", "stop"]
+
+
+def test_output_cut_twice_abstains_with_its_own_reason(indexed) -> None:
+    ws, _ = indexed
+    cut = lambda chunks: GenerationResult('{"answer_found": true, "claims": [', prompt_tokens=0, finish_reason="length")  # noqa: E731
+    backend = ReportingBackend(cut)
+    backend.context_window = 8192
+    answer = run(answer_question(ws, QUESTION, backend=backend))
+    assert answer.status == "abstained" and answer.claims == []
+    assert [r.reason for r in answer.rejected] == [RejectReason.model_output_truncated]
+    assert "cut off" in answer.abstention.message
+    assert len(backend.calls) == 2
+
+
+def test_output_cut_with_no_room_to_grow_does_not_waste_a_second_call(indexed) -> None:
+    ws, _ = indexed
+    cut = lambda chunks: GenerationResult('{"answer_found": true, "claims": [', prompt_tokens=0, finish_reason="length")  # noqa: E731
+    backend = ReportingBackend(cut)
+    backend.context_window = 1900  # the context fills the window beside the answer budget
+    answer = run(answer_question(ws, QUESTION, backend=backend))
+    assert len(backend.calls) == 1
+    assert [r.reason for r in answer.rejected] == [RejectReason.model_output_truncated]
+
+
+def test_complete_object_padded_to_the_limit_is_accepted(indexed) -> None:
+    """Case B20-a: the JSON is complete, the model then ran to the limit in whitespace."""
+    ws, _ = indexed
+    padded = lambda chunks: GenerationResult(_good(chunks) + "\n \n\t" * 300, prompt_tokens=0, finish_reason="length")  # noqa: E731
+    backend = ReportingBackend(padded)
+    answer = run(answer_question(ws, QUESTION, backend=backend))
+    assert answer.status == "answered" and len(backend.calls) == 1
+
+
+def test_server_counting_more_prompt_tokens_than_budgeted_is_flagged(indexed) -> None:
+    ws, _ = indexed
+    backend = ReportingBackend(lambda chunks: GenerationResult(_good(chunks), prompt_tokens=99_999, finish_reason="stop"))
+    answer = run(answer_question(ws, QUESTION, backend=backend))
+    assert answer.trace.server_truncated
+    assert "truncated" in answer.trace.warnings[0]
+    assert answer.trace.prompt_tokens == 99_999 and 0 < answer.trace.prompt_tokens_expected < 99_999
+    backend = ReportingBackend(lambda chunks: GenerationResult(_good(chunks), prompt_tokens=100, finish_reason="stop"))
+    answer = run(answer_question(ws, QUESTION, backend=backend))
+    assert not answer.trace.server_truncated and answer.trace.warnings == []
+
+
+def test_num_ctx_fits_prompt_plus_answer_budget(indexed) -> None:
+    ws, _ = indexed
+    backend = ReportingBackend(lambda chunks: GenerationResult(_good(chunks), prompt_tokens=0))
+    backend.context_window = 8192
+    answer = run(answer_question(ws, QUESTION, backend=backend))
+    [(num_ctx, max_tokens)] = backend.budgets
+    assert max_tokens == Settings().answer_tokens
+    assert num_ctx == answer.trace.prompt_tokens_expected + max_tokens <= 8192
+
+
+def test_incomplete_answer_triggers_one_wider_round_and_keeps_both(indexed, scripted) -> None:
+    ws, _ = indexed
+    first = lambda chunks: _good(chunks, complete=False, missing="moderate impact definition")  # noqa: E731
+
+    def second(chunks):
+        cid, quote = _first_quote(chunks)
+        cid2, quote2 = _first_quote(dict(list(chunks.items())[1:]))
+        return _reply([
+            {"text": "The standard defines impact levels.", "citations": [{"chunk_id": cid, "quote": quote}]},
+            {"text": "It also defines them per objective.", "citations": [{"chunk_id": cid2, "quote": quote2}]},
+        ])
+
+    backend = scripted(first, second)
+    answer = run(answer_question(ws, QUESTION, backend=backend))
+    assert len(backend.calls) == 2
+    r1, r2 = answer.trace.rounds
+    assert (r1.round, r2.round) == (1, 2)
+    assert r1.query == QUESTION and "moderate impact definition" in r2.query and QUESTION in r2.query
+    assert r2.candidates == 2 * r1.candidates
+    assert not r1.complete_answer and r2.complete_answer
+    assert r2.chosen and not r1.chosen
+    assert len(answer.claims) == 2 and answer.trace.context == r2.context
+    assert QUESTION in backend.calls[1][1]["content"] and "moderate impact definition" not in backend.calls[1][1]["content"]
+    assert {g.round for g in answer.trace.generations} == {1, 2}
+
+
+def test_wider_round_that_verifies_less_keeps_the_first(indexed, scripted) -> None:
+    ws, _ = indexed
+    first = lambda chunks: _good(chunks, complete=False, missing="more")  # noqa: E731
+    worse = lambda chunks: _reply([{"text": "Invented.", "citations": [{"chunk_id": next(iter(chunks)), "quote": "Nothing like this is in the text at all."}]}])  # noqa: E731
+    answer = run(answer_question(ws, QUESTION, backend=scripted(first, worse)))
+    assert answer.status == "answered" and [c.text for c in answer.claims] == ["The standard defines impact levels."]
+    assert [r.chosen for r in answer.trace.rounds] == [True, False]
+    assert answer.trace.context == answer.trace.rounds[0].context
+
+
+def test_no_wider_round_when_switched_off_or_complete(indexed, scripted) -> None:
+    ws, _ = indexed
+    first = lambda chunks: _good(chunks, complete=False, missing="more")  # noqa: E731
+    backend = scripted(first)
+    run(answer_question(ws, QUESTION, settings=Settings(widen_on_incomplete=False), backend=backend))
+    assert len(backend.calls) == 1
+    backend = scripted(lambda chunks: _good(chunks))
+    answer = run(answer_question(ws, QUESTION, backend=backend))
+    assert len(backend.calls) == 1 and len(answer.trace.rounds) == 1
+
+
+def test_claim_stating_a_number_its_quote_lacks_is_removed_and_listed(indexed, scripted) -> None:
+    ws, _ = indexed
+
+    def script(chunks):
+        cid, quote = _first_quote(chunks)
+        return _reply([
+            {"text": "The standard defines impact levels.", "citations": [{"chunk_id": cid, "quote": quote}]},
+            {"text": "It defines 47 impact levels.", "citations": [{"chunk_id": cid, "quote": quote}]},
+        ])
+
+    answer = run(answer_question(ws, QUESTION, backend=scripted(script)))
+    assert answer.status == "partial"
+    assert [c.text for c in answer.claims] == ["The standard defines impact levels."]
+    [r] = answer.rejected
+    assert r.reason == RejectReason.fact_not_in_quote and "47" in r.detail
+
+
+def test_conflicting_evidence_is_carried_to_the_answer(indexed, scripted) -> None:
+    ws, _ = indexed
+
+    def script(chunks):
+        reply = json.loads(_good(chunks))
+        reply["conflicting_evidence"] = True
+        return json.dumps(reply)
+
+    answer = run(answer_question(ws, QUESTION, backend=scripted(script)))
+    assert answer.conflicting_evidence is True
+
+
+def test_abstention_suggests_what_to_try(indexed, scripted) -> None:
+    ws, _ = indexed
+    answer = run(answer_question(ws, QUESTION, backend=scripted(lambda chunks: _reply([], found=False))))
+    assert answer.abstention.suggestion
