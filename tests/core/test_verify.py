@@ -107,3 +107,39 @@ def test_valid_citation_offsets_are_page_offsets() -> None:
     assert cit.match is MatchKind.exact
     assert (cit.start, cit.end) == (100 + 13, 100 + 13 + len("may terminate with ninety days"))
     assert cit.quote == "may terminate with ninety days"
+
+
+# --- fuzzy matching is word by word: typos yes, other words never ---------------------------
+
+SOURCE = ("El Gobierno responde solidariamente en su gestión política ante el Congreso de los Diputados, "
+          "y la responsabilidad de cada miembro por su gestión directa.")
+
+
+@pytest.mark.parametrize(
+    "altered",
+    [
+        "El Gobierno responde solidariamente en su gestión económica ante el Congreso de los Diputados",  # word replaced
+        "El Gobierno no responde solidariamente en su gestión política ante el Congreso de los Diputados",  # 'no' inserted
+        "El Gobierno responde en su gestión política ante el Congreso de los Diputados, y la",  # word deleted
+        "El Gobierno solidariamente responde en su gestión política ante el Congreso de los Diputados",  # swapped
+        "El Gobierno responde solidariamente en su gestión política ante el Senado de los Diputados",  # replaced
+    ],
+)
+def test_fuzzy_never_accepts_another_word(altered: str) -> None:
+    assert match_quote(altered, SOURCE) is None
+
+
+@pytest.mark.parametrize(
+    "typo",
+    [
+        "El Gobierno responde solidariamente en su gestion politica ante el Congres de los Diputados",
+        "Gobierno responde solidariamnte en su gestión política ante el Congreso de los Diputados",
+        "bierno responde solidariamente en su gestion política ante el Congreso de los Diputad",  # cut mid-word
+    ],
+)
+def test_fuzzy_accepts_typos_inside_words(typo: str) -> None:
+    m = match_quote(typo, SOURCE)
+    assert m is not None and m.kind is MatchKind.fuzzy
+    span = SOURCE[m.start : m.end]
+    assert "responde solidariamente en su gestión política ante el Congreso de los" in span
+    assert abs(len(span) - len(typo)) <= 8  # whole words of the source around the quote, no more
