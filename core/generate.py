@@ -67,6 +67,15 @@ def parse_model_answer(text: str) -> ModelAnswer:
         ValueError: no complete JSON object could be read (``json.JSONDecodeError``
             is a ``ValueError``).
     """
+    return ModelAnswer.model_validate(parse_json_object(text))
+
+
+def parse_json_object(text: str) -> object:
+    """The first complete JSON value of a model reply (see :func:`parse_model_answer` for the rules).
+
+    Raises:
+        ValueError: no complete JSON object could be read.
+    """
     body = strip_thinking(text)
     fenced = _FENCE.match(body)
     if fenced:
@@ -75,7 +84,7 @@ def parse_model_answer(text: str) -> ModelAnswer:
     if start < 0:
         raise ValueError("the reply contains no JSON object")
     obj, _end = json.JSONDecoder(strict=False).raw_decode(body, start)
-    return ModelAnswer.model_validate(obj)
+    return obj
 
 
 _PIECE = re.compile(r"[^\W\d_]+|\d|\s+|.", re.DOTALL)

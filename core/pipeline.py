@@ -39,7 +39,7 @@ from core.types import (
     Trace,
     answer_schema,
 )
-from core.verify import verify_claims
+from core.verify import judge_support, verify_claims
 
 T = TypeVar("T")
 CancelCheck = Callable[[], bool]
@@ -329,6 +329,24 @@ def _run_round(
         check_facts=settings.check_facts,
     )
     trace.timings_ms[f"verify{'' if round_no == 1 else round_no}"] = round((time.perf_counter() - t_ver) * 1000, 1)
+    if settings.support_check == "judge" and backend.name != "embedded" and rnd.claims:
+        yield ProgressEvent(stage="verifying", message="Checking that each quote supports its sentence")
+        t_sup = time.perf_counter()
+        kept = []
+        for claim in rnd.claims:
+            if cancel():
+                raise Cancelled()
+            verdict = judge_support(backend, claim)
+            if verdict.label == "supported":
+                claim.support = "supported"
+                kept.append(claim)
+            else:
+                first = claim.citations[0]
+                rnd.rejected.append(Rejected(claim=claim.text, chunk_id=first.chunk_id, quote=first.quote,
+                                             reason=RejectReason.not_supported,
+                                             detail=f"{verdict.label}: {verdict.reason}"))
+        rnd.claims = kept
+        trace.timings_ms[f"support{'' if round_no == 1 else round_no}"] = round((time.perf_counter() - t_sup) * 1000, 1)
     info.claims, info.rejected = len(rnd.claims), len(rnd.rejected)
     return rnd
 
@@ -424,10 +442,15 @@ def answer_question(
             message = "The documents consulted do not answer this question."
         elif rejected and all(r.reason == RejectReason.fact_not_in_quote for r in rejected):
             message = "The model answered, but its sentences state figures that its quotes do not contain."
+        elif rejected and all(r.reason == RejectReason.not_supported for r in rejected):
+            message = "The model answered, but its quotes do not support its sentences."
         else:
             message = "The model answered, but none of its quotes could be found in the cited passages."
         return _abstain(question, workspace.name, message, context, trace, rejected)
-    dropped_claims = any(r.reason in (RejectReason.no_citation, RejectReason.fact_not_in_quote) for r in rejected)
+    dropped_claims = any(
+        r.reason in (RejectReason.no_citation, RejectReason.fact_not_in_quote, RejectReason.not_supported)
+        for r in rejected
+    )
     return Answer(
         question=question,
         workspace=workspace.name,

@@ -70,6 +70,11 @@ class Settings(BaseSettings):
     check_facts: bool = Field(
         True, description="Remove claims whose numbers, dates or amounts are not in their quotes (core.facts)."
     )
+    support_check: Literal["off", "judge"] = Field(
+        "off",
+        description="'judge': the Ollama model labels each verified claim supported/neutral/contradicted by its "
+        "quotes and unsupported claims are removed (one extra call per claim; never with the embedded model).",
+    )
     widen_on_incomplete: bool = Field(
         True, description="When the model says its answer is incomplete, retrieve once more, wider, and regenerate."
     )

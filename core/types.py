@@ -185,6 +185,21 @@ class Claim(BaseModel):
 
     text: str
     citations: list[Citation]
+    support: Literal["", "supported"] = Field(
+        "", description="'supported' when the optional support check (a judge model) passed it; '' = not checked."
+    )
+
+
+class SupportVerdict(BaseModel):
+    """The judge's label for one claim against its verified quotes (funnel step 5, optional)."""
+
+    label: Literal["supported", "neutral", "contradicted"] = Field(
+        description=(
+            "supported: the quotes state everything the sentence says; neutral: the quotes do not say it "
+            "(or say only part of it); contradicted: the quotes say something incompatible with it."
+        )
+    )
+    reason: str = Field(description="One short sentence naming the words that decide the label.", max_length=300)
 
 
 class RejectReason(str, Enum):
@@ -201,6 +216,8 @@ class RejectReason(str, Enum):
     that none of its verified quotes carries (funnel step 3, :mod:`core.facts`)."""
     model_output_truncated = "model_output_truncated"
     """The model stopped at its token budget twice; its JSON was cut off."""
+    not_supported = "not_supported"
+    """The optional support check judged the claim neutral or contradicted by its quotes."""
 
 
 class Rejected(BaseModel):

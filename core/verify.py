@@ -48,6 +48,7 @@ from core.types import (
     Rect,
     Rejected,
     RejectReason,
+    SupportVerdict,
 )
 
 
@@ -271,3 +272,38 @@ def verify_claims(
         else:
             rejected.append(Rejected(claim=model_claim.text, reason=RejectReason.no_citation))
     return claims, rejected
+
+
+def judge_support(backend, claim: Claim, *, max_tokens: int = 160) -> SupportVerdict:
+    """Funnel step 5 (optional): ask a judge model whether ``claim``'s verified quotes support it.
+
+    The rubric (``core.prompts.JUDGE_PROMPT``) is strict: anything the quotes do
+    not state is ``neutral``. The reply is constrained to :class:`SupportVerdict`'s
+    JSON schema. A reply that does not parse counts as ``neutral`` (unsupported),
+    since a claim may only be shown when support is established.
+
+    Args:
+        backend: a :class:`core.generate.Backend` (the Ollama model; the embedded
+            135M model is too small to judge and is never used for this).
+        claim: a claim that passed steps 1-4; its citations' ``quote`` is the source's text.
+
+    Raises:
+        ModelUnavailableError: the backend failed (transport); callers decide.
+    """
+    from pydantic import ValidationError
+
+    from core.generate import parse_json_object
+    from core.prompts import JUDGE_PROMPT, judge_message
+
+    quotes = [c.quote for c in claim.citations]
+    messages = [
+        {"role": "system", "content": JUDGE_PROMPT},
+        {"role": "user", "content": judge_message(claim.text, quotes)},
+    ]
+    prompt_tokens = sum(backend.count_tokens(m["content"]) for m in messages) + 16
+    num_ctx = min(backend.context_window, prompt_tokens + max_tokens)
+    result = backend.chat_json(messages, SupportVerdict.model_json_schema(), num_ctx=num_ctx, max_tokens=max_tokens)
+    try:
+        return SupportVerdict.model_validate(parse_json_object(result.text))
+    except (ValidationError, ValueError) as exc:
+        return SupportVerdict(label="neutral", reason=f"the judge's reply was not valid ({str(exc)[:120]})")

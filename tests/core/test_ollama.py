@@ -320,3 +320,37 @@ def test_estimate_is_never_below_a_real_bpe_tokenizer_on_the_corpora() -> None:
         assert est >= real, (est, real, t[:80])
         ratios.append(est / real)
     assert min(ratios) >= 1.0
+
+
+# --- (9) the optional support check (judge) over the structured-output exchange ---------------
+
+
+def test_judge_support_sends_the_verdict_schema_and_reads_the_label() -> None:
+    from core.types import Citation, Claim, MatchKind, SupportVerdict
+    from core.verify import judge_support
+
+    rec = load("chat_judge_verdict.json")
+    replay = Replay(rec)
+    claim = Claim(text="Delivery is due within 60 days.", citations=[Citation(
+        chunk_id="c#p1-c0", doc_id="c", path="/c.pdf", page=1, quote="deliver the goods within thirty (30) days",
+        match=MatchKind.exact, score=100, start=0, end=41)])
+
+    verdict = judge_support(backend("llama3.1", replay), claim)
+
+    assert verdict.label == "contradicted" and "60 days" in verdict.reason
+    [sent] = replay.bodies("/api/chat")
+    assert sent["format"] == SupportVerdict.model_json_schema()
+    assert sent["think"] is False and sent["options"]["temperature"] == 0
+    assert "deliver the goods within thirty (30) days" in sent["messages"][1]["content"]
+    assert "Delivery is due within 60 days." in sent["messages"][1]["content"]
+    assert sent["options"]["num_ctx"] >= sent["options"]["num_predict"] + 50
+
+
+def test_judge_reply_that_does_not_parse_counts_as_unsupported() -> None:
+    from core.types import Citation, Claim, MatchKind
+    from core.verify import judge_support
+
+    replay = Replay(load("chat_structured.json"))  # the docs' {age, available}: not a verdict
+    claim = Claim(text="x", citations=[Citation(chunk_id="c", doc_id="c", path="/c", page=1, quote="q" * 20,
+                                                match=MatchKind.exact, score=100, start=0, end=20)])
+    assert judge_support(backend("llama3.1", replay), claim).label == "neutral"

@@ -426,3 +426,33 @@ def test_abstention_suggests_what_to_try(indexed, scripted) -> None:
     ws, _ = indexed
     answer = run(answer_question(ws, QUESTION, backend=scripted(lambda chunks: _reply([], found=False))))
     assert answer.abstention.suggestion
+
+
+def test_support_check_removes_claims_the_judge_does_not_support(indexed, scripted) -> None:
+    ws, _ = indexed
+
+    def answer(chunks):
+        cid, quote = _first_quote(chunks)
+        return _reply([
+            {"text": "The standard defines impact levels.", "citations": [{"chunk_id": cid, "quote": quote}]},
+            {"text": "The standard forbids impact levels.", "citations": [{"chunk_id": cid, "quote": quote}]},
+        ])
+
+    supported = lambda chunks: json.dumps({"label": "supported", "reason": "stated"})  # noqa: E731
+    contradicted = lambda chunks: json.dumps({"label": "contradicted", "reason": "it defines them"})  # noqa: E731
+    backend = scripted(answer, supported, contradicted)
+    result = run(answer_question(ws, QUESTION, settings=Settings(support_check="judge"), backend=backend))
+    assert len(backend.calls) == 3
+    assert "Be strict" in backend.calls[1][0]["content"]
+    assert result.status == "partial"
+    assert [(c.text, c.support) for c in result.claims] == [("The standard defines impact levels.", "supported")]
+    [r] = result.rejected
+    assert r.reason == RejectReason.not_supported and r.detail.startswith("contradicted")
+    # off by default, and never with the embedded model
+    backend = scripted(answer)
+    run(answer_question(ws, QUESTION, backend=backend))
+    assert len(backend.calls) == 1
+    backend = scripted(answer)
+    backend.name = "embedded"
+    run(answer_question(ws, QUESTION, settings=Settings(support_check="judge"), backend=backend))
+    assert len(backend.calls) == 1

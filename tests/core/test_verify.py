@@ -143,3 +143,51 @@ def test_fuzzy_accepts_typos_inside_words(typo: str) -> None:
     span = SOURCE[m.start : m.end]
     assert "responde solidariamente en su gestión política ante el Congreso de los" in span
     assert abs(len(span) - len(typo)) <= 8  # whole words of the source around the quote, no more
+
+
+# --- properties (hypothesis) ------------------------------------------------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from core.normalize import normalized  # noqa: E402
+
+_VOCAB = ["contrato", "arrendatario", "días", "plazo", "entrega", "Supplier", "shall", "deliver", "goods",
+          "within", "thirty", "notice", "obligación", "señal", "reembolsable", "the", "de", "la", "en", "of",
+          "“final”", "invoice", "pago", "confidential", "años", "renta", "mensual", "Buyer", "written"]
+_SPACES = [" ", "  ", "\n", "\u00a0", " \n "]
+
+
+@st.composite
+def chunk_and_span(draw):
+    words = draw(st.lists(st.sampled_from(_VOCAB), min_size=12, max_size=60))
+    seps = draw(st.lists(st.sampled_from(_SPACES), min_size=len(words) - 1, max_size=len(words) - 1))
+    text = words[0] + "".join(s + w for s, w in zip(seps, words[1:]))
+    i = draw(st.integers(0, len(words) - 4))
+    j = draw(st.integers(i + 4, min(len(words), i + 14)))
+    return text, words, i, j
+
+
+def _render(words: list[str], case: str, space: str) -> str:
+    out = " ".join(words) if space == " " else space.join(words)
+    out = out.replace("“", '"').replace("”", '"')
+    return {"upper": out.upper(), "lower": out.lower(), "same": out}[case]
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=chunk_and_span(), case=st.sampled_from(["upper", "lower", "same"]), space=st.sampled_from([" ", "   ", "\n"]))
+def test_any_normalized_span_of_a_chunk_is_found_at_its_words(data, case, space) -> None:
+    text, words, i, j = data
+    quote = _render(words[i:j], case, space)
+    m = match_quote(quote, text)
+    assert m is not None
+    assert normalized(text[m.start : m.end]) == normalized(quote)
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=chunk_and_span(), stranger=st.text(alphabet="qwxzjk", min_size=5, max_size=9), at=st.integers(0, 3))
+def test_a_span_with_one_word_replaced_is_never_found(data, stranger, at) -> None:
+    text, words, i, j = data
+    quote_words = words[i:j]
+    quote_words[min(at, len(quote_words) - 1)] = stranger
+    assert match_quote(" ".join(quote_words), text) is None
