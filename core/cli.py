@@ -62,10 +62,11 @@ def format_answer(answer: Answer) -> str:
         lines.append("")
         lines.extend(notes)
         if answer.status == "partial":
-            removed = [r for r in answer.rejected if r.reason.value == "no_citation"]
+            removed = [r for r in answer.rejected
+                       if r.reason.value in ("no_citation", "fact_not_in_quote", "not_supported")]
             lines.append("")
             lines.append(f"Removed {len(removed)} claim(s) whose quotes could not be verified:")
-            lines.extend(f"  - {r.claim}" for r in removed)
+            lines.extend(f"  - {r.claim}" + (f" ({r.reason.value}: {r.detail})" if r.detail else "") for r in removed)
     if answer.trace.backend:
         lines.append("")
         lines.append(f"(model: {answer.trace.backend}, {answer.trace.model})")
