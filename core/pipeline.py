@@ -374,7 +374,8 @@ def answer_question(
     errors; output cut at the token budget is retried once with a larger
     budget; a second failure abstains with reason ``model_output_invalid`` or
     ``model_output_truncated``. When the model reports ``complete_answer=false``
-    (and ``settings.widen_on_incomplete``), one wider round runs: more
+    for an answer of which at least one claim verified (and
+    ``settings.widen_on_incomplete``), one wider round runs: more
     candidates (``widen_factor``), the query expanded with what the model said
     was missing, a second generation; the round with more verified claims is
     shown and ``trace.rounds`` keeps both.
@@ -405,8 +406,11 @@ def answer_question(
                         [], trace)
     second = None
     ma = first.model_answer
+    # Widen only when the first round verified part of an answer: if nothing verified, the
+    # model's "incomplete" is not a finding to complete (and a second round costs minutes
+    # on the embedded model, whose answers rarely verify).
     if (settings.widen_on_incomplete and ma is not None and ma.answer_found and not ma.complete_answer
-            and not cancel()):
+            and first.claims and not cancel()):
         missing = " ".join(ma.missing.split())[:200]
         query = EXPANDED_QUESTION.format(question=question, missing=missing) if missing else question
         second = yield from _run_round(workspace, question, query, settings, backend_ref, trace, 2, cancel)

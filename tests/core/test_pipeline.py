@@ -456,3 +456,13 @@ def test_support_check_removes_claims_the_judge_does_not_support(indexed, script
     backend.name = "embedded"
     run(answer_question(ws, QUESTION, settings=Settings(support_check="judge"), backend=backend))
     assert len(backend.calls) == 1
+
+
+def test_no_wider_round_when_nothing_verified(indexed, scripted) -> None:
+    ws, _ = indexed
+    unverified = lambda chunks: _reply(  # noqa: E731
+        [{"text": "Invented.", "citations": [{"chunk_id": next(iter(chunks)), "quote": "Nothing like this is in the text at all."}]}],
+        complete=False, missing="more")
+    backend = scripted(unverified)
+    answer = run(answer_question(ws, QUESTION, backend=backend))
+    assert len(backend.calls) == 1 and answer.status == "abstained"
