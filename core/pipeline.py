@@ -184,9 +184,10 @@ def _generate(
       parseable): repeating the same budget would be cut again, so the second
       call gets a larger budget — twice the first, bounded by what is left of
       the context window beside the prompt — and is asked for fewer claims. If
-      the window leaves room for less than 1.5 times the budget, the round ends
-      at once with ``model_output_truncated`` instead of a call that would be
-      cut again. A complete object followed by padding up
+      the window leaves room for less than 1.5 times the budget, or the backend
+      is the embedded model (whose cut outputs are repetition loops), the round
+      ends at once with ``model_output_truncated`` instead of a call that would
+      be cut again. A complete object followed by padding up
       to the limit (case B20-a) parses and is accepted.
     * After each call the backend's prompt count is compared with ours; more
       prompt tokens than fit beside the answer budget means the server may have
@@ -228,6 +229,12 @@ def _generate(
                 record.outcome = "truncated"
                 room = backend.context_window - prompt_tokens - 64  # 64: the added instruction
                 if attempt == 2 or room < 1.5 * max_tokens:  # a slightly larger budget would be cut again
+                    return RejectReason.model_output_truncated
+                if backend.name == "embedded":
+                    # The 135M embedded model runs to its limit in degenerate repetition
+                    # (observed: '"text": "... are: 1.1.1.1.1...' for 384 tokens, 441 s on a
+                    # loaded 2-core machine); twice the budget would only repeat it for twice
+                    # as long, so its cut output ends the round at once.
                     return RejectReason.model_output_truncated
                 max_tokens = min(2 * max_tokens, room)
                 # The cut-off reply is not sent back: it would only take room from the answer.

@@ -466,3 +466,14 @@ def test_no_wider_round_when_nothing_verified(indexed, scripted) -> None:
     backend = scripted(unverified)
     answer = run(answer_question(ws, QUESTION, backend=backend))
     assert len(backend.calls) == 1 and answer.status == "abstained"
+
+
+def test_embedded_output_cut_at_the_budget_ends_without_a_second_call(indexed) -> None:
+    ws, _ = indexed
+    loop = '{ "answer_found": true, "claims": [{ "text": "The levels are: ' + "1." * 150
+    backend = ReportingBackend(lambda chunks: GenerationResult(loop, prompt_tokens=0, finish_reason="length"))
+    backend.name = "embedded"
+    backend.context_window = 8192
+    answer = run(answer_question(ws, QUESTION, backend=backend))
+    assert len(backend.calls) == 1
+    assert [r.reason for r in answer.rejected] == [RejectReason.model_output_truncated]
