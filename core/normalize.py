@@ -14,7 +14,7 @@ keeps a per-character map back to the source, which highlighting needs.
 * Typographic quotes (``‘ ’ ‚ ‛ “ ” „ ‟ « » ‹ › ′ ″``) become ``'`` or ``"``; dashes
   and minus signs (U+2010–U+2015, U+2212, U+FE58, U+FE63, U+FF0D) become ``-``.
 * Soft hyphens (U+00AD) and zero-width characters are dropped.
-* Line-break hyphenation: a hyphen followed by a line break (with optional
+* Line-break hyphenation: a hyphen (or soft hyphen) followed by a line break (with optional
   spaces) and a lowercase letter is dropped together with the break, so
   ``obliga-\\nción`` reads ``obligación``.
 * Bracketed reference markers such as ``[9]``, ``[12, 13]`` or ``[4-6]`` are dropped.
@@ -31,7 +31,7 @@ _DASHES = {c: "-" for c in "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe
 _DROP = set("\u00ad\u200b\u200c\u200d\u2060\ufeff")
 _HYPHENS = set("-\u2010\u2011")
 _REF_MARKER = re.compile(r"\[\s*\d{1,3}(?:\s*[,\u2013\-]\s*\d{1,3})*\s*\]")
-_LINEBREAK_HYPHEN = re.compile(r"(?<=[^\W\d_])[-\u2010\u2011][ \t]*\r?\n[ \t]*(?=[^\W\d_])")
+_LINEBREAK_HYPHEN = re.compile(r"(?<=[^\W\d_])[-\u00ad\u2010\u2011][ \t]*\r?\n[ \t]*(?=[^\W\d_])")
 
 
 def _dropped_spans(text: str) -> list[tuple[int, int]]:

@@ -191,3 +191,11 @@ def test_a_span_with_one_word_replaced_is_never_found(data, stranger, at) -> Non
     quote_words = words[i:j]
     quote_words[min(at, len(quote_words) - 1)] = stranger
     assert match_quote(" ".join(quote_words), text) is None
+
+
+def test_soft_hyphen_at_a_line_break_joins_the_word() -> None:
+    """B04: 'responsabi\\u00ad\\nlidad' reads 'responsabilidad' (fuzzy word matching would not bridge it)."""
+    text = "1. El proveedor asumirá la responsabi\u00ad\nlidad por los defectos ocultos durante dos años."
+    m = match_quote("El proveedor asumirá la responsabilidad por los defectos ocultos", text)
+    assert m is not None and m.kind is MatchKind.normalized
+    assert text[m.start : m.end].endswith("ocultos")
