@@ -62,6 +62,11 @@ class Settings(BaseSettings):
         description="Chunks embedded between two atomic commits of the index; a crash loses at most this much work.",
     )
 
+    # ingestion
+    ocr_enabled: bool = Field(
+        True, description="OCR scanned PDF pages with Tesseract when it is installed (else they are reported)."
+    )
+
     # verification
     min_quote_chars: int = Field(15, ge=1, le=200, description="Shortest acceptable quote, characters (normalized).")
     fuzzy_threshold: float = Field(

@@ -901,6 +901,8 @@ class Workspace:
                         report.failures.append(FileError(path=str(path), reason=exc.reason, page=exc.page))
                         self._record_failure(path, root, exc)
                         continue
+                    # pages that could not be read (e.g. scanned, no OCR) while the rest indexes
+                    report.failures += [FileError(path=str(path), reason=r, page=pg) for pg, r in parsed.warnings]
                     if prev and prev[2] == parsed.sha256:
                         with self._db() as db:
                             db.execute(

@@ -18,8 +18,8 @@ def _cases():
     return data
 
 
-# Cases whose format or layout comes with issue #3 (DOCX, multi-column reading order).
-_LATER = {"B10_two_columns.pdf": "two-column reading order: issue #3", ".docx": "DOCX ingestion: issue #3"}
+# Cases whose format or layout is not handled yet (none left since issue #3).
+_LATER: dict[str, str] = {}
 
 
 def _quote_cases():
@@ -29,7 +29,7 @@ def _quote_cases():
         if case["expected"]["type"] != "quote":
             continue
         for f in files:
-            reason = _LATER.get(f) or (_LATER[".docx"] if f.endswith(".docx") else None)
+            reason = _LATER.get(f)
             marks = [pytest.mark.xfail(reason=reason, strict=True)] if reason else []
             out.append(pytest.param(f, case["expected"], id=f"{case['case_id']}-{f}-{case['expected']['quote'][:20]}", marks=marks))
     return out
@@ -64,9 +64,24 @@ def test_expected_quote_is_found_on_its_page(filename: str, expected: dict) -> N
 )
 def test_bad_pdf_gives_clear_error_naming_the_file(filename: str, must_mention: str) -> None:
     with pytest.raises(IngestError) as info:
-        parse_file(CASES / filename)
+        parse_file(CASES / filename, ocr=False)
     assert must_mention in info.value.reason
     assert filename in str(info.value)
+
+
+def test_scanned_case_is_ocred_when_tesseract_is_installed() -> None:
+    doc = parse_file(CASES / "B13_scanned_image_only.pdf", ocr=True)
+    page = doc.pages[0]
+    assert page.modality == "ocr" and page.ocr_confidence is not None and page.ocr_confidence > 60
+    assert match_quote("The termination notice period is ninety days.", page.text) is not None
+    assert len(page.boxes) == len(page.text)
+
+
+def test_mixed_file_without_ocr_indexes_text_pages_and_names_the_scanned_page() -> None:
+    doc = parse_file(CASES / "B13_mixed_text_and_scan.pdf", ocr=False)
+    assert "Alder Street Bakery" in doc.pages[0].text
+    assert doc.pages[1].text == ""
+    assert [(page, "needs OCR" in reason) for page, reason in doc.warnings] == [(2, True)]
 
 
 def test_owner_password_only_pdf_indexes_normally() -> None:

@@ -225,7 +225,8 @@ def test_changed_and_deleted_files_replace_exactly_their_chunks(tmp_path, script
     assert "f/a.txt#p1-c0" not in ws.dense_search("deposit returned", 5, set())
 
 
-def test_empty_corpus_abstains_without_calling_the_model(tmp_path, scripted) -> None:
+def test_empty_corpus_abstains_without_calling_the_model(tmp_path, scripted, monkeypatch) -> None:
+    monkeypatch.setenv("VERBATIM_OCR_ENABLED", "0")  # the case's scan is "needs OCR" without Tesseract
     folder = tmp_path / "B27_empty_corpus"
     shutil.copytree(CASES / "B27_empty_corpus", folder)
     ws = Workspace("empty")
