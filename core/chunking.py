@@ -1,67 +1,316 @@
-"""Split page texts into overlapping chunks that never cross a page or a document.
+"""Split page texts into section-aware chunks measured in embedding-model tokens.
 
-Sizes are in characters of page text (issue #3 moves them to embedding-model
-tokens). A chunk ends at the last paragraph break, else sentence end, else
-space found in the final 30 % of the window, so quotes are rarely cut.
+**Units.** Sizes are word-piece tokens of the embedding model's own tokenizer
+(all-MiniLM-L6-v2, loaded with ``transformers.AutoTokenizer`` from
+:func:`core.paths.embedding_model_dir`, never downloaded). The model reads at
+most ``MAX_SEQ_TOKENS`` = 256 tokens (its ``sentence_bert_config.json``), and
+sentence-transformers silently drops what lies beyond. So a chunk's *embedding
+text* — ``[CLS]`` + context line + chunk text + ``[SEP]`` — is at most
+``min(chunk_tokens, 256)`` tokens; nothing of a chunk is ever cut off by the
+embedder.
+
+**Overflow.** When a page or section is longer than the budget, the chunk ends
+at the best break inside the last 30 % of the budget (paragraph, else sentence
+end, else line end, else space) and the rest *starts the next chunk*, which
+repeats the last ``overlap_tokens`` tokens (from a word boundary) so a quote
+that straddles the cut is whole in one of the two. A single "word" longer than
+the budget is cut at a token boundary.
+
+**Sections.** Headings given by the format (DOCX heading styles, HTML ``h1``–
+``h6``, Markdown ``#``) and numbered clauses at
+a line start ("7.2", "Cláusula Tercera", "Article 12", "Artículo 12",
+"Capítulo II", "TÍTULO I"…) start a new chunk where possible: when the budget
+would carry a chunk past such a start (and the chunk already holds a quarter of
+the budget), the chunk ends right before it, without overlap. Small sections
+therefore share a chunk, and every cut between sections falls on a heading.
+
+**Context line.** Each chunk carries ``context`` = document title and the
+heading path in force at its start ("Contrato marco › Capítulo II › Artículo 12").
+It is prepended for embedding and BM25 (:meth:`core.types.Chunk.embedding_text`)
+but is never part of ``text``: quotes verify against, and offsets index, only the
+chunk's own text (``text == page_text[start:end]``).
+
+Chunks never cross a page; ids are ``<doc_id>#p<page>-c<n>`` (``n`` 0-based per page).
 """
 
 from __future__ import annotations
 
+import bisect
 import re
+import threading
+from dataclasses import dataclass
 
-from core.ingest import PageText
+from core.ingest import Block, PageText
 from core.types import Chunk
 
-_PARA = re.compile(r"\n\s*\n")
-_SENT = re.compile(r"[.!?;:]\s")
+#: Bumped when the chunker's output changes for the same settings; recorded in the index
+#: fingerprint (core.store.index_fingerprint), so old indexes ask for a rebuild.
+CHUNKER_VERSION = 2
+MAX_SEQ_TOKENS = 256  # all-MiniLM-L6-v2 max_seq_length (sentence_bert_config.json)
+SPECIAL_TOKENS = 2  # [CLS] and [SEP]
+MAX_CONTEXT_TOKENS = 32  # the context line is shortened to this many tokens
+DEFAULT_CHUNK_TOKENS = 256
+DEFAULT_OVERLAP_TOKENS = 48
+_PATH_SEP = " › "
+
+_PARA = re.compile(r"\n[ \t]*\n")
+_SENT = re.compile(r"[.!?;:][\"'”’)\]]?\s")
+_LINE = re.compile(r"\n")
+
+# Numbered clauses and section words at the start of a line, with their heading level.
+_CLAUSE_WORDS = [
+    (1, r"(?:t[íi]tulo|title|part[e]?|libro|book)\s+(?:[IVXLC]+|\d+|[a-zá-ú]+)\b"),
+    (2, r"(?:cap[íi]tulo|chapter)\s+(?:[IVXLC]+|\d+|[a-zá-ú]+)\b"),
+    (3, r"(?:secci[óo]n|section|anexo|annex|schedule|ap[ée]ndice|appendix)\s+(?:[IVXLC]+|\d+[.\d]*|[A-Z]|[a-zá-ú]+)\b"),
+    (4, r"(?:art[íi]culo|article|art\.|cl[áa]usula|clause|disposici[óo]n\s+\w+)\s+(?:\d+[.\d]*(?:\s*bis)?|[IVXLC]+|[a-zá-ú]+)\b"),
+]
+# A clause word is a heading only when what follows its number ends the line or starts a
+# capitalised title ("Artículo 12.", "Cláusula Tercera. Objeto"), not running text that
+# wrapped onto a new line ("Capítulo tercero informarán…", "artículo 53, 2, de…").
+_TITLE_AFTER = r"(?=[ \t]*(?:[.:\u2013\u2014-][ \t]*)?(?:$|[A-ZÁÉÍÓÚÑ\"«(]))"
+_CLAUSE_RE = [
+    (lvl, re.compile(r"^[ \t]*(?i:" + pat + r")" + _TITLE_AFTER, re.MULTILINE)) for lvl, pat in _CLAUSE_WORDS
+]
+# "7.2 Title", "7.2.1. Title", "12. TITLE" (a numbered paragraph "1. La bandera…" in running
+# text is not a heading: after a single number only a short all-capitals title counts).
+_NUMBERED = re.compile(r"^[ \t]*(\d{1,3}(?:\.\d{1,3})+)\.?[ \t]+(?=[A-ZÁÉÍÓÚÑ])", re.MULTILINE)
+_NUMBERED_TOP = re.compile(r"^[ \t]*(\d{1,3})\.[ \t]+(?=[A-ZÁÉÍÓÚÑ][A-ZÁÉÍÓÚÑÜ0-9 ,;:'’&()/-]{2,60}$)", re.MULTILINE)
 
 
-def _cut(text: str, start: int, target_end: int) -> int:
-    if target_end >= len(text):
-        return len(text)
-    window_from = start + int((target_end - start) * 0.7)
-    window = text[window_from:target_end]
-    for pattern in (_PARA, _SENT):
+@dataclass
+class _Heading:
+    start: int
+    end: int
+    level: int
+    text: str
+
+
+_tokenizer = None
+_tokenizer_lock = threading.Lock()
+
+
+def get_tokenizer():
+    """The embedding model's word-piece tokenizer (``tokenizers.Tokenizer``), without truncation or padding.
+
+    Loaded once with ``transformers.AutoTokenizer`` from the local model folder;
+    the model's ``tokenizer.json`` sets truncation to 128 and padding, which
+    counting must not apply, so a copy of its backend with both switched off is used.
+
+    Raises:
+        ModelUnavailableError: the embedding model is not installed.
+    """
+    global _tokenizer
+    with _tokenizer_lock:
+        if _tokenizer is None:
+            import copy
+
+            import transformers
+            from transformers import AutoTokenizer
+
+            from core.paths import embedding_model_dir
+
+            transformers.utils.logging.set_verbosity_error()
+            tok = AutoTokenizer.from_pretrained(str(embedding_model_dir()))
+            backend = copy.deepcopy(tok.backend_tokenizer)
+            backend.no_truncation()
+            backend.no_padding()
+            _tokenizer = backend
+        return _tokenizer
+
+
+def count_tokens(text: str) -> int:
+    """Word-piece tokens of ``text`` for the embedding model, without ``[CLS]``/``[SEP]``."""
+    return len(get_tokenizer().encode(text, add_special_tokens=False).ids)
+
+
+def find_headings(text: str, blocks: list[Block]) -> list[_Heading]:
+    """Section starts in a page text: format headings (``blocks``) and numbered clauses at line starts."""
+    found: dict[int, _Heading] = {}
+    for b in blocks:
+        if b.kind == "heading":
+            line = text[b.start : b.end].strip().split("\n", 1)[0]
+            found[b.start] = _Heading(b.start, b.end, b.level or 1, line)
+    for level, rx in _CLAUSE_RE:
+        for m in rx.finditer(text):
+            start = m.start() + (len(m.group(0)) - len(m.group(0).lstrip()))
+            end = text.find("\n", start)
+            end = len(text) if end < 0 else end
+            found.setdefault(start, _Heading(start, end, level, text[start:end].strip()))
+    for rx in (_NUMBERED, _NUMBERED_TOP):
+        for m in rx.finditer(text):
+            start = m.start(1)
+            depth = m.group(1).count(".") if rx is _NUMBERED else 0
+            end = text.find("\n", start)
+            end = len(text) if end < 0 else end
+            found.setdefault(start, _Heading(start, end, 4 + depth, text[start:end].strip()))
+    return [found[k] for k in sorted(found)]
+
+
+_PARA_START = re.compile(r"\n[ \t]*\n[ \t]*(?=\S)|\n[ \t]*(?=(?:\d{1,3}\.|[a-z]\)|[-•*])[ \t]+\S)")
+
+
+def paragraph_starts(text: str, blocks: list[Block]) -> list[int]:
+    """Offsets where paragraphs start: blocks, text after a blank line, numbered or bulleted lines."""
+    starts = {b.start for b in blocks} | {m.end() for m in _PARA_START.finditer(text)}
+    return sorted(x for x in starts if 0 < x < len(text))
+
+
+def _shorten(line: str, limit: int = 80) -> str:
+    line = " ".join(line.split())
+    return line if len(line) <= limit else line[: limit - 1].rstrip() + "…"
+
+
+class _HeadingPath:
+    """The stack of headings in force while walking a document from start to end."""
+
+    def __init__(self) -> None:
+        self.stack: list[_Heading] = []
+
+    def push(self, h: _Heading) -> None:
+        while self.stack and self.stack[-1].level >= h.level:
+            self.stack.pop()
+        self.stack.append(h)
+
+    def names(self) -> list[str]:
+        return [_shorten(h.text) for h in self.stack]
+
+
+def _context_line(title: str, path: list[str]) -> str:
+    """``title › heading › …`` shortened (outer headings first dropped) to ``MAX_CONTEXT_TOKENS``."""
+    parts = [p for p in [_shorten(title)] + path if p]
+    line = _PATH_SEP.join(parts)
+    while len(parts) > 2 and count_tokens(line) > MAX_CONTEXT_TOKENS:
+        parts.pop(1)
+        line = _PATH_SEP.join(parts)
+    if count_tokens(line) > MAX_CONTEXT_TOKENS:
+        enc = get_tokenizer().encode(line, add_special_tokens=False)
+        line = line[: enc.offsets[MAX_CONTEXT_TOKENS - 1][1]]
+    return line
+
+
+def _best_break(text: str, lo: int, hi: int) -> int | None:
+    """Best cut position in ``text[lo:hi]``: after a paragraph break, sentence end, line end or space."""
+    window = text[lo:hi]
+    for pattern in (_PARA, _SENT, _LINE):
         ends = [m.end() for m in pattern.finditer(window)]
         if ends:
-            return window_from + ends[-1]
+            return lo + ends[-1]
     space = window.rfind(" ")
-    if space < 0:
-        space = window.rfind("\n")
-    return window_from + space + 1 if space >= 0 else target_end
+    return lo + space + 1 if space >= 0 else None
 
 
 def chunk_pages(
-    doc_id: str, path: str, pages: list[PageText], *, chunk_chars: int = 1000, overlap: int = 200, lang: str = "en"
+    doc_id: str,
+    path: str,
+    pages: list[PageText],
+    *,
+    chunk_tokens: int | None = None,
+    overlap_tokens: int | None = None,
+    lang: str = "en",
+    title: str = "",
 ) -> list[Chunk]:
-    """Chunk every page of one document.
+    """Chunk every page of one document (see the module docstring for the rules).
 
     Args:
         doc_id: the document's stable id (``<folder>/<relative path>``).
         path: absolute path of the file.
-        pages: the document's pages (1-based numbers).
-        chunk_chars: target size, characters.
-        overlap: characters shared by consecutive chunks of a page.
+        pages: the document's pages (1-based numbers), with their blocks.
+        chunk_tokens: maximum tokens of a chunk's embedding text, ``[CLS]``,
+            context line and ``[SEP]`` included; capped at ``MAX_SEQ_TOKENS``.
+            Default ``DEFAULT_CHUNK_TOKENS``.
+        overlap_tokens: tokens repeated at the start of a chunk that continues an
+            over-long section. Default ``DEFAULT_OVERLAP_TOKENS``.
         lang: ISO 639-1 language of the document (used by BM25).
+        title: document title for the context line (file name if empty).
 
     Returns:
         Chunks with ids ``<doc_id>#p<page>-c<n>``; whitespace-only pages give none.
+
+    Raises:
+        ModelUnavailableError: the embedding model (its tokenizer) is not installed.
     """
+    limit = min(chunk_tokens or DEFAULT_CHUNK_TOKENS, MAX_SEQ_TOKENS)
+    overlap_n = overlap_tokens if overlap_tokens is not None else DEFAULT_OVERLAP_TOKENS
+    title = title or path.rsplit("/", 1)[-1]
+    tokenizer = get_tokenizer()
     chunks: list[Chunk] = []
+    headings = _HeadingPath()
     for page in pages:
         text = page.text
+        if not text.strip():
+            continue
+        enc = tokenizer.encode(text, add_special_tokens=False)
+        tok_starts = [o[0] for o in enc.offsets]
+        tok_ends = [o[1] for o in enc.offsets]
+        page_heads = find_headings(text, page.blocks)
+        head_starts = [h.start for h in page_heads]
+        block_starts = [b.start for b in page.blocks]
+        para_starts = paragraph_starts(text, page.blocks)
+        h_i = 0
         n = 0
         start = 0
-        while start < len(text):
+        while True:
             while start < len(text) and text[start].isspace():
                 start += 1
             if start >= len(text):
                 break
-            end = _cut(text, start, start + chunk_chars)
+            while h_i < len(page_heads) and page_heads[h_i].start <= start:
+                headings.push(page_heads[h_i])
+                h_i += 1
+            path_names = headings.names()
+            context = _context_line(title, path_names)
+            budget = limit - SPECIAL_TOKENS - (count_tokens(context) + 1 if context else 0)
+            budget = max(budget, 16)
+            first_tok = bisect.bisect_left(tok_starts, start)
+            last_tok = first_tok + budget  # first token that no longer fits
+            if last_tok >= len(tok_starts):
+                end, next_start = len(text), None
+            else:
+                max_end = tok_starts[last_tok]
+                min_tok = first_tok + budget // 4
+                lo_sec = tok_starts[min(min_tok, len(tok_starts) - 1)]
+                # a section start inside the budget (after a quarter of it) ends the chunk there
+                k = bisect.bisect_right(head_starts, max_end) - 1
+                if k >= 0 and head_starts[k] > lo_sec:
+                    end, next_start = head_starts[k], head_starts[k]
+                else:
+                    # prefer ending right before a paragraph in the second half of the budget
+                    mid = start + (max_end - start) // 2
+                    p = bisect.bisect_right(para_starts, max_end) - 1
+                    if p >= 0 and para_starts[p] > mid:
+                        end = next_start = para_starts[p]
+                    else:
+                        lo = start + int((max_end - start) * 0.7)
+                        end = _best_break(text, lo, max_end) or max_end
+                        end_tok = bisect.bisect_left(tok_starts, end)
+                        ov_tok = max(end_tok - overlap_n, first_tok + 1)
+                        next_start = tok_starts[ov_tok] if ov_tok < len(tok_starts) else end
+                        # begin the overlap at a word boundary
+                        if 0 < next_start < end and not text[next_start - 1].isspace():
+                            space = text.find(" ", next_start, end)
+                            nl = text.find("\n", next_start, end)
+                            cands = [c for c in (space, nl) if c >= 0]
+                            next_start = min(cands) + 1 if cands else next_start
+                        # a paragraph cut in two is repeated whole by the next chunk when it began
+                        # inside this one (so any paragraph that fits the budget lies in one chunk)
+                        p = bisect.bisect_right(para_starts, end - 1) - 1
+                        if p >= 0 and start < para_starts[p] < next_start:
+                            para_end = para_starts[p + 1] if p + 1 < len(para_starts) else len(text)
+                            para_tokens = bisect.bisect_left(tok_starts, para_end) - bisect.bisect_left(
+                                tok_starts, para_starts[p]
+                            )
+                            if para_tokens <= budget:
+                                next_start = para_starts[p]
+                        if next_start <= start:
+                            next_start = end
             piece_end = end
             while piece_end > start and text[piece_end - 1].isspace():
                 piece_end -= 1
             if piece_end > start:
+                b = bisect.bisect_right(block_starts, start) - 1
+                location = _PATH_SEP.join(path_names)
+                if page.blocks and b >= 0 and page.blocks[b].index and not page.boxes:
+                    location = (location + " " if location else "") + f"¶ {page.blocks[b].index}"
                 chunks.append(
                     Chunk(
                         chunk_id=f"{doc_id}#p{page.page}-c{n}",
@@ -72,13 +321,19 @@ def chunk_pages(
                         end=piece_end,
                         text=text[start:piece_end],
                         lang=lang,
+                        modality="ocr" if page.modality == "ocr" else "text",
+                        ocr_confidence=page.ocr_confidence,
+                        page_label=page.label,
+                        location=location,
+                        context=context,
                     )
                 )
                 n += 1
-            if end >= len(text):
+            if next_start is None:
                 break
-            next_start = max(end - overlap, start + 1)
-            # begin the overlap at a word boundary
-            space = text.find(" ", next_start, end)
-            start = space + 1 if space >= 0 else next_start
+            start = next_start
+        # headings later on the page stay in force for the next page
+        while h_i < len(page_heads):
+            headings.push(page_heads[h_i])
+            h_i += 1
     return chunks

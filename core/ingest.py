@@ -293,7 +293,9 @@ def _page_text_from_textpage(page: pymupdf.Page, raw: dict) -> PageText:
     if blocks:
         blocks[-1].end = pos - 1
     text = "".join(parts)
-    _mark_pdf_headings(text, blocks, sizes)
+    # Font-size headings (_mark_pdf_headings) are not applied: running headers set in a
+    # larger font ("BOLETÍN OFICIAL DEL ESTADO") became top-level headings on every page
+    # and broke heading paths; numbered clauses are found by core.chunking instead.
     return PageText(page=page.number + 1, text=text, boxes=boxes, blocks=blocks)
 
 
@@ -490,9 +492,21 @@ def decode_text(data: bytes, path: Path | str = "") -> str:
         pass
     from charset_normalizer import from_bytes  # a maintained detector, only needed here
 
-    best = from_bytes(data).best()
+    results = from_bytes(data)
+    best = results.best()
     if best is None:
         raise IngestError(str(path), "text encoding could not be detected")
+    # Single-byte Windows code pages often tie (cp1250/cp1252/cp1257 decode Spanish
+    # equally "cleanly" for the detector, and it lists cp1250 first, turning ñ into ń).
+    # On a tie, Windows-1252 (Western Europe, the legacy default of Spanish and English
+    # systems) wins.
+    for match in results:
+        if (
+            match.encoding in {"cp1252", "latin_1", "iso8859_15"}
+            and match.chaos <= best.chaos
+            and match.coherence >= best.coherence - 0.01
+        ):
+            return str(match)
     return str(best)
 
 

@@ -52,9 +52,15 @@ class Settings(BaseSettings):
     dense_candidates: int = Field(30, ge=1, le=500, description="Dense candidates before fusion.")
     rrf_k: int = Field(60, ge=1, le=1000, description="Reciprocal rank fusion constant (Cormack et al. 2009).")
 
-    # chunking (characters of page text)
-    chunk_chars: int = Field(1000, ge=200, le=4000, description="Target chunk size, characters.")
-    chunk_overlap: int = Field(200, ge=0, le=1000, description="Overlap between consecutive chunks, characters.")
+    # chunking (word-piece tokens of the embedding model; see core/chunking.py)
+    chunk_tokens: int = Field(
+        256, ge=64, le=256,
+        description="Maximum tokens of a chunk as embedded (context line and [CLS]/[SEP] included); "
+        "the embedding model reads at most 256.",
+    )
+    chunk_overlap_tokens: int = Field(
+        48, ge=0, le=128, description="Tokens repeated at the start of a chunk that continues a long section."
+    )
 
     # indexing
     index_commit_chunks: int = Field(

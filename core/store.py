@@ -85,6 +85,10 @@ CREATE TABLE IF NOT EXISTS chunks (
     "end" INTEGER NOT NULL, text TEXT NOT NULL, lang TEXT NOT NULL, modality TEXT NOT NULL, ord INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS chunks_doc ON chunks(doc_id);
+CREATE TABLE IF NOT EXISTS chunk_meta (
+    chunk_id TEXT PRIMARY KEY, context TEXT NOT NULL, page_label TEXT NOT NULL, location TEXT NOT NULL,
+    ocr_confidence REAL
+);
 CREATE TABLE IF NOT EXISTS failures (path TEXT PRIMARY KEY, folder TEXT NOT NULL, reason TEXT NOT NULL, page INTEGER);
 """
 
@@ -391,14 +395,17 @@ class Workspace:
             for i in range(0, len(ids), 500):
                 part = ids[i : i + 500]
                 q = (
-                    'SELECT c.chunk_id, c.doc_id, d.path, c.page, c.start, c."end", c.text, c.lang, c.modality '
-                    "FROM chunks c JOIN documents d ON d.doc_id = c.doc_id WHERE c.chunk_id IN "
+                    'SELECT c.chunk_id, c.doc_id, d.path, c.page, c.start, c."end", c.text, c.lang, c.modality, '
+                    "COALESCE(m.context, ''), COALESCE(m.page_label, ''), COALESCE(m.location, ''), m.ocr_confidence "
+                    "FROM chunks c JOIN documents d ON d.doc_id = c.doc_id "
+                    "LEFT JOIN chunk_meta m ON m.chunk_id = c.chunk_id WHERE c.chunk_id IN "
                     f"({','.join('?' * len(part))})"
                 )
                 for row in db.execute(q, part):
                     out[row[0]] = Chunk(
                         chunk_id=row[0], doc_id=row[1], path=row[2], page=row[3], start=row[4], end=row[5],
                         text=row[6], lang=row[7], modality=row[8],
+                        context=row[9], page_label=row[10], location=row[11], ocr_confidence=row[12],
                     )
         return out
 
@@ -574,7 +581,11 @@ class Workspace:
 
         with self._db() as db:
             generation = int(self._meta(db).get("generation", "0"))
-            rows = db.execute("SELECT chunk_id, text, lang FROM chunks ORDER BY doc_id, ord").fetchall()
+            # BM25 indexes the context line (title, heading path) with the chunk text
+            rows = db.execute(
+                "SELECT c.chunk_id, COALESCE(m.context || char(10), '') || c.text, c.lang FROM chunks c "
+                "LEFT JOIN chunk_meta m ON m.chunk_id = c.chunk_id ORDER BY c.doc_id, c.ord"
+            ).fetchall()
         name = f"bm25-{generation}-{uuid.uuid4().hex[:8]}"
         final = self.dir / name
         tmp = self.dir / f"{name}.tmp"
@@ -783,6 +794,11 @@ class Workspace:
             [(c.chunk_id, c.doc_id, c.page, c.start, c.end, c.text, c.lang, c.modality, n)
              for n, c in enumerate(w.chunks)],
         )
+        db.executemany(
+            "INSERT OR REPLACE INTO chunk_meta (chunk_id, context, page_label, location, ocr_confidence) "
+            "VALUES (?,?,?,?,?)",
+            [(c.chunk_id, c.context, c.page_label, c.location, c.ocr_confidence) for c in w.chunks],
+        )
 
     def _move_document_rows(self, db: sqlite3.Connection, w: _DocWrite) -> None:
         """Re-key a moved document (same bytes): every column kept, ids ``old#…`` become ``new#…``."""
@@ -914,7 +930,8 @@ class Workspace:
                     lang = detect_language(" ".join(p.text for p in parsed.pages[:5]))
                     chunks = chunk_pages(
                         doc_id, str(path), parsed.pages,
-                        chunk_chars=self.settings.chunk_chars, overlap=self.settings.chunk_overlap, lang=lang,
+                        chunk_tokens=self.settings.chunk_tokens, overlap_tokens=self.settings.chunk_overlap_tokens,
+                        lang=lang, title=parsed.title,
                     )
                     vectors: list[list[float]] = []
                     embedder = get_embedder() if chunks else None
@@ -922,7 +939,7 @@ class Workspace:
                         if cancel():
                             raise Cancelled()
                         batch = chunks[b : b + EMBED_BATCH]
-                        vectors += embedder.get_text_embedding_batch([c.text for c in batch])
+                        vectors += embedder.get_text_embedding_batch([c.embedding_text() for c in batch])
                         yield ProgressEvent(
                             stage="embed", done=i, total=len(files),
                             message=f"{path.name}: {min(b + EMBED_BATCH, len(chunks))}/{len(chunks)} chunks",

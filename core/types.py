@@ -48,6 +48,21 @@ class Chunk(BaseModel):
     text: str
     lang: str = "en"
     modality: Literal["text", "ocr"] = "text"
+    ocr_confidence: float | None = Field(
+        None, description="Mean Tesseract word confidence 0-100 of the page, for OCR chunks."
+    )
+    page_label: str = Field("", description="Printed page label of a PDF page (e.g. 'iv'), '' if none.")
+    location: str = Field(
+        "", description="Where the chunk starts, for display: heading path, plus '¶ n' (1-based) for non-PDF formats."
+    )
+    context: str = Field(
+        "",
+        description="Context line (document title and heading path) used for embedding and BM25; never quotable.",
+    )
+
+    def embedding_text(self) -> str:
+        """Text given to the embedder and BM25: the context line, a newline, then the chunk text."""
+        return f"{self.context}\n{self.text}" if self.context else self.text
 
 
 class ScoredChunk(BaseModel):

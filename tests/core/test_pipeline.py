@@ -27,7 +27,7 @@ def _reply(claims, found=True, missing="", complete=True):
 
 def _first_quote(chunks: dict[str, str], length: int = 80) -> tuple[str, str]:
     cid, text = next(iter(chunks.items()))
-    start = len(text) // 4
+    start = text.find(" ", len(text) // 4) + 1  # a word start: highlight checks compare whole words
     return cid, text[start : start + length].strip()
 
 

@@ -35,10 +35,10 @@ def _vectors(ws: Workspace) -> dict[str, np.ndarray]:
 
 
 def test_fingerprint_records_model_chunking_and_schema() -> None:
-    fp = index_fingerprint(Settings(chunk_chars=800))
+    fp = index_fingerprint(Settings(chunk_tokens=200))
     assert fp["schema_version"] == INDEX_SCHEMA_VERSION
     assert fp["embedding_model"] == "all-MiniLM-L6-v2"
-    assert fp["chunking.chunk_chars"] == 800 and fp["chunking.chunk_overlap"] == 200
+    assert fp["chunking.chunk_tokens"] == 800 and fp["chunking.chunk_overlap_tokens"] == 48
     assert not any(k.startswith("chunking.") and "top_k" in k for k in fp)
 
 
@@ -47,20 +47,20 @@ def test_other_chunking_settings_raise_mismatch_until_reset(folder: Path) -> Non
     run(index_folders(ws, [folder]))
     assert ws.chunk_count() > 0
     with pytest.raises(IndexMismatchError) as err:
-        Workspace("w", Settings(chunk_chars=800))
-    assert err.value.differences == {"chunking.chunk_chars": (1000, 800)}
+        Workspace("w", Settings(chunk_tokens=200))
+    assert err.value.differences == {"chunking.chunk_tokens": (256, 200)}
     assert "verbatim index --rebuild --workspace w" in str(err.value)
     assert isinstance(err.value, IndexError_)
     # Same settings still open; nothing was touched by the refused open.
     assert Workspace("w", Settings()).chunk_count() == ws.chunk_count()
 
-    fresh = Workspace.reset("w", Settings(chunk_chars=800))
+    fresh = Workspace.reset("w", Settings(chunk_tokens=200))
     assert fresh.chunk_count() == 0 and fresh.documents() == []
     assert fresh.folders() == [str(folder.resolve())]
     assert fresh.stored_chunk_ids() == {"manifest": [], "vectors": [], "bm25": []}
     report = run(index_folders(fresh, fresh.folders()))
     assert report.documents == 2
-    assert fresh.fingerprint()["chunking.chunk_chars"] == 800
+    assert fresh.fingerprint()["chunking.chunk_tokens"] == 800
     ids = fresh.stored_chunk_ids()
     assert ids["manifest"] == ids["vectors"] == ids["bm25"] != []
 
@@ -97,7 +97,7 @@ def test_cli_names_the_rebuild_command_and_rebuild_reindexes_recorded_folders(
     assert main(["index", "--rebuild", "-w", "cli", "-q"]) == 0
     out = capsys.readouterr().out
     assert "documents indexed: 2" in out
-    assert Workspace("cli", Settings(chunk_chars=700)).fingerprint()["chunking.chunk_chars"] == 700
+    assert Workspace("cli", Settings(chunk_tokens=180)).fingerprint()["chunking.chunk_tokens"] == 700
 
 
 def test_moved_file_keeps_its_chunks_and_vectors_without_embedding(folder: Path) -> None:

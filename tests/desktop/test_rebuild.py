@@ -24,19 +24,19 @@ def test_mismatched_index_shows_rebuild_dialog_and_rebuilds(qtbot, tmp_path, mon
     shutil.copy(CORPORA / "pdfs" / "NIST.FIPS.199.pdf", folder)
     run(index_folders(Workspace("matter", Settings()), [folder]))
 
-    window = MainWindow(settings=Settings(chunk_chars=700), workspace="matter")
+    window = MainWindow(settings=Settings(chunk_tokens=180), workspace="matter")
     qtbot.addWidget(window)
     qtbot.waitUntil(lambda: window.rebuild_box is not None and window.rebuild_box.isVisible(), timeout=TIMEOUT_MS)
     box = window.rebuild_box
-    assert "--rebuild" in box.detailedText() and "chunk_chars" in box.detailedText()
+    assert "--rebuild" in box.detailedText() and "chunk_tokens" in box.detailedText()
     rebuild = next(b for b in box.buttons() if box.buttonRole(b) == QMessageBox.ButtonRole.AcceptRole)
     with qtbot.waitSignal(window.indexing_finished, timeout=TIMEOUT_MS) as blocker:
         rebuild.click()
     report = blocker.args[0]
     assert report.documents == 1 and not report.cancelled
     assert window.rebuild_box is None
-    ws = Workspace("matter", Settings(chunk_chars=700))  # opens: no mismatch any more
-    assert ws.fingerprint()["chunking.chunk_chars"] == 700 and ws.chunk_count() == report.total_chunks > 0
+    ws = Workspace("matter", Settings(chunk_tokens=180))  # opens: no mismatch any more
+    assert ws.fingerprint()["chunking.chunk_tokens"] == 700 and ws.chunk_count() == report.total_chunks > 0
     window.close()
 
 
@@ -51,7 +51,7 @@ def test_cancel_keeps_the_index_untouched(qtbot, tmp_path, monkeypatch) -> None:
     run(index_folders(ws, [folder]))
     chunks = ws.chunk_count()
 
-    window = MainWindow(settings=Settings(chunk_chars=700), workspace="matter")
+    window = MainWindow(settings=Settings(chunk_tokens=180), workspace="matter")
     qtbot.addWidget(window)
     qtbot.waitUntil(lambda: window.rebuild_box is not None and window.rebuild_box.isVisible(), timeout=TIMEOUT_MS)
     window.rebuild_box.reject()

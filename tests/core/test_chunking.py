@@ -1,0 +1,101 @@
+"""Chunking (issue #3): token budget of the embedding model, sections, context line, overflow, ids."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from core.chunking import MAX_SEQ_TOKENS, chunk_pages, count_tokens, find_headings
+from core.ingest import PageText, parse_file, text_blocks
+from core.verify import match_quote
+from tests.conftest import CASES, CORPORA
+
+BOE = CORPORA / "pdfs" / "BOE-A-1978-31229-consolidado.pdf"
+
+
+def _chunks_of(path, **kw):
+    parsed = parse_file(path)
+    return parsed, chunk_pages("f/" + path.name, str(path), parsed.pages, title=parsed.title, **kw)
+
+
+@pytest.mark.parametrize(
+    "path", [BOE, CASES / "B30_long_single_paragraph.txt", CASES / "B19_long_context_warranty.md", CASES / "B08_cjk.txt"]
+)
+def test_no_chunk_exceeds_the_embedding_models_window(path) -> None:
+    parsed, chunks = _chunks_of(path)
+    assert chunks
+    for c in chunks:
+        # [CLS] + context line + "\n" + text + [SEP], as the embedder sees it
+        assert count_tokens(c.embedding_text()) + 2 <= MAX_SEQ_TOKENS, c.chunk_id
+        page = parsed.pages[c.page - 1]
+        assert page.text[c.start : c.end] == c.text
+        assert re.fullmatch(r"f/[^#]+#p\d+-c\d+", c.chunk_id)
+
+
+def test_a_smaller_budget_is_respected_and_ids_are_stable() -> None:
+    parsed, chunks = _chunks_of(CASES / "B19_long_context_warranty.md", chunk_tokens=128, overlap_tokens=16)
+    assert all(count_tokens(c.embedding_text()) + 2 <= 128 for c in chunks)
+    again = chunk_pages("f/B19_long_context_warranty.md", chunks[0].path, parsed.pages, title=parsed.title,
+                        chunk_tokens=128, overlap_tokens=16)
+    assert [c.chunk_id for c in again] == [c.chunk_id for c in chunks]
+    assert [(c.start, c.end) for c in again] == [(c.start, c.end) for c in chunks]
+
+
+def test_overflow_of_a_long_paragraph_starts_the_next_chunk_with_overlap() -> None:
+    parsed, chunks = _chunks_of(CASES / "B30_long_single_paragraph.txt")
+    assert len(chunks) > 1
+    for a, b in zip(chunks, chunks[1:]):
+        assert a.start < b.start < a.end, "consecutive chunks of one paragraph overlap"
+    tail = "every worker in the excavation zone must wear a high-visibility jacket with reflective strips and a head torch"
+    assert any(match_quote(tail, c.text) for c in chunks)
+
+
+SECTIONED = (
+    "CONTRATO DE ARRENDAMIENTO\n\n"
+    "Cláusula Primera. Objeto\n\n" + "El arrendador cede el uso del local situado en la calle Mayor. " * 12 + "\n\n"
+    "Cláusula Segunda. Renta\n\n" + "La renta mensual asciende a mil doscientos euros pagaderos por adelantado. " * 10 + "\n\n"
+    "Cláusula Tercera. Duración\n\n" + "El contrato dura cinco años desde la firma y se prorroga por años. " * 10 + "\n"
+)
+
+
+def test_numbered_clauses_start_chunks_and_name_the_context() -> None:
+    page = PageText(page=1, text=SECTIONED, blocks=text_blocks(SECTIONED))
+    chunks = chunk_pages("f/arrendamiento.txt", "/x/arrendamiento.txt", [page], title="Arrendamiento local Mayor")
+    starts = {c.text.split("\n", 1)[0] for c in chunks}
+    assert {"Cláusula Segunda. Renta", "Cláusula Tercera. Duración"} <= starts
+    third = next(c for c in chunks if c.text.startswith("Cláusula Tercera"))
+    assert third.context == "Arrendamiento local Mayor › Cláusula Tercera. Duración"
+    assert third.location.startswith("Cláusula Tercera. Duración ¶ ")
+    # the context line is for retrieval only: never quotable, never in the offsets
+    assert match_quote("Arrendamiento local Mayor", third.text) is None
+    assert SECTIONED[third.start : third.end] == third.text
+
+
+@pytest.mark.parametrize(
+    ("line", "is_heading"),
+    [
+        ("Artículo 12.", True),
+        ("Article 12 - Termination", True),
+        ("ARTICLE 7", True),
+        ("Cláusula Tercera. Precio", True),
+        ("7.2 Payment terms", True),
+        ("12. CONFIDENTIALITY", True),
+        ("TÍTULO I", True),
+        ("Capítulo tercero informarán la legislación positiva", False),
+        ("artículo 53, 2, de esta Constitución", False),
+        ("1. Los ciudadanos y los poderes públicos están sujetos a la Constitución y al resto del ordenamiento.", False),
+    ],
+)
+def test_heading_detection(line: str, is_heading: bool) -> None:
+    text = "Intro text of the page.\n" + line + "\nMore body text follows here.\n"
+    heads = [h.text for h in find_headings(text, [])]
+    assert (line in heads) is is_heading, heads
+
+
+def test_boe_articles_carry_their_title_and_chapter_in_the_context() -> None:
+    parsed, chunks = _chunks_of(BOE)
+    art = next(c for c in chunks if "Artículo 14." in c.text)
+    assert art.context.startswith(parsed.title)
+    assert "TÍTULO I" in art.context and "CAPÍTULO PRIMERO" in art.context
+    assert "BOLETÍN OFICIAL" not in art.context  # the running header is no heading
