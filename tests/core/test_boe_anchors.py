@@ -53,6 +53,6 @@ def test_single_page_paragraphs_verify_on_their_page_with_rectangles(boe) -> Non
         rects = rects_for_span(doc.pages[page - 1].boxes, chunk.start + m.start, chunk.start + m.end)
         assert rects, anchor["case_id"]
         found += 1
-    # Paragraphs longer than a chunk (1,000 characters) cannot lie inside one chunk;
-    # measured: 526 of 535 single-page anchors verify. Guard against regressions.
-    assert found >= 520, f"only {found}/{len(anchors)} verified; missed {missed[:10]}"
+    # Measured: 526 of 535 with 1,000-character chunks; 534 of 535 with token chunks whose
+    # overlap repeats a cut paragraph whole (issue #3). Guard against regressions.
+    assert found >= 530, f"only {found}/{len(anchors)} verified; missed {missed[:10]}"
