@@ -193,6 +193,9 @@ class Citation(BaseModel):
     end: int = Field(ge=0, description="End offset (exclusive) in the page text, characters.")
     rects: list[Rect] = Field(default_factory=list, description="PDF points, one per line; empty for non-PDF.")
     modality: Literal["text", "ocr"] = "text"
+    ocr_confidence: float | None = Field(None, description="Mean OCR word confidence 0-100 (OCR pages only).")
+    page_label: str = Field("", description="Printed page label of the PDF page, '' if none.")
+    location: str = Field("", description="Heading path (and '¶ n' for non-PDF formats) of the cited chunk.")
 
 
 class Claim(BaseModel):

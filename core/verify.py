@@ -248,6 +248,9 @@ def verify_claims(
                             end=page_end,
                             rects=rects(chunk, page_start, page_end) if rects else [],
                             modality=chunk.modality,
+                            ocr_confidence=chunk.ocr_confidence,
+                            page_label=chunk.page_label,
+                            location=chunk.location,
                         )
                     )
             if reason is not None:

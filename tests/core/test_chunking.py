@@ -99,3 +99,27 @@ def test_boe_articles_carry_their_title_and_chapter_in_the_context() -> None:
     assert art.context.startswith(parsed.title)
     assert "TÍTULO I" in art.context and "CAPÍTULO PRIMERO" in art.context
     assert "BOLETÍN OFICIAL" not in art.context  # the running header is no heading
+
+
+def test_citation_carries_location_and_a_context_line_quote_is_rejected() -> None:
+    from core.types import ModelAnswer, ModelCitation, ModelClaim
+    from core.verify import verify_claims
+
+    page = PageText(page=1, text=SECTIONED, blocks=text_blocks(SECTIONED))
+    chunks = chunk_pages("f/arrendamiento.txt", "/x/arrendamiento.txt", [page], title="Arrendamiento local Mayor")
+    third = next(c for c in chunks if c.text.startswith("Cláusula Tercera"))
+    answer = ModelAnswer(
+        answer_found=True, complete_answer=True, conflicting_evidence=False, missing="",
+        claims=[
+            ModelClaim(text="Dura cinco años.", citations=[
+                ModelCitation(chunk_id=third.chunk_id, quote="El contrato dura cinco años desde la firma")]),
+            ModelClaim(text="Es el local Mayor.", citations=[
+                ModelCitation(chunk_id=third.chunk_id, quote="Arrendamiento local Mayor › Cláusula Tercera")]),
+        ],
+    )
+    claims, rejected = verify_claims(answer, {c.chunk_id: c for c in chunks})
+    assert [c.text for c in claims] == ["Dura cinco años."]
+    cit = claims[0].citations[0]
+    assert cit.location == third.location and cit.location.startswith("Cláusula Tercera. Duración ¶")
+    assert SECTIONED[cit.start : cit.end] == cit.quote
+    assert any(r.reason.value == "quote_not_found" for r in rejected)
