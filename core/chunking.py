@@ -241,7 +241,6 @@ def chunk_pages(
             continue
         enc = tokenizer.encode(text, add_special_tokens=False)
         tok_starts = [o[0] for o in enc.offsets]
-        tok_ends = [o[1] for o in enc.offsets]
         page_heads = find_headings(text, page.blocks)
         head_starts = [h.start for h in page_heads]
         block_starts = [b.start for b in page.blocks]

@@ -265,7 +265,6 @@ def _page_text_from_textpage(page: pymupdf.Page, raw: dict) -> PageText:
     parts: list[str] = []
     boxes: list[Box | None] = []
     blocks: list[Block] = []
-    sizes: list[float] = []
     mat = page.rotation_matrix if page.rotation else None
     pos = 0
     key = None
@@ -277,9 +276,7 @@ def _page_text_from_textpage(page: pymupdf.Page, raw: dict) -> PageText:
                 boxes.append(None)
                 pos += 1
             blocks.append(Block(start=pos, end=pos, index=len(blocks) + 1))
-            sizes.append(0.0)
             key = (region, line.block)
-        sizes[-1] = max(sizes[-1], line.size)
         for c, (x0, y0, x1, y1) in line.chars:
             if mat is not None:
                 r = pymupdf.Rect(x0, y0, x1, y1) * mat
@@ -293,29 +290,10 @@ def _page_text_from_textpage(page: pymupdf.Page, raw: dict) -> PageText:
     if blocks:
         blocks[-1].end = pos - 1
     text = "".join(parts)
-    # Font-size headings (_mark_pdf_headings) are not applied: running headers set in a
-    # larger font ("BOLETÍN OFICIAL DEL ESTADO") became top-level headings on every page
-    # and broke heading paths; numbered clauses are found by core.chunking instead.
+    # PDF blocks are not marked as headings by font size: running headers set in a larger
+    # font ("BOLETÍN OFICIAL DEL ESTADO") became top-level headings on every page and broke
+    # heading paths; numbered clauses are found by core.chunking instead.
     return PageText(page=page.number + 1, text=text, boxes=boxes, blocks=blocks)
-
-
-def _mark_pdf_headings(text: str, blocks: list[Block], sizes: list[float]) -> None:
-    """Mark short blocks set in a font clearly larger than the page's body text as headings.
-
-    Body size = the size covering most characters; a heading is a block of at most
-    200 characters whose largest font is at least 1.15x the body size (our threshold:
-    common title/heading scales in office templates start at 1.2x).
-    """
-    if len(blocks) < 2:
-        return
-    weight: dict[float, int] = {}
-    for b, s in zip(blocks, sizes):
-        weight[round(s, 1)] = weight.get(round(s, 1), 0) + (b.end - b.start)
-    body = max(weight.items(), key=lambda kv: kv[1])[0]
-    for b, s in zip(blocks, sizes):
-        if body > 0 and s >= 1.15 * body and (b.end - b.start) <= 200 and text[b.start : b.end].strip():
-            b.kind = "heading"
-            b.level = 1
 
 
 def _pdf_page_text(page: pymupdf.Page) -> PageText:

@@ -110,8 +110,8 @@ def test_rotated_page_rects_land_on_the_displayed_text(tmp_path, rotation: int) 
     png = render_page_png(path, 1, rects, zoom=1.0)
     hl = pymupdf.Pixmap(png)
     arr = np.frombuffer(hl.samples, dtype=np.uint8).reshape(hl.height, hl.width, hl.n)
-    cy, cx = (y0 + y1) // 2, (x0 + x1) // 2
-    r, g, b = arr[cy, x0 + 1][:3]
+    cy = (y0 + y1) // 2
+    r, _, b = arr[cy, x0 + 1][:3]
     assert b < 200 and r > 200, "highlight colour expected inside the rect"
 
 
@@ -254,7 +254,7 @@ def test_scanned_page_is_ocred_with_boxes_and_confidence(tmp_path, lines, quote)
     assert chunk.modality == "ocr" and chunk.ocr_confidence == page.ocr_confidence
     rects = span_rects(path, 1, chunk.start + m.start, chunk.start + m.end)
     assert len(rects) == 1
-    x0, y0, x1, y1 = rects[0]
+    x0, y0, _, y1 = rects[0]
     assert 60 < x0 < 90 and 100 < y0 < 130 and y1 - y0 < 30  # the second line, where it was drawn
 
 
