@@ -38,7 +38,7 @@ def test_fingerprint_records_model_chunking_and_schema() -> None:
     fp = index_fingerprint(Settings(chunk_tokens=200))
     assert fp["schema_version"] == INDEX_SCHEMA_VERSION
     assert fp["embedding_model"] == "all-MiniLM-L6-v2"
-    assert fp["chunking.chunk_tokens"] == 800 and fp["chunking.chunk_overlap_tokens"] == 48
+    assert fp["chunking.chunk_tokens"] == 200 and fp["chunking.chunk_overlap_tokens"] == 48
     assert not any(k.startswith("chunking.") and "top_k" in k for k in fp)
 
 
@@ -60,7 +60,7 @@ def test_other_chunking_settings_raise_mismatch_until_reset(folder: Path) -> Non
     assert fresh.stored_chunk_ids() == {"manifest": [], "vectors": [], "bm25": []}
     report = run(index_folders(fresh, fresh.folders()))
     assert report.documents == 2
-    assert fresh.fingerprint()["chunking.chunk_tokens"] == 800
+    assert fresh.fingerprint()["chunking.chunk_tokens"] == 200
     ids = fresh.stored_chunk_ids()
     assert ids["manifest"] == ids["vectors"] == ids["bm25"] != []
 
@@ -87,7 +87,7 @@ def test_cli_names_the_rebuild_command_and_rebuild_reindexes_recorded_folders(
     folder: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
 ) -> None:
     assert main(["index", str(folder), "-w", "cli", "-q"]) == 0
-    monkeypatch.setenv("VERBATIM_CHUNK_CHARS", "700")
+    monkeypatch.setenv("VERBATIM_CHUNK_TOKENS", "180")
     capsys.readouterr()
     assert main(["index", str(folder), "-w", "cli", "-q"]) == 1
     err = capsys.readouterr().err
@@ -97,7 +97,7 @@ def test_cli_names_the_rebuild_command_and_rebuild_reindexes_recorded_folders(
     assert main(["index", "--rebuild", "-w", "cli", "-q"]) == 0
     out = capsys.readouterr().out
     assert "documents indexed: 2" in out
-    assert Workspace("cli", Settings(chunk_tokens=180)).fingerprint()["chunking.chunk_tokens"] == 700
+    assert Workspace("cli", Settings(chunk_tokens=180)).fingerprint()["chunking.chunk_tokens"] == 180
 
 
 def test_moved_file_keeps_its_chunks_and_vectors_without_embedding(folder: Path) -> None:

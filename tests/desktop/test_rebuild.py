@@ -36,7 +36,7 @@ def test_mismatched_index_shows_rebuild_dialog_and_rebuilds(qtbot, tmp_path, mon
     assert report.documents == 1 and not report.cancelled
     assert window.rebuild_box is None
     ws = Workspace("matter", Settings(chunk_tokens=180))  # opens: no mismatch any more
-    assert ws.fingerprint()["chunking.chunk_tokens"] == 700 and ws.chunk_count() == report.total_chunks > 0
+    assert ws.fingerprint()["chunking.chunk_tokens"] == 180 and ws.chunk_count() == report.total_chunks > 0
     window.close()
 
 
