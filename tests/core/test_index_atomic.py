@@ -156,6 +156,11 @@ def test_sigkill_at_each_commit_step_leaves_a_consistent_index_and_the_next_run_
 
     A, B, C, D, D2 = ("docs/a_fips199.pdf", "docs/b_boe.pdf", "docs/c_cswp29.pdf", "docs/d_fedreg.pdf",
                       "docs/moved/fedreg.pdf")
+    # A moved file keeps its chunks and vectors (no re-embedding), so its expected state is the
+    # old document's, re-keyed; a fresh index would embed the new file name in the context line.
+    sha, rows, vecs = ref_old[D]
+    rekey = lambda cid: D2 + cid[len(D):]  # noqa: E731
+    ref_new[D2] = (sha, [(rekey(r[0]), *r[1:]) for r in rows], {rekey(c): v for c, v in vecs.items()})
     # One commit per document, in path order; the moved file and the deletion are the last commit.
 
     # v1, first batch: vectors written (the LanceDB table created), manifest never committed.
