@@ -91,6 +91,15 @@ class Settings(BaseSettings):
     )
     widen_factor: int = Field(2, ge=1, le=10, description="Candidate and context multiplier of the wider round.")
 
+    # models and user interface
+    embedding_model: str = Field(
+        "", description="Folder of a sentence-transformers embedding model; empty uses the bundled "
+        "all-MiniLM-L6-v2 (English). Changing it requires re-indexing."
+    )
+    ui_language: Literal["system", "en", "es"] = Field(
+        "system", description="Language of the window: the system's, English or Spanish."
+    )
+
     @classmethod
     def settings_file(cls) -> Path:
         """The JSON file the settings persist to."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -19,7 +20,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--sample", action="store_true",
         help="index the bundled sample corpus into workspace 'sample' on start",
     )
-    parser.add_argument("--workspace", default=None, help="workspace name (default: 'default', or 'sample' with --sample)")
+    parser.add_argument("--workspace", default=None, help="workspace to open (default: the first one; 'sample' with --sample)")
     parser.add_argument(
         "--backend", choices=["auto", "ollama", "embedded"], default=None,
         help="generation backend (default: the saved setting, 'auto' out of the box)",
@@ -44,7 +45,12 @@ def main(argv: list[str] | None = None) -> int:
     from PySide6.QtWidgets import QApplication, QMessageBox
 
     from desktop.main_window import MainWindow
+    from desktop.qtcheck import refcount_defect
 
+    defect = refcount_defect()
+    if defect:
+        print(defect, file=sys.stderr)
+        return 2
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("Verbatim")
     app.setOrganizationName("Verbatim")
@@ -55,7 +61,12 @@ def main(argv: list[str] | None = None) -> int:
         settings = Settings()
     if args.backend:
         settings.backend = args.backend
-    workspace = args.workspace or ("sample" if args.sample else "default")
+    if settings.embedding_model and "VERBATIM_EMBEDDING_MODEL" not in os.environ:
+        os.environ["VERBATIM_EMBEDDING_MODEL"] = settings.embedding_model  # read by core.paths
+    from desktop.i18n import install_translator
+
+    install_translator(app, settings.ui_language)
+    workspace = args.workspace or ("sample" if args.sample else None)
     window = MainWindow(settings, workspace=workspace)
     window.show()
     if args.sample:

@@ -1,275 +1,197 @@
-"""The main window: workspace panel, question and answer, cited page viewer.
+"""The main window: composes the workspaces panel, the conversation and the citation panel.
 
 Layout::
 
-    ┌ workspace ─────────┬ question ─────────────────────┬ citation (dock) ┐
-    │ name, Add folder…  │ [ question…        ][Ask][Stop]│ file — page N   │
-    │ documents          │ stage                          │ path, quote     │
-    │ failures           │ answer (claims + citation      │ rendered page   │
-    │ progress, Cancel   │         chips "cite:N")        │ with highlight  │
+    ┌ workspaces ────────┬ conversation ──────────────────┬ citation (dock) ┐
+    │ list, New/Rename/  │ title   [Copy][Export MD][PDF] │ [n] file — page │
+    │ Delete; summary    │ Q, claims with chips [1] [2],  │ path, OCR mark  │
+    │ folders +/−        │ sources, removed (collapsed),  │ quote           │
+    │ Documents|History  │ NO_EVIDENCE + consulted docs   │ ◀◀ ▶▶ ◀ 3/9 ▶ ± │
+    │ progress, ETA,     │ state: retrieving… ▬▬▬         │ find (Ctrl+F)   │
+    │ Cancel             │ [question         ] [Ask][Stop]│ page, highlight │
     └────────────────────┴────────────────────────────────┴─────────────────┘
     status bar: model that answered · Ollama reachable? · chunk count
 
-Every call into core that reads files, opens the index or runs a model goes
-through :mod:`desktop.workers`; the GUI thread only formats results.
+Every call into core that reads files, opens an index or runs a model goes
+through :mod:`desktop.workers` (two lanes, as in Anki: the single-thread index
+lane for writes — indexing, folder removal — and the global pool for reads);
+the GUI thread only formats results.
 """
 
 from __future__ import annotations
 
-import html
+import re
 import threading
+import time
+from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import QObject, QThreadPool, Qt, QUrl, Signal, Slot
+from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, QThreadPool, Signal, Slot
 from PySide6.QtGui import (
+    QAction,
     QDragEnterEvent,
     QDropEvent,
     QGuiApplication,
-    QImage,
     QKeySequence,
-    QPixmap,
     QShortcut,
 )
 from PySide6.QtWidgets import (
-    QAbstractItemView,
-    QDockWidget,
     QFileDialog,
-    QHBoxLayout,
-    QHeaderView,
+    QInputDialog,
     QLabel,
-    QLineEdit,
-    QListWidget,
     QMainWindow,
     QMessageBox,
-    QProgressBar,
-    QPushButton,
-    QScrollArea,
-    QSizePolicy,
     QSplitter,
-    QTextBrowser,
-    QTreeWidget,
-    QTreeWidgetItem,
-    QVBoxLayout,
+    QStackedWidget,
     QWidget,
 )
 
 import core  # noqa: F401  (offline switches before any ML import)
 from core.errors import IndexError_, IndexMismatchError
 from core.generate import Backend, ollama_reachable
-from core.ingest import render_page_png
+from core.history import History, manifest_sha256
 from core.pipeline import answer_question, index_folders
 from core.settings import Settings
-from core.store import Workspace
-from core.types import Answer, Citation, IndexReport, ProgressEvent, RejectReason
-from desktop.workers import CallWorker, GeneratorWorker, _BaseWorker
+from core.store import Workspace, list_workspaces
+from core.types import Answer, Citation, IndexReport, ProgressEvent
+from core.workspace_ops import (
+    create_workspace,
+    delete_workspace,
+    last_indexed_at,
+    remove_folder,
+    rename_workspace,
+    workspace_dir,
+)
+from desktop.citation_panel import CitationPanel
+from desktop.conversation import ConversationView
+from desktop.render import Entry, conversation_markdown, entry_markdown
+from desktop.texts import answer_status_text, stage_text
+from desktop.welcome import WelcomeView
+from desktop.workers import GeneratorWorker, Jobs
+from desktop.workspaces_panel import WorkspacesPanel
 
-# Width of a US Letter / A4 page in PDF points, used to fit the page to the panel.
-_PAGE_WIDTH_PT = 612.0
-
-_STAGES = {
-    "retrieving": "Retrieving passages…",
-    "loading": "Loading the model…",
-    "generating": "Generating the answer…",
-    "verifying": "Verifying every quote…",
-}
-
-_REASONS = {
-    RejectReason.unknown_chunk: "cites a passage that was not given to the model",
-    RejectReason.quote_too_short: "quote too short to check",
-    RejectReason.wrong_chunk: "quote comes from a different passage than the one cited",
-    RejectReason.quote_not_found: "quote not found in the cited passage",
-    RejectReason.no_citation: "no verified quote left for this sentence",
-    RejectReason.model_output_invalid: "the model's output was not valid",
-}
-
-_CHIP_STYLE = "background-color:#fde68a; color:#6b4300; text-decoration:none; font-weight:600;"
+# "<file>: 64/179 chunks", the message of core's "embed" progress events.
+_CHUNKS_DONE = re.compile(r"(\d+)/(\d+) chunks")
 
 
-class _Jobs(QObject):
-    """Keeps Python references to running workers until they finish.
+class _Gone(IndexError_):
+    """The workspace was deleted or renamed while a background read was queued; ignored quietly."""
 
-    A ``QRunnable`` whose Python wrapper is collected before it runs crashes
-    the pool; holding it here until ``finished`` avoids that. A QObject of the
-    GUI thread, so ``finished`` reaches :meth:`_reap` queued, in the GUI thread.
+    def __init__(self, name: str) -> None:
+        super().__init__(f"No workspace named {name!r}.")
+
+
+@dataclass
+class _IndexRun:
+    """State of one indexing run, shown when its workspace is selected."""
+
+    workspace: str
+    worker: GeneratorWorker
+    folders: list[str]
+    started: float
+    done: int = 0
+    total: int = 0
+    frac: float = 0.0
+    message: str = ""
+    first_tick: float = 0.0
+    first_done: float = 0.0
+
+    @property
+    def position(self) -> float:
+        """Files done, with the embedded share of the current file: 2.5 = two done, half of the third."""
+        return self.done + self.frac
+
+
+def export_pdf(path: str, markdown: str) -> str:
+    """Write ``markdown`` as a PDF at ``path`` (A4) with QTextDocument + QPdfWriter; pool-thread safe.
+
+    QTextDocument and QPdfWriter are not widgets, so Qt allows them outside the GUI thread.
     """
+    from PySide6.QtGui import QPageSize, QPdfWriter, QTextDocument
 
-    def __init__(self, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self._workers: list[_BaseWorker] = []
-
-    def start(self, worker: _BaseWorker, pool: QThreadPool) -> _BaseWorker:
-        """Remember ``worker`` and queue it on ``pool``."""
-        worker.signals.finished.connect(self._reap)  # queued: runs in the GUI thread
-        self._workers.append(worker)
-        pool.start(worker)
-        return worker
-
-    @Slot()
-    def _reap(self) -> None:
-        self._workers = [w for w in self._workers if not w.done]
-
-    def cancel_all(self) -> None:
-        """Ask every running worker to stop."""
-        for w in self._workers:
-            w.cancel()
+    doc = QTextDocument()
+    doc.setMarkdown(markdown)
+    writer = QPdfWriter(path)
+    writer.setPageSize(QPageSize(QPageSize.PageSizeId.A4))
+    writer.setResolution(96)
+    writer.setTitle("Verbatim")
+    doc.print_(writer)
+    return path
 
 
-class CitationPanel(QDockWidget):
-    """Side panel showing one citation: file and page, the quote, the rendered page.
-
-    The page is rendered by :func:`core.ingest.render_page_png` in a pool thread,
-    at the screen's device pixel ratio, with the quote's rectangles highlighted.
-
-    Attributes:
-        citation: the :class:`core.types.Citation` shown, or ``None``.
-        number: its chip number in the answer.
-        page_label: ``"<file name> — page N"``.
-        path_label: the document's full path.
-        quote_label: the verified quote.
-        image_label: the rendered page (a ``QLabel`` inside ``scroll``).
-        zoom: logical pixels per PDF point of the last render.
-        render_scale: device pixels per PDF point of the last render (``zoom × dpr``).
-    """
-
-    page_rendered = Signal()
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(self.tr("Citation"), parent)
-        self.setObjectName("citationPanel")
-        self.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetMovable | QDockWidget.DockWidgetFeature.DockWidgetFloatable)
-        self.citation: Citation | None = None
-        self.number = 0
-        self.zoom = 1.0
-        self.render_scale = 1.0
-        self._seq = 0
-        self._jobs = _Jobs(self)
-
-        body = QWidget()
-        layout = QVBoxLayout(body)
-        self.page_label = QLabel(self.tr("Click a citation number to see its page."))
-        self.page_label.setObjectName("pageLabel")
-        font = self.page_label.font()
-        font.setBold(True)
-        self.page_label.setFont(font)
-        self.path_label = QLabel()
-        self.path_label.setWordWrap(True)
-        self.path_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.path_label.setStyleSheet("color: palette(mid);")
-        self.quote_label = QLabel()
-        self.quote_label.setWordWrap(True)
-        self.quote_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.quote_label.setStyleSheet("background:#fff7d6; color:#222; border-left:3px solid #e0a800; padding:6px;")
-        self.quote_label.hide()
-        self.image_label = QLabel()
-        self.image_label.setAlignment(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop)
-        self.scroll = QScrollArea()
-        self.scroll.setWidget(self.image_label)
-        self.scroll.setWidgetResizable(True)
-        self.scroll.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
-        layout.addWidget(self.page_label)
-        layout.addWidget(self.path_label)
-        layout.addWidget(self.quote_label)
-        layout.addWidget(self.scroll, 1)
-        self.setWidget(body)
-
-    def show_citation(self, citation: Citation, number: int) -> None:
-        """Show ``citation`` and start rendering its page in the background."""
-        self.citation = citation
-        self.number = number
-        self.page_label.setText(f"[{number}] {Path(citation.path).name} — {self.tr('page')} {citation.page}")
-        self.path_label.setText(f"{citation.doc_id}\n{citation.path}")
-        match = "" if citation.match.value == "exact" else f"  ({citation.match.value}, {citation.score:.0f})"
-        self.quote_label.setText(f"“{citation.quote}”{match}")
-        self.quote_label.show()
-        self.show()
-        self.raise_()
-        self._seq += 1
-        if not citation.path.lower().endswith(".pdf"):
-            self.image_label.clear()
-            self.image_label.setText(self.tr("No page image for this file type; the quote is shown above."))
-            self.page_rendered.emit()
-            return
-        dpr = self.devicePixelRatioF() or 1.0
-        self.zoom = max(0.8, (self.scroll.viewport().width() - 8) / _PAGE_WIDTH_PT)
-        self.render_scale = self.zoom * dpr
-        seq, path, page, rects, scale = self._seq, citation.path, citation.page, list(citation.rects), self.render_scale
-        self.image_label.setText(self.tr("Rendering page…"))
-        worker = CallWorker(lambda: (seq, dpr, render_page_png(path, page, rects, zoom=scale)))
-        worker.signals.returned.connect(self._on_rendered)
-        worker.signals.errored.connect(self._on_render_error)
-        self._jobs.start(worker, QThreadPool.globalInstance())
-
-    @Slot(object)
-    def _on_rendered(self, result: tuple[int, float, bytes]) -> None:
-        seq, dpr, png = result
-        if seq != self._seq:
-            return  # a newer citation was opened meanwhile
-        image = QImage.fromData(png, "PNG")
-        pixmap = QPixmap.fromImage(image)
-        pixmap.setDevicePixelRatio(dpr)
-        self.image_label.setPixmap(pixmap)
-        if self.citation is not None and self.citation.rects:
-            x0, y0, _, _ = self.citation.rects[0]
-            self.scroll.ensureVisible(int(x0 * self.zoom), int(y0 * self.zoom), 20, 120)
-        self.page_rendered.emit()
-
-    @Slot(object)
-    def _on_render_error(self, exc: Exception) -> None:
-        self.image_label.clear()
-        self.image_label.setText(str(exc))
-        self.page_rendered.emit()
-
-    def stop(self) -> None:
-        """Cancel pending renders (on close)."""
-        self._jobs.cancel_all()
+def _write_text(path: str, text: str) -> str:
+    Path(path).write_text(text, encoding="utf-8")
+    return path
 
 
 class MainWindow(QMainWindow):
-    """Verbatim's window over one workspace.
+    """Verbatim's window over the user's workspaces.
 
     Args:
         settings: pipeline settings (``settings.backend`` picks the generator).
-        workspace: workspace name; the index is opened in a worker thread.
+        workspace: workspace to select (created if missing); ``None`` selects the
+            first existing one, or shows the welcome view when there is none.
         backend: a ready generation backend (tests inject a scripted one);
             ``None`` lets core choose per ``settings.backend`` at ask time.
 
     Signals:
+        workspaces_changed(list): the workspace list was (re)loaded.
+        workspace_loaded(str): a workspace's documents and history were shown.
         indexing_finished(IndexReport): an indexing run ended (also when cancelled).
         answer_ready(Answer): an answer (or abstention) is shown.
         page_rendered(): the side panel finished rendering a cited page.
+        history_loaded(str): a workspace's history was loaded into the conversation.
+        exported(str): a conversation export was written (its path).
         error_occurred(str): a user-facing error was shown.
+        settings_saved(object): new settings were saved.
     """
 
+    workspaces_changed = Signal(list)
+    workspace_loaded = Signal(str)
     indexing_finished = Signal(object)
     answer_ready = Signal(object)
     page_rendered = Signal()
+    history_loaded = Signal(str)
+    exported = Signal(str)
     error_occurred = Signal(str)
+    settings_saved = Signal(object)
 
     def __init__(
         self,
         settings: Settings | None = None,
-        workspace: str = "default",
+        workspace: str | None = None,
         backend: Backend | None = None,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
         self.settings = settings or Settings()
-        self.workspace_name = workspace
         self.backend = backend
+        self.workspace_name: str | None = None
         self.answer: Answer | None = None
-        self.citations: list[Citation] = []
-        self._workspace: Workspace | None = None
+        self.current_entry: int | None = None
+        self.current_citation = 0
+        self.ollama_ok: bool | None = None
+        self._workspaces: dict[str, Workspace] = {}
         self._workspace_lock = threading.Lock()
-        self._jobs = _Jobs(self)
+        self._conversations: dict[str, list[Entry]] = {}
+        self._runs: list[_IndexRun] = []
+        # Lanes (Anki's two executors, plus one for the network): index writes one
+        # at a time; reads (manifest, history, exports) in parallel; Ollama checks
+        # apart, so a slow or firewalled host never delays the window's reads.
+        self._read_pool = QThreadPool(self)
+        self._read_pool.setMaxThreadCount(2)
+        self._net_pool = QThreadPool(self)
+        self._net_pool.setMaxThreadCount(1)
+        self._jobs = Jobs(self, pool=self._read_pool)
         self._index_pool = QThreadPool(self)
         self._index_pool.setMaxThreadCount(1)
         self._ask_pool = QThreadPool(self)
         self._ask_pool.setMaxThreadCount(1)
-        self._index_workers: list[GeneratorWorker] = []
         self._ask_worker: GeneratorWorker | None = None
+        self._ask_workspace: str | None = None
         self.rebuild_box: QMessageBox | None = None
 
-        self.setWindowTitle(f"Verbatim — {workspace}")
+        self.setWindowTitle("Verbatim")
         self.setAcceptDrops(True)
         screen = QGuiApplication.primaryScreen()
         avail = screen.availableGeometry() if screen is not None else None
@@ -277,99 +199,47 @@ class MainWindow(QMainWindow):
             self.resize(min(1440, int(avail.width() * 0.95)), min(900, int(avail.height() * 0.95)))
         else:
             self.resize(1440, 900)
-        self._build_left()
-        self._build_centre()
+
+        self.workspaces_panel = WorkspacesPanel()
+        self.conversation = ConversationView()
+        self.welcome = WelcomeView()
+        self.centre = QStackedWidget()
+        self.centre.addWidget(self.conversation)
+        self.centre.addWidget(self.welcome)
         splitter = QSplitter(Qt.Orientation.Horizontal)
-        splitter.addWidget(self.left_panel)
-        splitter.addWidget(self.centre_panel)
+        splitter.addWidget(self.workspaces_panel)
+        splitter.addWidget(self.centre)
         splitter.setStretchFactor(0, 0)
         splitter.setStretchFactor(1, 1)
-        splitter.setSizes([340, 600])
+        splitter.setSizes([360, 640])
         self.setCentralWidget(splitter)
         self.side_panel = CitationPanel(self)
-        self.side_panel.setMinimumWidth(460)
+        self.side_panel.setMinimumWidth(440)
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.side_panel)
-        self.side_panel.page_rendered.connect(self.page_rendered)
         self._build_status_bar()
-        QShortcut(QKeySequence("Ctrl+L"), self, activated=self._focus_question)
+        self._build_menus()
+        self._connect()
+        self._alias_widgets()
 
-        self._refresh_workspace()
+        self._requested_workspace = workspace
+        self.reload_workspaces(select=workspace)
         self._check_ollama()
 
     # --- construction ---------------------------------------------------------
 
-    def _build_left(self) -> None:
-        self.left_panel = QWidget()
-        layout = QVBoxLayout(self.left_panel)
-        self.workspace_label = QLabel(f"{self.tr('Workspace')}: <b>{html.escape(self.workspace_name)}</b>")
-        self.add_folder_button = QPushButton(self.tr("Add folder…"))
-        self.add_folder_button.setToolTip(self.tr("Index a folder (or drop folders onto the window)"))
-        self.add_folder_button.clicked.connect(self._choose_folder)
-        self.documents_view = QTreeWidget()
-        self.documents_view.setHeaderLabels([self.tr("Document"), self.tr("Pages"), self.tr("Status")])
-        self.documents_view.setRootIsDecorated(False)
-        self.documents_view.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
-        header = self.documents_view.header()
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
-        header.setStretchLastSection(False)
-        self.failures_label = QLabel(self.tr("Could not index:"))
-        self.failures_view = QListWidget()
-        self.failures_view.setWordWrap(True)
-        self.failures_view.setMaximumHeight(140)
-        self.failures_label.hide()
-        self.failures_view.hide()
-        self.progress_bar = QProgressBar()
-        self.progress_bar.setRange(0, 1)
-        self.progress_bar.setValue(0)
-        self.current_file_label = QLabel(self.tr("Idle"))
-        self.current_file_label.setWordWrap(True)
-        self.cancel_button = QPushButton(self.tr("Cancel"))
-        self.cancel_button.setEnabled(False)
-        self.cancel_button.clicked.connect(self.cancel_indexing)
-        row = QHBoxLayout()
-        row.addWidget(self.progress_bar, 1)
-        row.addWidget(self.cancel_button)
-        layout.addWidget(self.workspace_label)
-        layout.addWidget(self.add_folder_button)
-        layout.addWidget(QLabel(self.tr("Documents")))
-        layout.addWidget(self.documents_view, 1)
-        layout.addWidget(self.failures_label)
-        layout.addWidget(self.failures_view)
-        layout.addWidget(self.current_file_label)
-        layout.addLayout(row)
-
-    def _build_centre(self) -> None:
-        self.centre_panel = QWidget()
-        layout = QVBoxLayout(self.centre_panel)
-        row = QHBoxLayout()
-        self.question_edit = QLineEdit()
-        self.question_edit.setPlaceholderText(self.tr("Ask a question about your documents (Ctrl+L)"))
-        self.question_edit.returnPressed.connect(self._ask_from_edit)
-        self.ask_button = QPushButton(self.tr("Ask"))
-        self.ask_button.setDefault(True)
-        self.ask_button.clicked.connect(self._ask_from_edit)
-        self.stop_button = QPushButton(self.tr("Stop"))
-        self.stop_button.setEnabled(False)
-        self.stop_button.clicked.connect(self.stop_asking)
-        row.addWidget(self.question_edit, 1)
-        row.addWidget(self.ask_button)
-        row.addWidget(self.stop_button)
-        self.stage_label = QLabel("")
-        self.stage_label.setStyleSheet("color: palette(mid);")
-        self.answer_view = QTextBrowser()
-        self.answer_view.setOpenLinks(False)
-        self.answer_view.setOpenExternalLinks(False)
-        self.answer_view.anchorClicked.connect(self._on_anchor)
-        self.answer_view.setHtml(
-            "<p style='color:gray'>" + html.escape(self.tr(
-                "Answers appear here. Every sentence carries numbered citations; "
-                "click one to see the quoted passage on its page.")) + "</p>"
-        )
-        layout.addLayout(row)
-        layout.addWidget(self.stage_label)
-        layout.addWidget(self.answer_view, 1)
+    def _alias_widgets(self) -> None:
+        """Short names for the widgets tests and shortcuts reach most."""
+        p, c = self.workspaces_panel, self.conversation
+        self.documents_view = p.documents_view
+        self.history_view = p.history_view
+        self.progress_bar = p.progress_bar
+        self.current_file_label = p.current_file_label
+        self.eta_label = p.eta_label
+        self.cancel_button = p.cancel_button
+        self.answer_view = c.answer_view
+        self.question_edit = c.question_edit
+        self.stage_label = c.stage_label
+        self.stop_button = c.stop_button
 
     def _build_status_bar(self) -> None:
         bar = self.statusBar()
@@ -379,128 +249,366 @@ class MainWindow(QMainWindow):
         for w in (self.backend_label, self.ollama_label, self.chunks_label):
             bar.addPermanentWidget(w)
 
-    # --- workspace (worker threads only) -------------------------------------
+    def _build_menus(self) -> None:
+        file_menu = self.menuBar().addMenu(self.tr("&File"))
+        self._action(file_menu, self.tr("New workspace…"), self.new_workspace, QKeySequence.StandardKey.New)
+        self._action(file_menu, self.tr("Add folder…"), self._choose_folder, "Ctrl+O")
+        file_menu.addSeparator()
+        self._action(file_menu, self.tr("Export conversation as Markdown…"), self._export_markdown_dialog)
+        self._action(file_menu, self.tr("Export conversation as PDF…"), self._export_pdf_dialog)
+        file_menu.addSeparator()
+        self._action(file_menu, self.tr("Settings…"), self.open_settings, QKeySequence.StandardKey.Preferences)
+        file_menu.addSeparator()
+        self._action(file_menu, self.tr("Quit"), self.close, QKeySequence.StandardKey.Quit)
+        edit_menu = self.menuBar().addMenu(self.tr("&Edit"))
+        self._action(edit_menu, self.tr("Copy answer with citations"), self.copy_answer, "Ctrl+Shift+C")
+        self._action(edit_menu, self.tr("Find in document"), self.side_panel.focus_search, QKeySequence.StandardKey.Find)
+        help_menu = self.menuBar().addMenu(self.tr("&Help"))
+        self._action(help_menu, self.tr("Getting started"), self.show_welcome)
+        QShortcut(QKeySequence("Ctrl+L"), self, activated=self._focus_question)
+        QShortcut(QKeySequence("Alt+Left"), self, activated=lambda: self.step_citation(-1))
+        QShortcut(QKeySequence("Alt+Right"), self, activated=lambda: self.step_citation(1))
 
-    def _get_workspace(self) -> Workspace:
-        """The workspace, opened on first use. Call from worker threads only (SQLite I/O)."""
+    def _action(self, menu, text: str, slot, shortcut=None) -> QAction:
+        action = QAction(text, self)
+        if shortcut is not None:
+            action.setShortcut(QKeySequence(shortcut))
+        action.triggered.connect(slot)
+        menu.addAction(action)
+        return action
+
+    def _connect(self) -> None:
+        p, c = self.workspaces_panel, self.conversation
+        p.workspace_selected.connect(self.select_workspace)
+        p.new_requested.connect(self.new_workspace)
+        p.rename_requested.connect(self._rename_dialog)
+        p.delete_requested.connect(self._delete_dialog)
+        p.add_folder_requested.connect(self._choose_folder)
+        p.remove_folder_requested.connect(self.remove_folder)
+        p.cancel_requested.connect(self.cancel_indexing)
+        p.history_open.connect(self.open_history_entry)
+        p.history_delete.connect(self.delete_history_entry)
+        p.history_clear.connect(self._clear_history_dialog)
+        p.status_requested.connect(self._status_dialog)
+        p.can_set_status = hasattr(Workspace, "set_status")
+        c.ask_requested.connect(self.ask)
+        c.stop_requested.connect(self.stop_asking)
+        c.citation_clicked.connect(self.open_entry_citation)
+        c.document_clicked.connect(self.open_consulted_document)
+        c.copy_requested.connect(self.copy_answer)
+        c.export_markdown_requested.connect(self._export_markdown_dialog)
+        c.export_pdf_requested.connect(self._export_pdf_dialog)
+        self.side_panel.page_rendered.connect(self.page_rendered)
+        self.side_panel.previous_citation.connect(lambda: self.step_citation(-1))
+        self.side_panel.next_citation.connect(lambda: self.step_citation(1))
+        self.welcome.sample_requested.connect(self.open_sample)
+        self.welcome.new_requested.connect(self.new_workspace)
+
+    # --- workspaces (core calls in worker threads only) -----------------------
+
+    def _get_workspace(self, name: str, create: bool = False) -> Workspace:
+        """The open workspace ``name``, opened on first use. Worker threads only (SQLite I/O).
+
+        Raises:
+            IndexError_: it does not exist on disk and ``create`` is False (a late
+                read must never resurrect a workspace the user just deleted).
+        """
         with self._workspace_lock:
-            if self._workspace is None:
-                self._workspace = Workspace(self.workspace_name, self.settings)
-            return self._workspace
+            if name not in self._workspaces:
+                if not create and not (workspace_dir(name) / "manifest.sqlite").exists():
+                    raise _Gone(name)
+                self._workspaces[name] = Workspace(name, self.settings)
+            return self._workspaces[name]
 
-    def _workspace_snapshot(self) -> dict:
-        ws = self._get_workspace()
-        return {"documents": ws.documents(), "failures": ws.failures(), "chunks": ws.chunk_count()}
+    def _forget_workspace(self, name: str) -> None:
+        with self._workspace_lock:
+            self._workspaces.pop(name, None)
+        self._conversations.pop(name, None)
 
-    def _refresh_workspace(self) -> None:
-        worker = CallWorker(self._workspace_snapshot)
-        worker.signals.returned.connect(self._on_snapshot)
-        worker.signals.errored.connect(self._on_error)
-        self._jobs.start(worker, QThreadPool.globalInstance())
+    def reload_workspaces(self, select: str | None = None) -> None:
+        """List workspaces in the background (creating ``select`` if missing) and select one."""
+
+        def work():
+            if select and select not in list_workspaces():
+                self._get_workspace(select, create=True)
+            return list_workspaces()
+
+        self._jobs.call(work, lambda names: self._on_workspaces(names, select), self._on_error)
+
+    @Slot(object)
+    def _on_workspaces(self, names: list[str], select: str | None) -> None:
+        current = select if select in names else (self.workspace_name if self.workspace_name in names else None)
+        if current is None and names:
+            current = names[0]
+        self.workspaces_panel.set_workspaces(names, current)
+        self.workspaces_changed.emit(names)
+        if current is None:
+            self.workspace_name = None
+            self.setWindowTitle("Verbatim")
+            self.show_welcome()
+            return
+        self.centre.setCurrentWidget(self.conversation)
+        if current != self.workspace_name or select:
+            self.select_workspace(current)
+
+    @Slot(str)
+    def select_workspace(self, name: str) -> None:
+        """Show workspace ``name``: its documents, history, conversation and indexing progress."""
+        self.workspace_name = name
+        self.setWindowTitle(f"Verbatim — {name}")
+        self.conversation.title_label.setText(name)
+        self.centre.setCurrentWidget(self.conversation)
+        self.current_entry = None
+        entries = self._conversations.get(name)
+        self.conversation.set_entries(entries or [])
+        self._show_progress()
+        self.refresh_workspace()
+        if entries is None:
+            self._load_history(name)
+
+    def refresh_workspace(self) -> None:
+        """Reload the selected workspace's folders, documents and counts in the background."""
+        name = self.workspace_name
+        if name is None:
+            return
+
+        def snapshot():
+            ws = self._get_workspace(name)
+            return {"name": name, "folders": ws.folders(), "documents": ws.documents(), "failures": ws.failures(),
+                    "chunks": ws.chunk_count(), "last_indexed": last_indexed_at(name)}
+
+        self._jobs.call(lambda: self._read(name, snapshot), self._on_snapshot, self._on_error)
+
+    def _read(self, name: str, fn):
+        """Run a read of workspace ``name``; a failure because it was deleted meanwhile becomes :class:`_Gone`."""
+        try:
+            return fn()
+        except Exception:
+            if not (workspace_dir(name) / "manifest.sqlite").exists():
+                raise _Gone(name) from None
+            raise
 
     @Slot(object)
     def _on_snapshot(self, snap: dict) -> None:
-        self.documents_view.clear()
-        for doc in snap["documents"]:
-            item = QTreeWidgetItem([doc["doc_id"], str(doc["pages"]), doc["status"]])
-            item.setToolTip(0, f"{doc['path']}\n{doc['chunks']} chunks, {doc['lang']}")
-            item.setTextAlignment(1, Qt.AlignmentFlag.AlignRight)
-            self.documents_view.addTopLevelItem(item)
-        self.failures_view.clear()
-        for f in snap["failures"]:
-            where = f" (page {f.page})" if f.page else ""
-            self.failures_view.addItem(f"{Path(f.path).name}{where}: {f.reason}")
-            self.failures_view.item(self.failures_view.count() - 1).setToolTip(f.path)
-        has_failures = bool(snap["failures"])
-        self.failures_label.setVisible(has_failures)
-        self.failures_view.setVisible(has_failures)
+        if snap["name"] != self.workspace_name:
+            return
+        self.workspaces_panel.set_snapshot(snap)
         self.chunks_label.setText(f"{self.tr('Chunks')}: {snap['chunks']}")
+        self.workspace_loaded.emit(snap["name"])
+
+    def new_workspace(self) -> None:
+        """Ask for a name and create the workspace."""
+        name, ok = QInputDialog.getText(self, self.tr("New workspace"), self.tr("Name (for example the client or matter):"))
+        if ok and name.strip():
+            self.create_workspace(name)
+
+    def create_workspace(self, name: str) -> None:
+        """Create workspace ``name`` in the background and select it."""
+        self._jobs.call(lambda: (create_workspace(name), name.strip())[1],
+                        lambda n: self.reload_workspaces(select=n), self._on_error)
+
+    def _busy_on(self, name: str) -> bool:
+        return any(r.workspace == name and not r.worker.done for r in self._runs) or (
+            self._ask_worker is not None and self._ask_workspace == name
+        )
+
+    def _rename_dialog(self, old: str) -> None:
+        new, ok = QInputDialog.getText(self, self.tr("Rename workspace"), self.tr("New name:"), text=old)
+        if ok and new.strip() and new.strip() != old:
+            self.rename_workspace(old, new)
+
+    def rename_workspace(self, old: str, new: str) -> None:
+        """Rename workspace ``old`` to ``new`` (refused while it is indexing or answering)."""
+        if self._busy_on(old):
+            self._on_error(IndexError_(self.tr("Wait for indexing or answering to finish before renaming.")))
+            return
+        self._forget_workspace(old)
+        self._jobs.call(lambda: rename_workspace(old, new).name, lambda n: self.reload_workspaces(select=n),
+                        self._on_error, pool=self._index_pool)
+
+    def _delete_dialog(self, name: str) -> None:
+        answer = QMessageBox.warning(
+            self, self.tr("Delete workspace"),
+            self.tr("Delete workspace “{name}”? Its index and question history are removed; "
+                    "your documents stay where they are.").format(name=name),
+            QMessageBox.StandardButton.Delete | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Cancel,
+        )
+        if answer == QMessageBox.StandardButton.Delete:
+            self.delete_workspace(name)
+
+    def delete_workspace(self, name: str) -> None:
+        """Delete workspace ``name`` and its stores (no confirmation; the dialog asks)."""
+        for run in self._runs:
+            if run.workspace == name:
+                run.worker.cancel()
+        self._forget_workspace(name)
+        if self.workspace_name == name:
+            self.workspace_name = None
+        self._jobs.call(lambda: delete_workspace(name), lambda _: self.reload_workspaces(), self._on_error,
+                        pool=self._index_pool)
+
+    def remove_folder(self, folder: str) -> None:
+        """Remove ``folder`` and its documents from the selected workspace (index lane)."""
+        name = self.workspace_name
+        if name is None:
+            return
+        self._jobs.call(lambda: remove_folder(self._get_workspace(name), folder),
+                        lambda _: self.refresh_workspace(), self._on_error, pool=self._index_pool)
+
+    def _status_dialog(self, doc_id: str, status: str) -> None:
+        reason = ""
+        if status != "active":
+            reason, ok = QInputDialog.getText(self, self.tr("Reason"), self.tr("Why (shown beside the document):"))
+            if not ok:
+                return
+        self.set_document_status(doc_id, status, reason)
+
+    def set_document_status(self, doc_id: str, status: str, reason: str = "") -> None:
+        """Set a document's status through ``Workspace.set_status`` when core has it."""
+        name = self.workspace_name
+        if name is None or not hasattr(Workspace, "set_status"):
+            return
+        self._jobs.call(lambda: self._get_workspace(name).set_status(doc_id, status, reason),
+                        lambda _: self.refresh_workspace(), self._on_error, pool=self._index_pool)
+
+    # --- welcome --------------------------------------------------------------
+
+    def show_welcome(self) -> None:
+        """Show the first-run view (three steps, sample corpus, which model answers)."""
+        self.welcome.set_ollama(self.ollama_ok, self.settings)
+        self.centre.setCurrentWidget(self.welcome)
+
+    def open_sample(self) -> None:
+        """Create (or select) workspace ``sample`` and index the bundled sample corpus into it."""
+        from core.paths import sample_corpus_dir
+
+        self.reload_workspaces(select="sample")
+        self.start_indexing(str(sample_corpus_dir()), workspace="sample")
+
+    # --- Ollama ---------------------------------------------------------------
 
     def _check_ollama(self) -> None:
         settings = self.settings
-        worker = CallWorker(lambda: ollama_reachable(settings))
-        worker.signals.returned.connect(self._on_ollama_checked)
-        self._jobs.start(worker, QThreadPool.globalInstance())
+        self._jobs.call(lambda: ollama_reachable(settings), self._on_ollama_checked, pool=self._net_pool)
 
     @Slot(object)
     def _on_ollama_checked(self, ok: bool) -> None:
-        host = self.settings.ollama_host
-        if ok:
-            self.ollama_label.setText(f"Ollama: {self.tr('reachable')}")
-        else:
-            self.ollama_label.setText(f"Ollama: {self.tr('not reachable')}")
-        self.ollama_label.setToolTip(host)
+        self.ollama_ok = bool(ok)
+        self.ollama_label.setText(f"Ollama: {self.tr('reachable') if ok else self.tr('not reachable')}")
+        self.ollama_label.setToolTip(self.settings.ollama_host)
+        self.welcome.set_ollama(self.ollama_ok, self.settings)
 
     # --- indexing -------------------------------------------------------------
 
-    def start_indexing(self, folder: str | Path | list[str | Path]) -> None:
-        """Index ``folder`` (or several) into the workspace in the background.
+    def start_indexing(self, folder: str | Path | list[str | Path], workspace: str | None = None) -> None:
+        """Index ``folder`` (or several) into ``workspace`` (default: the selected one) in the background.
 
-        Runs on the single-thread index pool, so runs queue up in order.
+        Runs on the single-thread index lane, so runs queue up in order.
         Emits :attr:`indexing_finished` with the :class:`IndexReport`.
         """
+        name = workspace or self.workspace_name or self._requested_workspace or "default"
         folders = [str(folder)] if isinstance(folder, (str, Path)) else [str(f) for f in folder]
+        not_folder = self.tr("Not a folder: ")
 
         def factory(cancel):
             dirs = [f for f in folders if Path(f).is_dir()]
             if not dirs:
-                raise IndexError_(self.tr("Not a folder: ") + ", ".join(folders))
-            return index_folders(self._get_workspace(), dirs, cancel=cancel)
+                raise IndexError_(not_folder + ", ".join(folders))
+            return index_folders(self._get_workspace(name, create=True), dirs, cancel=cancel)
 
         worker = GeneratorWorker(factory)
-        worker.signals.progress.connect(self._on_index_progress)
-        worker.signals.returned.connect(self._on_index_returned)
+        run = _IndexRun(workspace=name, worker=worker, folders=folders, started=time.monotonic(),
+                        message=self.tr("Waiting to index ") + ", ".join(Path(f).name for f in folders))
+        worker.signals.progress.connect(lambda e, r=run: self._on_index_progress(r, e))
+        worker.signals.returned.connect(lambda rep, r=run: self._on_index_returned(r, rep))
         worker.signals.errored.connect(self._on_error)
         worker.signals.finished.connect(self._on_index_finished)
-        self._index_workers.append(worker)
-        self.cancel_button.setEnabled(True)
-        self.current_file_label.setText(self.tr("Waiting to index ") + ", ".join(Path(f).name for f in folders))
+        self._runs.append(run)
+        self._show_progress()
         self._jobs.start(worker, self._index_pool)
 
     def cancel_indexing(self) -> None:
-        """Stop the running and queued indexing runs (after the current file)."""
-        for w in self._index_workers:
-            w.cancel()
-        self.current_file_label.setText(self.tr("Cancelling…"))
+        """Stop the selected workspace's running and queued indexing runs (after the current file)."""
+        for run in self._runs:
+            if run.workspace == self.workspace_name or self.workspace_name is None:
+                run.worker.cancel()
+                run.message = self.tr("Cancelling…")
+        self._show_progress()
 
-    @Slot(object)
-    def _on_index_progress(self, event: ProgressEvent) -> None:
+    def _on_index_progress(self, run: _IndexRun, event: ProgressEvent) -> None:
+        now = time.monotonic()
         if event.total > 0:
-            self.progress_bar.setRange(0, event.total)
-            self.progress_bar.setValue(event.done)
-        if event.message:
-            self.current_file_label.setText(event.message)
+            if event.done != run.done or event.stage != "embed":
+                run.frac = 0.0
+            run.done, run.total = event.done, event.total
+            m = _CHUNKS_DONE.search(event.message or "") if event.stage == "embed" else None
+            if m and int(m.group(2)) > 0:
+                run.frac = min(1.0, int(m.group(1)) / int(m.group(2)))
+            if not run.first_tick:
+                run.first_tick, run.first_done = now, run.position
+        if event.message and not run.worker.is_cancelled:
+            run.message = event.message
+        if run.workspace == self.workspace_name:
+            self._show_progress()
 
-    @Slot(object)
-    def _on_index_returned(self, report: IndexReport) -> None:
+    def _eta(self, run: _IndexRun) -> float | None:
+        """Seconds left, from the rate of progress (files, fractional) since the first determinate tick."""
+        done = run.position - run.first_done
+        elapsed = time.monotonic() - run.first_tick
+        if not run.first_tick or done <= 0.05 or run.total <= run.position or elapsed < 2.0:
+            return None
+        return elapsed / done * (run.total - run.position)
+
+    def _show_progress(self) -> None:
+        runs = [r for r in self._runs if r.workspace == self.workspace_name and not r.worker.done]
+        panel = self.workspaces_panel
+        if not runs:
+            others = sorted({r.workspace for r in self._runs if not r.worker.done})
+            title = self.tr("Indexing in the background: {names}").format(names=", ".join(others)) if others else ""
+            if panel.cancel_button.isEnabled() or title:
+                panel.set_progress(title, 0, 0, panel.current_file_label.text() if not title else "", None, False)
+            return
+        run = runs[0]
+        title = self.tr("Indexing {names}").format(names=", ".join(Path(f).name for f in run.folders))
+        if len(runs) > 1:
+            title += " " + self.tr("(+{n} queued)").format(n=len(runs) - 1)
+        panel.set_progress(title, run.position, run.total, run.message, self._eta(run), True)
+
+    def _on_index_returned(self, run: _IndexRun, report: IndexReport) -> None:
         state = self.tr("Cancelled") if report.cancelled else self.tr("Indexed")
-        self.current_file_label.setText(
-            f"{state}: {report.documents} new/changed, {report.unchanged} unchanged, "
-            f"{report.removed} removed, {len(report.failures)} failed ({report.seconds:.1f} s)"
-        )
-        if not report.cancelled:
-            self.progress_bar.setValue(self.progress_bar.maximum())
-        self.chunks_label.setText(f"{self.tr('Chunks')}: {report.total_chunks}")
-        self._refresh_workspace()
+        summary = self.tr("{state}: {new} new or changed, {same} unchanged, {removed} removed, {failed} failed ({s} s)").format(
+            state=state, new=report.documents, same=report.unchanged, removed=report.removed,
+            failed=len(report.failures), s=f"{report.seconds:.1f}")
+        run.message = summary
+        if run.workspace == self.workspace_name:
+            total = max(run.total, 1)
+            self.workspaces_panel.set_progress("", total if not report.cancelled else run.position, total, summary, None,
+                                               False)
+            self.chunks_label.setText(f"{self.tr('Chunks')}: {report.total_chunks}")
+            self.refresh_workspace()
+            self._load_history(run.workspace)  # stale marks may have changed
         self.indexing_finished.emit(report)
 
     @Slot()
     def _on_index_finished(self) -> None:
-        self._index_workers = [w for w in self._index_workers if not w.done]
-        self.cancel_button.setEnabled(bool(self._index_workers))
+        self._runs = [r for r in self._runs if not r.worker.done]
+        self._show_progress()
 
     def _choose_folder(self) -> None:
+        if self.workspace_name is None:
+            self.new_workspace()
+            return
         folder = QFileDialog.getExistingDirectory(self, self.tr("Add folder to index"))
         if folder:
             self.start_indexing(folder)
 
-    def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802 - Qt API
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         """Accept local files/folders; folders are checked in the worker."""
         if event.mimeData().hasUrls() and all(u.isLocalFile() for u in event.mimeData().urls()):
             event.acceptProposedAction()
 
-    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802 - Qt API
-        """Index the dropped folders."""
+    def dropEvent(self, event: QDropEvent) -> None:
+        """Index the dropped folders into the selected workspace."""
         paths = [u.toLocalFile() for u in event.mimeData().urls() if u.isLocalFile()]
         if paths:
             event.acceptProposedAction()
@@ -512,40 +620,37 @@ class MainWindow(QMainWindow):
         self.question_edit.setFocus()
         self.question_edit.selectAll()
 
-    def _ask_from_edit(self) -> None:
-        self.ask(self.question_edit.text())
-
     def ask(self, question: str) -> None:
-        """Answer ``question`` in the background; emits :attr:`answer_ready`.
+        """Answer ``question`` in the selected workspace in the background; emits :attr:`answer_ready`.
 
         A question asked while another runs cancels the earlier one.
         """
         question = question.strip()
         if not question:
             return
+        name = self.workspace_name or self._requested_workspace or "default"
         if self.question_edit.text().strip() != question:
             self.question_edit.setText(question)
-            self.question_edit.setCursorPosition(0)
         if self._ask_worker is not None:
             self._ask_worker.cancel()
         settings, backend = self.settings, self.backend
         worker = GeneratorWorker(
-            lambda cancel: answer_question(self._get_workspace(), question, settings, backend=backend, cancel=cancel)
+            lambda cancel: answer_question(self._get_workspace(name), question, settings, backend=backend, cancel=cancel)
         )
         worker.signals.progress.connect(self._on_ask_progress)
         worker.signals.returned.connect(self._on_ask_returned)
         worker.signals.errored.connect(self._on_ask_error)
         worker.signals.cancelled.connect(self._on_ask_cancelled)
         self._ask_worker = worker
-        self.stop_button.setEnabled(True)
-        self.stage_label.setText(self.tr("Waiting…"))
+        self._ask_workspace = name
+        self.conversation.set_busy(True, self.tr("Waiting…"))
         self._jobs.start(worker, self._ask_pool)
 
     def stop_asking(self) -> None:
-        """Cancel the running question."""
+        """Cancel the running question (cooperatively: core stops at its next check)."""
         if self._ask_worker is not None:
             self._ask_worker.cancel()
-            self.stage_label.setText(self.tr("Stopping…"))
+            self.conversation.set_busy(True, self.tr("Stopping…"))
 
     def _is_current(self) -> bool:
         worker = self._ask_worker
@@ -553,20 +658,27 @@ class MainWindow(QMainWindow):
 
     @Slot(object)
     def _on_ask_progress(self, event: ProgressEvent) -> None:
-        if self._is_current():
-            self.stage_label.setText(self.tr(_STAGES.get(event.stage, event.message or event.stage)))
+        if self._is_current() and not self._ask_worker.is_cancelled:
+            self.conversation.set_busy(True, stage_text(event.stage, event.message))
 
     @Slot(object)
     def _on_ask_returned(self, answer: Answer) -> None:
         if not self._is_current():
             return
+        name = self._ask_workspace or answer.workspace
         self._ask_done()
-        self.show_answer(answer)
-        t = answer.trace
-        total = t.timings_ms.get("total")
-        self.stage_label.setText(
-            f"{answer.status}" + (f" · {total / 1000:.1f} s" if total is not None else "")
-        )
+        entry = Entry(answer=answer, asked_at=time.time())
+        self._append_entry(name, entry)
+        total = answer.trace.timings_ms.get("total")
+        self.stage_label.setText(answer_status_text(answer.status) + (f" · {total / 1000:.1f} s" if total else ""))
+        self.question_edit.setText("")
+
+        def store():
+            ws = self._get_workspace(name)
+            return History(ws.dir).add(answer)
+
+        self._jobs.call(store, lambda rid, e=entry: setattr(e, "history_id", rid) or self._load_history(name),
+                        self._on_error)
         self.answer_ready.emit(answer)
 
     @Slot(object)
@@ -574,11 +686,7 @@ class MainWindow(QMainWindow):
         if not self._is_current():
             return
         self._ask_done()
-        self.stage_label.setText(self.tr("Failed"))
-        self.answer_view.setHtml(
-            f"<p style='color:#b00020'><b>{html.escape(self.tr('Could not answer'))}</b></p>"
-            f"<p>{html.escape(str(exc))}</p>"
-        )
+        self.stage_label.setText(self.tr("Could not answer: {error}").format(error=exc))
         self.error_occurred.emit(str(exc))
 
     @Slot()
@@ -590,120 +698,220 @@ class MainWindow(QMainWindow):
 
     def _ask_done(self) -> None:
         self._ask_worker = None
-        self.stop_button.setEnabled(False)
+        self._ask_workspace = None
+        self.conversation.set_busy(False)
 
-    # --- presenting -----------------------------------------------------------
+    # --- conversation ---------------------------------------------------------
+
+    def _append_entry(self, workspace: str, entry: Entry) -> None:
+        entries = self._conversations.setdefault(workspace, [])
+        entries.append(entry)
+        if workspace == self.workspace_name:
+            self.conversation.set_entries(entries, scroll_to=len(entries) - 1)
+            self._set_current_entry(len(entries) - 1)
+
+    def _set_current_entry(self, index: int) -> None:
+        entries = self.conversation.entries
+        if 0 <= index < len(entries):
+            self.current_entry = index
+            self.answer = entries[index].answer
+            t = self.answer.trace
+            self.backend_label.setText(
+                f"{self.tr('Model')}: {t.backend} ({t.model})" if t.backend else f"{self.tr('Model')}: {self.tr('not called')}"
+            )
+
+    @property
+    def citations(self) -> list[Citation]:
+        """Citations of the current answer, in chip order."""
+        if self.current_entry is None or self.current_entry >= len(self.conversation.entries):
+            return []
+        return self.conversation.entries[self.current_entry].citations()
 
     def show_answer(self, answer: Answer) -> None:
-        """Render ``answer`` (answered, partial or abstained) in :attr:`answer_view`."""
-        self.answer = answer
-        self.citations = []
-        t = answer.trace
-        self.backend_label.setText(
-            f"{self.tr('Model')}: {t.backend} ({t.model})" if t.backend else f"{self.tr('Model')}: {self.tr('not called')}"
-        )
-        parts = [f"<p style='color:gray'>{html.escape(answer.question)}</p>"]
-        if answer.status == "abstained" and answer.abstention is not None:
-            parts.append(self._abstention_html(answer))
-        else:
-            if answer.status == "partial":
-                parts.append(
-                    "<p style='color:#8a5a00'><b>" + html.escape(self.tr("Partial answer")) + "</b> — "
-                    + html.escape(self.tr("some sentences were removed because no quote could be verified."))
-                    + "</p>"
-                )
-            for claim in answer.claims:
-                chips = []
-                for cit in claim.citations:
-                    self.citations.append(cit)
-                    n = len(self.citations)
-                    chips.append(self._chip(n))
-                parts.append(f"<p style='font-size:12pt'>{html.escape(claim.text)} {' '.join(chips)}</p>")
-            parts.append("<hr><p><b>" + html.escape(self.tr("Sources")) + "</b></p><table cellspacing='4'>")
-            for n, cit in enumerate(self.citations, 1):
-                parts.append(
-                    f"<tr><td valign='top'>{self._chip(n)}</td><td>{html.escape(cit.doc_id)}, "
-                    f"{html.escape(self.tr('page'))} {cit.page}<br><i>“{html.escape(cit.quote)}”</i></td></tr>"
-                )
-            parts.append("</table>")
-        if answer.rejected:
-            parts.append(self._rejected_html(answer))
-        self.answer_view.setHtml("".join(parts))
+        """Append ``answer`` to the selected workspace's conversation (not stored in history)."""
+        self.stage_label.setText("")
+        self._append_entry(self.workspace_name or answer.workspace, Entry(answer=answer, asked_at=time.time()))
+        if answer.workspace != self.workspace_name and self.workspace_name is None:
+            self.conversation.set_entries(self._conversations[answer.workspace])
+            self._set_current_entry(len(self.conversation.entries) - 1)
 
-    def _chip(self, n: int) -> str:
-        return f"<a href='cite:{n}' style='{_CHIP_STYLE}'>&nbsp;{n}&nbsp;</a>"
-
-    def _abstention_html(self, answer: Answer) -> str:
-        ab = answer.abstention
-        assert ab is not None
-        out = [
-            f"<p><span style='background-color:#e5e7eb; color:#374151; font-weight:700;'>&nbsp;{ab.marker}&nbsp;</span></p>",
-            f"<p style='font-size:12pt'>{html.escape(ab.message)}</p>",
-            f"<p><b>{html.escape(self.tr('Searched for'))}:</b> {html.escape(ab.query)}</p>",
-        ]
-        if ab.consulted:
-            out.append(f"<p><b>{html.escape(self.tr('Documents consulted'))}:</b></p><ul>")
-            for doc in ab.consulted:
-                pages = ", ".join(str(p) for p in doc.pages)
-                out.append(f"<li>{html.escape(doc.doc_id)} — {html.escape(self.tr('pages'))} {pages}</li>")
-            out.append("</ul>")
-        else:
-            out.append(f"<p>{html.escape(self.tr('No document matched the question.'))}</p>")
-        return "".join(out)
-
-    def _rejected_html(self, answer: Answer) -> str:
-        """Removed sentences and dropped citations, grouped by sentence, each with its reason."""
-        kept = {c.text for c in answer.claims}
-        groups: dict[str, list] = {}
-        for r in answer.rejected:
-            groups.setdefault(r.claim, []).append(r)
-        out = [f"<hr><p style='color:#8a5a00'><b>{html.escape(self.tr('Removed (not verified)'))}</b></p><ul>"]
-        for claim, items in groups.items():
-            what = html.escape(claim) if claim else html.escape(self.tr("(the whole answer)"))
-            status = self.tr("citation dropped, sentence kept") if claim in kept else self.tr("sentence removed")
-            out.append(f"<li>{what} <span style='color:gray'>({html.escape(status)})</span><ul>")
-            shown = [r for r in items if r.reason != RejectReason.no_citation] or items[:1]
-            shown = list({(r.reason, r.chunk_id, r.quote): r for r in shown}.values())
-            for r in shown:
-                reason = self.tr(_REASONS.get(r.reason, r.reason.value))
-                cited = f" [{html.escape(r.chunk_id)}]" if r.chunk_id else ""
-                quote = f"<br><i>“{html.escape(r.quote)}”</i>" if r.quote else ""
-                out.append(f"<li><span style='color:#b00020'>{html.escape(reason)}</span>{cited}{quote}</li>")
-            out.append("</ul></li>")
-        out.append("</ul>")
-        return "".join(out)
-
-    @Slot(QUrl)
-    def _on_anchor(self, url: QUrl) -> None:
-        if url.scheme() == "cite":
-            try:
-                self.open_citation(int(url.path()))
-            except ValueError:
-                pass
+    def open_entry_citation(self, entry_index: int, n: int) -> None:
+        """Show citation ``n`` (1-based chip number) of conversation entry ``entry_index``."""
+        self._set_current_entry(entry_index)
+        self.open_citation(n)
 
     def open_citation(self, n: int) -> None:
-        """Show citation ``n`` (1-based chip number) in the side panel, as clicking its chip does."""
-        if 1 <= n <= len(self.citations):
-            self.side_panel.show_citation(self.citations[n - 1], n)
+        """Show citation ``n`` (1-based chip number) of the current answer in the side panel."""
+        cits = self.citations
+        if 1 <= n <= len(cits):
+            self.current_citation = n
+            self.side_panel.show_citation(cits[n - 1], n, len(cits))
+
+    def step_citation(self, step: int) -> None:
+        """Move to the previous (``-1``) or next (``+1``) citation of the current answer (Alt+Left/Right)."""
+        cits = self.citations
+        if not cits:
+            return
+        n = self.current_citation + step if self.current_citation else (1 if step > 0 else len(cits))
+        self.open_citation(max(1, min(len(cits), n)))
+
+    def open_consulted_document(self, entry_index: int, doc_index: int) -> None:
+        """Show the first consulted page of document ``doc_index`` of an abstention."""
+        entries = self.conversation.entries
+        if not 0 <= entry_index < len(entries):
+            return
+        ab = entries[entry_index].answer.abstention
+        if ab is None or not 0 <= doc_index < len(ab.consulted):
+            return
+        doc = ab.consulted[doc_index]
+        self.side_panel.show_document(doc.path, doc.pages[0] if doc.pages else 1, doc.doc_id)
+
+    def copy_answer(self) -> str:
+        """Copy the current (else the last) answer with its citations as Markdown; returns the text."""
+        entries = self.conversation.entries
+        if not entries:
+            return ""
+        entry = entries[self.current_entry if self.current_entry is not None else -1]
+        text = entry_markdown(entry)
+        QGuiApplication.clipboard().setText(text)
+        self.statusBar().showMessage(self.tr("Answer copied with its citations."), 4000)
+        return text
+
+    def conversation_markdown(self) -> str:
+        """The selected workspace's conversation as Markdown."""
+        return conversation_markdown(self.workspace_name or "", self.conversation.entries)
+
+    def export_conversation(self, path: str) -> None:
+        """Write the conversation to ``path`` in a pool thread: PDF if it ends in ``.pdf``, else Markdown."""
+        markdown = self.conversation_markdown()
+        fn = (lambda: export_pdf(path, markdown)) if path.lower().endswith(".pdf") else (lambda: _write_text(path, markdown))
+        self._jobs.call(fn, self._on_exported, self._on_error)
+
+    @Slot(object)
+    def _on_exported(self, path: str) -> None:
+        self.statusBar().showMessage(self.tr("Exported to {path}").format(path=path), 6000)
+        self.exported.emit(path)
+
+    def _export_markdown_dialog(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, self.tr("Export conversation"),
+                                              f"{self.workspace_name or 'verbatim'}.md", "Markdown (*.md)")
+        if path:
+            self.export_conversation(path)
+
+    def _export_pdf_dialog(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, self.tr("Export conversation"),
+                                              f"{self.workspace_name or 'verbatim'}.pdf", "PDF (*.pdf)")
+        if path:
+            self.export_conversation(path if path.lower().endswith(".pdf") else path + ".pdf")
+
+    # --- history --------------------------------------------------------------
+
+    def _load_history(self, name: str) -> None:
+        def work():
+            ws_dir = self._get_workspace(name).dir
+            entries = History(ws_dir).entries()
+            current = manifest_sha256(ws_dir)
+            return name, entries, {e.id: e.stale_doc_ids(current) for e in entries}
+
+        self._jobs.call(lambda: self._read(name, work), self._on_history, self._on_error)
+
+    @Slot(object)
+    def _on_history(self, result) -> None:
+        name, entries, stale = result
+        session = [e for e in self._conversations.get(name, []) if e.history_id is None]
+        expanded = {e.history_id for e in self._conversations.get(name, []) if e.expanded}
+        conv = [Entry(answer=h.answer, history_id=h.id, asked_at=h.asked_at, stale=stale.get(h.id, set()),
+                      expanded=h.id in expanded) for h in entries]
+        self._conversations[name] = conv + session
+        if name == self.workspace_name:
+            self.workspaces_panel.set_history(entries, stale)
+            keep = self.current_entry
+            self.conversation.set_entries(self._conversations[name])
+            if keep is not None and keep < len(self._conversations[name]):
+                self._set_current_entry(keep)
+            elif self._conversations[name]:
+                self._set_current_entry(len(self._conversations[name]) - 1)
+        self.history_loaded.emit(name)
+
+    def open_history_entry(self, history_id: int) -> None:
+        """Scroll the conversation to a stored question and make it current."""
+        for i, e in enumerate(self.conversation.entries):
+            if e.history_id == history_id:
+                self._set_current_entry(i)
+                self.conversation.answer_view.scrollToAnchor(f"entry-{i}")
+                return
+
+    def delete_history_entry(self, history_id: int) -> None:
+        """Delete one stored question and its answer."""
+        name = self.workspace_name
+        if name is None:
+            return
+        self._jobs.call(lambda: History(self._get_workspace(name).dir).delete(history_id),
+                        lambda _: self._load_history(name), self._on_error)
+
+    def _clear_history_dialog(self) -> None:
+        answer = QMessageBox.question(
+            self, self.tr("Delete history"),
+            self.tr("Delete every question and answer of this workspace's history?"),
+        )
+        if answer == QMessageBox.StandardButton.Yes:
+            self.clear_history()
+
+    def clear_history(self) -> None:
+        """Delete the selected workspace's whole history."""
+        name = self.workspace_name
+        if name is None:
+            return
+        self._conversations.pop(name, None)
+        self._jobs.call(lambda: History(self._get_workspace(name).dir).clear(),
+                        lambda _: self._load_history(name), self._on_error)
+
+    # --- settings -------------------------------------------------------------
+
+    def open_settings(self) -> None:
+        """Show the settings dialog; accepted settings are saved in the background."""
+        from desktop.settings_dialog import SettingsDialog
+
+        dialog = SettingsDialog(self.settings, self)
+        if dialog.exec() and dialog.result_settings is not None:
+            self.apply_settings(dialog.result_settings)
+
+    def apply_settings(self, settings: Settings) -> None:
+        """Use ``settings`` from now on and save them (pool thread)."""
+        language_changed = settings.ui_language != getattr(self.settings, "ui_language", settings.ui_language)
+        self.settings = settings
+        with self._workspace_lock:
+            for ws in self._workspaces.values():
+                ws.settings = settings
+        self._jobs.call(settings.save, lambda _: self.settings_saved.emit(settings), self._on_error)
+        self._check_ollama()
+        if language_changed:
+            self.statusBar().showMessage(self.tr("The new language applies from the next start."), 8000)
 
     # --- errors and shutdown --------------------------------------------------
 
     @Slot(object)
     def _on_error(self, exc: Exception) -> None:
+        if isinstance(exc, _Gone):
+            return  # a queued read of a workspace deleted or renamed meanwhile
         if isinstance(exc, IndexMismatchError):
             self.offer_rebuild(exc)
         message = str(exc)
-        self.current_file_label.setText(message)
         self.statusBar().showMessage(message, 15000)
+        self.workspaces_panel.current_file_label.setText(message)
         self.error_occurred.emit(message)
 
     # --- rebuild after a settings change (issue #3) ------------------------------
 
+    @property
+    def _index_workers(self) -> list[GeneratorWorker]:
+        """Indexing workers not finished yet (all workspaces)."""
+        return [r.worker for r in self._runs if not r.worker.done]
+
     def offer_rebuild(self, exc: IndexMismatchError) -> None:
         """Ask (non-modal) whether to rebuild a workspace indexed with other settings.
 
-        Shown when opening the workspace raised :class:`IndexMismatchError`; the
-        box is :attr:`rebuild_box` while it is open. "Rebuild" calls :meth:`rebuild_index`.
+        The box is :attr:`rebuild_box` while it is open; "Rebuild" calls :meth:`rebuild_index`.
         """
         if self.rebuild_box is not None:
             return
@@ -728,35 +936,50 @@ class MainWindow(QMainWindow):
         self.rebuild_box = box
         box.open()
 
-    def rebuild_index(self) -> None:
-        """Empty the workspace's index and re-index its folders under the current settings.
-
-        Runs on the index pool (never the GUI thread); emits :attr:`indexing_finished`.
-        """
-        name, settings = self.workspace_name, self.settings
+    def rebuild_index(self, workspace: str | None = None) -> None:
+        """Empty the workspace's index and re-index its folders under the current settings (index lane)."""
+        name = workspace or self.workspace_name or self._requested_workspace
+        if name is None:
+            return
+        settings = self.settings
 
         def factory(cancel):
             ws = Workspace.reset(name, settings)
             with self._workspace_lock:
-                self._workspace = ws
+                self._workspaces[name] = ws
             return index_folders(ws, ws.folders(), cancel=cancel)
 
         worker = GeneratorWorker(factory)
-        worker.signals.progress.connect(self._on_index_progress)
-        worker.signals.returned.connect(self._on_index_returned)
+        run = _IndexRun(workspace=name, worker=worker, folders=[name], started=time.monotonic(),
+                        message=self.tr("Rebuilding the index…"))
+        worker.signals.progress.connect(lambda e, r=run: self._on_index_progress(r, e))
+        worker.signals.returned.connect(lambda rep, r=run: self._on_index_returned(r, rep))
         worker.signals.errored.connect(self._on_error)
         worker.signals.finished.connect(self._on_index_finished)
-        self._index_workers.append(worker)
-        self.cancel_button.setEnabled(True)
-        self.current_file_label.setText(self.tr("Rebuilding the index…"))
+        self._runs.append(run)
+        self._show_progress()
         self._jobs.start(worker, self._index_pool)
 
-    def closeEvent(self, event) -> None:  # noqa: N802 - Qt API
+    def closeEvent(self, event) -> None:
         """Cancel background work and wait for index writes to finish cleanly."""
         self._jobs.cancel_all()
         self.side_panel.stop()
         self._ask_pool.clear()
         self._index_pool.clear()
-        self._ask_pool.waitForDone(60000)
-        self._index_pool.waitForDone(60000)
+        for pool in (self._ask_pool, self._index_pool, self._read_pool):
+            pool.clear()
+            pool.waitForDone(60000)
+        self._net_pool.clear()
+        self._net_pool.waitForDone(3000)  # at most one 1.5 s reachability check
         super().closeEvent(event)
+
+
+# Strings used inside f-strings or through a helper, listed for pyside6-lupdate
+# (it reads only literal tr()/translate() calls outside f-strings).
+_LUPDATE = (
+    QT_TRANSLATE_NOOP("MainWindow", "Chunks"),
+    QT_TRANSLATE_NOOP("MainWindow", "reachable"),
+    QT_TRANSLATE_NOOP("MainWindow", "not reachable"),
+    QT_TRANSLATE_NOOP("MainWindow", "Model"),
+    QT_TRANSLATE_NOOP("MainWindow", "not called"),
+)

@@ -21,7 +21,7 @@ import threading
 from collections.abc import Callable, Generator
 from typing import Any
 
-from PySide6.QtCore import QObject, QRunnable, Signal
+from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal, Slot
 
 from core.errors import Cancelled, CoreError
 
@@ -66,12 +66,12 @@ class _BaseWorker(QRunnable):
     def _work(self) -> Any:  # pragma: no cover - overridden
         raise NotImplementedError
 
-    def run(self) -> None:  # noqa: D102 - QRunnable API
+    def run(self) -> None:
         try:
             result = self._work()
         except Cancelled:
             self.signals.cancelled.emit()
-        except Exception as exc:  # noqa: BLE001 - every failure goes to the GUI
+        except Exception as exc:
             if not isinstance(exc, CoreError):
                 log.exception("worker failed")
             self.signals.errored.emit(exc)
@@ -121,3 +121,49 @@ class CallWorker(_BaseWorker):
 
     def _work(self) -> Any:
         return self._fn(self._cancel.is_set) if self._pass_cancel else self._fn()
+
+
+class Jobs(QObject):
+    """Keeps Python references to running workers until they finish.
+
+    A ``QRunnable`` whose Python wrapper is collected before it runs crashes
+    the pool; holding it here until ``finished`` avoids that. A QObject of the
+    GUI thread, so ``finished`` reaches :meth:`_reap` queued, in the GUI thread.
+    """
+
+    def __init__(self, parent: QObject | None = None, pool: QThreadPool | None = None) -> None:
+        super().__init__(parent)
+        self._workers: list[_BaseWorker] = []
+        self.pool = pool
+
+    def start(self, worker: _BaseWorker, pool: QThreadPool | None = None) -> _BaseWorker:
+        """Remember ``worker`` and queue it on ``pool`` (default: this object's pool, else the global one)."""
+        worker.signals.finished.connect(self._reap)  # queued: runs in the GUI thread
+        self._workers.append(worker)
+        (pool or self.pool or QThreadPool.globalInstance()).start(worker)
+        return worker
+
+    def call(self, fn: Callable[[], Any], on_result: Callable[[Any], None] | None = None,
+             on_error: Callable[[Exception], None] | None = None, pool: QThreadPool | None = None) -> CallWorker:
+        """Run ``fn()`` in ``pool`` and deliver its result or error to slots of GUI-thread objects."""
+        worker = CallWorker(fn)
+        if on_result is not None:
+            worker.signals.returned.connect(on_result)
+        if on_error is not None:
+            worker.signals.errored.connect(on_error)
+        self.start(worker, pool)
+        return worker
+
+    @Slot()
+    def _reap(self) -> None:
+        self._workers = [w for w in self._workers if not w.done]
+
+    @property
+    def running(self) -> int:
+        """Number of workers not finished yet."""
+        return sum(not w.done for w in self._workers)
+
+    def cancel_all(self) -> None:
+        """Ask every running worker to stop."""
+        for w in self._workers:
+            w.cancel()

@@ -88,16 +88,22 @@ def test_index_ask_and_open_citation(qtbot, tmp_path, settings):
     window.show()
     errors: list[str] = []
     window.error_occurred.connect(errors.append)
+    qtbot.waitUntil(lambda: window.workspace_name == "test", timeout=10_000)
 
     with qtbot.waitSignal(window.indexing_finished, timeout=TIMEOUT_MS) as blocker:
         window.start_indexing(str(docs))
     report = blocker.args[0]
     assert report.documents == 1 and report.chunks > 0
     assert [Path(f.path).name for f in report.failures] == ["broken.pdf"]
-    qtbot.waitUntil(lambda: window.documents_view.topLevelItemCount() == 1, timeout=10_000)
-    assert window.documents_view.topLevelItem(0).text(0) == "docs/NIST.FIPS.199.pdf"
-    assert window.failures_view.count() == 1 and "broken.pdf" in window.failures_view.item(0).text()
+    qtbot.waitUntil(lambda: window.documents_view.topLevelItemCount() == 2, timeout=10_000)
+    rows = {window.documents_view.topLevelItem(i).text(0): window.documents_view.topLevelItem(i).text(2)
+            for i in range(2)}
+    assert rows["docs/NIST.FIPS.199.pdf"] == "indexed"
+    assert rows["broken.pdf"].startswith("failed: ")  # the reason is shown beside it
+    summary = window.workspaces_panel.summary_label.text()
+    assert "1 documents" in summary and "1 failed" in summary and "last indexed" in summary
     assert window.progress_bar.value() == window.progress_bar.maximum()
+    assert not window.cancel_button.isEnabled()
 
     with qtbot.waitSignal(window.answer_ready, timeout=TIMEOUT_MS) as blocker:
         window.ask("What are the security objectives of confidentiality, integrity and availability?")
@@ -109,27 +115,54 @@ def test_index_ask_and_open_citation(qtbot, tmp_path, settings):
     page = int(re.search(r"#p(\d+)-c", chunk_id).group(1))
     text = window.answer_view.toPlainText()
     assert "The standard defines security categories." in text
-    assert "This sentence has an invented quote." in text  # listed as removed, with its reason
+    # Removed sentences are collapsed: a summary line, no reasons until expanded.
+    assert "This sentence has an invented quote." not in text and "Not verified" in text
+    window.conversation._on_anchor(__import__("PySide6.QtCore", fromlist=["QUrl"]).QUrl("toggle:0"))
+    text = window.answer_view.toPlainText()
+    assert "This sentence has an invented quote." in text
     assert "quote not found in the cited passage" in text
-    assert "cite:1" in window.answer_view.toHtml()
+    assert "cite:0:1" in window.answer_view.toHtml()
     assert "scripted" in window.backend_label.text()
 
     with qtbot.waitSignal(window.page_rendered, timeout=TIMEOUT_MS):
-        window.open_citation(1)
+        window.conversation.citation_clicked.emit(0, 1)  # as clicking the chip does
     panel = window.side_panel
     assert panel.citation is answer.claims[0].citations[0]
     assert panel.citation.chunk_id == chunk_id and panel.citation.page == page
-    assert panel.page_label.text().endswith(f"NIST.FIPS.199.pdf — page {page}")
+    assert f"NIST.FIPS.199.pdf — page {page}" in panel.page_label.text()
     assert quote.split()[0] in panel.quote_label.text()
+    assert not panel.ocr_label.isVisibleTo(panel)
     pixmap = panel.image_label.pixmap()
     assert pixmap is not None and not pixmap.isNull()
     assert panel.citation.rects, "a PDF citation must carry rectangles"
     image = pixmap.toImage()
     for rect in panel.citation.rects:
         assert _yellow_fraction(image, rect, panel.render_scale) > 0.3
+    # the highlight is scrolled into view
+    bar = panel.scroll.verticalScrollBar()
+    y_top = panel.citation.rects[0][1] * panel.zoom
+    assert bar.value() <= y_top <= bar.value() + panel.scroll.viewport().height()
 
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     assert window.grab().save(str(ARTIFACTS / "window.png"))
+
+    # next page has no highlight; zoom re-renders larger
+    with qtbot.waitSignal(window.page_rendered, timeout=TIMEOUT_MS):
+        panel.go_to_page(page + 1)
+    assert panel.page == page + 1
+    width = panel.image_label.pixmap().width()
+    with qtbot.waitSignal(window.page_rendered, timeout=TIMEOUT_MS):
+        panel.step_zoom(1)
+    assert panel.image_label.pixmap().width() > width
+
+    # the answer was stored in the workspace's history
+    qtbot.waitUntil(lambda: window.history_view.count() == 1 or errors, timeout=30_000)
+    assert not errors, errors
+    assert "security objectives" in window.history_view.item(0).text()
+
+    # copy with citations
+    copied = window.copy_answer()
+    assert "[1]" in copied and quote.split()[0] in copied and "page" in copied
 
 
 def test_abstention_shows_no_evidence(qtbot, settings):
@@ -137,6 +170,7 @@ def test_abstention_shows_no_evidence(qtbot, settings):
 
     window = MainWindow(settings, workspace="empty", backend=ScriptedBackend())
     qtbot.addWidget(window)
+    qtbot.waitUntil(lambda: window.workspace_name == "empty", timeout=10_000)
     answer = Answer(
         question="Who won the 1998 World Cup?",
         workspace="empty",
@@ -144,7 +178,7 @@ def test_abstention_shows_no_evidence(qtbot, settings):
         abstention=Abstention(
             message="The documents consulted do not answer this question.",
             query="Who won the 1998 World Cup?",
-            consulted=[ConsultedDoc(doc_id="docs/NIST.FIPS.199.pdf", path="/x/NIST.FIPS.199.pdf", pages=[1, 3])],
+            consulted=[ConsultedDoc(doc_id="docs/NIST.FIPS.199.pdf", path=str(SAMPLE_PDF), pages=[1, 3])],
         ),
         trace=Trace(backend="scripted", model="scripted"),
     )
@@ -155,8 +189,15 @@ def test_abstention_shows_no_evidence(qtbot, settings):
     assert "Who won the 1998 World Cup?" in text
     assert "docs/NIST.FIPS.199.pdf" in text and "1, 3" in text
     assert window.citations == [] and "cite:" not in window.answer_view.toHtml()
+    assert "doc:0:0" in window.answer_view.toHtml()  # each consulted document is a link
     window.open_citation(1)  # no citation: nothing happens
     assert window.side_panel.citation is None
+    with qtbot.waitSignal(window.page_rendered, timeout=TIMEOUT_MS):
+        window.conversation.document_clicked.emit(0, 0)
+    assert window.side_panel.page == 1 and "NIST.FIPS.199.pdf — page 1" in window.side_panel.page_label.text()
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    window.resize(1440, 900)
+    assert window.grab().save(str(ARTIFACTS / "abstained.png"))
 
 
 def test_empty_workspace_abstains_end_to_end(qtbot, settings):
@@ -164,6 +205,7 @@ def test_empty_workspace_abstains_end_to_end(qtbot, settings):
 
     window = MainWindow(settings, workspace="nothing", backend=ScriptedBackend())
     qtbot.addWidget(window)
+    qtbot.waitUntil(lambda: window.workspace_name == "nothing", timeout=10_000)
     with qtbot.waitSignal(window.answer_ready, timeout=TIMEOUT_MS) as blocker:
         window.ask("Anything at all?")
     assert blocker.args[0].status == "abstained"

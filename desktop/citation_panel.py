@@ -1,0 +1,407 @@
+"""The side panel: the cited page with the verified span highlighted.
+
+PDF pages are rendered by :func:`core.ingest.render_page_png` in a pool thread
+at the screen's device pixel ratio, one highlight rectangle per text line.
+Other formats (TXT, MD, and whatever :func:`core.ingest.parse_file` reads) show
+the page text with the span ``[start, end)`` highlighted, since the offsets of a
+citation are characters into that same page text.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, QThreadPool, QUrl, Signal, Slot
+from PySide6.QtGui import (
+    QColor,
+    QDesktopServices,
+    QImage,
+    QPixmap,
+    QTextCharFormat,
+    QTextCursor,
+)
+from PySide6.QtWidgets import (
+    QDockWidget,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QScrollArea,
+    QSizePolicy,
+    QStackedWidget,
+    QTextBrowser,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from core.ingest import PDF_SUFFIXES, parse_file, render_page_png
+from core.types import Citation, Rect
+from desktop.render import display_quote
+from desktop.workers import Jobs
+
+# Width of a US Letter page in PDF points, used to fit the page to the panel.
+_PAGE_WIDTH_PT = 612.0
+_ZOOM_STEPS = (0.5, 0.67, 0.8, 1.0, 1.25, 1.5, 2.0, 3.0)
+
+
+def _render_pdf(path: str, page: int, rects: list[Rect], scale: float) -> tuple[bytes, int]:
+    """Worker: PNG of ``page`` (1-based) with ``rects`` highlighted, and the document's page count."""
+    import pymupdf
+
+    png = render_page_png(path, page, rects, zoom=scale)
+    with pymupdf.open(path) as doc:
+        return png, doc.page_count
+
+
+def _page_text(path: str, page: int) -> tuple[str, int]:
+    """Worker: the page text of 1-based ``page`` as core extracted it, and the page count."""
+    parsed = parse_file(Path(path))
+    index = min(max(page, 1), len(parsed.pages)) - 1
+    return parsed.pages[index].text, len(parsed.pages)
+
+
+def _search_pdf(path: str, start_page: int, term: str) -> tuple[int, list[Rect]] | None:
+    """Worker: first page at or after ``start_page`` (wrapping) containing ``term``, with its rects."""
+    import pymupdf
+
+    with pymupdf.open(path) as doc:
+        n = doc.page_count
+        for k in range(n):
+            index = (start_page - 1 + k) % n
+            hits = doc.load_page(index).search_for(term)
+            if hits:
+                return index + 1, [tuple(r) for r in hits]
+    return None
+
+
+@dataclass
+class _View:
+    path: str = ""
+    doc_id: str = ""
+    page: int = 1
+    page_count: int = 0
+    rects: list[Rect] = field(default_factory=list)
+    span: tuple[int, int] | None = None
+    cited_page: int = 0
+
+
+class CitationPanel(QDockWidget):
+    """Side panel showing one citation or one document page.
+
+    Signals:
+        page_rendered(): a page (image or text) finished showing.
+        previous_citation(), next_citation(): the user asked to move between citations.
+
+    Attributes:
+        citation: the :class:`core.types.Citation` shown, or ``None``.
+        number: its chip number in the answer.
+        zoom: logical pixels per PDF point of the last render.
+        render_scale: device pixels per PDF point of the last render (``zoom × dpr``).
+        page: 1-based page shown.
+    """
+
+    page_rendered = Signal()
+    previous_citation = Signal()
+    next_citation = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(self.tr("Citation"), parent)
+        self.setObjectName("citationPanel")
+        self.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetMovable | QDockWidget.DockWidgetFeature.DockWidgetFloatable)
+        self.citation: Citation | None = None
+        self.number = 0
+        self.zoom = 1.0
+        self.zoom_factor = 1.0
+        self.render_scale = 1.0
+        self._view = _View()
+        self._seq = 0
+        self._pool = QThreadPool(self)
+        self._pool.setMaxThreadCount(1)  # renders in request order; stale results are dropped by _seq
+        self._jobs = Jobs(self, pool=self._pool)
+
+        body = QWidget()
+        layout = QVBoxLayout(body)
+        layout.setContentsMargins(6, 6, 6, 6)
+        self.page_label = QLabel(self.tr("Click a citation number to see its page."))
+        self.page_label.setObjectName("pageLabel")
+        self.page_label.setWordWrap(True)
+        font = self.page_label.font()
+        font.setBold(True)
+        self.page_label.setFont(font)
+        self.path_label = QLabel()
+        self.path_label.setWordWrap(True)
+        self.path_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.path_label.setStyleSheet("color: palette(mid);")
+        self.ocr_label = QLabel(self.tr("OCR — check the page: this text was recognised from an image."))
+        self.ocr_label.setStyleSheet("background:#fff1e0; color:#9a3412; font-weight:600; padding:4px;")
+        self.ocr_label.setWordWrap(True)
+        self.ocr_label.hide()
+        self.quote_label = QLabel()
+        self.quote_label.setWordWrap(True)
+        self.quote_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.quote_label.setStyleSheet("background:#fff7d6; color:#222; border-left:3px solid #e0a800; padding:6px;")
+        self.quote_label.hide()
+
+        nav = QHBoxLayout()
+        self.prev_citation_button = self._tool("◀◀", self.tr("Previous citation (Alt+Left)"), self.previous_citation)
+        self.next_citation_button = self._tool("▶▶", self.tr("Next citation (Alt+Right)"), self.next_citation)
+        self.prev_page_button = self._tool("◀", self.tr("Previous page"), lambda: self.go_to_page(self._view.page - 1))
+        self.next_page_button = self._tool("▶", self.tr("Next page"), lambda: self.go_to_page(self._view.page + 1))
+        self.page_number_label = QLabel("")
+        self.zoom_out_button = self._tool("−", self.tr("Zoom out"), lambda: self.step_zoom(-1))
+        self.zoom_in_button = self._tool("+", self.tr("Zoom in"), lambda: self.step_zoom(1))
+        self.open_button = self._tool(self.tr("Open"), self.tr("Open in the default viewer"), self.open_externally)
+        for w in (self.prev_citation_button, self.next_citation_button, self.prev_page_button,
+                  self.page_number_label, self.next_page_button, self.zoom_out_button, self.zoom_in_button):
+            nav.addWidget(w)
+        nav.addStretch(1)
+        nav.addWidget(self.open_button)
+
+        self.search_edit = QLineEdit()
+        self.search_edit.setPlaceholderText(self.tr("Find in document (Ctrl+F)"))
+        self.search_edit.setAccessibleName(self.tr("Find in document"))
+        self.search_edit.setClearButtonEnabled(True)
+        self.search_edit.returnPressed.connect(self.find_next)
+        self.search_status = QLabel("")
+
+        self.image_label = QLabel()
+        self.image_label.setAlignment(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop)
+        self.image_label.setAccessibleName(self.tr("Cited page"))
+        self.scroll = QScrollArea()
+        self.scroll.setWidget(self.image_label)
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        self.text_view = QTextBrowser()
+        self.text_view.setAccessibleName(self.tr("Cited text"))
+        self.stack = QStackedWidget()
+        self.stack.addWidget(self.scroll)
+        self.stack.addWidget(self.text_view)
+
+        layout.addWidget(self.page_label)
+        layout.addWidget(self.path_label)
+        layout.addWidget(self.ocr_label)
+        layout.addWidget(self.quote_label)
+        layout.addLayout(nav)
+        search_row = QHBoxLayout()
+        search_row.addWidget(self.search_edit, 1)
+        search_row.addWidget(self.search_status)
+        layout.addLayout(search_row)
+        layout.addWidget(self.stack, 1)
+        self.setWidget(body)
+        self._update_nav()
+
+    def _tool(self, text: str, tip: str, slot) -> QToolButton:
+        b = QToolButton()
+        b.setText(text)
+        b.setToolTip(tip)
+        b.setAccessibleName(tip)
+        b.clicked.connect(slot)
+        return b
+
+    # --- what to show ---------------------------------------------------------
+
+    @property
+    def page(self) -> int:
+        """1-based page shown."""
+        return self._view.page
+
+    @property
+    def is_pdf(self) -> bool:
+        """True when the document shown is a PDF (rendered as an image)."""
+        return Path(self._view.path).suffix.lower() in PDF_SUFFIXES
+
+    def show_citation(self, citation: Citation, number: int, total: int = 0) -> None:
+        """Show ``citation`` (chip ``number`` of ``total``) and render its page in the background."""
+        self.citation = citation
+        self.number = number
+        counter = f" ({number}/{total})" if total else ""
+        # page_label / location: how non-PDF formats name a place (e.g. "sheet 2", "message 3");
+        # fields added by ingestion for DOCX/HTML/EML, absent on older citations.
+        where = getattr(citation, "page_label", "") or getattr(citation, "location", "") or \
+            f"{self.tr('page')} {citation.page}"
+        self.page_label.setText(f"[{number}] {Path(citation.path).name} — {where}{counter}")
+        self.path_label.setText(f"{citation.doc_id}\n{citation.path}")
+        match = "" if citation.match.value == "exact" else f"  ({citation.match.value}, {citation.score:.0f})"
+        self.quote_label.setText(f"“{display_quote(citation.quote)}”{match}")
+        self.quote_label.show()
+        self.ocr_label.setVisible(getattr(citation, "modality", "text") == "ocr")
+        self._view = _View(path=citation.path, doc_id=citation.doc_id, page=citation.page,
+                           rects=list(citation.rects), span=(citation.start, citation.end), cited_page=citation.page)
+        self.show()
+        self.raise_()
+        self._load()
+
+    def show_document(self, path: str, page: int, doc_id: str = "") -> None:
+        """Show ``page`` (1-based) of a document without a highlighted span (a consulted document)."""
+        self.citation = None
+        self.number = 0
+        self.page_label.setText(f"{Path(path).name} — {self.tr('page')} {page}")
+        self.path_label.setText(f"{doc_id}\n{path}" if doc_id else path)
+        self.quote_label.hide()
+        self.ocr_label.hide()
+        self._view = _View(path=path, doc_id=doc_id, page=page)
+        self.show()
+        self.raise_()
+        self._load()
+
+    def go_to_page(self, page: int) -> None:
+        """Show another page of the same document (highlights stay on the cited page only)."""
+        v = self._view
+        if not v.path or page < 1 or (v.page_count and page > v.page_count) or page == v.page:
+            return
+        v.page = page
+        self._load()
+
+    def step_zoom(self, direction: int) -> None:
+        """Zoom one step in (``+1``) or out (``-1``) and re-render."""
+        steps = list(_ZOOM_STEPS)
+        i = min(range(len(steps)), key=lambda k: abs(steps[k] - self.zoom_factor))
+        i = max(0, min(len(steps) - 1, i + direction))
+        if steps[i] != self.zoom_factor:
+            self.zoom_factor = steps[i]
+            if self._view.path:
+                self._load()
+            if not self.is_pdf:
+                font = self.text_view.font()
+                font.setPointSizeF(max(6.0, 10.0 * self.zoom_factor))
+                self.text_view.setFont(font)
+
+    def open_externally(self) -> bool:
+        """Open the document in the system's default viewer; False if nothing is shown."""
+        if not self._view.path:
+            return False
+        return QDesktopServices.openUrl(QUrl.fromLocalFile(self._view.path))
+
+    def focus_search(self) -> None:
+        """Move keyboard focus to the find box (Ctrl+F)."""
+        self.show()
+        self.search_edit.setFocus()
+        self.search_edit.selectAll()
+
+    # --- loading (pool threads) -----------------------------------------------
+
+    def _load(self) -> None:
+        self._seq += 1
+        seq, v = self._seq, self._view
+        self._update_nav()
+        if self.is_pdf:
+            self.stack.setCurrentWidget(self.scroll)
+            dpr = self.devicePixelRatioF() or 1.0
+            fit = max(0.5, (self.scroll.viewport().width() - 8) / _PAGE_WIDTH_PT)
+            self.zoom = fit * self.zoom_factor
+            self.render_scale = self.zoom * dpr
+            rects = v.rects if v.page == v.cited_page else []
+            path, page, scale = v.path, v.page, self.render_scale
+            self.image_label.setText(self.tr("Rendering page…"))
+            self._jobs.call(lambda: (seq, dpr, rects, _render_pdf(path, page, rects, scale)),
+                            self._on_rendered, self._on_load_error)
+        else:
+            self.stack.setCurrentWidget(self.text_view)
+            path, page = v.path, v.page
+            self._jobs.call(lambda: (seq, _page_text(path, page)), self._on_text, self._on_load_error)
+
+    @Slot(object)
+    def _on_rendered(self, result) -> None:
+        seq, dpr, rects, (png, page_count) = result
+        if seq != self._seq:
+            return  # a newer request was made meanwhile
+        self._view.page_count = page_count
+        pixmap = QPixmap.fromImage(QImage.fromData(png, "PNG"))
+        pixmap.setDevicePixelRatio(dpr)
+        self.image_label.setPixmap(pixmap)
+        self.image_label.adjustSize()
+        if rects:
+            x0, y0, _, _ = rects[0]
+            self.scroll.widget().adjustSize()
+            self.scroll.ensureVisible(int(x0 * self.zoom), int(y0 * self.zoom), 20, 120)
+        self._update_nav()
+        self.page_rendered.emit()
+
+    @Slot(object)
+    def _on_text(self, result) -> None:
+        seq, (text, page_count) = result
+        if seq != self._seq:
+            return
+        v = self._view
+        v.page_count = page_count
+        self.text_view.setPlainText(text)
+        if v.span is not None and v.page == v.cited_page:
+            start, end = v.span
+            cursor = QTextCursor(self.text_view.document())
+            cursor.setPosition(min(start, len(text)))
+            cursor.setPosition(min(end, len(text)), QTextCursor.MoveMode.KeepAnchor)
+            fmt = QTextCharFormat()
+            fmt.setBackground(QColor("#fde047"))
+            fmt.setForeground(QColor("#111111"))
+            cursor.mergeCharFormat(fmt)
+            cursor.setPosition(min(start, len(text)))
+            self.text_view.setTextCursor(cursor)
+            self.text_view.ensureCursorVisible()
+        self._update_nav()
+        self.page_rendered.emit()
+
+    @Slot(object)
+    def _on_load_error(self, exc: Exception) -> None:
+        self.image_label.clear()
+        self.image_label.setText(str(exc))
+        self.text_view.setPlainText(str(exc))
+        self.page_rendered.emit()
+
+    def _update_nav(self) -> None:
+        v = self._view
+        has = bool(v.path)
+        self.prev_page_button.setEnabled(has and v.page > 1)
+        self.next_page_button.setEnabled(has and (v.page_count == 0 or v.page < v.page_count))
+        self.page_number_label.setText(f"{v.page} / {v.page_count}" if has and v.page_count else "")
+        for b in (self.zoom_in_button, self.zoom_out_button, self.open_button, self.search_edit):
+            b.setEnabled(has)
+        for b in (self.prev_citation_button, self.next_citation_button):
+            b.setEnabled(self.citation is not None)
+
+    # --- find -----------------------------------------------------------------
+
+    def find_next(self) -> None:
+        """Find the search box's text: in the text view, or page by page in a PDF (from the next page)."""
+        term = self.search_edit.text().strip()
+        if not term or not self._view.path:
+            return
+        if not self.is_pdf:
+            found = self.text_view.find(term)
+            if not found:  # wrap around once
+                self.text_view.moveCursor(QTextCursor.MoveOperation.Start)
+                found = self.text_view.find(term)
+            self.search_status.setText("" if found else self.tr("Not found"))
+            return
+        path, start = self._view.path, self._view.page + (1 if self.search_status.text() == term else 0)
+        self._seq += 1
+        seq = self._seq
+        self.search_status.setText(self.tr("Searching…"))
+        self._jobs.call(lambda: (seq, term, _search_pdf(path, start, term)), self._on_found, self._on_load_error)
+
+    @Slot(object)
+    def _on_found(self, result) -> None:
+        seq, term, hit = result
+        if seq != self._seq:
+            return
+        if hit is None:
+            self.search_status.setText(self.tr("Not found"))
+            return
+        page, rects = hit
+        self.search_status.setText(term)
+        v = self._view
+        v.page, v.rects, v.cited_page = page, rects, page
+        self._load()
+
+    def stop(self) -> None:
+        """Cancel pending renders and wait for the one running (on close)."""
+        self._jobs.cancel_all()
+        self._pool.clear()
+        self._pool.waitForDone(30000)
+
+
+# Strings used inside f-strings or through a helper, listed for pyside6-lupdate
+# (it reads only literal tr()/translate() calls outside f-strings).
+_LUPDATE = (
+    QT_TRANSLATE_NOOP("CitationPanel", "page"),
+)

@@ -1,0 +1,250 @@
+"""Answers as HTML (for the conversation view) and Markdown (copy, export).
+
+Pure functions over core models: no widgets, no I/O. Links in the HTML use
+private schemes the conversation view interprets:
+
+* ``cite:<entry>:<n>``  citation ``n`` (1-based chip number) of entry ``entry``
+* ``doc:<entry>:<i>``   consulted document ``i`` (0-based) of an abstention
+* ``toggle:<entry>``    show or hide the removed sentences of an entry
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
+
+from core.types import Answer, Citation
+from desktop.texts import answer_status_text, reason_text
+
+_CTX = "Render"
+
+CHIP_STYLE = "background-color:#fde68a; color:#6b4300; text-decoration:none; font-weight:600;"
+STALE_CHIP_STYLE = "background-color:#e5e7eb; color:#6b7280; text-decoration:line-through; font-weight:600;"
+
+
+def display_quote(text: str) -> str:
+    """A quote for display: runs of whitespace (line breaks of the page) shown as one space.
+
+    Display only: the stored quote and its offsets stay the source's exact characters.
+    """
+    return " ".join(text.split())
+
+
+def _t(text: str) -> str:
+    return QCoreApplication.translate(_CTX, text)
+
+
+@dataclass
+class Entry:
+    """One question and its answer in a workspace's conversation.
+
+    Attributes:
+        answer: the verified answer.
+        history_id: its row in :class:`core.history.History`, or ``None`` if not stored.
+        asked_at: Unix time, seconds (0 if unknown).
+        stale: doc ids cited by the answer whose content changed since it was given.
+        expanded: whether the removed sentences are shown.
+    """
+
+    answer: Answer
+    history_id: int | None = None
+    asked_at: float = 0.0
+    stale: set[str] = field(default_factory=set)
+    expanded: bool = False
+
+    def citations(self) -> list[Citation]:
+        """The answer's citations in chip order (1-based chip ``n`` is ``citations()[n-1]``)."""
+        return [c for claim in self.answer.claims for c in claim.citations]
+
+
+def _chip(entry_index: int, n: int, stale: bool) -> str:
+    style = STALE_CHIP_STYLE if stale else CHIP_STYLE
+    title = _t("the document changed since this answer") if stale else ""
+    return f"<a href='cite:{entry_index}:{n}' style='{style}' title='{html.escape(title)}'>&nbsp;{n}&nbsp;</a>"
+
+
+def entry_html(entry_index: int, entry: Entry) -> str:
+    """HTML of one conversation entry (question, claims with chips, sources, removed, abstention)."""
+    a = entry.answer
+    esc = html.escape
+    parts = [
+        f"<a name='entry-{entry_index}'></a>",
+        f"<p style='font-size:12pt; font-weight:600; margin-top:10px'>{esc(a.question)}</p>",
+    ]
+    if a.status == "abstained" and a.abstention is not None:
+        ab = a.abstention
+        parts.append(
+            f"<p><span style='background-color:#e5e7eb; color:#374151; font-weight:700;'>&nbsp;{esc(ab.marker)}&nbsp;</span>"
+            f"&nbsp;{esc(answer_status_text(a.status))}</p>"
+        )
+        parts.append(f"<p style='font-size:11pt'>{esc(ab.message)}</p>")
+        parts.append(f"<p><b>{esc(_t('Searched for'))}:</b> {esc(ab.query)}</p>")
+        if ab.consulted:
+            parts.append(f"<p><b>{esc(_t('Documents consulted'))}:</b></p><ul>")
+            for i, doc in enumerate(ab.consulted):
+                pages = ", ".join(str(p) for p in doc.pages)
+                parts.append(
+                    f"<li><a href='doc:{entry_index}:{i}'>{esc(doc.doc_id)}</a> — {esc(_t('pages'))} {pages}</li>"
+                )
+            parts.append("</ul>")
+        else:
+            parts.append(f"<p>{esc(_t('No document matched the question.'))}</p>")
+    else:
+        if a.status == "partial":
+            parts.append(
+                f"<p style='color:#8a5a00'><b>{esc(answer_status_text('partial'))}</b> — "
+                f"{esc(_t('some sentences were removed because no quote could be verified.'))}</p>"
+            )
+        n = 0
+        for claim in a.claims:
+            chips = []
+            for cit in claim.citations:
+                n += 1
+                chips.append(_chip(entry_index, n, cit.doc_id in entry.stale))
+            parts.append(f"<p style='font-size:11pt'>{esc(claim.text)} {' '.join(chips)}</p>")
+        parts.append(f"<p style='margin-top:6px'><b>{esc(_t('Sources'))}</b></p><table cellspacing='3'>")
+        for n, cit in enumerate(entry.citations(), 1):
+            marks = []
+            if getattr(cit, "modality", "text") == "ocr":
+                marks.append(f"<span style='color:#b45309; font-weight:600'>{esc(_t('OCR — check the page'))}</span>")
+            if cit.doc_id in entry.stale:
+                marks.append(f"<span style='color:#b00020; font-weight:600'>{esc(_t('changed since this answer'))}</span>")
+            mark = (" · " + " · ".join(marks)) if marks else ""
+            parts.append(
+                f"<tr><td valign='top'>{_chip(entry_index, n, cit.doc_id in entry.stale)}</td><td>"
+                f"{esc(cit.doc_id)}, {esc(_t('page'))} {cit.page}{mark}<br>"
+                f"<i>“{esc(display_quote(cit.quote))}”</i></td></tr>"
+            )
+        parts.append("</table>")
+    if a.rejected:
+        parts.append(_rejected_html(entry_index, entry))
+    t = a.trace
+    footer = [answer_status_text(a.status)]
+    if t.backend:
+        footer.append(f"{t.backend} ({t.model})")
+    if "total" in t.timings_ms:
+        footer.append(f"{t.timings_ms['total'] / 1000:.1f} s")
+    parts.append(f"<p style='color:gray; font-size:9pt'>{esc(' · '.join(footer))}</p><hr>")
+    return "".join(parts)
+
+
+def _rejected_groups(answer: Answer) -> dict[str, list]:
+    groups: dict[str, list] = {}
+    for r in answer.rejected:
+        groups.setdefault(r.claim, []).append(r)
+    return groups
+
+
+def _shown(items: list) -> list:
+    """Reasons worth showing for one sentence: drop the generic no_citation if a specific one exists."""
+    shown = [r for r in items if getattr(r.reason, "value", r.reason) != "no_citation"] or items[:1]
+    return list({(r.reason, r.chunk_id, r.quote): r for r in shown}.values())
+
+
+def _rejected_html(entry_index: int, entry: Entry) -> str:
+    a = entry.answer
+    esc = html.escape
+    kept = {c.text for c in a.claims}
+    groups = _rejected_groups(a)
+    removed = sum(1 for claim in groups if claim not in kept)
+    dropped = len(groups) - removed
+    summary = _t("{removed} removed, {dropped} with a citation dropped").format(removed=removed, dropped=dropped)
+    arrow = "▾" if entry.expanded else "▸"
+    action = _t("hide") if entry.expanded else _t("show why")
+    out = [
+        (f"<p style='color:#8a5a00'><a href='toggle:{entry_index}' style='color:#8a5a00'>{arrow} "
+         f"<b>{esc(_t('Not verified'))}</b>: {esc(summary)} ({esc(action)})</a></p>")
+    ]
+    if not entry.expanded:
+        return "".join(out)
+    out.append("<ul>")
+    for claim, items in groups.items():
+        what = esc(claim) if claim else esc(_t("(the whole answer)"))
+        status = _t("citation dropped, sentence kept") if claim in kept else _t("sentence removed")
+        out.append(f"<li>{what} <span style='color:gray'>({esc(status)})</span><ul>")
+        for r in _shown(items):
+            cited = f" [{esc(r.chunk_id)}]" if r.chunk_id else ""
+            quote = f"<br><i>“{esc(display_quote(r.quote))}”</i>" if r.quote else ""
+            out.append(f"<li><span style='color:#b00020'>{esc(reason_text(r.reason))}</span>{cited}{quote}</li>")
+        out.append("</ul></li>")
+    out.append("</ul>")
+    return "".join(out)
+
+
+def entry_markdown(entry: Entry) -> str:
+    """Markdown of one entry: the question, claims with ``[n]``, sources with quotes, removed sentences."""
+    a = entry.answer
+    lines = [f"## {a.question}", ""]
+    if a.status == "abstained" and a.abstention is not None:
+        ab = a.abstention
+        lines += [f"**{ab.marker}** — {ab.message}", "", f"*{_t('Searched for')}:* {ab.query}", ""]
+        for doc in ab.consulted:
+            lines.append(f"- {doc.doc_id} — {_t('pages')} {', '.join(str(p) for p in doc.pages)}")
+        lines.append("")
+    else:
+        if a.status == "partial":
+            lines += [f"*{answer_status_text('partial')}*", ""]
+        n = 0
+        for claim in a.claims:
+            refs = []
+            for _ in claim.citations:
+                n += 1
+                refs.append(f"[{n}]")
+            lines.append(f"{claim.text} {''.join(refs)}")
+        lines += ["", f"**{_t('Sources')}**", ""]
+        for n, cit in enumerate(entry.citations(), 1):
+            marks = ""
+            if getattr(cit, "modality", "text") == "ocr":
+                marks += f" ({_t('OCR — check the page')})"
+            if cit.doc_id in entry.stale:
+                marks += f" ({_t('changed since this answer')})"
+            lines.append(f"{n}. {cit.doc_id}, {_t('page')} {cit.page}{marks}: “{display_quote(cit.quote)}”  ")
+            lines.append(f"   `{cit.path}`")
+        lines.append("")
+    if a.rejected:
+        kept = {c.text for c in a.claims}
+        lines += [f"**{_t('Not verified')}**", ""]
+        for claim, items in _rejected_groups(a).items():
+            if claim in kept:
+                continue
+            why = "; ".join(reason_text(r.reason) for r in _shown(items))
+            lines.append(f"- ~~{claim or _t('(the whole answer)')}~~ — {why}")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def conversation_markdown(workspace: str, entries: list[Entry]) -> str:
+    """Markdown of a whole conversation, titled with the workspace name."""
+    head = [f"# Verbatim — {workspace}", ""]
+    return "\n".join(head + [entry_markdown(e) for e in entries])
+
+
+def short_path(path: str) -> str:
+    """File name of ``path`` (for labels)."""
+    return Path(path).name
+
+
+# Strings used inside f-strings or through a helper, listed for pyside6-lupdate
+# (it reads only literal tr()/translate() calls outside f-strings).
+_LUPDATE = (
+    QT_TRANSLATE_NOOP("Render", "the document changed since this answer"),
+    QT_TRANSLATE_NOOP("Render", "Searched for"),
+    QT_TRANSLATE_NOOP("Render", "Documents consulted"),
+    QT_TRANSLATE_NOOP("Render", "pages"),
+    QT_TRANSLATE_NOOP("Render", "No document matched the question."),
+    QT_TRANSLATE_NOOP("Render", "some sentences were removed because no quote could be verified."),
+    QT_TRANSLATE_NOOP("Render", "Sources"),
+    QT_TRANSLATE_NOOP("Render", "OCR — check the page"),
+    QT_TRANSLATE_NOOP("Render", "changed since this answer"),
+    QT_TRANSLATE_NOOP("Render", "page"),
+    QT_TRANSLATE_NOOP("Render", "{removed} removed, {dropped} with a citation dropped"),
+    QT_TRANSLATE_NOOP("Render", "hide"),
+    QT_TRANSLATE_NOOP("Render", "show why"),
+    QT_TRANSLATE_NOOP("Render", "Not verified"),
+    QT_TRANSLATE_NOOP("Render", "(the whole answer)"),
+    QT_TRANSLATE_NOOP("Render", "citation dropped, sentence kept"),
+    QT_TRANSLATE_NOOP("Render", "sentence removed"),
+)

@@ -1,0 +1,231 @@
+"""Settings dialog generated from the pydantic :class:`core.settings.Settings` model.
+
+Each field listed in :data:`FIELDS` that the model has gets a widget chosen from
+its JSON schema (integer → spin box with the field's bounds, number → double
+spin box, enum → combo box, string → line edit), its description as tooltip.
+Values are validated by building a new ``Settings``; pydantic's messages are
+shown next to the field names. The Ollama model list is fetched in a pool
+thread (:meth:`core.generate.OllamaBackend.list_models`).
+"""
+
+from __future__ import annotations
+
+from pydantic import ValidationError
+from PySide6.QtCore import QThreadPool, Signal, Slot
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QDoubleSpinBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from core.settings import Settings
+from desktop.workers import Jobs
+
+# Fields shown, in order. Names a branch does not have (yet) are skipped.
+FIELDS = (
+    "backend", "ollama_host", "ollama_model", "embedding_model", "top_k", "fuzzy_threshold",
+    "ocr_languages", "ocr_language", "ui_language",
+)
+
+
+# Seconds to wait for Ollama's model list: a host that does not answer fast is reported, not waited for.
+_LIST_TIMEOUT_S = 5.0
+
+
+def _list_models(settings: Settings) -> list[str]:
+    from core.generate import OllamaBackend
+
+    quick = settings.model_copy(update={"request_timeout_s": _LIST_TIMEOUT_S})
+    return OllamaBackend(quick).list_models()
+
+
+class SettingsDialog(QDialog):
+    """Edit and validate settings; :attr:`result_settings` holds the accepted value.
+
+    Signals:
+        models_loaded(list): the Ollama model names arrived (possibly empty).
+    """
+
+    models_loaded = Signal(list)
+
+    def __init__(self, settings: Settings, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(self.tr("Settings"))
+        self.settings = settings
+        self.result_settings: Settings | None = None
+        self._pool = QThreadPool(self)
+        self._pool.setMaxThreadCount(1)
+        self._jobs = Jobs(self, pool=self._pool)
+        self.widgets: dict[str, QWidget] = {}
+        schema = Settings.model_json_schema()["properties"]
+        form = QFormLayout()
+        labels = {
+            "backend": self.tr("Answering model"),
+            "ollama_host": self.tr("Ollama host"),
+            "ollama_model": self.tr("Ollama model"),
+            "embedding_model": self.tr("Embedding model folder"),
+            "top_k": self.tr("Passages given to the model (top-k)"),
+            "fuzzy_threshold": self.tr("Fuzzy match threshold (0–100)"),
+            "ocr_languages": self.tr("OCR languages"),
+            "ocr_language": self.tr("OCR languages"),
+            "ui_language": self.tr("Window language"),
+        }
+        for name in FIELDS:
+            if name not in Settings.model_fields:
+                continue
+            prop = schema.get(name, {})
+            widget = self._make_widget(name, prop, getattr(settings, name))
+            widget.setToolTip(prop.get("description", ""))
+            widget.setAccessibleName(labels.get(name, name))
+            self.widgets[name] = widget
+            field_widget = widget
+            if name == "ollama_model":
+                row = QWidget()
+                hl = QHBoxLayout(row)
+                hl.setContentsMargins(0, 0, 0, 0)
+                hl.addWidget(widget, 1)
+                self.refresh_models_button = QPushButton(self.tr("Refresh"))
+                self.refresh_models_button.clicked.connect(self.fetch_models)
+                hl.addWidget(self.refresh_models_button)
+                field_widget = row
+            elif name == "embedding_model":
+                row = QWidget()
+                hl = QHBoxLayout(row)
+                hl.setContentsMargins(0, 0, 0, 0)
+                hl.addWidget(widget, 1)
+                browse = QPushButton(self.tr("Browse…"))
+                browse.clicked.connect(self._browse_model)
+                hl.addWidget(browse)
+                field_widget = row
+            form.addRow(labels.get(name, name), field_widget)
+        self.models_status = QLabel("")
+        self.models_status.setStyleSheet("color: palette(mid);")
+        self.error_label = QLabel("")
+        self.error_label.setWordWrap(True)
+        self.error_label.setStyleSheet("color:#b00020;")
+        self.error_label.setAccessibleName(self.tr("Validation errors"))
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(self.models_status)
+        layout.addWidget(self.error_label)
+        layout.addWidget(buttons)
+        if "ollama_model" in self.widgets:
+            self.fetch_models()
+
+    def _make_widget(self, name: str, prop: dict, value) -> QWidget:
+        kind = prop.get("type")
+        if "enum" in prop:
+            w = QComboBox()
+            w.addItems([str(v) for v in prop["enum"]])
+            w.setCurrentText(str(value))
+            return w
+        if name == "ollama_model":
+            w = QComboBox()
+            w.setEditable(True)
+            w.setCurrentText(str(value))
+            return w
+        if kind == "integer":
+            w = QSpinBox()
+            w.setRange(int(prop.get("minimum", prop.get("exclusiveMinimum", -1) + 1)), int(prop.get("maximum", 10**9)))
+            w.setValue(int(value))
+            return w
+        if kind == "number":
+            w = QDoubleSpinBox()
+            w.setDecimals(1)
+            w.setRange(float(prop.get("minimum", prop.get("exclusiveMinimum", 0.0))), float(prop.get("maximum", 1e9)))
+            w.setValue(float(value))
+            return w
+        w = QLineEdit(str(value))
+        return w
+
+    def values(self) -> dict:
+        """The widgets' current values by field name."""
+        out = {}
+        for name, w in self.widgets.items():
+            if isinstance(w, QComboBox):
+                out[name] = w.currentText().strip()
+            elif isinstance(w, (QSpinBox, QDoubleSpinBox)):
+                out[name] = w.value()
+            else:
+                out[name] = w.text().strip()
+        return out
+
+    def validate(self) -> Settings | None:
+        """A new ``Settings`` with the edited values, or ``None`` with the errors shown."""
+        try:
+            result = self.settings.model_copy(update={}, deep=True)
+            for name, value in self.values().items():
+                setattr(result, name, value)  # validate_assignment: each field checked
+        except ValidationError as exc:
+            lines = []
+            for err in exc.errors():
+                field = ".".join(str(p) for p in err["loc"]) or "value"
+                lines.append(f"{field}: {err['msg']}")
+            self.error_label.setText("\n".join(lines))
+            return None
+        host = str(getattr(result, "ollama_host", ""))
+        if host and not host.startswith(("http://", "https://")):
+            self.error_label.setText(self.tr("Ollama host must start with http:// or https://"))
+            return None
+        self.error_label.setText("")
+        return result
+
+    def accept(self) -> None:
+        """Close only if the values are valid."""
+        result = self.validate()
+        if result is None:
+            return
+        self.result_settings = result
+        super().accept()
+
+    def fetch_models(self) -> None:
+        """Ask Ollama (in a pool thread) for its installed models, using the host typed in."""
+        host_widget = self.widgets.get("ollama_host")
+        probe = self.settings.model_copy()
+        if isinstance(host_widget, QLineEdit) and host_widget.text().startswith(("http://", "https://")):
+            probe.ollama_host = host_widget.text().strip()
+        self.models_status.setText(self.tr("Asking Ollama for its models…"))
+        self._jobs.call(lambda: _list_models(probe), self._on_models, self._on_models_error)
+
+    @Slot(object)
+    def _on_models(self, models: list[str]) -> None:
+        combo = self.widgets["ollama_model"]
+        assert isinstance(combo, QComboBox)
+        current = combo.currentText()
+        combo.clear()
+        combo.addItems(models)
+        combo.setCurrentText(current)
+        self.models_status.setText(
+            self.tr("Ollama reports {n} models.").format(n=len(models)) if models
+            else self.tr("Ollama has no models installed (ollama pull <model>).")
+        )
+        self.models_loaded.emit(models)
+
+    @Slot(object)
+    def _on_models_error(self, exc: Exception) -> None:
+        self.models_status.setText(self.tr("Ollama not reachable; type a model name.") + f" ({exc})")
+        self.models_loaded.emit([])
+
+    def _browse_model(self) -> None:
+        folder = QFileDialog.getExistingDirectory(self, self.tr("Embedding model folder"))
+        if folder:
+            w = self.widgets["embedding_model"]
+            assert isinstance(w, QLineEdit)
+            w.setText(folder)
+
+    def done(self, result: int) -> None:
+        self._jobs.cancel_all()
+        super().done(result)

@@ -1,0 +1,94 @@
+"""Human texts for core's enum-like values (stages, rejection reasons, document status).
+
+Each text goes through ``QCoreApplication.translate`` with the context
+``"Texts"`` at call time, so the UI language can change without a restart and
+``pyside6-lupdate`` finds every literal.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
+
+_CTX = "Texts"
+
+
+def stage_text(stage: str, fallback: str = "") -> str:
+    """What the window says while a question is being answered, for a ProgressEvent stage."""
+    t = QCoreApplication.translate
+    texts = {
+        "retrieving": t(_CTX, "Retrieving passages…"),
+        "loading": t(_CTX, "Loading the model…"),
+        "generating": t(_CTX, "Generating the answer…"),
+        "verifying": t(_CTX, "Verifying every quote…"),
+    }
+    return texts.get(stage, fallback or stage)
+
+
+def reason_text(reason: object) -> str:
+    """Plain-language text of a :class:`core.types.RejectReason` (or any unknown value)."""
+    t = QCoreApplication.translate
+    value = getattr(reason, "value", reason)
+    texts = {
+        "unknown_chunk": t(_CTX, "cites a passage that was not given to the model"),
+        "quote_too_short": t(_CTX, "quote too short to check"),
+        "wrong_chunk": t(_CTX, "quote comes from a different passage than the one cited"),
+        "quote_not_found": t(_CTX, "quote not found in the cited passage"),
+        "no_citation": t(_CTX, "no verified quote left for this sentence"),
+        "model_output_invalid": t(_CTX, "the model's output was not valid"),
+        "fact_not_in_quote": t(_CTX, "a number, date or name in the sentence is not in its quote"),
+        "number_not_in_quote": t(_CTX, "number not in quote"),
+    }
+    if value in texts:
+        return texts[value]
+    return t(_CTX, "not verified ({reason})").format(reason=str(value).replace("_", " "))
+
+
+def doc_status_text(status: str) -> str:
+    """Label of a document status from the manifest (``active`` shows as indexed)."""
+    t = QCoreApplication.translate
+    texts = {
+        "active": t(_CTX, "indexed"),
+        "superseded": t(_CTX, "superseded"),
+        "quarantined": t(_CTX, "quarantined"),
+        "failed": t(_CTX, "failed"),
+        "needs_ocr": t(_CTX, "needs OCR"),
+    }
+    return texts.get(status, status)
+
+
+def answer_status_text(status: str) -> str:
+    """Label of an answer's status."""
+    t = QCoreApplication.translate
+    texts = {
+        "answered": t(_CTX, "Answered"),
+        "partial": t(_CTX, "Partial answer"),
+        "abstained": t(_CTX, "No answer (not found in the documents)"),
+    }
+    return texts.get(status, status)
+
+
+# Strings used inside f-strings or through a helper, listed for pyside6-lupdate
+# (it reads only literal tr()/translate() calls outside f-strings).
+_LUPDATE = (
+    QT_TRANSLATE_NOOP("Texts", "Retrieving passages…"),
+    QT_TRANSLATE_NOOP("Texts", "Loading the model…"),
+    QT_TRANSLATE_NOOP("Texts", "Generating the answer…"),
+    QT_TRANSLATE_NOOP("Texts", "Verifying every quote…"),
+    QT_TRANSLATE_NOOP("Texts", "cites a passage that was not given to the model"),
+    QT_TRANSLATE_NOOP("Texts", "quote too short to check"),
+    QT_TRANSLATE_NOOP("Texts", "quote comes from a different passage than the one cited"),
+    QT_TRANSLATE_NOOP("Texts", "quote not found in the cited passage"),
+    QT_TRANSLATE_NOOP("Texts", "no verified quote left for this sentence"),
+    QT_TRANSLATE_NOOP("Texts", "the model's output was not valid"),
+    QT_TRANSLATE_NOOP("Texts", "a number, date or name in the sentence is not in its quote"),
+    QT_TRANSLATE_NOOP("Texts", "number not in quote"),
+    QT_TRANSLATE_NOOP("Texts", "not verified ({reason})"),
+    QT_TRANSLATE_NOOP("Texts", "indexed"),
+    QT_TRANSLATE_NOOP("Texts", "superseded"),
+    QT_TRANSLATE_NOOP("Texts", "quarantined"),
+    QT_TRANSLATE_NOOP("Texts", "failed"),
+    QT_TRANSLATE_NOOP("Texts", "needs OCR"),
+    QT_TRANSLATE_NOOP("Texts", "Answered"),
+    QT_TRANSLATE_NOOP("Texts", "Partial answer"),
+    QT_TRANSLATE_NOOP("Texts", "No answer (not found in the documents)"),
+)

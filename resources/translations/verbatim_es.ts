@@ -1,0 +1,958 @@
+<?xml version='1.0' encoding='utf-8'?>
+<TS version="2.1" language="es_ES">
+<context>
+    <name>CitationPanel</name>
+    <message>
+        <location filename="../../desktop/citation_panel.py" line="109" />
+        <source>Citation</source>
+        <translation>Cita</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/citation_panel.py" line="124" />
+        <source>Click a citation number to see its page.</source>
+        <translation>Pulse un número de cita para ver su página.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/citation_panel.py" line="134" />
+        <source>OCR — check the page: this text was recognised from an image.</source>
+        <translation>OCR — compruebe la página: este texto se reconoció a partir de una imagen.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/citation_panel.py" line="145" />
+        <source>Previous citation (Alt+Left)</source>
+        <translation>Cita anterior (Alt+Izquierda)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/citation_panel.py" line="146" />
+        <source>Next citation (Alt+Right)</source>
+        <translation>Cita siguiente (Alt+Derecha)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/citation_panel.py" line="147" />
+        <source>Previous page</source>
+        <translation>Página anterior</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/citation_panel.py" line="148" />
+        <source>Next page</source>
+        <translation>Página siguiente</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/citation_panel.py" line="150" />
+        <source>Zoom out</source>
+        <translation>Alejar</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/citation_panel.py" line="151" />
+        <source>Zoom in</source>
+        <translation>Acercar</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/citation_panel.py" line="152" />
+        <source>Open</source>
+        <translation>Abrir</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/citation_panel.py" line="152" />
+        <source>Open in the default viewer</source>
+        <translation>Abrir en el visor predeterminado</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/citation_panel.py" line="160" />
+        <source>Find in document (Ctrl+F)</source>
+        <translation>Buscar en el documento (Ctrl+F)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/citation_panel.py" line="161" />
+        <source>Find in document</source>
+        <translation>Buscar en el documento</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/citation_panel.py" line="168" />
+        <source>Cited page</source>
+        <translation>Página citada</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/citation_panel.py" line="174" />
+        <source>Cited text</source>
+        <translation>Texto citado</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/citation_panel.py" line="290" />
+        <source>Rendering page…</source>
+        <translation>Dibujando la página…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/citation_panel.py" line="368" />
+        <location filename="../../desktop/citation_panel.py" line="382" />
+        <source>Not found</source>
+        <translation>No encontrado</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/citation_panel.py" line="373" />
+        <source>Searching…</source>
+        <translation>Buscando…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/citation_panel.py" line="398" />
+        <source>page</source>
+        <translation>página</translation>
+    </message>
+</context>
+<context>
+    <name>ConversationView</name>
+    <message>
+        <location filename="../../desktop/conversation.py" line="96" />
+        <source>Conversation</source>
+        <translation>Conversación</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/conversation.py" line="100" />
+        <source>Copy answer</source>
+        <translation>Copiar respuesta</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/conversation.py" line="101" />
+        <source>Copy the last answer with its citations</source>
+        <translation>Copiar la última respuesta con sus citas</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/conversation.py" line="103" />
+        <source>Export Markdown…</source>
+        <translation>Exportar Markdown…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/conversation.py" line="105" />
+        <source>Export PDF…</source>
+        <translation>Exportar PDF…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/conversation.py" line="113" />
+        <source>Answering state</source>
+        <translation>Estado de la respuesta</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/conversation.py" line="123" />
+        <source>Ask a question about this workspace's documents (Ctrl+L). Enter asks, Ctrl+Enter adds a line.</source>
+        <translation>Pregunte sobre los documentos de este espacio de trabajo (Ctrl+L). Intro pregunta, Ctrl+Intro añade una línea.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/conversation.py" line="125" />
+        <source>Question</source>
+        <translation>Pregunta</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/conversation.py" line="128" />
+        <location filename="../../desktop/conversation.py" line="129" />
+        <source>Ask</source>
+        <translation>Preguntar</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/conversation.py" line="131" />
+        <source>Stop</source>
+        <translation>Detener</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/conversation.py" line="132" />
+        <source>Stop answering</source>
+        <translation>Detener la respuesta</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/conversation.py" line="161" />
+        <source>Answers appear here. Every sentence carries numbered citations; click one to see the quoted passage on its page.</source>
+        <translation>Las respuestas aparecen aquí. Cada frase lleva citas numeradas; pulse una para ver el pasaje citado en su página.</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <location filename="../../desktop/main_window.py" line="239" />
+        <source>Model: —</source>
+        <translation>Modelo: —</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="240" />
+        <source>Ollama: checking…</source>
+        <translation>Ollama: comprobando…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="241" />
+        <source>Chunks: —</source>
+        <translation>Fragmentos: —</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="246" />
+        <source>&amp;File</source>
+        <translation>&amp;Archivo</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="247" />
+        <source>New workspace…</source>
+        <translation>Nuevo espacio de trabajo…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="248" />
+        <source>Add folder…</source>
+        <translation>Añadir carpeta…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="250" />
+        <source>Export conversation as Markdown…</source>
+        <translation>Exportar la conversación como Markdown…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="251" />
+        <source>Export conversation as PDF…</source>
+        <translation>Exportar la conversación como PDF…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="253" />
+        <source>Settings…</source>
+        <translation>Preferencias…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="255" />
+        <source>Quit</source>
+        <translation>Salir</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="256" />
+        <source>&amp;Edit</source>
+        <translation>&amp;Editar</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="257" />
+        <source>Copy answer with citations</source>
+        <translation>Copiar la respuesta con sus citas</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="258" />
+        <source>Find in document</source>
+        <translation>Buscar en el documento</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="259" />
+        <source>&amp;Help</source>
+        <translation>A&amp;yuda</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="260" />
+        <source>Getting started</source>
+        <translation>Primeros pasos</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="394" />
+        <source>New workspace</source>
+        <translation>Nuevo espacio de trabajo</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="394" />
+        <source>Name (for example the client or matter):</source>
+        <translation>Nombre (por ejemplo el cliente o el asunto):</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="409" />
+        <source>Rename workspace</source>
+        <translation>Renombrar espacio de trabajo</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="409" />
+        <source>New name:</source>
+        <translation>Nombre nuevo:</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="416" />
+        <source>Wait for indexing or answering to finish before renaming.</source>
+        <translation>Espere a que termine la indexación o la respuesta antes de renombrar.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="424" />
+        <source>Delete workspace</source>
+        <translation>Eliminar espacio de trabajo</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="425" />
+        <source>Delete workspace “{name}”? Its index and question history are removed; your documents stay where they are.</source>
+        <translation>¿Eliminar el espacio de trabajo «{name}»? Se borran su índice y su historial de preguntas; sus documentos se quedan donde están.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="454" />
+        <source>Reason</source>
+        <translation>Motivo</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="454" />
+        <source>Why (shown beside the document):</source>
+        <translation>Por qué (se muestra junto al documento):</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="504" />
+        <source>Not a folder: </source>
+        <translation>No es una carpeta: </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="514" />
+        <source>Waiting to index </source>
+        <translation>Esperando para indexar </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="528" />
+        <source>Cancelling…</source>
+        <translation>Cancelando…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="560" />
+        <source>Indexing in the background: {names}</source>
+        <translation>Indexando en segundo plano: {names}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="565" />
+        <source>Indexing {names}</source>
+        <translation>Indexando {names}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="567" />
+        <source>(+{n} queued)</source>
+        <translation>(+{n} en cola)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="571" />
+        <source>Cancelled</source>
+        <translation>Cancelado</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="571" />
+        <source>Indexed</source>
+        <translation>Indexado</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="572" />
+        <source>{state}: {new} new or changed, {same} unchanged, {removed} removed, {failed} failed ({s} s)</source>
+        <translation>{state}: {new} nuevos o modificados, {same} sin cambios, {removed} quitados, {failed} con error ({s} s)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="594" />
+        <source>Add folder to index</source>
+        <translation>Añadir una carpeta al índice</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="639" />
+        <source>Waiting…</source>
+        <translation>Esperando…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="646" />
+        <source>Stopping…</source>
+        <translation>Deteniendo…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="682" />
+        <source>Could not answer: {error}</source>
+        <translation>No se pudo responder: {error}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="690" />
+        <source>Stopped</source>
+        <translation>Detenido</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="769" />
+        <source>Answer copied with its citations.</source>
+        <translation>Respuesta copiada con sus citas.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="784" />
+        <source>Exported to {path}</source>
+        <translation>Exportado a {path}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="788" />
+        <location filename="../../desktop/main_window.py" line="794" />
+        <source>Export conversation</source>
+        <translation>Exportar la conversación</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="846" />
+        <source>Delete history</source>
+        <translation>Eliminar el historial</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="847" />
+        <source>Delete every question and answer of this workspace's history?</source>
+        <translation>¿Eliminar todas las preguntas y respuestas del historial de este espacio de trabajo?</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="881" />
+        <source>The new language applies from the next start.</source>
+        <translation>El nuevo idioma se aplica a partir del próximo inicio.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="909" />
+        <source>Chunks</source>
+        <translation>Fragmentos</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="910" />
+        <source>reachable</source>
+        <translation>disponible</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="911" />
+        <source>not reachable</source>
+        <translation>no disponible</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="912" />
+        <source>Model</source>
+        <translation>Modelo</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="913" />
+        <source>not called</source>
+        <translation>no se llamó</translation>
+    </message>
+</context>
+<context>
+    <name>Render</name>
+    <message>
+        <location filename="../../desktop/render.py" line="225" />
+        <source>the document changed since this answer</source>
+        <translation>el documento cambió después de esta respuesta</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/render.py" line="226" />
+        <source>Searched for</source>
+        <translation>Se buscó</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/render.py" line="227" />
+        <source>Documents consulted</source>
+        <translation>Documentos consultados</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/render.py" line="228" />
+        <source>pages</source>
+        <translation>páginas</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/render.py" line="229" />
+        <source>No document matched the question.</source>
+        <translation>Ningún documento coincidió con la pregunta.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/render.py" line="230" />
+        <source>some sentences were removed because no quote could be verified.</source>
+        <translation>se quitaron algunas frases porque no se pudo verificar ninguna cita.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/render.py" line="231" />
+        <source>Sources</source>
+        <translation>Fuentes</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/render.py" line="232" />
+        <source>OCR — check the page</source>
+        <translation>OCR — compruebe la página</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/render.py" line="233" />
+        <source>changed since this answer</source>
+        <translation>cambió después de esta respuesta</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/render.py" line="234" />
+        <source>page</source>
+        <translation>página</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/render.py" line="235" />
+        <source>{removed} removed, {dropped} with a citation dropped</source>
+        <translation>{removed} quitadas, {dropped} con una cita descartada</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/render.py" line="236" />
+        <source>hide</source>
+        <translation>ocultar</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/render.py" line="237" />
+        <source>show why</source>
+        <translation>ver por qué</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/render.py" line="238" />
+        <source>Not verified</source>
+        <translation>Sin verificar</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/render.py" line="239" />
+        <source>(the whole answer)</source>
+        <translation>(toda la respuesta)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/render.py" line="240" />
+        <source>citation dropped, sentence kept</source>
+        <translation>cita descartada, frase conservada</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/render.py" line="241" />
+        <source>sentence removed</source>
+        <translation>frase quitada</translation>
+    </message>
+</context>
+<context>
+    <name>SettingsDialog</name>
+    <message>
+        <location filename="../../desktop/settings_dialog.py" line="59" />
+        <source>Settings</source>
+        <translation>Preferencias</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings_dialog.py" line="67" />
+        <source>Answering model</source>
+        <translation>Modelo que responde</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings_dialog.py" line="68" />
+        <source>Ollama host</source>
+        <translation>Servidor de Ollama</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings_dialog.py" line="69" />
+        <source>Ollama model</source>
+        <translation>Modelo de Ollama</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings_dialog.py" line="70" />
+        <location filename="../../desktop/settings_dialog.py" line="217" />
+        <source>Embedding model folder</source>
+        <translation>Carpeta del modelo de embeddings</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings_dialog.py" line="71" />
+        <source>Passages given to the model (top-k)</source>
+        <translation>Pasajes que recibe el modelo (top-k)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings_dialog.py" line="72" />
+        <source>Fuzzy match threshold (0–100)</source>
+        <translation>Umbral de coincidencia aproximada (0–100)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings_dialog.py" line="73" />
+        <location filename="../../desktop/settings_dialog.py" line="74" />
+        <source>OCR languages</source>
+        <translation>Idiomas de OCR</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings_dialog.py" line="75" />
+        <source>Window language</source>
+        <translation>Idioma de la ventana</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings_dialog.py" line="91" />
+        <source>Refresh</source>
+        <translation>Actualizar</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings_dialog.py" line="100" />
+        <source>Browse…</source>
+        <translation>Examinar…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings_dialog.py" line="110" />
+        <source>Validation errors</source>
+        <translation>Errores de validación</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings_dialog.py" line="175" />
+        <source>Ollama host must start with http:// or https://</source>
+        <translation>El servidor de Ollama debe empezar por http:// o https://</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings_dialog.py" line="194" />
+        <source>Asking Ollama for its models…</source>
+        <translation>Preguntando a Ollama por sus modelos…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings_dialog.py" line="206" />
+        <source>Ollama reports {n} models.</source>
+        <translation>Ollama tiene {n} modelos.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings_dialog.py" line="207" />
+        <source>Ollama has no models installed (ollama pull &lt;model&gt;).</source>
+        <translation>Ollama no tiene modelos instalados (ollama pull &lt;modelo&gt;).</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings_dialog.py" line="213" />
+        <source>Ollama not reachable; type a model name.</source>
+        <translation>Ollama no está disponible; escriba el nombre de un modelo.</translation>
+    </message>
+</context>
+<context>
+    <name>Texts</name>
+    <message>
+        <location filename="../../desktop/texts.py" line="73" />
+        <source>Retrieving passages…</source>
+        <translation>Buscando pasajes…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/texts.py" line="74" />
+        <source>Loading the model…</source>
+        <translation>Cargando el modelo…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/texts.py" line="75" />
+        <source>Generating the answer…</source>
+        <translation>Generando la respuesta…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/texts.py" line="76" />
+        <source>Verifying every quote…</source>
+        <translation>Verificando cada cita…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/texts.py" line="77" />
+        <source>cites a passage that was not given to the model</source>
+        <translation>cita un pasaje que no se entregó al modelo</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/texts.py" line="78" />
+        <source>quote too short to check</source>
+        <translation>cita demasiado corta para comprobarla</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/texts.py" line="79" />
+        <source>quote comes from a different passage than the one cited</source>
+        <translation>la cita procede de un pasaje distinto del citado</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/texts.py" line="80" />
+        <source>quote not found in the cited passage</source>
+        <translation>la cita no aparece en el pasaje citado</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/texts.py" line="81" />
+        <source>no verified quote left for this sentence</source>
+        <translation>no queda ninguna cita verificada para esta frase</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/texts.py" line="82" />
+        <source>the model's output was not valid</source>
+        <translation>la salida del modelo no era válida</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/texts.py" line="83" />
+        <source>a number, date or name in the sentence is not in its quote</source>
+        <translation>un número, fecha o nombre de la frase no está en su cita</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/texts.py" line="84" />
+        <source>number not in quote</source>
+        <translation>el número no está en la cita</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/texts.py" line="85" />
+        <source>not verified ({reason})</source>
+        <translation>sin verificar ({reason})</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/texts.py" line="86" />
+        <source>indexed</source>
+        <translation>indexado</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/texts.py" line="87" />
+        <source>superseded</source>
+        <translation>sustituido</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/texts.py" line="88" />
+        <source>quarantined</source>
+        <translation>en cuarentena</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/texts.py" line="89" />
+        <source>failed</source>
+        <translation>error</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/texts.py" line="90" />
+        <source>needs OCR</source>
+        <translation>necesita OCR</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/texts.py" line="91" />
+        <source>Answered</source>
+        <translation>Respondida</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/texts.py" line="92" />
+        <source>Partial answer</source>
+        <translation>Respuesta parcial</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/texts.py" line="93" />
+        <source>No answer (not found in the documents)</source>
+        <translation>Sin respuesta (no está en los documentos)</translation>
+    </message>
+</context>
+<context>
+    <name>WelcomeView</name>
+    <message>
+        <location filename="../../desktop/welcome.py" line="28" />
+        <source>Welcome to Verbatim</source>
+        <translation>Bienvenido a Verbatim</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/welcome.py" line="34" />
+        <source>Ask questions about your own documents, fully offline. Every sentence of an answer is proven by a quote that Verbatim found, character for character, in your files; when the documents do not say it, Verbatim says so instead of guessing.</source>
+        <translation>Haga preguntas sobre sus propios documentos, sin conexión. Cada frase de una respuesta se demuestra con una cita que Verbatim encontró, carácter a carácter, en sus archivos; cuando los documentos no lo dicen, Verbatim lo indica en lugar de adivinar.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/welcome.py" line="51" />
+        <location filename="../../desktop/welcome.py" line="52" />
+        <source>Try the sample documents</source>
+        <translation>Probar con los documentos de ejemplo</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/welcome.py" line="54" />
+        <source>Create a workspace…</source>
+        <translation>Crear un espacio de trabajo…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/welcome.py" line="55" />
+        <location filename="../../desktop/welcome.py" line="97" />
+        <source>Create a workspace</source>
+        <translation>Cree un espacio de trabajo</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/welcome.py" line="60" />
+        <location filename="../../desktop/welcome.py" line="78" />
+        <source>Looking for Ollama…</source>
+        <translation>Buscando Ollama…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/welcome.py" line="82" />
+        <source>Answers come from the model “{model}” if it is installed there.</source>
+        <translation>Las respuestas las da el modelo «{model}» si está instalado allí.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/welcome.py" line="88" />
+        <source>Answers come from the small embedded demo model, which is slow and often abstains. For real use install Ollama from ollama.com, then run:</source>
+        <translation>Las respuestas las da el pequeño modelo de demostración integrado, que es lento y a menudo se abstiene. Para un uso real instale Ollama desde ollama.com y ejecute:</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/welcome.py" line="98" />
+        <source>one per client, matter or project; answers never mix workspaces.</source>
+        <translation>uno por cliente, asunto o proyecto; las respuestas nunca mezclan espacios de trabajo.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/welcome.py" line="99" />
+        <source>Add folders</source>
+        <translation>Añada carpetas</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/welcome.py" line="100" />
+        <source>PDF and text files are read and indexed on this computer.</source>
+        <translation>los PDF y archivos de texto se leen e indexan en este ordenador.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/welcome.py" line="101" />
+        <source>Ask</source>
+        <translation>Preguntar</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/welcome.py" line="102" />
+        <source>click a citation number to see the quoted passage highlighted on its page.</source>
+        <translation>pulse un número de cita para ver el pasaje citado resaltado en su página.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/welcome.py" line="103" />
+        <source>Ollama found</source>
+        <translation>Ollama encontrado</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/welcome.py" line="104" />
+        <source>Ollama not found</source>
+        <translation>Ollama no encontrado</translation>
+    </message>
+</context>
+<context>
+    <name>WorkspacesPanel</name>
+    <message>
+        <location filename="../../desktop/workspaces_panel.py" line="77" />
+        <location filename="../../desktop/workspaces_panel.py" line="82" />
+        <source>Workspaces</source>
+        <translation>Espacios de trabajo</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/workspaces_panel.py" line="86" />
+        <source>New…</source>
+        <translation>Nuevo…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/workspaces_panel.py" line="88" />
+        <source>Rename…</source>
+        <translation>Renombrar…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/workspaces_panel.py" line="90" />
+        <source>Delete…</source>
+        <translation>Eliminar…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/workspaces_panel.py" line="92" />
+        <source>New workspace</source>
+        <translation>Nuevo espacio de trabajo</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/workspaces_panel.py" line="92" />
+        <source>Rename workspace</source>
+        <translation>Renombrar espacio de trabajo</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/workspaces_panel.py" line="93" />
+        <source>Delete workspace</source>
+        <translation>Eliminar espacio de trabajo</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/workspaces_panel.py" line="103" />
+        <location filename="../../desktop/workspaces_panel.py" line="175" />
+        <source>Folders</source>
+        <translation>Carpetas</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/workspaces_panel.py" line="106" />
+        <source>Add folder…</source>
+        <translation>Añadir carpeta…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/workspaces_panel.py" line="107" />
+        <source>Index a folder (or drop folders onto the window)</source>
+        <translation>Indexar una carpeta (o suelte carpetas sobre la ventana)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/workspaces_panel.py" line="109" />
+        <source>Remove folder</source>
+        <translation>Quitar carpeta</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/workspaces_panel.py" line="116" />
+        <location filename="../../desktop/workspaces_panel.py" line="148" />
+        <source>Documents</source>
+        <translation>Documentos</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/workspaces_panel.py" line="117" />
+        <source>Document</source>
+        <translation>Documento</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/workspaces_panel.py" line="117" />
+        <source>Pages</source>
+        <translation>Páginas</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/workspaces_panel.py" line="117" />
+        <source>Status</source>
+        <translation>Estado</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/workspaces_panel.py" line="128" />
+        <source>Question history</source>
+        <translation>Historial de preguntas</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/workspaces_panel.py" line="133" />
+        <source>Delete</source>
+        <translation>Eliminar</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/workspaces_panel.py" line="134" />
+        <source>Delete this question from the history</source>
+        <translation>Eliminar esta pregunta del historial</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/workspaces_panel.py" line="136" />
+        <source>Delete all…</source>
+        <translation>Eliminar todo…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/workspaces_panel.py" line="137" />
+        <source>Delete the whole history</source>
+        <translation>Eliminar todo el historial</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/workspaces_panel.py" line="149" />
+        <source>History</source>
+        <translation>Historial</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/workspaces_panel.py" line="154" />
+        <source>Indexing progress</source>
+        <translation>Progreso de la indexación</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/workspaces_panel.py" line="160" />
+        <source>Cancel</source>
+        <translation>Cancelar</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/workspaces_panel.py" line="161" />
+        <source>Cancel indexing</source>
+        <translation>Cancelar la indexación</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/workspaces_panel.py" line="261" />
+        <source>{n} documents</source>
+        <translation>{n} documentos</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/workspaces_panel.py" line="265" />
+        <source>{n} chunks</source>
+        <translation>{n} fragmentos</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/workspaces_panel.py" line="268" />
+        <source>last indexed {when}</source>
+        <translation>indexado por última vez el {when}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/workspaces_panel.py" line="269" />
+        <source>never indexed</source>
+        <translation>nunca indexado</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/workspaces_panel.py" line="279" />
+        <source>document changed</source>
+        <translation>documento modificado</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/workspaces_panel.py" line="305" />
+        <source>Mark as active</source>
+        <translation>Marcar como activo</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/workspaces_panel.py" line="305" />
+        <source>Mark as superseded…</source>
+        <translation>Marcar como sustituido…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/workspaces_panel.py" line="306" />
+        <source>Quarantine…</source>
+        <translation>Poner en cuarentena…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/workspaces_panel.py" line="321" />
+        <source>{done} of {total} files</source>
+        <translation>{done} de {total} archivos</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/workspaces_panel.py" line="325" />
+        <source>about {t} left</source>
+        <translation>quedan unos {t}</translation>
+    </message>
+</context>
+</TS>

@@ -1,0 +1,58 @@
+"""Spanish UI: the compiled translation loads and the window's labels and core texts switch language."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtWidgets import QApplication
+
+from core.settings import Settings
+from core.types import Abstention, Answer, RejectReason
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "tests" / "artifacts"
+
+
+@pytest.fixture
+def spanish(qapp):
+    from desktop.i18n import install_translator
+
+    assert install_translator(qapp, "es") == "es"
+    yield
+    install_translator(qapp, "en")
+
+
+def test_spanish_window(qtbot, spanish):
+    from desktop.main_window import MainWindow
+    from desktop.texts import reason_text, stage_text
+
+    window = MainWindow(Settings(), workspace="caso")
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitUntil(lambda: window.workspace_name == "caso", timeout=10_000)
+    assert window.conversation.ask_button.text() == "Preguntar"
+    assert window.workspaces_panel.tabs.tabText(0) == "Documentos"
+    assert window.side_panel.windowTitle() == "Cita"
+    assert stage_text("verifying") == "Verificando cada cita…"
+    assert reason_text(RejectReason.quote_not_found) == "la cita no aparece en el pasaje citado"
+    assert reason_text("some_future_reason") == "sin verificar (some future reason)"  # unknown values degrade
+    window.show_answer(Answer(
+        question="¿Quién ganó el Mundial de 1998?", workspace="caso", status="abstained",
+        abstention=Abstention(message="Los documentos consultados no responden a esta pregunta.",
+                              query="¿Quién ganó el Mundial de 1998?", consulted=[]),
+    ))
+    text = window.answer_view.toPlainText()
+    assert "Se buscó" in text and "Ningún documento coincidió con la pregunta." in text
+    qtbot.waitUntil(lambda: "Fragmentos" in window.chunks_label.text(), timeout=10_000)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    window.resize(1440, 900)
+    assert window.grab().save(str(ARTIFACTS / "spanish.png"))
+
+
+def test_language_setting_resolves(qapp):
+    from desktop.i18n import install_translator, resolve_language
+
+    assert resolve_language("es") == "es" and resolve_language("en") == "en"
+    assert resolve_language("system") in {"en", "es"}
+    assert install_translator(qapp, "en") == "en"
+    assert QApplication.translate("ConversationView", "Ask") == "Ask"

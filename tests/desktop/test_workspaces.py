@@ -1,0 +1,204 @@
+"""Workspaces panel flows: create, rename, delete with stores, remove folder, cancel indexing, history and stale marks."""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from pathlib import Path
+
+import pytest
+
+import core  # noqa: F401
+from core.settings import Settings
+from core.store import list_workspaces, workspaces_root
+from tests.conftest import ScriptedBackend
+
+REPO = Path(__file__).resolve().parents[2]
+SAMPLE_DOCS = REPO / "resources" / "sample" / "docs"
+ARTIFACTS = REPO / "tests" / "artifacts"
+TIMEOUT_MS = 120_000
+LEASE = "The lease term is twelve months starting on the first of March 2024. Rent is due monthly.\n" * 4
+
+
+def _cite_first(chunks: dict[str, str]) -> str:
+    cid, text = next(iter(chunks.items()))
+    return json.dumps({
+        "answer_found": True, "complete_answer": True, "conflicting_evidence": False, "missing": "",
+        "claims": [{"text": "The lease lasts twelve months.", "citations": [{"chunk_id": cid, "quote": text[:60]}]}],
+    })
+
+
+@pytest.fixture
+def window(qtbot):
+    from desktop.main_window import MainWindow
+
+    w = MainWindow(Settings(), workspace="alpha", backend=ScriptedBackend(_cite_first))
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitUntil(lambda: w.workspace_name == "alpha", timeout=30_000)
+    errors: list[str] = []
+    w.error_occurred.connect(errors.append)
+    w.errors = errors
+    return w
+
+
+def _names(window) -> list[str]:
+    lst = window.workspaces_panel.workspace_list
+    return [lst.item(i).text() for i in range(lst.count())]
+
+
+def test_create_rename_delete(qtbot, window, tmp_path):
+    with qtbot.waitSignal(window.workspaces_changed, timeout=30_000):
+        window.create_workspace("Client B")
+    qtbot.waitUntil(lambda: window.workspace_name == "Client B", timeout=30_000)
+    assert _names(window) == ["Client B", "alpha"]
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "lease.txt").write_text(LEASE, encoding="utf-8")
+    with qtbot.waitSignal(window.indexing_finished, timeout=TIMEOUT_MS):
+        window.start_indexing(str(docs))
+    with qtbot.waitSignal(window.workspaces_changed, timeout=30_000):
+        window.rename_workspace("Client B", "Client C")
+    qtbot.waitUntil(lambda: window.workspace_name == "Client C" and window.documents_view.topLevelItemCount() == 1,
+                    timeout=30_000)
+    assert _names(window) == ["Client C", "alpha"]
+    assert window.documents_view.topLevelItem(0).text(0) == "docs/lease.txt"
+
+    # an invalid name is refused with a clear message, nothing moves
+    with qtbot.waitSignal(window.error_occurred, timeout=30_000) as blocker:
+        window.rename_workspace("Client C", "a/b")
+    assert "cannot hold" in blocker.args[0]
+    assert "Client C" in list_workspaces()
+
+    with qtbot.waitSignal(window.workspaces_changed, timeout=30_000):
+        window.delete_workspace("Client C")
+    assert _names(window) == ["alpha"] and window.workspace_name == "alpha"
+    assert not (workspaces_root() / "Client C").exists()  # its stores are gone
+    assert (docs / "lease.txt").exists()  # the user's documents are not touched
+
+    with qtbot.waitSignal(window.workspaces_changed, timeout=30_000):
+        window.delete_workspace("alpha")
+    assert window.centre.currentWidget() is window.welcome  # no workspace left: first-run view
+    assert not window.errors or window.errors == [blocker.args[0]]
+
+
+def test_remove_folder(qtbot, window, tmp_path):
+    a, b = tmp_path / "a", tmp_path / "b"
+    a.mkdir()
+    b.mkdir()
+    (a / "one.txt").write_text(LEASE, encoding="utf-8")
+    (b / "two.txt").write_text(LEASE.replace("lease", "loan"), encoding="utf-8")
+    with qtbot.waitSignal(window.indexing_finished, timeout=TIMEOUT_MS):
+        window.start_indexing([str(a), str(b)])
+    qtbot.waitUntil(lambda: window.documents_view.topLevelItemCount() == 2, timeout=30_000)
+    assert window.workspaces_panel.folders_view.count() == 2
+    with qtbot.waitSignal(window.workspace_loaded, timeout=30_000):
+        window.remove_folder(str(a.resolve()))
+    qtbot.waitUntil(lambda: window.documents_view.topLevelItemCount() == 1, timeout=30_000)
+    assert window.documents_view.topLevelItem(0).text(0) == "b/two.txt"
+    assert window.workspaces_panel.folders_view.count() == 1
+    assert not window.errors
+
+
+def test_cancel_indexing_keeps_window_usable(qtbot, window, tmp_path):
+    docs = tmp_path / "many"
+    docs.mkdir()
+    for i in range(40):
+        (docs / f"note{i:02d}.txt").write_text(f"Note {i}. " + LEASE, encoding="utf-8")
+    progressed = threading.Event()
+    window.workspaces_panel.progress_bar.valueChanged.connect(lambda v: v >= 100 and progressed.set())
+    with qtbot.waitSignal(window.indexing_finished, timeout=TIMEOUT_MS) as blocker:
+        window.start_indexing(str(docs))
+        assert window.cancel_button.isEnabled()
+        qtbot.waitUntil(progressed.is_set, timeout=TIMEOUT_MS)
+        assert window.progress_bar.maximum() == 40 * 100  # determinate: 100 steps per file
+        assert window.progress_bar.format().endswith("of 40 files")
+        assert window.current_file_label.text().startswith("note")
+        # the rest of the window works meanwhile
+        window.create_workspace("other")
+        qtbot.waitUntil(lambda: "other" in _names(window), timeout=30_000)
+        window.select_workspace("alpha")
+        window.cancel_indexing()
+    report = blocker.args[0]
+    assert report.cancelled and report.documents < 40
+    qtbot.waitUntil(lambda: not window.cancel_button.isEnabled(), timeout=30_000)
+    assert "Cancelled" in window.current_file_label.text()
+
+
+def test_history_reopen_and_stale_citation(qtbot, tmp_path):
+    from desktop.main_window import MainWindow
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "lease.txt").write_text(LEASE, encoding="utf-8")
+    window = MainWindow(Settings(), workspace="matter", backend=ScriptedBackend(_cite_first))
+    qtbot.addWidget(window)
+    qtbot.waitUntil(lambda: window.workspace_name == "matter", timeout=30_000)
+    with qtbot.waitSignal(window.indexing_finished, timeout=TIMEOUT_MS):
+        window.start_indexing(str(docs))
+    window.ask("How long is the lease?")
+    qtbot.waitUntil(lambda: window.history_view.count() == 1, timeout=TIMEOUT_MS)
+    window.close()
+
+    # a new window (a new session) reopens the question with its citation
+    window = MainWindow(Settings(), workspace="matter", backend=ScriptedBackend(_cite_first))
+    qtbot.addWidget(window)
+    with qtbot.waitSignal(window.history_loaded, timeout=TIMEOUT_MS):
+        pass
+    assert window.history_view.count() == 1
+    assert "How long is the lease?" in window.answer_view.toPlainText()
+    assert "changed since" not in window.answer_view.toPlainText()
+    window.open_history_entry(window.conversation.entries[0].history_id)
+    assert len(window.citations) == 1 and window.citations[0].doc_id == "docs/lease.txt"
+
+    # the cited text changes and is re-indexed: the citation is marked stale
+    (docs / "lease.txt").write_text(LEASE.replace("twelve", "eighteen"), encoding="utf-8")
+    os.utime(docs / "lease.txt", (1, 1))
+    with qtbot.waitSignal(window.history_loaded, timeout=TIMEOUT_MS):
+        window.start_indexing(str(docs))
+    assert "changed since this answer" in window.answer_view.toPlainText()
+    assert "document changed" in window.history_view.item(0).text()
+
+    # the side panel shows the text with the span highlighted (non-PDF)
+    with qtbot.waitSignal(window.page_rendered, timeout=TIMEOUT_MS):
+        window.open_citation(1)
+    panel = window.side_panel
+    assert panel.stack.currentWidget() is panel.text_view
+    cursor = panel.text_view.textCursor()
+    assert cursor.position() == window.citations[0].start
+
+    # delete one, then all
+    window.ask("How long is the lease?")
+    qtbot.waitUntil(lambda: window.history_view.count() == 2, timeout=TIMEOUT_MS)
+    first = window.conversation.entries[0].history_id
+    with qtbot.waitSignal(window.history_loaded, timeout=30_000):
+        window.delete_history_entry(first)
+    assert window.history_view.count() == 1
+    with qtbot.waitSignal(window.history_loaded, timeout=30_000):
+        window.clear_history()
+    assert window.history_view.count() == 0 and window.conversation.entries == []
+
+
+def test_export_markdown_and_pdf(qtbot, window, tmp_path):
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "lease.txt").write_text(LEASE, encoding="utf-8")
+    with qtbot.waitSignal(window.indexing_finished, timeout=TIMEOUT_MS):
+        window.start_indexing(str(docs))
+    with qtbot.waitSignal(window.answer_ready, timeout=TIMEOUT_MS):
+        window.ask("How long is the lease?")
+    md, pdf = tmp_path / "out.md", tmp_path / "out.pdf"
+    with qtbot.waitSignal(window.exported, timeout=30_000):
+        window.export_conversation(str(md))
+    text = md.read_text(encoding="utf-8")
+    assert "## How long is the lease?" in text and "The lease lasts twelve months. [1]" in text
+    assert "docs/lease.txt, page 1" in text
+    with qtbot.waitSignal(window.exported, timeout=30_000):
+        window.export_conversation(str(pdf))
+    import pymupdf
+
+    with pymupdf.open(pdf) as doc:
+        pdf_text = "".join(p.get_text() for p in doc)
+    assert "How long is the lease?" in pdf_text and "docs/lease.txt" in pdf_text
