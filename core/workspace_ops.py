@@ -133,16 +133,15 @@ def remove_folder(workspace, folder: str) -> int:
 
     if folder not in workspace.folders():
         raise IndexError_(f"{folder} is not a folder of workspace {workspace.name!r}.")
-    # core.store has no public per-folder removal; this uses its own per-document
-    # removal under its write lock, so the manifest, vectors and BM25 stay consistent.
-    with workspace._write_lock:
+    # core.store has no public per-folder removal; this uses its own atomic commit
+    # (vectors, then the manifest in one transaction) under its writer locks.
+    with workspace._write_lock, workspace._writer(wait_s=30):  # noqa: SLF001
         conn = _sqlite3.connect(workspace.dir / "manifest.sqlite", timeout=30)
         try:
             doc_ids = [r[0] for r in conn.execute("SELECT doc_id FROM documents WHERE folder = ?", (folder,))]
         finally:
             conn.close()
-        for doc_id in doc_ids:
-            workspace._remove_document(doc_id)
+        workspace._commit([], doc_ids)  # noqa: SLF001
         conn = _sqlite3.connect(workspace.dir / "manifest.sqlite", timeout=30)
         try:
             with conn:
