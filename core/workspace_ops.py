@@ -135,13 +135,13 @@ def remove_folder(workspace, folder: str) -> int:
         raise IndexError_(f"{folder} is not a folder of workspace {workspace.name!r}.")
     # core.store has no public per-folder removal; this uses its own atomic commit
     # (vectors, then the manifest in one transaction) under its writer locks.
-    with workspace._write_lock, workspace._writer(wait_s=30):  # noqa: SLF001
+    with workspace._write_lock, workspace._writer(wait_s=30):
         conn = _sqlite3.connect(workspace.dir / "manifest.sqlite", timeout=30)
         try:
             doc_ids = [r[0] for r in conn.execute("SELECT doc_id FROM documents WHERE folder = ?", (folder,))]
         finally:
             conn.close()
-        workspace._commit([], doc_ids)  # noqa: SLF001
+        workspace._commit([], doc_ids)
         conn = _sqlite3.connect(workspace.dir / "manifest.sqlite", timeout=30)
         try:
             with conn:

@@ -179,7 +179,7 @@ class MainWindow(QMainWindow):
         # at a time; reads (manifest, history, exports) in parallel; Ollama checks
         # apart, so a slow or firewalled host never delays the window's reads.
         self._read_pool = QThreadPool(self)
-        self._read_pool.setMaxThreadCount(2)
+        self._read_pool.setMaxThreadCount(4)
         self._net_pool = QThreadPool(self)
         self._net_pool.setMaxThreadCount(1)
         self._jobs = Jobs(self, pool=self._read_pool)
@@ -314,11 +314,16 @@ class MainWindow(QMainWindow):
                 read must never resurrect a workspace the user just deleted).
         """
         with self._workspace_lock:
-            if name not in self._workspaces:
-                if not create and not (workspace_dir(name) / "manifest.sqlite").exists():
-                    raise _Gone(name)
-                self._workspaces[name] = Workspace(name, self.settings)
-            return self._workspaces[name]
+            ws = self._workspaces.get(name)
+        if ws is not None:
+            return ws
+        if not create and not (workspace_dir(name) / "manifest.sqlite").exists():
+            raise _Gone(name)
+        # Opened outside the lock: opening can take long (recovery, vector store),
+        # and must not stall reads of other workspaces meanwhile.
+        opened = Workspace(name, self.settings)
+        with self._workspace_lock:
+            return self._workspaces.setdefault(name, opened)
 
     def _forget_workspace(self, name: str) -> None:
         with self._workspace_lock:
