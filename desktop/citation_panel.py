@@ -211,15 +211,25 @@ class CitationPanel(QDockWidget):
         """True when the document shown is a PDF (rendered as an image)."""
         return Path(self._view.path).suffix.lower() in PDF_SUFFIXES
 
+    @staticmethod
+    def _is_pdf_path(path: str) -> bool:
+        return Path(path).suffix.lower() in PDF_SUFFIXES
+
     def show_citation(self, citation: Citation, number: int, total: int = 0) -> None:
         """Show ``citation`` (chip ``number`` of ``total``) and render its page in the background."""
         self.citation = citation
         self.number = number
         counter = f" ({number}/{total})" if total else ""
-        # page_label / location: how non-PDF formats name a place (e.g. "sheet 2", "message 3");
-        # fields added by ingestion for DOCX/HTML/EML, absent on older citations.
-        where = getattr(citation, "page_label", "") or getattr(citation, "location", "") or \
-            f"{self.tr('page')} {citation.page}"
+        # PDFs: "page N" (1-based physical page), plus the printed page label when it differs
+        # (Chunk.page_label, e.g. "iv"); other formats name the place by section/paragraph
+        # (Chunk.location, e.g. "Terms > ¶ 3").
+        where = f"{self.tr('page')} {citation.page}"
+        label = getattr(citation, "page_label", "") or ""
+        if label and label != str(citation.page):
+            where += f" ({self.tr('printed')} {label})"
+        location = getattr(citation, "location", "") or ""
+        if location and not self._is_pdf_path(citation.path):
+            where = location
         self.page_label.setText(f"[{number}] {Path(citation.path).name} — {where}{counter}")
         self.path_label.setText(f"{citation.doc_id}\n{citation.path}")
         match = "" if citation.match.value == "exact" else f"  ({citation.match.value}, {citation.score:.0f})"
