@@ -521,9 +521,13 @@ class MainWindow(QMainWindow):
                 raise IndexError_(not_folder + ", ".join(folders))
             return index_folders(self._get_workspace(name, create=True), dirs, cancel=cancel)
 
+        self._start_index_run(name, folders, factory,
+                              self.tr("Waiting to index ") + ", ".join(Path(f).name for f in folders))
+
+    def _start_index_run(self, name: str, folders: list[str], factory, message: str) -> None:
+        """Queue ``factory`` (an indexing generator factory) on the index lane with progress wiring."""
         worker = GeneratorWorker(factory)
-        run = _IndexRun(workspace=name, worker=worker, folders=folders, started=time.monotonic(),
-                        message=self.tr("Waiting to index ") + ", ".join(Path(f).name for f in folders))
+        run = _IndexRun(workspace=name, worker=worker, folders=folders, started=time.monotonic(), message=message)
         worker.signals.progress.connect(lambda e, r=run: self._on_index_progress(r, e))
         worker.signals.returned.connect(lambda rep, r=run: self._on_index_returned(r, rep))
         worker.signals.errored.connect(self._on_error)
@@ -954,16 +958,7 @@ class MainWindow(QMainWindow):
                 self._workspaces[name] = ws
             return index_folders(ws, ws.folders(), cancel=cancel)
 
-        worker = GeneratorWorker(factory)
-        run = _IndexRun(workspace=name, worker=worker, folders=[name], started=time.monotonic(),
-                        message=self.tr("Rebuilding the index…"))
-        worker.signals.progress.connect(lambda e, r=run: self._on_index_progress(r, e))
-        worker.signals.returned.connect(lambda rep, r=run: self._on_index_returned(r, rep))
-        worker.signals.errored.connect(self._on_error)
-        worker.signals.finished.connect(self._on_index_finished)
-        self._runs.append(run)
-        self._show_progress()
-        self._jobs.start(worker, self._index_pool)
+        self._start_index_run(name, [name], factory, self.tr("Rebuilding the index…"))
 
     def closeEvent(self, event) -> None:
         """Cancel background work and wait for index writes to finish cleanly."""

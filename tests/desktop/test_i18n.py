@@ -29,7 +29,7 @@ def test_spanish_window(qtbot, spanish):
     window = MainWindow(Settings(), workspace="caso")
     qtbot.addWidget(window)
     window.show()
-    qtbot.waitUntil(lambda: window.workspace_name == "caso", timeout=10_000)
+    qtbot.waitUntil(lambda: window.workspace_name == "caso", timeout=120_000)
     assert window.conversation.ask_button.text() == "Preguntar"
     assert window.workspaces_panel.tabs.tabText(0) == "Documentos"
     assert window.side_panel.windowTitle() == "Cita"
@@ -43,7 +43,7 @@ def test_spanish_window(qtbot, spanish):
     ))
     text = window.answer_view.toPlainText()
     assert "Se buscó" in text and "Ningún documento coincidió con la pregunta." in text
-    qtbot.waitUntil(lambda: "Fragmentos" in window.chunks_label.text(), timeout=10_000)
+    qtbot.waitUntil(lambda: "Fragmentos" in window.chunks_label.text(), timeout=120_000)
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     window.resize(1440, 900)
     assert window.grab().save(str(ARTIFACTS / "spanish.png"))

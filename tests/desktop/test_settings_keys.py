@@ -95,7 +95,7 @@ def test_keyboard_and_accessibility(qtbot, tmp_path):
     qtbot.addWidget(window)
     window.show()
     window.activateWindow()
-    qtbot.waitUntil(lambda: window.workspace_name == "keys", timeout=10_000)
+    qtbot.waitUntil(lambda: window.workspace_name == "keys", timeout=120_000)
     with qtbot.waitSignal(window.indexing_finished, timeout=TIMEOUT_MS):
         window.start_indexing(str(docs))
 

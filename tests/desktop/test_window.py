@@ -88,14 +88,14 @@ def test_index_ask_and_open_citation(qtbot, tmp_path, settings):
     window.show()
     errors: list[str] = []
     window.error_occurred.connect(errors.append)
-    qtbot.waitUntil(lambda: window.workspace_name == "test", timeout=10_000)
+    qtbot.waitUntil(lambda: window.workspace_name == "test", timeout=120_000)
 
     with qtbot.waitSignal(window.indexing_finished, timeout=TIMEOUT_MS) as blocker:
         window.start_indexing(str(docs))
     report = blocker.args[0]
     assert report.documents == 1 and report.chunks > 0
     assert [Path(f.path).name for f in report.failures] == ["broken.pdf"]
-    qtbot.waitUntil(lambda: window.documents_view.topLevelItemCount() == 2, timeout=10_000)
+    qtbot.waitUntil(lambda: window.documents_view.topLevelItemCount() == 2, timeout=120_000)
     rows = {window.documents_view.topLevelItem(i).text(0): window.documents_view.topLevelItem(i).text(2)
             for i in range(2)}
     assert rows["docs/NIST.FIPS.199.pdf"] == "indexed"
@@ -170,7 +170,7 @@ def test_abstention_shows_no_evidence(qtbot, settings):
 
     window = MainWindow(settings, workspace="empty", backend=ScriptedBackend())
     qtbot.addWidget(window)
-    qtbot.waitUntil(lambda: window.workspace_name == "empty", timeout=10_000)
+    qtbot.waitUntil(lambda: window.workspace_name == "empty", timeout=120_000)
     answer = Answer(
         question="Who won the 1998 World Cup?",
         workspace="empty",
@@ -205,7 +205,7 @@ def test_empty_workspace_abstains_end_to_end(qtbot, settings):
 
     window = MainWindow(settings, workspace="nothing", backend=ScriptedBackend())
     qtbot.addWidget(window)
-    qtbot.waitUntil(lambda: window.workspace_name == "nothing", timeout=10_000)
+    qtbot.waitUntil(lambda: window.workspace_name == "nothing", timeout=120_000)
     with qtbot.waitSignal(window.answer_ready, timeout=TIMEOUT_MS) as blocker:
         window.ask("Anything at all?")
     assert blocker.args[0].status == "abstained"
