@@ -156,7 +156,7 @@ def test_index_ask_and_open_citation(qtbot, tmp_path, settings):
     assert panel.image_label.pixmap().width() > width
 
     # the answer was stored in the workspace's history
-    qtbot.waitUntil(lambda: window.history_view.count() == 1 or errors, timeout=30_000)
+    qtbot.waitUntil(lambda: window.history_view.count() == 1 or bool(errors), timeout=30_000)
     assert not errors, errors
     assert "security objectives" in window.history_view.item(0).text()
 
