@@ -44,6 +44,18 @@ class IndexError_(CoreError):  # noqa: N801 - trailing underscore avoids shadowi
     """The workspace's on-disk index could not be opened or written."""
 
 
+class WorkspaceNotFoundError(IndexError_):
+    """Opening an existing workspace found no manifest (never created, deleted or renamed).
+
+    Attributes:
+        workspace: the workspace name.
+    """
+
+    def __init__(self, workspace: str, path: str) -> None:
+        self.workspace = workspace
+        super().__init__(f"No workspace named {workspace!r} ({path}).")
+
+
 class IndexMismatchError(IndexError_):
     """The workspace's index was built with other settings than the ones in use.
 

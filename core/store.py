@@ -47,7 +47,7 @@ from filelock import FileLock, Timeout
 
 import core.chunking
 from core.chunking import chunk_pages
-from core.errors import Cancelled, IndexError_, IndexMismatchError, IngestError
+from core.errors import Cancelled, IndexError_, IndexMismatchError, IngestError, WorkspaceNotFoundError
 from core.ingest import file_sha256, iter_files, parse_file
 from core.paths import EMBEDDING_MODEL_NAME, data_dir, embedding_model_dir
 from core.settings import Settings
@@ -279,20 +279,30 @@ class Workspace:
     Args:
         name: workspace name (letters, digits, ``-``, ``_``, ``.``; becomes a folder name).
         settings: pipeline settings (chunking, retrieval sizes, commit batch size).
+        root: folder holding the workspace folder (default: :func:`workspaces_root`).
+        create: create the workspace if missing (CLI indexing); False to open only
+            an existing one (the window's reads), never re-creating its files.
 
     Raises:
         IndexError_: invalid name or an index that cannot be opened.
         IndexMismatchError: the index was built with other settings (see above).
+        WorkspaceNotFoundError: ``create`` is False and the workspace has no manifest.
     """
 
-    def __init__(self, name: str, settings: Settings | None = None, root: Path | None = None) -> None:
+    def __init__(self, name: str, settings: Settings | None = None, root: Path | None = None, *,
+                 create: bool = True) -> None:
         _check_name(name)
         self.name = name
         self.settings = settings or Settings()
         # root: the evaluator keeps its own folder so it never touches the user's workspaces.
         self.dir = (Path(root) if root is not None else workspaces_root()) / name
-        self.dir.mkdir(parents=True, exist_ok=True)
         self._db_path = self.dir / "manifest.sqlite"
+        self._create = create
+        if create:
+            self.dir.mkdir(parents=True, exist_ok=True)
+        elif not self._db_path.exists():
+            # A reader racing a delete or rename must not bring back an empty workspace.
+            raise WorkspaceNotFoundError(name, str(self.dir))
         self._bm25 = None
         self._bm25_ids: list[str] = []
         self._bm25_lock = threading.Lock()
@@ -307,7 +317,9 @@ class Workspace:
     @contextmanager
     def _db(self) -> Generator[sqlite3.Connection, None, None]:
         try:
-            conn = sqlite3.connect(self._db_path, timeout=30)
+            # mode=rw: a workspace opened for use never re-creates a manifest deleted under it.
+            mode = "rwc" if self._create else "rw"
+            conn = sqlite3.connect(f"{self._db_path.absolute().as_uri()}?mode={mode}", uri=True, timeout=30)
         except sqlite3.Error as exc:
             raise IndexError_(f"{self._db_path}: cannot open the manifest ({exc})") from exc
         try:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import shutil
 import sqlite3
+import uuid
 from pathlib import Path
 
 from core.errors import IndexError_
@@ -86,16 +87,28 @@ def rename_workspace(old: str, new: str) -> Path:
 def delete_workspace(name: str) -> None:
     """Remove workspace ``name`` and all its stores and history from disk.
 
+    The folder is first moved out of the workspaces folder in one atomic rename
+    (into ``<data>/trash/``), then removed: a reader racing the delete sees the
+    workspace whole or not at all, and cannot leave files in a half-removed folder.
+
     Raises:
-        IndexError_: the folder could not be removed completely (names it).
+        IndexError_: the folder could not be moved or removed completely (names it).
     """
     path = workspace_dir(validate_workspace_name(name))
     if not path.exists():
         return
+    trash = workspaces_root().parent / "trash"
+    trash.mkdir(parents=True, exist_ok=True)
+    doomed = trash / f"{name}-{uuid.uuid4().hex[:8]}"
+    try:
+        os.replace(path, doomed)
+    except OSError as exc:
+        raise IndexError_(f"Could not delete workspace {name!r} ({path}): {exc.strerror or exc}") from exc
     errors: list[str] = []
-    shutil.rmtree(path, onerror=lambda _f, p, e: errors.append(f"{p}: {e[1]}"))
+    shutil.rmtree(doomed, onerror=lambda _f, p, e: errors.append(f"{p}: {e[1]}"))
     if errors:
-        raise IndexError_(f"Could not delete workspace {name!r} completely: " + "; ".join(errors[:3]))
+        raise IndexError_(f"Workspace {name!r} was deleted but some files could not be removed from {doomed}: "
+                          + "; ".join(errors[:3]))
 
 
 def last_indexed_at(name: str) -> float | None:

@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -47,7 +48,7 @@ from PySide6.QtWidgets import (
 )
 
 import core  # noqa: F401  (offline switches before any ML import)
-from core.errors import IndexError_, IndexMismatchError
+from core.errors import IndexError_, IndexMismatchError, WorkspaceNotFoundError
 from core.generate import Backend, ollama_reachable
 from core.history import History, manifest_sha256
 from core.pipeline import answer_question, index_folders
@@ -190,6 +191,7 @@ class MainWindow(QMainWindow):
         self._ask_worker: GeneratorWorker | None = None
         self._ask_workspace: str | None = None
         self.rebuild_box: QMessageBox | None = None
+        self._rebuilding: set[str] = set()  # workspaces with a rebuild queued or running
 
         self.setWindowTitle("Verbatim")
         self.setAcceptDrops(True)
@@ -321,7 +323,10 @@ class MainWindow(QMainWindow):
             raise _Gone(name)
         # Opened outside the lock: opening can take long (recovery, vector store),
         # and must not stall reads of other workspaces meanwhile.
-        opened = Workspace(name, self.settings)
+        try:
+            opened = Workspace(name, self.settings, create=create)
+        except WorkspaceNotFoundError:
+            raise _Gone(name) from None
         with self._workspace_lock:
             return self._workspaces.setdefault(name, opened)
 
@@ -524,17 +529,24 @@ class MainWindow(QMainWindow):
         self._start_index_run(name, folders, factory,
                               self.tr("Waiting to index ") + ", ".join(Path(f).name for f in folders))
 
-    def _start_index_run(self, name: str, folders: list[str], factory, message: str) -> None:
+    def _start_index_run(self, name: str, folders: list[str], factory, message: str,
+                         on_finished: Callable[[], None] | None = None) -> None:
         """Queue ``factory`` (an indexing generator factory) on the index lane with progress wiring."""
         worker = GeneratorWorker(factory)
         run = _IndexRun(workspace=name, worker=worker, folders=folders, started=time.monotonic(), message=message)
-        worker.signals.progress.connect(lambda e, r=run: self._on_index_progress(r, e))
-        worker.signals.returned.connect(lambda rep, r=run: self._on_index_returned(r, rep))
-        worker.signals.errored.connect(self._on_error)
-        worker.signals.finished.connect(self._on_index_finished)
+
+        def finished() -> None:
+            if on_finished is not None:
+                on_finished()
+            self._on_index_finished()
+
         self._runs.append(run)
         self._show_progress()
-        self._jobs.start(worker, self._index_pool)
+        self._jobs.start(worker, self._index_pool,
+                         on_progress=lambda e: self._on_index_progress(run, e),
+                         on_result=lambda rep: self._on_index_returned(run, rep),
+                         on_error=self._on_error,
+                         on_finished=finished)
 
     def cancel_indexing(self) -> None:
         """Stop the selected workspace's running and queued indexing runs (after the current file)."""
@@ -646,14 +658,14 @@ class MainWindow(QMainWindow):
         worker = GeneratorWorker(
             lambda cancel: answer_question(self._get_workspace(name), question, settings, backend=backend, cancel=cancel)
         )
-        worker.signals.progress.connect(self._on_ask_progress)
-        worker.signals.returned.connect(self._on_ask_returned)
-        worker.signals.errored.connect(self._on_ask_error)
-        worker.signals.cancelled.connect(self._on_ask_cancelled)
         self._ask_worker = worker
         self._ask_workspace = name
         self.conversation.set_busy(True, self.tr("Waiting…"))
-        self._jobs.start(worker, self._ask_pool)
+        self._jobs.start(worker, self._ask_pool,
+                         on_progress=lambda e: self._on_ask_progress(worker, e),
+                         on_result=lambda a: self._on_ask_returned(worker, a),
+                         on_error=lambda exc: self._on_ask_error(worker, exc),
+                         on_cancelled=lambda: self._on_ask_cancelled(worker))
 
     def stop_asking(self) -> None:
         """Cancel the running question (cooperatively: core stops at its next check)."""
@@ -661,18 +673,15 @@ class MainWindow(QMainWindow):
             self._ask_worker.cancel()
             self.conversation.set_busy(True, self.tr("Stopping…"))
 
-    def _is_current(self) -> bool:
-        worker = self._ask_worker
-        return worker is not None and self.sender() is worker.signals
+    def _is_current(self, worker: GeneratorWorker) -> bool:
+        return worker is self._ask_worker
 
-    @Slot(object)
-    def _on_ask_progress(self, event: ProgressEvent) -> None:
-        if self._is_current() and not self._ask_worker.is_cancelled:
+    def _on_ask_progress(self, worker: GeneratorWorker, event: ProgressEvent) -> None:
+        if self._is_current(worker) and not self._ask_worker.is_cancelled:
             self.conversation.set_busy(True, stage_text(event.stage, event.message))
 
-    @Slot(object)
-    def _on_ask_returned(self, answer: Answer) -> None:
-        if not self._is_current():
+    def _on_ask_returned(self, worker: GeneratorWorker, answer: Answer) -> None:
+        if not self._is_current(worker):
             return
         name = self._ask_workspace or answer.workspace
         self._ask_done()
@@ -690,17 +699,15 @@ class MainWindow(QMainWindow):
                         self._on_error)
         self.answer_ready.emit(answer)
 
-    @Slot(object)
-    def _on_ask_error(self, exc: Exception) -> None:
-        if not self._is_current():
+    def _on_ask_error(self, worker: GeneratorWorker, exc: Exception) -> None:
+        if not self._is_current(worker):
             return
         self._ask_done()
         self.stage_label.setText(self.tr("Could not answer: {error}").format(error=exc))
         self.error_occurred.emit(str(exc))
 
-    @Slot()
-    def _on_ask_cancelled(self) -> None:
-        if not self._is_current():
+    def _on_ask_cancelled(self, worker: GeneratorWorker) -> None:
+        if not self._is_current(worker):
             return
         self._ask_done()
         self.stage_label.setText(self.tr("Stopped"))
@@ -904,6 +911,12 @@ class MainWindow(QMainWindow):
         if isinstance(exc, _Gone):
             return  # a queued read of a workspace deleted or renamed meanwhile
         if isinstance(exc, IndexMismatchError):
+            with self._workspace_lock:
+                opened = exc.workspace in self._workspaces
+            if exc.workspace in self._rebuilding or opened:
+                # A read queued before the rebuild started (or before it reopened the
+                # workspace) reports the old mismatch late: the rebuild answers it.
+                return
             self.offer_rebuild(exc)
         message = str(exc)
         self.statusBar().showMessage(message, 15000)
@@ -958,7 +971,9 @@ class MainWindow(QMainWindow):
                 self._workspaces[name] = ws
             return index_folders(ws, ws.folders(), cancel=cancel)
 
-        self._start_index_run(name, [name], factory, self.tr("Rebuilding the index…"))
+        self._rebuilding.add(name)
+        self._start_index_run(name, [name], factory, self.tr("Rebuilding the index…"),
+                              on_finished=lambda: self._rebuilding.discard(name))
 
     def closeEvent(self, event) -> None:
         """Cancel background work and wait for index writes to finish cleanly."""

@@ -1,58 +1,63 @@
 """Run core's blocking work off the GUI thread.
 
-Two ``QRunnable`` flavours share one signal holder:
+Two ``QRunnable`` flavours:
 
 * :class:`GeneratorWorker` drives a core pipeline generator (``index_folders``,
-  ``answer_question``): each yielded ``ProgressEvent`` is emitted as
+  ``answer_question``): each yielded ``ProgressEvent`` is reported as
   ``progress`` and the generator's return value as ``returned``.
 * :class:`CallWorker` runs one plain function (render a page, ping Ollama,
-  open a workspace) and emits its result as ``returned``.
+  open a workspace) and reports its result as ``returned``.
 
-Signals are emitted from the pool thread; connect them to methods of QObjects
-living in the GUI thread so Qt queues the calls into the GUI thread.
-Cancelling is cooperative: :meth:`GeneratorWorker.cancel` sets a
+Every report goes through one queued signal of :class:`Jobs`, a QObject of the
+GUI thread that lives as long as its window, and Jobs calls the callbacks given
+to :meth:`Jobs.start` in the GUI thread, in the order the worker reported.
+
+Why not connect callbacks to a per-worker signal object: PySide6 delivers a
+queued call to a lambda or plain function through a hidden receiver that is
+destroyed with the sender, and a call still queued at that moment is dropped
+silently (measured with PySide6 6.11: emit from a thread, delete the sender,
+run the loop: nothing arrives). A worker released a moment too early then
+loses its result — the window waited forever for a rename that had happened.
+With a single long-lived sender and receiver nothing queued can be dropped, and
+a worker counts as done only once its last report was delivered.
+
+Cancelling is cooperative: :meth:`_BaseWorker.cancel` sets a
 ``threading.Event`` whose ``is_set`` is the ``cancel`` callable core polls.
 """
 
 from __future__ import annotations
 
+import itertools
 import logging
 import threading
 from collections.abc import Callable, Generator
 from typing import Any
 
-from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal, Slot
+from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, Signal, Slot
 
 from core.errors import Cancelled, CoreError
 
 log = logging.getLogger(__name__)
 
 CancelCheck = Callable[[], bool]
+Callback = Callable[..., None]
 
-
-class WorkerSignals(QObject):
-    """Signals of one worker.
-
-    ``progress(ProgressEvent)``, ``returned(object)`` (the result),
-    ``errored(Exception)`` (never :class:`core.errors.Cancelled`),
-    ``cancelled()`` and, always last, ``finished()``.
-    """
-
-    progress = Signal(object)
-    returned = Signal(object)
-    errored = Signal(object)
-    cancelled = Signal()
-    finished = Signal()
+# Report kinds, in the order a worker can send them: any number of "progress",
+# then exactly one of "returned" / "errored" / "cancelled", then "finished".
+KINDS = ("progress", "returned", "errored", "cancelled", "finished")
 
 
 class _BaseWorker(QRunnable):
-    """Common plumbing: signals, cancel event, error routing."""
+    """Common plumbing: cancel event, error routing, reporting through :class:`Jobs`."""
 
     def __init__(self) -> None:
         super().__init__()
-        self.signals = WorkerSignals()
+        # Python owns the runnable: Jobs holds it until its "finished" report is
+        # delivered, so the pool never deletes an object Python still uses.
+        self.setAutoDelete(False)
         self._cancel = threading.Event()
-        self.done = False
+        self._report: Callable[[str, object], None] = lambda kind, payload: None
+        self.done = False  # set in the GUI thread once "finished" was delivered
 
     def cancel(self) -> None:
         """Ask the work to stop at its next cancellation point."""
@@ -67,19 +72,19 @@ class _BaseWorker(QRunnable):
         raise NotImplementedError
 
     def run(self) -> None:
+        """Pool-thread entry point: run the work and report its outcome, then "finished"."""
         try:
             result = self._work()
         except Cancelled:
-            self.signals.cancelled.emit()
+            self._report("cancelled", None)
         except Exception as exc:
             if not isinstance(exc, CoreError):
                 log.exception("worker failed")
-            self.signals.errored.emit(exc)
+            self._report("errored", exc)
         else:
-            self.signals.returned.emit(result)
+            self._report("returned", result)
         finally:
-            self.done = True
-            self.signals.finished.emit()
+            self._report("finished", None)
 
 
 class GeneratorWorker(_BaseWorker):
@@ -103,14 +108,14 @@ class GeneratorWorker(_BaseWorker):
                 event = next(gen)
             except StopIteration as stop:
                 return stop.value
-            self.signals.progress.emit(event)
+            self._report("progress", event)
 
 
 class CallWorker(_BaseWorker):
-    """Run ``fn()`` in a pool thread and emit its result.
+    """Run ``fn()`` in a pool thread and report its result.
 
     Args:
-        fn: a function of no arguments; it may take the cancel callable as its
+        fn: a function of no arguments; it takes the cancel callable as its
             only argument if ``pass_cancel`` is True.
     """
 
@@ -124,46 +129,80 @@ class CallWorker(_BaseWorker):
 
 
 class Jobs(QObject):
-    """Keeps Python references to running workers until they finish.
+    """Starts workers and delivers their reports to callbacks in the GUI thread.
 
-    A ``QRunnable`` whose Python wrapper is collected before it runs crashes
-    the pool; holding it here until ``finished`` avoids that. A QObject of the
-    GUI thread, so ``finished`` reaches :meth:`_reap` queued, in the GUI thread.
+    Create it in the GUI thread (normally with the window as parent). It keeps
+    each worker referenced until the worker's "finished" report has been
+    delivered, then marks it ``done`` and lets it go.
     """
+
+    _reported = Signal(int, str, object)  # (worker key, kind, payload), emitted from pool threads
 
     def __init__(self, parent: QObject | None = None, pool: QThreadPool | None = None) -> None:
         super().__init__(parent)
-        self._workers: list[_BaseWorker] = []
         self.pool = pool
+        self._keys = itertools.count()
+        self._workers: dict[int, tuple[_BaseWorker, dict[str, Callback]]] = {}
+        self._reported.connect(self._deliver, Qt.ConnectionType.QueuedConnection)
 
-    def start(self, worker: _BaseWorker, pool: QThreadPool | None = None) -> _BaseWorker:
-        """Remember ``worker`` and queue it on ``pool`` (default: this object's pool, else the global one)."""
-        worker.signals.finished.connect(self._reap)  # queued: runs in the GUI thread
-        self._workers.append(worker)
+    def start(self, worker: _BaseWorker, pool: QThreadPool | None = None, *,
+              on_progress: Callback | None = None, on_result: Callback | None = None,
+              on_error: Callback | None = None, on_cancelled: Callback | None = None,
+              on_finished: Callback | None = None) -> _BaseWorker:
+        """Queue ``worker`` on ``pool`` (default: this object's pool, else the global one).
+
+        Callbacks run in the GUI thread: ``on_progress(event)`` per yielded
+        event, then one of ``on_result(value)``, ``on_error(exc)`` (never
+        :class:`core.errors.Cancelled`) or ``on_cancelled()``, then
+        ``on_finished()`` after the worker counts as done.
+        """
+        key = next(self._keys)
+        callbacks = {k: cb for k, cb in (("progress", on_progress), ("returned", on_result), ("errored", on_error),
+                                         ("cancelled", on_cancelled), ("finished", on_finished)) if cb is not None}
+        self._workers[key] = (worker, callbacks)
+        signal = self._reported
+
+        def report(kind: str, payload: object) -> None:
+            try:
+                signal.emit(key, kind, payload)
+            except RuntimeError:  # the window (and this object) is gone: nobody to tell
+                pass
+
+        worker._report = report
         (pool or self.pool or QThreadPool.globalInstance()).start(worker)
         return worker
 
-    def call(self, fn: Callable[[], Any], on_result: Callable[[Any], None] | None = None,
-             on_error: Callable[[Exception], None] | None = None, pool: QThreadPool | None = None) -> CallWorker:
-        """Run ``fn()`` in ``pool`` and deliver its result or error to slots of GUI-thread objects."""
+    def call(self, fn: Callable[[], Any], on_result: Callback | None = None,
+             on_error: Callback | None = None, pool: QThreadPool | None = None) -> CallWorker:
+        """Run ``fn()`` in ``pool`` and deliver its result or error to callbacks in the GUI thread."""
         worker = CallWorker(fn)
-        if on_result is not None:
-            worker.signals.returned.connect(on_result)
-        if on_error is not None:
-            worker.signals.errored.connect(on_error)
-        self.start(worker, pool)
+        self.start(worker, pool, on_result=on_result, on_error=on_error)
         return worker
 
-    @Slot()
-    def _reap(self) -> None:
-        self._workers = [w for w in self._workers if not w.done]
+    @Slot(int, str, object)
+    def _deliver(self, key: int, kind: str, payload: object) -> None:
+        entry = self._workers.get(key)
+        if entry is None:
+            return
+        worker, callbacks = entry
+        if kind == "finished":
+            worker.done = True
+            del self._workers[key]
+        callback = callbacks.get(kind)
+        if callback is None:
+            return
+        # Exceptions propagate to Qt's handler (and fail a pytest-qt test) as any slot's would.
+        if kind in ("cancelled", "finished"):
+            callback()
+        else:
+            callback(payload)
 
     @property
     def running(self) -> int:
-        """Number of workers not finished yet."""
-        return sum(not w.done for w in self._workers)
+        """Number of workers whose "finished" report was not delivered yet."""
+        return len(self._workers)
 
     def cancel_all(self) -> None:
         """Ask every running worker to stop."""
-        for w in self._workers:
-            w.cancel()
+        for worker, _ in self._workers.values():
+            worker.cancel()

@@ -7,11 +7,11 @@ import os
 
 import pytest
 
-from core.errors import IndexError_
+from core.errors import IndexError_, WorkspaceNotFoundError
 from core.history import History, manifest_sha256
 from core.pipeline import answer_question, index_folders, run
 from core.settings import Settings
-from core.store import Workspace
+from core.store import Workspace, list_workspaces, workspaces_root
 from core.types import Answer
 from core.workspace_ops import (
     create_workspace,
@@ -83,3 +83,20 @@ def test_rename_and_delete_workspace(verbatim_home):
     assert not (new_dir.parent / "alpha").exists()
     delete_workspace("beta")
     assert not new_dir.exists()
+    assert not any((new_dir.parent.parent / "trash").iterdir())  # nothing left behind
+
+
+def test_a_reader_never_brings_a_deleted_workspace_back(verbatim_home):
+    # Regression (issue #6): the window's history read opened a workspace while it was
+    # being deleted; SQLite re-created an empty manifest, the delete failed half-way
+    # and the next read raised "no such table: meta".
+    create_workspace("matter")
+    ws = Workspace("matter", create=False)  # opens an existing workspace
+    assert ws.chunk_count() == 0
+    delete_workspace("matter")
+    with pytest.raises(WorkspaceNotFoundError, match="matter"):
+        Workspace("matter", create=False)
+    with pytest.raises(IndexError_):  # the handle opened before the delete cannot re-create it
+        ws.chunk_count()
+    assert "matter" not in list_workspaces()
+    assert not (workspaces_root() / "matter").exists()
