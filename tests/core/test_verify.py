@@ -147,12 +147,12 @@ def test_fuzzy_accepts_typos_inside_words(typo: str) -> None:
 
 # --- properties (hypothesis) ------------------------------------------------------------------
 
-from hypothesis import given, settings  # noqa: E402
+from hypothesis import assume, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from core.normalize import normalized  # noqa: E402
 
-_VOCAB = ["contrato", "arrendatario", "días", "plazo", "entrega", "Supplier", "shall", "deliver", "goods",
+_VOCAB = ["contrato", "arrendatario", "días", "plazo", "entrega", "Supplier", "shall", "remit", "goods",
           "within", "thirty", "notice", "obligación", "señal", "reembolsable", "the", "de", "la", "en", "of",
           "“final”", "invoice", "pago", "confidential", "años", "renta", "mensual", "Buyer", "written"]
 _SPACES = [" ", "  ", "\n", "\u00a0", " \n "]
@@ -199,3 +199,127 @@ def test_soft_hyphen_at_a_line_break_joins_the_word() -> None:
     m = match_quote("El proveedor asumirá la responsabilidad por los defectos ocultos", text)
     assert m is not None and m.kind is MatchKind.normalized
     assert text[m.start : m.end].endswith("ocultos")
+
+
+# --- properties: every normalization of the issue, on either side, at the right offsets -------
+#
+# The chunk is rendered from clean words with any mix of what extraction leaves in page text
+# (case, NFD accents, ligatures, soft hyphens, line-break hyphenation, typographic quotes and
+# dashes, odd whitespace, bracketed reference markers); the quote is a run of the clean words,
+# itself rendered with any mix of what a model writes (case, NFD/NFC, typographic quotes,
+# whitespace). The match must start at the first source character of the run's first word and
+# end after the last source character of its last word (accents included).
+
+import unicodedata  # noqa: E402
+
+from rapidfuzz import fuzz  # noqa: E402
+
+# No word is a prefix or suffix of another, so a run of words can only be found at word starts.
+_WORDS = ["arrendatario", "obligación", "confidential", "financial", "reflejo", "señal", "plazo", "entrega",
+          "Supplier", "shall", "remit", "goods", "within", "thirty", "notice", "reembolsable", "días", "años",
+          "renta", "mensual", "Buyer", "written", "“final”", "invoice", "pago", "the", "del", "la", "of", "—",
+          "overflow", "firmeza", "ﬁrma", "desfile", "comité", "ámbito"]
+_SEPARATORS = [" ", "  ", "\n", "\u00a0", " \n ", "\t", "\r\n"]
+_MARKERS = ["[9]", "[12]", " [3, 4]", " [4–6]"]
+
+
+def test_property_vocabulary_has_no_prefix_or_suffix_words() -> None:
+    norm = [normalized(w) for w in _WORDS]
+    for a in norm:
+        for b in norm:
+            assert a == b or not (b.startswith(a) or b.endswith(a)), (a, b)
+
+
+def _source_word(draw, word: str) -> str:
+    """One word as a PDF's page text may hold it."""
+    out = draw(st.sampled_from([word, word.upper(), word.capitalize()]))
+    if draw(st.booleans()):
+        out = unicodedata.normalize("NFD", out)
+    if draw(st.booleans()):
+        out = out.replace("fi", "ﬁ").replace("fl", "ﬂ")
+    splits = [k for k in range(2, len(out) - 1) if out[k - 1].isalpha() and out[k].isalpha()]
+    how = draw(st.sampled_from(["none", "soft", "hyphenated", "soft-break"]))
+    if how != "none" and splits:
+        k = draw(st.sampled_from(splits))
+        if how == "soft":
+            out = out[:k] + "\u00ad" + out[k:]
+        elif out[k].islower():  # a line-break hyphen joins only before a lowercase letter
+            out = out[:k] + ("-\n" if how == "hyphenated" else "\u00ad\n") + out[k:]
+    return out
+
+
+@st.composite
+def decorated_chunk(draw):
+    """(chunk text, clean words, (start, end) of each word in the text, i, j) with words[i:j] the quote."""
+    words = draw(st.lists(st.sampled_from(_WORDS), min_size=6, max_size=40))
+    text, spans = "", []
+    for n, word in enumerate(words):
+        if n:
+            sep = draw(st.sampled_from(_SEPARATORS))
+            if draw(st.integers(0, 5)) == 0:
+                sep = draw(st.sampled_from(_MARKERS)) + sep
+            text += sep
+        rendered = _source_word(draw, word)
+        spans.append((len(text), len(text) + len(rendered)))
+        text += rendered
+    i = draw(st.integers(0, len(words) - 3))
+    j = draw(st.integers(i + 3, min(len(words), i + 12)))
+    return text, words, spans, i, j
+
+
+def _model_quote(draw, words: list[str]) -> str:
+    """The words as a model may write them."""
+    rendered = []
+    for w in words:
+        w = w.replace("“", draw(st.sampled_from(['"', "“", "«"]))).replace("”", draw(st.sampled_from(['"', "”", "»"])))
+        w = w.replace("—", draw(st.sampled_from(["-", "—", "–"]))).replace("ﬁ", "fi")
+        w = draw(st.sampled_from([w, w.lower(), w.upper()]))
+        rendered.append(unicodedata.normalize(draw(st.sampled_from(["NFC", "NFD"])), w))
+    out = rendered[0]
+    for w in rendered[1:]:
+        out += draw(st.sampled_from([" ", "  ", "\n"])) + w
+    return out
+
+
+@settings(max_examples=400, deadline=None)
+@given(data=decorated_chunk(), draw=st.data())
+def test_property_any_normalized_run_of_words_is_found_at_its_source_offsets(data, draw) -> None:
+    text, words, spans, i, j = data
+    quote = _model_quote(draw.draw, words[i:j])
+    n = j - i
+    first = next(k for k in range(len(words)) if words[k : k + n] == words[i:j])  # first occurrence wins
+    m = match_quote(quote, text)
+    assert m is not None, (quote, text)
+    assert m.kind in (MatchKind.exact, MatchKind.normalized)
+    assert (m.start, m.end) == (spans[first][0], spans[first + n - 1][1]), (quote, text, text[m.start : m.end])
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=decorated_chunk(), a=st.integers(0, 10_000), length=st.integers(15, 200))
+def test_property_any_raw_substring_is_found_exactly(data, a, length) -> None:
+    text = data[0]
+    a = a % max(1, len(text) - 15)
+    quote = text[a : a + length]
+    if not quote.strip():
+        return
+    m = match_quote(quote, text)
+    assert m is not None and m.kind is MatchKind.exact
+    assert text[m.start : m.end] == quote
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=decorated_chunk(), draw=st.data())
+def test_property_a_string_beyond_the_fuzzy_threshold_is_rejected(data, draw) -> None:
+    """A quote whose best alignment with the chunk is under the threshold (Indel similarity of
+    normalized texts, rapidfuzz ``partial_ratio``) is never matched, whatever it is made of."""
+    text, words, _, i, j = data
+    quote_words = draw.draw(st.lists(st.sampled_from(_WORDS), min_size=3, max_size=12))
+    quote = " ".join(quote_words)
+    if draw.draw(st.booleans()):  # or the true run with characters replaced
+        chars = list(" ".join(words[i:j]))
+        for pos in draw.draw(st.lists(st.integers(0, len(chars) - 1), min_size=1, max_size=len(chars))):
+            chars[pos] = "q"
+        quote = "".join(chars)
+    nq, nt = normalized(quote), normalized(text)
+    assume(len(nq) >= 15 and fuzz.partial_ratio(nq, nt) < 92.0)
+    assert match_quote(quote, text) is None
