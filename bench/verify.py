@@ -1,6 +1,6 @@
 """Verification figures: matcher speed per path, fuzzy-threshold variants, funnel rejection counts.
 
-Usage: python bench/verify.py [--anchors N] [--embedded]
+Usage: python bench/verify.py [--anchors N] [--embedded [--save-answers FILE]] [--only speed|embedded]
 
 1. Speed: microseconds per citation for the exact, normalized and fuzzy paths of
    :func:`core.verify.match_quote` on chunks of 1-4 KB (consecutive chunks of the
@@ -268,34 +268,45 @@ def funnel_simulated() -> None:
     print(f"kept citations by match kind: {dict(kept_kinds)}")
 
 
-def funnel_embedded() -> None:
+def funnel_embedded(save: str | None) -> None:
+    """The lab's twelve questions through the real pipeline with the embedded model.
+
+    The workspaces are the evaluator's own (``workspaces.toml``: statuses, quarantine), built by
+    :func:`core.evaluate.open_workspaces`; with ``save`` the answers are written as JSON lines,
+    so ``verbatim eval --answers SAVE`` judges them without a second model run.
+    """
     print("\n== 3b. funnel with the embedded model over the lab questions ==")
     os.environ.setdefault("VERBATIM_HOME", tempfile.mkdtemp(prefix="verbatim-bench-"))
+    from core.evaluate import load_cases, open_workspaces
     from core.generate import EmbeddedBackend
-    from core.pipeline import answer_question, index_folders, run
+    from core.pipeline import answer_question, run
     from core.settings import Settings
-    from core.store import Workspace
+    from core.workspaces import load_workspaces
 
     settings = Settings()
     backend = EmbeddedBackend(settings)
-    lab_cases = [json.loads(line) for line in (LAB / "cases.jsonl").read_text(encoding="utf-8").splitlines() if line.strip()]
-    spaces: dict[str, Workspace] = {}
-    for name in sorted({c["workspace"] for c in lab_cases}):
-        ws = Workspace(f"lab-{name}", settings)
-        run(index_folders(ws, [LAB / "corpus" / "public", LAB / "corpus" / name]))
-        spaces[name] = ws
+    lab_cases = load_cases(LAB / "cases.jsonl")
+    config = load_workspaces(LAB / "workspaces.toml")
+    spaces = open_workspaces(config, settings, Path(os.environ["VERBATIM_HOME"]) / "lab-index")
     reasons: Counter = Counter()
     statuses: Counter = Counter()
     secs = []
+    out = open(save, "w", encoding="utf-8") if save else None
     for case in lab_cases:
         t0 = time.perf_counter()
-        answer = run(answer_question(spaces[case["workspace"]], case["question"], backend=backend))
+        answer = run(answer_question(spaces[case.workspace], case.question, settings, backend=backend))
         secs.append(time.perf_counter() - t0)
+        if out:
+            out.write(answer.model_dump_json() + "\n")
+            out.flush()
         statuses[answer.status] += 1
         reasons.update(r.reason.value for r in answer.rejected)
-        print(f"  {case['case_id']} must_abstain={case['must_abstain']!s:5} -> {answer.status:9} "
+        print(f"  {case.case_id} must_abstain={case.must_abstain!s:5} -> {answer.status:9} "
               f"claims={len(answer.claims)} rejected={[r.reason.value for r in answer.rejected]} "
-              f"rounds={len(answer.trace.rounds)} {secs[-1]:.0f} s")
+              f"conflict={answer.conflicting_evidence} rounds={len(answer.trace.rounds)} {secs[-1]:.0f} s",
+              flush=True)
+    if out:
+        out.close()
     print(f"statuses: {dict(statuses)}; rejection reasons: {dict(reasons)}; median {statistics.median(secs):.0f} s per question")
 
 
@@ -303,7 +314,12 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--anchors", type=int, default=150, help="BOE anchors for the threshold variants")
     parser.add_argument("--embedded", action="store_true", help="also run the lab with the embedded model (slow)")
+    parser.add_argument("--save-answers", help="with --embedded: write the answers as JSON lines (for verbatim eval --answers)")
+    parser.add_argument("--only", choices=["speed", "embedded"], help="run only this part")
     args = parser.parse_args()
+    if args.only == "embedded":
+        funnel_embedded(args.save_answers)
+        return
     texts = []
     for pdf, doc_id in [("BOE-A-1978-31229-consolidado.pdf", "boe"), ("NIST.FIPS.199.pdf", "fips")]:
         _, chunks = chunks_of(PDFS / pdf, doc_id)
@@ -312,10 +328,12 @@ def main() -> None:
             group = [c for c in chunks[i : i + 5] if c.page == chunks[i].page]
             texts.append("\n".join(c.text for c in group))
     speed(texts)
+    if args.only == "speed":
+        return
     thresholds(args.anchors)
     funnel_simulated()
     if args.embedded:
-        funnel_embedded()
+        funnel_embedded(args.save_answers)
 
 
 if __name__ == "__main__":

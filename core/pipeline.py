@@ -20,9 +20,19 @@ from pydantic import ValidationError
 from core.errors import Cancelled
 from core.generate import Backend, make_backend, parse_model_answer
 from core.ingest import span_rects
-from core.prompts import EXPANDED_QUESTION, RETRY_PROMPT, SYSTEM_PROMPT, TRUNCATED_PROMPT, render_chunk, user_message
+from core.prompts import (
+    CONDENSE_PROMPT,
+    EXPANDED_QUESTION,
+    RETRY_PROMPT,
+    SYSTEM_PROMPT,
+    TRUNCATED_PROMPT,
+    condense_message,
+    render_chunk,
+    user_message,
+)
 from core.settings import Settings
 from core.store import Workspace
+from core.textproc import tokenize_query
 from core.types import (
     Abstention,
     Answer,
@@ -36,7 +46,9 @@ from core.types import (
     RejectReason,
     RetrievalRound,
     ScoredChunk,
+    StandaloneQuestion,
     Trace,
+    Turn,
     answer_schema,
 )
 from core.verify import judge_support, verify_claims
@@ -256,6 +268,100 @@ def _generate(
     return RejectReason.model_output_invalid
 
 
+
+# --- follow-up questions -------------------------------------------------------------------
+
+MAX_HISTORY_TURNS = 3
+"""Most recent turns given to the follow-up rewrite; older ones rarely carry the referent."""
+MAX_TURN_ANSWER_CHARS = 400
+"""Each earlier answer is cut to this many characters in the rewrite prompt."""
+REWRITE_MAX_TOKENS = 96
+"""Answer budget of the rewrite call: one question in a small JSON object."""
+MAX_REWRITE_CHARS = 400
+"""A rewrite longer than this (or than twice the follow-up and the previous question
+together, plus 80) is not a question but a runaway output: the fallback is used."""
+FALLBACK_FORM = "{question} (follow-up to: {previous})"
+"""The deterministic standalone form used when the model's rewrite is unusable: the
+follow-up, then the previous question, so retrieval sees the referent's words."""
+
+
+def turn_of(answer: Answer) -> Turn:
+    """The :class:`Turn` of an earlier answer: its question and its *verified* claims' text."""
+    return Turn(question=answer.question, answer=" ".join(c.text for c in answer.claims))
+
+
+def fallback_standalone(question: str, history: list[Turn]) -> str:
+    """:data:`FALLBACK_FORM` with the most recent previous question."""
+    return FALLBACK_FORM.format(question=question, previous=history[-1].question.strip())
+
+
+def _rewrite_problem(rewrite: str, question: str, history: list[Turn], finish_reason: str) -> str:
+    """Why a model rewrite cannot be used ('' when it can)."""
+    if finish_reason == "length":
+        return "cut off at its token budget"
+    if not rewrite or not any(ch.isalpha() for ch in rewrite):
+        return "empty"
+    limit = min(MAX_REWRITE_CHARS, 2 * (len(question) + len(history[-1].question)) + 80)
+    if len(rewrite) > limit:
+        return f"too long ({len(rewrite)} characters, limit {limit})"
+    words = rewrite.casefold().split()
+    if len(words) >= 8 and len(set(words)) <= len(words) // 3:
+        return "repetitive"
+    own = set(tokenize_query(question))
+    if own and not own & set(tokenize_query(rewrite)):
+        return "drops every content word of the follow-up"
+    return ""
+
+
+def condense_question(backend: Backend, question: str, history: list[Turn]) -> tuple[str, str, str]:
+    """Rewrite a follow-up ``question`` into a standalone question, with the conversation ``history``.
+
+    One call at temperature 0 (the backends' ``chat_json``) with ``core.prompts.CONDENSE_PROMPT``
+    (adapted from llama-index's ``CondenseQuestionChatEngine``), the last
+    :data:`MAX_HISTORY_TURNS` turns (answers cut to :data:`MAX_TURN_ANSWER_CHARS` characters)
+    and a reply constrained to :class:`StandaloneQuestion`. The rewrite is *used* only if it is
+    not empty, not cut off, not longer than its limit (:data:`MAX_REWRITE_CHARS`), not a
+    repetition loop, and keeps at least one content word of the follow-up (BM25 query tokens,
+    both languages) when the follow-up has any; otherwise — and when the reply does not parse —
+    the deterministic :func:`fallback_standalone` is used (the embedded 135M model often
+    returns an empty, copied or runaway string).
+
+    Args:
+        history: earlier turns, oldest first; must not be empty.
+
+    Returns:
+        ``(standalone, method, detail)``: ``method`` is ``"model"`` or ``"fallback"``; ``detail``
+        says why the model's rewrite was rejected (with its text), ``""`` when it was used.
+
+    Raises:
+        ModelUnavailableError: the backend failed (transport).
+    """
+    from core.generate import parse_json_object
+
+    turns = [(t.question.strip(), " ".join(t.answer.split())[:MAX_TURN_ANSWER_CHARS]) for t in history[-MAX_HISTORY_TURNS:]]
+    while True:
+        messages = [
+            {"role": "system", "content": CONDENSE_PROMPT},
+            {"role": "user", "content": condense_message(turns, question)},
+        ]
+        prompt_tokens = sum(backend.count_tokens(m["content"]) for m in messages) + 16
+        if prompt_tokens + REWRITE_MAX_TOKENS <= backend.context_window or len(turns) == 1:
+            break
+        turns = turns[1:]  # the oldest turn goes first
+    if prompt_tokens + REWRITE_MAX_TOKENS > backend.context_window:
+        return fallback_standalone(question, history), "fallback", "the conversation does not fit the context window"
+    result = backend.chat_json(messages, StandaloneQuestion.model_json_schema(),
+                               num_ctx=prompt_tokens + REWRITE_MAX_TOKENS, max_tokens=REWRITE_MAX_TOKENS)
+    try:
+        rewrite = " ".join(StandaloneQuestion.model_validate(parse_json_object(result.text)).question.split())
+    except (ValidationError, ValueError) as exc:
+        return fallback_standalone(question, history), "fallback", f"not valid: {_errors(exc)[:160]}"
+    problem = _rewrite_problem(rewrite, question, history, result.finish_reason)
+    if problem:
+        return fallback_standalone(question, history), "fallback", f"{problem}: {rewrite[:160]!r}"
+    return rewrite, "model", ""
+
+
 class _Round:
     """What one retrieve → generate → verify round produced."""
 
@@ -373,6 +479,7 @@ def answer_question(
     settings: Settings | None = None,
     backend: Backend | None = None,
     cancel: CancelCheck | None = None,
+    history: list[Turn] | list[tuple[str, str]] | None = None,
 ) -> Generator[ProgressEvent, None, Answer]:
     """Answer ``question`` from ``workspace`` with verified citations, or abstain.
 
@@ -387,9 +494,19 @@ def answer_question(
     was missing, a second generation; the round with more verified claims is
     shown and ``trace.rounds`` keeps both.
 
+    With a conversation ``history``, the question is first rewritten into a
+    standalone question (:func:`condense_question`: the model's rewrite, or a
+    deterministic fallback); that rewrite is what is retrieved for and what the
+    model answers, while ``Answer.question`` stays the user's own words. The
+    trace records it (``standalone_question``, ``rewrite_method``,
+    ``rewrite_detail``, ``history_turns``) and ``abstention.query`` is the text
+    searched. No history, no rewrite (and no extra model call).
+
     Args:
         backend: generator to use; ``None`` picks one with :func:`make_backend`.
         cancel: polled between stages; raises :class:`Cancelled` when True.
+        history: earlier turns of the conversation, oldest first, as :class:`Turn`
+            or ``(question, answer text)`` pairs (see :func:`turn_of`).
 
     Raises:
         ModelUnavailableError: no backend can run.
@@ -405,12 +522,31 @@ def answer_question(
     def finish() -> None:
         trace.timings_ms["total"] = round((time.perf_counter() - t_all) * 1000, 1)
 
-    first = yield from _run_round(workspace, question, question, settings, backend_ref, trace, 1, cancel)
+    turns = [t if isinstance(t, Turn) else Turn(question=t[0], answer=t[1]) for t in history or []]
+    turns = [t for t in turns if t.question.strip()]
+    standalone = question
+    if turns:
+        if backend_ref[0] is None:
+            yield ProgressEvent(stage="loading", message="Loading the model")
+            backend_ref[0] = make_backend(settings)
+        yield ProgressEvent(stage="rewriting", message="Reading the question in the light of the conversation")
+        t_rw = time.perf_counter()
+        standalone, method, detail = condense_question(backend_ref[0], question, turns)
+        trace.timings_ms["rewrite"] = round((time.perf_counter() - t_rw) * 1000, 1)
+        trace.history_turns = min(len(turns), MAX_HISTORY_TURNS)
+        trace.standalone_question, trace.rewrite_method, trace.rewrite_detail = standalone, method, detail
+        if cancel():
+            raise Cancelled()
+
+    def abstain(message: str, context: list[Chunk], rejected: list[Rejected] | None = None) -> Answer:
+        answer = _abstain(question, workspace.name, message, context, trace, rejected)
+        answer.abstention.query = standalone  # what was searched
+        return answer
+
+    first = yield from _run_round(workspace, standalone, standalone, settings, backend_ref, trace, 1, cancel)
     if first is None:
         finish()
-        return _abstain(question, workspace.name,
-                        "Nothing in this workspace matches the question; no document was given to the model.",
-                        [], trace)
+        return abstain("Nothing in this workspace matches the question; no document was given to the model.", [])
     second = None
     ma = first.model_answer
     # Widen only when the first round verified part of an answer: if nothing verified, the
@@ -419,8 +555,8 @@ def answer_question(
     if (settings.widen_on_incomplete and ma is not None and ma.answer_found and not ma.complete_answer
             and first.claims and not cancel()):
         missing = " ".join(ma.missing.split())[:200]
-        query = EXPANDED_QUESTION.format(question=question, missing=missing) if missing else question
-        second = yield from _run_round(workspace, question, query, settings, backend_ref, trace, 2, cancel)
+        query = EXPANDED_QUESTION.format(question=standalone, missing=missing) if missing else standalone
+        second = yield from _run_round(workspace, standalone, query, settings, backend_ref, trace, 2, cancel)
     chosen = _better(first, second)
     chosen.info.chosen = True
     trace.bm25, trace.dense = chosen.retrieval["bm25"], chosen.retrieval["dense"]
@@ -434,14 +570,13 @@ def answer_question(
     finish()
     context = chosen.context
     if not context:
-        return _abstain(question, workspace.name, "The question is too long for the model's context window.", [], trace)
+        return abstain("The question is too long for the model's context window.", [])
     if chosen.failure is not None:
         message = {
             RejectReason.model_output_truncated:
                 "The model's answer was cut off at its token limit twice; no answer can be shown.",
         }.get(chosen.failure, "The model's output was not valid twice; no answer can be shown.")
-        return _abstain(question, workspace.name, message, context, trace,
-                        [Rejected(claim="", reason=chosen.failure)])
+        return abstain(message, context, [Rejected(claim="", reason=chosen.failure)])
     model_answer = chosen.model_answer
     assert model_answer is not None
     claims, rejected = chosen.claims, chosen.rejected
@@ -457,7 +592,7 @@ def answer_question(
             message = "The model answered, but its quotes do not support its sentences."
         else:
             message = "The model answered, but none of its quotes could be found in the cited passages."
-        return _abstain(question, workspace.name, message, context, trace, rejected)
+        return abstain(message, context, rejected)
     dropped_claims = any(
         r.reason in (RejectReason.no_citation, RejectReason.fact_not_in_quote, RejectReason.not_supported)
         for r in rejected

@@ -57,3 +57,28 @@ def judge_message(claim: str, quotes: list[str]) -> str:
     """The user turn of the support check: the quotes in tags, then the sentence."""
     body = "\n".join(f"<passage>\n{q}\n</passage>" for q in quotes)
     return f"Passages:\n{body}\n\nSentence: {claim}"
+
+
+# Adapted from llama-index's CondenseQuestionChatEngine (llama_index/core/chat_engine/
+# condense_question.py, DEFAULT_TEMPLATE, v0.14): the same instruction and sections, plus the
+# reply format (a JSON object, constrained by StandaloneQuestion's schema), the language rule,
+# and the rule that an already standalone question is returned unchanged.
+CONDENSE_PROMPT = """Given a conversation (between Human and Assistant) and a follow up message from Human, \
+rewrite the message to be a standalone question that captures all relevant context from the conversation.
+If the follow up message is already a standalone question, return it unchanged.
+Keep the language of the follow up message. Do not answer it.
+Reply with a JSON object: {"question": "<the standalone question>"}"""
+
+
+def condense_message(history: list[tuple[str, str]], question: str) -> str:
+    """The user turn of the follow-up rewrite: the chat history, then the follow-up.
+
+    Args:
+        history: ``(question, answer)`` pairs, oldest first (answers may be ``""``).
+    """
+    lines = []
+    for q, a in history:
+        lines.append(f"Human: {q}")
+        lines.append(f"Assistant: {a or '(no answer found in the documents)'}")
+    chat = "\n".join(lines)
+    return f"<Chat History>\n{chat}\n\n<Follow Up Message>\n{question}\n\n<Standalone question>"

@@ -164,6 +164,31 @@ def answer_schema(chunk_ids: list[str]) -> dict:
     return schema
 
 
+# --- conversation -------------------------------------------------------------
+
+
+class Turn(BaseModel):
+    """One earlier question of a conversation and the answer shown for it (for follow-ups).
+
+    ``answer`` is the verified claims' text joined (never unverified model text), or ``""``
+    when the question was not answered.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    question: str
+    answer: str = ""
+
+
+class StandaloneQuestion(BaseModel):
+    """The structured output of the follow-up rewrite (``core.prompts.CONDENSE_PROMPT``)."""
+
+    question: str = Field(
+        description="The follow-up rewritten as one standalone question, in the language of the follow-up.",
+        max_length=400,
+    )
+
+
 # --- verified answer ----------------------------------------------------------
 
 
@@ -324,6 +349,17 @@ class Trace(BaseModel):
     warnings: list[str] = Field(default_factory=list)
     generations: list[GenerationAttempt] = Field(default_factory=list)
     rounds: list[RetrievalRound] = Field(default_factory=list)
+    history_turns: int = Field(0, description="Previous conversation turns given to the follow-up rewrite (0 = none).")
+    standalone_question: str = Field(
+        "", description="The follow-up rewritten as a standalone question, used for retrieval and generation; '' = no rewrite."
+    )
+    rewrite_method: Literal["", "model", "fallback"] = Field(
+        "", description="'model': the backend's rewrite; 'fallback': the deterministic form (see core.pipeline); '' = none."
+    )
+    rewrite_detail: str = Field("", description="Why the model's rewrite was not used (fallback only), or the model's text.")
+    model_conflicting_evidence: bool = Field(
+        False, description="The model reported conflicting evidence (before checking that two verified passages show it)."
+    )
 
 
 class Answer(BaseModel):

@@ -478,3 +478,104 @@ def test_embedded_output_cut_at_the_budget_ends_without_a_second_call(indexed) -
     answer = run(answer_question(ws, QUESTION, backend=backend))
     assert len(backend.calls) == 1
     assert [r.reason for r in answer.rejected] == [RejectReason.model_output_truncated]
+
+
+# --- follow-up questions: rewritten into a standalone question before retrieval ---------------
+
+from core.pipeline import FALLBACK_FORM, MAX_HISTORY_TURNS, turn_of  # noqa: E402
+from core.types import Answer, Turn  # noqa: E402
+
+RENT_HISTORY = [Turn(question="¿Qué renta abona el arrendatario?", answer="El arrendatario abona la renta mensual.")]
+FOLLOW_UP = "¿Y cuándo?"
+REWRITE = "¿Cuándo abona el arrendatario la renta?"
+
+
+def _rewrite(text):
+    return lambda chunks: json.dumps({"question": text})
+
+
+def test_follow_up_is_rewritten_and_the_rewrite_is_what_is_retrieved_and_asked(indexed, scripted) -> None:
+    ws, _ = indexed
+    backend = scripted(_rewrite(REWRITE), lambda chunks: _good(chunks))
+    answer = run(answer_question(ws, FOLLOW_UP, backend=backend, history=RENT_HISTORY))
+    condense = backend.calls[0]
+    assert "standalone question" in condense[0]["content"]
+    assert "Human: ¿Qué renta abona el arrendatario?" in condense[1]["content"]
+    assert "Assistant: El arrendatario abona la renta mensual." in condense[1]["content"]
+    assert condense[1]["content"].rstrip().endswith("<Standalone question>") and FOLLOW_UP in condense[1]["content"]
+    t = answer.trace
+    assert (t.standalone_question, t.rewrite_method, t.rewrite_detail, t.history_turns) == (REWRITE, "model", "", 1)
+    assert t.rounds[0].query == REWRITE
+    assert t.bm25[0] == "matter/notas.txt#p1-c0"  # the rewrite's words found the rent note
+    assert backend.calls[1][1]["content"].endswith(f"Question: {REWRITE}")
+    assert answer.question == FOLLOW_UP  # the user's own words stay the shown question
+
+
+def test_without_history_there_is_no_rewrite_and_no_extra_call(indexed, scripted) -> None:
+    ws, _ = indexed
+    backend = scripted(lambda chunks: _good(chunks))
+    answer = run(answer_question(ws, FOLLOW_UP, backend=backend, history=[]))
+    assert len(backend.calls) == 1
+    t = answer.trace
+    assert (t.standalone_question, t.rewrite_method, t.history_turns) == ("", "", 0)
+    assert t.rounds[0].query == FOLLOW_UP
+    assert t.bm25[:1] != ["matter/notas.txt#p1-c0"]  # the bare follow-up alone does not find the note
+
+
+@pytest.mark.parametrize(
+    ("reply", "why"),
+    [
+        (_rewrite(""), "empty"),
+        (_rewrite("¿Cuándo? " * 40), "too long"),
+        (_rewrite("renta renta renta renta renta renta renta renta renta"), "repetitive"),
+        (_rewrite("What are the three potential impact levels?"), "drops every content word"),
+        (lambda chunks: '{"question": ', "not valid"),
+    ],
+    ids=["empty", "too-long", "repetitive", "unrelated", "invalid"],
+)
+def test_unusable_rewrite_falls_back_to_the_documented_form(indexed, scripted, reply, why) -> None:
+    ws, _ = indexed
+    backend = scripted(reply, lambda chunks: _reply([], found=False))
+    follow_up = "¿Y cuándo se abona la renta?" if why == "drops every content word" else FOLLOW_UP
+    answer = run(answer_question(ws, follow_up, backend=backend, history=RENT_HISTORY))
+    expected = FALLBACK_FORM.format(question=follow_up, previous=RENT_HISTORY[-1].question)
+    t = answer.trace
+    assert (t.standalone_question, t.rewrite_method) == (expected, "fallback")
+    assert why in t.rewrite_detail
+    assert t.rounds[0].query == expected
+    assert answer.status == "abstained" and answer.abstention.query == expected  # what was searched
+    assert answer.question == follow_up
+
+
+def test_rewrite_sees_only_the_last_turns_and_pairs_may_be_tuples(indexed, scripted) -> None:
+    ws, _ = indexed
+    history = [(f"Question number {i} about rent?", f"Answer {i}.") for i in range(6)]
+    backend = scripted(_rewrite("¿Cuándo se abona la renta?"), lambda chunks: _reply([], found=False))
+    answer = run(answer_question(ws, "¿Y cuándo se abona?", backend=backend, history=history))
+    prompt = backend.calls[0][1]["content"]
+    assert "Question number 5" in prompt and "Question number 2" not in prompt
+    assert prompt.count("Human:") == MAX_HISTORY_TURNS == answer.trace.history_turns
+
+
+def test_turn_of_keeps_only_verified_claims(indexed, scripted) -> None:
+    ws, _ = indexed
+
+    def script(chunks):
+        cid, quote = _first_quote(chunks)
+        return _reply([
+            {"text": "Good.", "citations": [{"chunk_id": cid, "quote": quote}]},
+            {"text": "Invented.", "citations": [{"chunk_id": cid, "quote": "This sentence appears nowhere in the text."}]},
+        ])
+
+    answer = run(answer_question(ws, QUESTION, backend=scripted(script)))
+    assert turn_of(answer) == Turn(question=QUESTION, answer="Good.")
+
+
+def test_answer_json_without_the_new_trace_fields_still_loads(indexed, scripted) -> None:
+    ws, _ = indexed
+    answer = run(answer_question(ws, QUESTION, backend=scripted(lambda chunks: _good(chunks))))
+    data = json.loads(answer.model_dump_json())
+    for key in ("history_turns", "standalone_question", "rewrite_method", "rewrite_detail", "model_conflicting_evidence"):
+        del data["trace"][key]
+    again = Answer.model_validate(data)
+    assert again.trace.rewrite_method == "" and again.claims == answer.claims
