@@ -20,6 +20,7 @@ from pydantic import ValidationError
 from core.errors import Cancelled
 from core.generate import Backend, make_backend, parse_model_answer
 from core.ingest import span_rects
+from core.normalize import normalized
 from core.prompts import (
     CONDENSE_PROMPT,
     EXPANDED_QUESTION,
@@ -307,8 +308,13 @@ def _rewrite_problem(rewrite: str, question: str, history: list[Turn], finish_re
     words = rewrite.casefold().split()
     if len(words) >= 8 and len(set(words)) <= len(words) // 3:
         return "repetitive"
-    own = set(tokenize_query(question))
-    if own and not own & set(tokenize_query(rewrite)):
+    previous = history[-1].question
+    if normalized(rewrite) == normalized(previous) and normalized(question) != normalized(previous):
+        return "repeats the previous question"
+    own, new = set(tokenize_query(question)), set(tokenize_query(rewrite))
+    if not new:
+        return "no content word to search for"
+    if own and not own & new:
         return "drops every content word of the follow-up"
     return ""
 
@@ -321,8 +327,9 @@ def condense_question(backend: Backend, question: str, history: list[Turn]) -> t
     :data:`MAX_HISTORY_TURNS` turns (answers cut to :data:`MAX_TURN_ANSWER_CHARS` characters)
     and a reply constrained to :class:`StandaloneQuestion`. The rewrite is *used* only if it is
     not empty, not cut off, not longer than its limit (:data:`MAX_REWRITE_CHARS`), not a
-    repetition loop, and keeps at least one content word of the follow-up (BM25 query tokens,
-    both languages) when the follow-up has any; otherwise — and when the reply does not parse —
+    repetition loop, has content words to search for (BM25 query tokens, both languages),
+    keeps at least one content word of the follow-up when the follow-up has any, and is not
+    merely the previous question again; otherwise — and when the reply does not parse —
     the deterministic :func:`fallback_standalone` is used (the embedded 135M model often
     returns an empty, copied or runaway string).
 

@@ -530,8 +530,10 @@ def test_without_history_there_is_no_rewrite_and_no_extra_call(indexed, scripted
         (_rewrite("renta renta renta renta renta renta renta renta renta"), "repetitive"),
         (_rewrite("What are the three potential impact levels?"), "drops every content word"),
         (lambda chunks: '{"question": ', "not valid"),
+        (_rewrite("¿Y eso?"), "no content word"),
+        (_rewrite(RENT_HISTORY[0].question), "repeats the previous question"),
     ],
-    ids=["empty", "too-long", "repetitive", "unrelated", "invalid"],
+    ids=["empty", "too-long", "repetitive", "unrelated", "invalid", "no-content-word", "previous-question"],
 )
 def test_unusable_rewrite_falls_back_to_the_documented_form(indexed, scripted, reply, why) -> None:
     ws, _ = indexed
