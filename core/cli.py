@@ -39,6 +39,9 @@ def _print_report(report: IndexReport) -> None:
 def format_answer(answer: Answer) -> str:
     """Human-readable answer: claims with numbered citations, or the abstention."""
     lines: list[str] = []
+    if answer.trace.standalone_question and answer.trace.standalone_question != answer.question:
+        lines.append(f"(read as: {answer.trace.standalone_question} — {answer.trace.rewrite_method} rewrite)")
+        lines.append("")
     if answer.status == "abstained":
         assert answer.abstention is not None
         lines.append(f"{answer.abstention.marker}: {answer.abstention.message}")
@@ -50,6 +53,12 @@ def format_answer(answer: Answer) -> str:
         else:
             lines.append("No document matched the question.")
     else:
+        if answer.conflicting_evidence:
+            lines.append("CONFLICT: the cited passages disagree. No single answer is given; "
+                         "each sentence below reports one passage:")
+        elif answer.trace.model_conflicting_evidence:
+            lines.append("(The model reported that the documents disagree, but fewer than two verified "
+                         "passages show it.)")
         n = 0
         notes: list[str] = []
         for claim in answer.claims:
@@ -58,7 +67,7 @@ def format_answer(answer: Answer) -> str:
                 n += 1
                 marks.append(f"[{n}]")
                 notes.append(f"[{n}] {cit.doc_id}, page {cit.page} ({cit.match.value}): \u201c{cit.quote}\u201d")
-            lines.append(f"{claim.text} {''.join(marks)}")
+            lines.append(f"{'  - ' if answer.conflicting_evidence else ''}{claim.text} {''.join(marks)}")
         lines.append("")
         lines.extend(notes)
         if answer.status == "partial":
@@ -103,9 +112,18 @@ def cmd_index(args: argparse.Namespace, settings: Settings) -> int:
 def cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
     from core.generate import make_backend
 
+    from core.history import History
+    from core.pipeline import MAX_HISTORY_TURNS, turn_of
+
     ws = Workspace(args.workspace, settings)
     backend = make_backend(settings, args.backend) if args.backend else None
-    answer = run(answer_question(ws, args.question, settings, backend=backend))
+    history = History(ws.dir)
+    turns = [turn_of(e.answer) for e in history.entries()[-MAX_HISTORY_TURNS:]] if args.follow_up else None
+    if args.follow_up and not turns:
+        print(f"error: --follow-up: workspace '{args.workspace}' has no earlier question", file=sys.stderr)
+        return 2
+    answer = run(answer_question(ws, args.question, settings, backend=backend, history=turns))
+    history.add(answer)  # as the window does: the next --follow-up (here or there) continues from it
     if args.json:
         print(answer.model_dump_json(indent=2))
     else:
@@ -176,6 +194,9 @@ def build_parser() -> argparse.ArgumentParser:
     p_ask.add_argument("--workspace", "-w", default="default")
     p_ask.add_argument("--json", action="store_true", help="print the verified Answer as JSON")
     p_ask.add_argument("--backend", choices=["ollama", "embedded"], help="default: settings (auto)")
+    p_ask.add_argument("--follow-up", action="store_true",
+                       help="read the question as a follow-up of the workspace's last questions (its history): "
+                            "it is rewritten into a standalone question before retrieval")
     p_ask.set_defaults(func=cmd_ask)
     p_self = sub.add_parser("selftest", help="check the installation offline on the bundled sample (exit 1 names the failed check)")
     p_self.add_argument("--png-dir", type=Path, default=None, help="keep the rendered page here")

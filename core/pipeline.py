@@ -471,6 +471,20 @@ def _run_round(
     return rnd
 
 
+def distinct_passages(claims: list) -> int:
+    """Number of separate source passages the claims cite: citations of the same page whose
+    spans overlap count once (two sides of a conflict need two passages)."""
+    spans = sorted({(c.doc_id, c.page, c.start, c.end) for claim in claims for c in claim.citations})
+    count, last = 0, None
+    for doc, page, start, end in spans:
+        if last is not None and last[0] == (doc, page) and start < last[1]:
+            last = (last[0], max(last[1], end))
+            continue
+        count += 1
+        last = ((doc, page), end)
+    return count
+
+
 def _better(first: _Round, second: _Round | None) -> _Round:
     """The round whose answer is shown: the wider one if it kept at least as many verified claims."""
     if second is None or second.model_answer is None or not second.claims:
@@ -604,6 +618,13 @@ def answer_question(
         r.reason in (RejectReason.no_citation, RejectReason.fact_not_in_quote, RejectReason.not_supported)
         for r in rejected
     )
+    conflict = trace.model_conflicting_evidence = model_answer.conflicting_evidence
+    if conflict and distinct_passages(claims) < 2:
+        # A conflict is shown as the disagreeing passages side by side; with fewer than two
+        # verified passages there is nothing to set side by side, so the model's report stays
+        # a warning and the verified sentences are shown as they are.
+        conflict = False
+        trace.warnings.append("The model reported conflicting evidence, but fewer than two verified passages show it.")
     return Answer(
         question=question,
         workspace=workspace.name,
@@ -611,6 +632,6 @@ def answer_question(
         claims=claims,
         rejected=rejected,
         abstention=None,
-        conflicting_evidence=model_answer.conflicting_evidence,
+        conflicting_evidence=conflict,
         trace=trace,
     )

@@ -51,7 +51,7 @@ import core  # noqa: F401  (offline switches before any ML import)
 from core.errors import IndexError_, IndexMismatchError, WorkspaceNotFoundError
 from core.generate import Backend, ollama_reachable
 from core.history import History, manifest_sha256
-from core.pipeline import answer_question, index_folders
+from core.pipeline import MAX_HISTORY_TURNS, answer_question, index_folders, turn_of
 from core.settings import Settings
 from core.store import Workspace, list_workspaces
 from core.types import Answer, Citation, IndexReport, ProgressEvent
@@ -655,8 +655,11 @@ class MainWindow(QMainWindow):
         if self._ask_worker is not None:
             self._ask_worker.cancel()
         settings, backend = self.settings, self.backend
+        # A follow-up is read in the light of this workspace's conversation (core rewrites it).
+        history = [turn_of(e.answer) for e in self._conversations.get(name, [])][-MAX_HISTORY_TURNS:]
         worker = GeneratorWorker(
-            lambda cancel: answer_question(self._get_workspace(name), question, settings, backend=backend, cancel=cancel)
+            lambda cancel: answer_question(self._get_workspace(name), question, settings, backend=backend,
+                                           cancel=cancel, history=history)
         )
         self._ask_worker = worker
         self._ask_workspace = name

@@ -23,6 +23,17 @@ _CTX = "Render"
 
 CHIP_STYLE = "background-color:#fde68a; color:#6b4300; text-decoration:none; font-weight:600;"
 STALE_CHIP_STYLE = "background-color:#e5e7eb; color:#6b7280; text-decoration:line-through; font-weight:600;"
+CONFLICT_STYLE = "background-color:#fee2e2; color:#991b1b; font-weight:700;"
+CONFLICT_NOTE = ("Verbatim gives no single answer: the passages below say different things about this question. "
+                 "Each sentence reports one passage; read them and decide.")
+UNSHOWN_CONFLICT_NOTE = ("The model reported that the documents disagree, but fewer than two verified passages "
+                         "show it; the verified sentences are shown as they are.")
+
+
+def _read_as(answer: Answer) -> str:
+    """The standalone question a follow-up was rewritten into, if it differs from the question ('' if none)."""
+    rewrite = getattr(answer.trace, "standalone_question", "")
+    return rewrite if rewrite and rewrite.strip() != answer.question.strip() else ""
 
 
 def display_quote(text: str) -> str:
@@ -74,6 +85,9 @@ def entry_html(entry_index: int, entry: Entry) -> str:
         f"<a name='entry-{entry_index}'></a>",
         f"<p style='font-size:12pt; font-weight:600; margin-top:10px'>{esc(a.question)}</p>",
     ]
+    read_as = _read_as(a)
+    if read_as:
+        parts.append(f"<p style='color:gray; font-size:9pt'>{esc(_t('Read as'))}: {esc(read_as)}</p>")
     if a.status == "abstained" and a.abstention is not None:
         ab = a.abstention
         parts.append(
@@ -93,6 +107,15 @@ def entry_html(entry_index: int, entry: Entry) -> str:
         else:
             parts.append(f"<p>{esc(_t('No document matched the question.'))}</p>")
     else:
+        if a.conflicting_evidence:
+            parts.append(
+                f"<p><span style='{CONFLICT_STYLE}'>&nbsp;{esc(_t('CONFLICT'))}&nbsp;</span>"
+                f"&nbsp;<b>{esc(_t('The cited passages disagree'))}</b></p>"
+                f"<p style='font-size:11pt'>{esc(_t(CONFLICT_NOTE))}</p>"
+                f"<p><b>{esc(_t('What each passage says'))}:</b></p>"
+            )
+        elif a.trace.model_conflicting_evidence:
+            parts.append(f"<p style='color:#8a5a00'>{esc(_t(UNSHOWN_CONFLICT_NOTE))}</p>")
         if a.status == "partial":
             parts.append(
                 f"<p style='color:#8a5a00'><b>{esc(answer_status_text('partial'))}</b> — "
@@ -104,7 +127,8 @@ def entry_html(entry_index: int, entry: Entry) -> str:
             for cit in claim.citations:
                 n += 1
                 chips.append(_chip(entry_index, n, cit.doc_id in entry.stale))
-            parts.append(f"<p style='font-size:11pt'>{esc(claim.text)} {' '.join(chips)}</p>")
+            bullet = "◆&nbsp;" if a.conflicting_evidence else ""
+            parts.append(f"<p style='font-size:11pt'>{bullet}{esc(claim.text)} {' '.join(chips)}</p>")
         parts.append(f"<p style='margin-top:6px'><b>{esc(_t('Sources'))}</b></p><table cellspacing='3'>")
         for n, cit in enumerate(entry.citations(), 1):
             marks = []
@@ -178,6 +202,8 @@ def entry_markdown(entry: Entry) -> str:
     """Markdown of one entry: the question, claims with ``[n]``, sources with quotes, removed sentences."""
     a = entry.answer
     lines = [f"## {a.question}", ""]
+    if _read_as(a):
+        lines += [f"*{_t('Read as')}: {_read_as(a)}*", ""]
     if a.status == "abstained" and a.abstention is not None:
         ab = a.abstention
         lines += [f"**{ab.marker}** — {ab.message}", "", f"*{_t('Searched for')}:* {ab.query}", ""]
@@ -185,6 +211,10 @@ def entry_markdown(entry: Entry) -> str:
             lines.append(f"- {doc.doc_id} — {_t('pages')} {', '.join(str(p) for p in doc.pages)}")
         lines.append("")
     else:
+        if a.conflicting_evidence:
+            lines += [f"**{_t('CONFLICT')} — {_t('The cited passages disagree')}.** {_t(CONFLICT_NOTE)}", ""]
+        elif a.trace.model_conflicting_evidence:
+            lines += [f"*{_t(UNSHOWN_CONFLICT_NOTE)}*", ""]
         if a.status == "partial":
             lines += [f"*{answer_status_text('partial')}*", ""]
         n = 0
@@ -193,7 +223,7 @@ def entry_markdown(entry: Entry) -> str:
             for _ in claim.citations:
                 n += 1
                 refs.append(f"[{n}]")
-            lines.append(f"{claim.text} {''.join(refs)}")
+            lines.append(f"{'- ' if a.conflicting_evidence else ''}{claim.text} {''.join(refs)}")
         lines += ["", f"**{_t('Sources')}**", ""]
         for n, cit in enumerate(entry.citations(), 1):
             marks = ""
@@ -247,4 +277,10 @@ _LUPDATE = (
     QT_TRANSLATE_NOOP("Render", "(the whole answer)"),
     QT_TRANSLATE_NOOP("Render", "citation dropped, sentence kept"),
     QT_TRANSLATE_NOOP("Render", "sentence removed"),
+    QT_TRANSLATE_NOOP("Render", "Read as"),
+    QT_TRANSLATE_NOOP("Render", "CONFLICT"),
+    QT_TRANSLATE_NOOP("Render", "The cited passages disagree"),
+    QT_TRANSLATE_NOOP("Render", "What each passage says"),
+    QT_TRANSLATE_NOOP("Render", "Verbatim gives no single answer: the passages below say different things about this question. Each sentence reports one passage; read them and decide."),  # noqa: E501
+    QT_TRANSLATE_NOOP("Render", "The model reported that the documents disagree, but fewer than two verified passages show it; the verified sentences are shown as they are."),  # noqa: E501
 )

@@ -411,16 +411,46 @@ def test_claim_stating_a_number_its_quote_lacks_is_removed_and_listed(indexed, s
     assert r.reason == RejectReason.fact_not_in_quote and "47" in r.detail
 
 
-def test_conflicting_evidence_is_carried_to_the_answer(indexed, scripted) -> None:
+def _conflict_reply(chunks, sides: int) -> str:
+    ids = list(chunks)[:sides]
+    claims = []
+    for n, cid in enumerate(ids):
+        _, quote = _first_quote({cid: chunks[cid]})
+        claims.append({"text": f"One passage says this ({'ab'[n]}).", "citations": [{"chunk_id": cid, "quote": quote}]})
+    reply = json.loads(_reply(claims))
+    reply["conflicting_evidence"] = True
+    return json.dumps(reply)
+
+
+def test_conflicting_evidence_with_two_verified_passages_is_a_conflict(indexed, scripted) -> None:
     ws, _ = indexed
+    answer = run(answer_question(ws, QUESTION, backend=scripted(lambda chunks: _conflict_reply(chunks, 2))))
+    assert answer.conflicting_evidence is True and answer.trace.model_conflicting_evidence is True
+    assert len({c.citations[0].chunk_id for c in answer.claims}) == 2
+    assert answer.trace.warnings == []
 
-    def script(chunks):
-        reply = json.loads(_good(chunks))
-        reply["conflicting_evidence"] = True
-        return json.dumps(reply)
 
-    answer = run(answer_question(ws, QUESTION, backend=scripted(script)))
-    assert answer.conflicting_evidence is True
+def test_conflict_reported_with_one_verified_passage_stays_a_warning(indexed, scripted) -> None:
+    ws, _ = indexed
+    answer = run(answer_question(ws, QUESTION, backend=scripted(lambda chunks: _conflict_reply(chunks, 1))))
+    assert answer.status == "answered"
+    assert answer.conflicting_evidence is False and answer.trace.model_conflicting_evidence is True
+    assert "conflicting evidence" in answer.trace.warnings[0]
+
+
+def test_distinct_passages_counts_overlapping_spans_once() -> None:
+    from core.pipeline import distinct_passages
+    from core.types import Citation, Claim
+
+    def cit(doc, page, start, end):
+        return Citation(chunk_id=f"{doc}#p{page}-c0", doc_id=doc, path="/x", page=page, quote="q" * (end - start),
+                        match="exact", score=100, start=start, end=end)
+
+    same = [Claim(text="a", citations=[cit("d", 1, 0, 50)]), Claim(text="b", citations=[cit("d", 1, 40, 90)])]
+    assert distinct_passages(same) == 1
+    apart = [Claim(text="a", citations=[cit("d", 1, 0, 50)]), Claim(text="b", citations=[cit("d", 1, 60, 90)])]
+    assert distinct_passages(apart) == 2
+    assert distinct_passages([Claim(text="a", citations=[cit("d", 1, 0, 50), cit("e", 1, 0, 50)])]) == 2
 
 
 def test_abstention_suggests_what_to_try(indexed, scripted) -> None:
