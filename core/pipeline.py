@@ -513,7 +513,12 @@ def answer_question(
     ``settings.widen_on_incomplete``), one wider round runs: more
     candidates (``widen_factor``), the query expanded with what the model said
     was missing, a second generation; the round with more verified claims is
-    shown and ``trace.rounds`` keeps both.
+    shown and ``trace.rounds`` keeps both. When the model reports
+    ``conflicting_evidence`` and the verified claims cite at least two separate
+    passages (:func:`distinct_passages`), ``Answer.conflicting_evidence`` is true
+    and the answer is shown as a conflict between those passages, not as an
+    answer; with fewer, the report stays in ``trace.model_conflicting_evidence``
+    and ``trace.warnings``.
 
     With a conversation ``history``, the question is first rewritten into a
     standalone question (:func:`condense_question`: the model's rewrite, or a

@@ -372,7 +372,11 @@ class Answer(BaseModel):
     rejected: list[Rejected] = Field(default_factory=list)
     abstention: Abstention | None = None
     conflicting_evidence: bool = Field(
-        False, description="The model reported that the cited passages contradict each other: show a conflict, not an answer."
+        False,
+        description=(
+            "The model reported that the passages contradict each other and the claims cite at least two separate "
+            "verified passages: show a conflict between them, not an answer."
+        ),
     )
     trace: Trace = Field(default_factory=Trace)
 
