@@ -17,7 +17,7 @@ from typing import TypeVar
 
 from pydantic import ValidationError
 
-from core.errors import Cancelled
+from core.errors import Cancelled, ModelUnavailableError
 from core.generate import Backend, make_backend, parse_model_answer
 from core.ingest import span_rects
 from core.normalize import normalized
@@ -292,8 +292,12 @@ def turn_of(answer: Answer) -> Turn:
 
 
 def fallback_standalone(question: str, history: list[Turn]) -> str:
-    """:data:`FALLBACK_FORM` with the most recent previous question."""
-    return FALLBACK_FORM.format(question=question, previous=history[-1].question.strip())
+    """:data:`FALLBACK_FORM` with the most recent previous question (the question itself when it
+    repeats that question)."""
+    previous = history[-1].question.strip()
+    if normalized(previous) == normalized(question):
+        return question
+    return FALLBACK_FORM.format(question=question, previous=previous)
 
 
 def _rewrite_problem(rewrite: str, question: str, history: list[Turn], finish_reason: str) -> str:
@@ -341,7 +345,8 @@ def condense_question(backend: Backend, question: str, history: list[Turn]) -> t
         says why the model's rewrite was rejected (with its text), ``""`` when it was used.
 
     Raises:
-        ModelUnavailableError: the backend failed (transport).
+        ModelUnavailableError: the backend cannot be reached (any other failure of the
+            call falls back, with the error in ``detail``).
     """
     from core.generate import parse_json_object
 
@@ -357,8 +362,13 @@ def condense_question(backend: Backend, question: str, history: list[Turn]) -> t
         turns = turns[1:]  # the oldest turn goes first
     if prompt_tokens + REWRITE_MAX_TOKENS > backend.context_window:
         return fallback_standalone(question, history), "fallback", "the conversation does not fit the context window"
-    result = backend.chat_json(messages, StandaloneQuestion.model_json_schema(),
-                               num_ctx=prompt_tokens + REWRITE_MAX_TOKENS, max_tokens=REWRITE_MAX_TOKENS)
+    try:
+        result = backend.chat_json(messages, StandaloneQuestion.model_json_schema(),
+                                   num_ctx=prompt_tokens + REWRITE_MAX_TOKENS, max_tokens=REWRITE_MAX_TOKENS)
+    except ModelUnavailableError:
+        raise  # the answer call would fail the same way: the user must hear it
+    except Exception as exc:  # noqa: BLE001 - the rewrite is an aid: any other failure falls back, recorded
+        return fallback_standalone(question, history), "fallback", f"the rewrite call failed: {exc!r}"[:200]
     try:
         rewrite = " ".join(StandaloneQuestion.model_validate(parse_json_object(result.text)).question.split())
     except (ValidationError, ValueError) as exc:

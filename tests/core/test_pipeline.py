@@ -611,3 +611,23 @@ def test_answer_json_without_the_new_trace_fields_still_loads(indexed, scripted)
         del data["trace"][key]
     again = Answer.model_validate(data)
     assert again.trace.rewrite_method == "" and again.claims == answer.claims
+
+
+def test_a_failing_rewrite_call_falls_back_and_the_question_is_still_answered(indexed, scripted) -> None:
+    ws, _ = indexed
+
+    def broken(chunks):
+        raise KeyError("no chunk in this prompt")
+
+    backend = scripted(broken, lambda chunks: _good(chunks))
+    answer = run(answer_question(ws, FOLLOW_UP, backend=backend, history=RENT_HISTORY))
+    assert answer.trace.rewrite_method == "fallback" and "rewrite call failed" in answer.trace.rewrite_detail
+    assert answer.status == "answered"
+
+
+def test_a_repeated_question_falls_back_to_itself(indexed, scripted) -> None:
+    ws, _ = indexed
+    history = [Turn(question=QUESTION, answer="")]
+    backend = scripted(_rewrite(""), lambda chunks: _reply([], found=False))
+    answer = run(answer_question(ws, QUESTION, backend=backend, history=history))
+    assert (answer.trace.standalone_question, answer.trace.rewrite_method) == (QUESTION, "fallback")
