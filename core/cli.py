@@ -14,10 +14,10 @@ import sys
 from pathlib import Path
 
 import core  # noqa: F401  (offline switches first)
-from core.errors import Cancelled, CoreError
+from core.errors import Cancelled, CoreError, WorkspaceNotFoundError
 from core.pipeline import answer_question, index_folders, run
 from core.settings import Settings
-from core.store import Workspace
+from core.store import Workspace, list_workspaces
 from core.types import Answer, IndexReport
 
 
@@ -87,6 +87,12 @@ def cmd_index(args: argparse.Namespace, settings: Settings) -> int:
 
     # Without --rebuild, an index built with other settings raises IndexMismatchError,
     # whose message (printed by main) names the --rebuild command.
+    # Check the folders before opening (and so creating) the workspace: a typo must not
+    # leave an empty workspace behind (tester, session 3).
+    not_folders = [f for f in args.folders or [] if not Path(f).is_dir()]
+    if not_folders:
+        print("error: not a folder: " + ", ".join(str(f) for f in not_folders), file=sys.stderr)
+        return 2
     ws = Workspace.reset(args.workspace, settings) if args.rebuild else Workspace(args.workspace, settings)
     folders = args.folders or ws.folders()
     if not folders:
@@ -115,7 +121,13 @@ def cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
     from core.history import History
     from core.pipeline import MAX_HISTORY_TURNS, turn_of
 
-    ws = Workspace(args.workspace, settings)
+    try:
+        ws = Workspace(args.workspace, settings, create=False)  # asking never creates a workspace
+    except WorkspaceNotFoundError:
+        known = ", ".join(list_workspaces()) or "none yet"
+        print(f"error: no workspace named '{args.workspace}' (existing: {known}). "
+              f"Create it with: verbatim index FOLDER --workspace {args.workspace}", file=sys.stderr)
+        return 2
     backend = make_backend(settings, args.backend) if args.backend else None
     history = History(ws.dir)
     turns = [turn_of(e.answer) for e in history.entries()[-MAX_HISTORY_TURNS:]] if args.follow_up else None

@@ -582,6 +582,10 @@ def answer_question(
     first = yield from _run_round(workspace, standalone, standalone, settings, backend_ref, trace, 1, cancel)
     if first is None:
         finish()
+        if workspace.chunk_count() == 0:  # case B27: say the index is empty, not "nothing matches"
+            trace.warnings.append("index_empty")
+            return abstain("This workspace has no indexed text yet: index a folder with documents that "
+                           "contain text (scanned pages need OCR).", [])
         return abstain("Nothing in this workspace matches the question; no document was given to the model.", [])
     second = None
     ma = first.model_answer
@@ -621,7 +625,9 @@ def answer_question(
     trace.model_missing = model_answer.missing.strip()
     if not model_answer.answer_found or not claims:
         if not model_answer.answer_found or not model_answer.claims:
-            message = "The documents consulted do not answer this question."
+            # The model's judgement, not a finding about the documents: a small model
+            # misses answers that are there (tester, session 3: FIPS 199 p. 6).
+            message = "The model found no answer in the passages consulted."
         elif rejected and all(r.reason == RejectReason.fact_not_in_quote for r in rejected):
             message = "The model answered, but its sentences state figures that its quotes do not contain."
         elif rejected and all(r.reason == RejectReason.not_supported for r in rejected):

@@ -35,6 +35,7 @@ def test_index_then_ask_json_with_embedded_model(tmp_path, verbatim_home) -> Non
 
 
 def test_missing_folder_is_a_clear_error(tmp_path, verbatim_home) -> None:
-    out = _verbatim("index", str(tmp_path / "nope"), home=verbatim_home)
-    assert out.returncode == 1
-    assert "nope: not a folder" in out.stderr
+    out = _verbatim("index", str(tmp_path / "nope"), "-w", "ghost", home=verbatim_home)
+    assert out.returncode == 2
+    assert "not a folder: " + str(tmp_path / "nope") in out.stderr
+    assert not (verbatim_home / "workspaces" / "ghost").exists()  # no empty workspace left behind

@@ -158,7 +158,7 @@ def test_model_saying_not_found_abstains(indexed, scripted) -> None:
     backend = scripted(lambda chunks: _reply([], found=False, missing="the capital of Mongolia"))
     answer = run(answer_question(ws, "What is the capital of Mongolia?", backend=backend))
     assert answer.status == "abstained" and answer.claims == []
-    assert answer.abstention.message == "The documents consulted do not answer this question."
+    assert answer.abstention.message == "The model found no answer in the passages consulted."
     assert answer.trace.model_missing == "the capital of Mongolia"  # unverified: kept out of the message
 
 
@@ -235,6 +235,7 @@ def test_empty_corpus_abstains_without_calling_the_model(tmp_path, scripted, mon
     backend = scripted(lambda chunks: pytest.fail("the model must not be called"))
     answer = run(answer_question(ws, "When does the lease end?", backend=backend))
     assert answer.status == "abstained" and answer.abstention.consulted == []
+    assert "no indexed text" in answer.abstention.message and "index_empty" in answer.trace.warnings
 
 
 def test_reopened_workspace_answers_without_reindexing(indexed, monkeypatch) -> None:

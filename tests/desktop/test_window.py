@@ -176,7 +176,7 @@ def test_abstention_shows_no_evidence(qtbot, settings):
         workspace="empty",
         status="abstained",
         abstention=Abstention(
-            message="The documents consulted do not answer this question.",
+            message="The model found no answer in the passages consulted.",
             query="Who won the 1998 World Cup?",
             consulted=[ConsultedDoc(doc_id="docs/NIST.FIPS.199.pdf", path=str(SAMPLE_PDF), pages=[1, 3])],
         ),
@@ -185,7 +185,7 @@ def test_abstention_shows_no_evidence(qtbot, settings):
     window.show_answer(answer)
     text = window.answer_view.toPlainText()
     assert "NO_EVIDENCE" in text
-    assert "The documents consulted do not answer this question." in text
+    assert "The model found no answer in the passages consulted." in text
     assert "Who won the 1998 World Cup?" in text
     assert "docs/NIST.FIPS.199.pdf" in text and "1, 3" in text
     assert window.citations == [] and "cite:" not in window.answer_view.toHtml()
