@@ -577,6 +577,12 @@ def answer_question(
     def abstain(message: str, context: list[Chunk], rejected: list[Rejected] | None = None) -> Answer:
         answer = _abstain(question, workspace.name, message, context, trace, rejected)
         answer.abstention.query = standalone  # what was searched
+        excluded = sorted(workspace.ineligible_doc_ids())
+        if excluded:
+            # A quarantined or superseded document may hold the answer: say it was left out.
+            names = ", ".join(excluded[:3]) + (f" and {len(excluded) - 3} more" if len(excluded) > 3 else "")
+            answer.abstention.suggestion += (f" Not searched (quarantined or superseded): {names}; "
+                                             "review them in the workspace's document list.")
         return answer
 
     first = yield from _run_round(workspace, standalone, standalone, settings, backend_ref, trace, 1, cancel)
@@ -614,7 +620,7 @@ def answer_question(
     if chosen.failure is not None:
         message = {
             RejectReason.model_output_truncated:
-                "The model's answer was cut off at its token limit twice; no answer can be shown.",
+                "The model's answer was cut off at its token limit; no answer can be shown.",
         }.get(chosen.failure, "The model's output was not valid twice; no answer can be shown.")
         return abstain(message, context, [Rejected(claim="", reason=chosen.failure)])
     model_answer = chosen.model_answer

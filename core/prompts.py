@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from html import escape
 
 from core.types import Chunk
@@ -34,9 +35,20 @@ EXPANDED_QUESTION = """{question}
 (Also look for: {missing})"""
 
 
+_CHUNK_TAG = re.compile(r"<(/?)(chunk)", re.IGNORECASE)
+
+
 def render_chunk(chunk: Chunk) -> str:
-    """One chunk in its tag; the id attribute is escaped, the text is left verbatim."""
-    return f'<chunk id="{escape(chunk.chunk_id, quote=True)}">\n{chunk.text}\n</chunk>'
+    """One chunk in its tag; the id attribute is escaped, the text is left verbatim except
+    that a ``<chunk``/``</chunk`` inside it becomes ``‹chunk``/``‹/chunk``.
+
+    The text stays verbatim because the model must copy quotes character for character;
+    only a tag a document forges (to close its chunk and open a fake one) is defused.
+    Verification never trusted such a tag (ids and quotes are checked against the real
+    chunks), but the model could still be steered by it (tester, session 3).
+    """
+    text = _CHUNK_TAG.sub(lambda m: "\u2039" + m.group(1) + m.group(2), chunk.text)
+    return f'<chunk id="{escape(chunk.chunk_id, quote=True)}">\n{text}\n</chunk>'
 
 
 def user_message(question: str, chunks: list[Chunk]) -> str:
