@@ -315,6 +315,7 @@ def test_output_cut_with_no_room_to_grow_does_not_waste_a_second_call(indexed) -
     answer = run(answer_question(ws, QUESTION, backend=backend))
     assert len(backend.calls) == 1
     assert [r.reason for r in answer.rejected] == [RejectReason.model_output_truncated]
+    assert "twice" not in answer.abstention.message  # one call: the message must not say two (tester, session 3)
 
 
 def test_complete_object_padded_to_the_limit_is_accepted(indexed) -> None:
