@@ -213,6 +213,21 @@ def test_windows_1252_text_is_decoded(tmp_path) -> None:
     assert parse_file(tmp_path / "w.txt").pages[0].text == source
 
 
+@pytest.mark.parametrize(
+    ("source", "encoding"),
+    [
+        # 47 bytes: charset-normalizer alone read "La clßusula dķcima … penalizaci¾n" (tester, session 3)
+        ("La cláusula décima establece una penalización.\n", "cp1252"),
+        ("¿Cuándo vence el contrato? ¡Pronto!\n", "cp1252"),
+        # Central European text must not be forced into Windows-1252
+        ("Zażółć gęślą jaźń, umowa najmu, płatność miesięczna.\n", "cp1250"),
+    ],
+)
+def test_short_legacy_texts_are_decoded(tmp_path, source: str, encoding: str) -> None:
+    (tmp_path / "s.txt").write_bytes(source.encode(encoding))
+    assert parse_file(tmp_path / "s.txt").pages[0].text == source
+
+
 # --- OCR ---------------------------------------------------------------------------
 
 
