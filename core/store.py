@@ -37,7 +37,7 @@ import time
 import uuid
 from collections import Counter
 from collections.abc import Callable, Generator, Iterable
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
@@ -655,6 +655,15 @@ class Workspace:
             self._file_lock.acquire(timeout=wait_s)
         except Timeout as exc:
             raise IndexError_(f"workspace '{self.name}' is being indexed by another process") from exc
+        if not self._create and not self._db_path.exists():
+            # Deleted or renamed since it was opened. The lock file (and py-filelock creates
+            # its parent folder) must not bring the folder back: undo, and say so.
+            self._file_lock.release()
+            with suppress(OSError):
+                os.remove(self._file_lock.lock_file)
+            with suppress(OSError):
+                self.dir.rmdir()  # only if empty: never removes anything else
+            raise WorkspaceNotFoundError(self.name, str(self.dir))
         try:
             yield
         finally:
@@ -664,6 +673,8 @@ class Workspace:
         try:
             with self._writer():
                 self._recover_locked()
+        except WorkspaceNotFoundError:
+            raise
         except IndexError_:
             # Another process is writing: it recovers; readers here see its last
             # commit (retrieval drops ids the manifest does not know).

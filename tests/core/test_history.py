@@ -100,3 +100,20 @@ def test_a_reader_never_brings_a_deleted_workspace_back(verbatim_home):
         ws.chunk_count()
     assert "matter" not in list_workspaces()
     assert not (workspaces_root() / "matter").exists()
+
+
+
+def test_a_handle_opened_before_a_delete_never_recreates_the_folder(verbatim_home, tmp_path):
+    # Regression (issue #6, flaky window test): a read that opened the workspace just before
+    # the delete took the writer lock afterwards, and py-filelock re-created the folder.
+    from core.pipeline import index_folders, run
+
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "a.txt").write_text("The rent is due on the fifth day of each month.\n", encoding="utf-8")
+    create_workspace("matter")
+    ws = Workspace("matter", create=False)
+    delete_workspace("matter")
+    with pytest.raises(WorkspaceNotFoundError):
+        run(index_folders(ws, [folder]))
+    assert not (workspaces_root() / "matter").exists()
