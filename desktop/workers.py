@@ -19,7 +19,7 @@ silently (measured with PySide6 6.11: emit from a thread, delete the sender,
 run the loop: nothing arrives). A worker released a moment too early then
 loses its result — the window waited forever for a rename that had happened.
 With a single long-lived sender and receiver nothing queued can be dropped, and
-a worker counts as done only once its last report was delivered.
+a worker counts as done only once its outcome was delivered.
 
 Cancelling is cooperative: :meth:`_BaseWorker.cancel` sets a
 ``threading.Event`` whose ``is_set`` is the ``cancel`` callable core polls.
@@ -57,7 +57,7 @@ class _BaseWorker(QRunnable):
         self.setAutoDelete(False)
         self._cancel = threading.Event()
         self._report: Callable[[str, object], None] = lambda kind, payload: None
-        self.done = False  # set in the GUI thread once "finished" was delivered
+        self.done = False  # set in the GUI thread when its outcome is delivered
 
     def cancel(self) -> None:
         """Ask the work to stop at its next cancellation point."""
@@ -133,7 +133,8 @@ class Jobs(QObject):
 
     Create it in the GUI thread (normally with the window as parent). It keeps
     each worker referenced until the worker's "finished" report has been
-    delivered, then marks it ``done`` and lets it go.
+    delivered, then lets it go; ``worker.done`` turns true when its outcome
+    (result, error or cancellation) is delivered.
     """
 
     _reported = Signal(int, str, object)  # (worker key, kind, payload), emitted from pool threads
@@ -185,8 +186,11 @@ class Jobs(QObject):
         if entry is None:
             return
         worker, callbacks = entry
-        if kind == "finished":
+        if kind != "progress":
+            # Its outcome is being delivered: from the callback on, the work counts as done
+            # (a rename asked for in the "indexing finished" handler must not be refused as busy).
             worker.done = True
+        if kind == "finished":
             del self._workers[key]
         callback = callbacks.get(kind)
         if callback is None:

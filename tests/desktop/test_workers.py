@@ -38,11 +38,11 @@ def test_reports_arrive_in_order_in_the_gui_thread(qtbot) -> None:
     worker = GeneratorWorker(gen)
     jobs.start(worker,
                on_progress=lambda e: seen.append(("progress", e, threading.get_ident() == gui)),
-               on_result=lambda v: seen.append(("returned", v, threading.get_ident() == gui)),
+               on_result=lambda v: seen.append(("returned", (v, worker.done), threading.get_ident() == gui)),
                on_finished=lambda: seen.append(("finished", worker.done, threading.get_ident() == gui)))
     qtbot.waitUntil(lambda: len(seen) == 5, timeout=10_000)
     assert seen == [("progress", 0, True), ("progress", 1, True), ("progress", 2, True),
-                    ("returned", "done", True), ("finished", True, True)]
+                    ("returned", ("done", True), True), ("finished", True, True)]
 
 
 def test_errors_and_cancellation_are_reported_separately(qtbot) -> None:
