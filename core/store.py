@@ -244,8 +244,10 @@ class Workspace:
     chunks), ``lance_version`` (the LanceDB table version that holds exactly the
     manifest's vectors), ``bm25_dir``/``bm25_generation`` (the BM25 folder built
     from that generation) and the settings ``fingerprint``. Indexing embeds
-    documents into a pending batch; every ``settings.index_commit_chunks`` chunks
-    (and at the end of a run, or on cancel) the batch is committed:
+    documents into a pending batch; every ``settings.index_commit_chunks`` chunks,
+    before a document that would push the batch past that size (so a big
+    document starts its own batch), and at the end of a run or on cancel, the
+    batch is committed (a document is never split across batches):
 
     1. LanceDB: delete the batch's documents' old vectors, add the new ones
        (each a LanceDB version; Lance commits each version atomically).
@@ -956,6 +958,12 @@ class Workspace:
                         chunk_tokens=self.settings.chunk_tokens, overlap_tokens=self.settings.chunk_overlap_tokens,
                         lang=lang, title=parsed.title,
                     )
+                    if writes and pending_chunks + len(chunks) > commit_chunks:
+                        # A big document starts its own batch: the documents before it are
+                        # committed now, not after its (possibly long) embedding (tester,
+                        # session 3: a run killed inside a 5 MB file had kept nothing).
+                        self._commit(writes, [])
+                        writes, pending_chunks = [], 0
                     vectors: list[list[float]] = []
                     embedder = get_embedder() if chunks else None
                     for b in range(0, len(chunks), EMBED_BATCH):

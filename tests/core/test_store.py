@@ -150,3 +150,25 @@ def test_manifest_records_path_size_mtime_sha_status_chunks_and_failures(folder:
     assert row[:3] == (str(pdf), st.st_size, st.st_mtime)
     assert len(row[3]) == 64 and row[4] == "active" and n_chunks > 5
     assert [Path(f.path).name for f in ws.failures()] == ["broken.pdf"]
+
+
+def test_documents_before_a_big_one_are_committed_before_it_embeds(tmp_path: Path) -> None:
+    # Tester, session 3: a run killed inside a 5 MB file had kept none of the small files
+    # indexed before it (they waited in the same batch until the big file was embedded).
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for i in range(5):
+        (docs / f"a{i}.txt").write_text(f"Clause {i}. The tenant pays rent number {i} monthly.\n", encoding="utf-8")
+    para = "The landlord shall maintain the roof, the walls and the common areas in good repair. "
+    (docs / "z_big.txt").write_text("\n\n".join(f"{j}. " + para * 12 for j in range(60)), encoding="utf-8")
+    ws = Workspace("big", Settings(index_commit_chunks=20))
+    gen = index_folders(ws, [docs])
+    for event in gen:
+        if event.stage == "embed" and "z_big.txt" in event.message:
+            gen.close()  # as a kill would: the big file's batch is never committed
+            break
+    else:
+        pytest.fail("the big file was never embedded")
+    reopened = Workspace("big", Settings(index_commit_chunks=20))
+    assert sorted(d["doc_id"] for d in reopened.documents()) == [f"docs/a{i}.txt" for i in range(5)]
+    assert reopened.chunk_count() == 5
