@@ -63,7 +63,7 @@ class Pattern:
     """One phrase family addressed to an AI system."""
 
     id: str
-    lang: str  # "en" | "es" | "any"
+    lang: str  # "en" | "es" | "fr" | "de" | "any"
     regex: str
     source: str
 
@@ -148,6 +148,26 @@ PATTERNS: tuple[Pattern, ...] = (
             "OWASP (translated)"),
     Pattern("responde-siempre", "es",
             r"\b(?:responde|responda|contesta|conteste|di|diga)\s+siempre\s+que\b", "LAB"),
+    # --- conditional or direct address to the model (tester, session 3) ----------
+    Pattern("if-you-are-ai", "en",
+            r"\bif\s+you\s+are\s+an?\s+(?:ai|a\.i\.|artificial intelligence|large language model|language model|"
+            r"llm|chatbot|ai model|ai assistant|assistant)\b", "OWASP, GRESHAKE"),
+    Pattern("to-the-model", "en",
+            r"\bto\s+(?:the|any)\s+(?:ai|model|assistant|llm|chatbot|language model|ai model|ai assistant)\s+"
+            r"(?:answering|reading|summari[sz]ing|processing|that\s+reads|who\s+reads)\b", "OWASP, GRESHAKE"),
+    Pattern("instructions-void", "en",
+            r"\b(?:the\s+)?(?:instructions|rules|directions)\s+above\s+are\s+(?:now\s+)?"
+            r"(?:void|cancel+ed|invalid|obsolete|revoked)\b", "OWASP"),
+    Pattern("si-eres-ia", "es",
+            r"\bsi\s+(?:eres|es\s+usted)\s+(?:un\s+|una\s+)?(?:ia|asistente|modelo|inteligencia artificial|chatbot)\b",
+            "OWASP, GRESHAKE"),
+    # --- the same first move in French and German (documents arrive in any language) --
+    Pattern("ignorez-instructions", "fr",
+            r"\bignor(?:ez|e|er)\s+(?:toutes\s+)?(?:les\s+|vos\s+)?(?:instructions|consignes|r[èe]gles)\s+"
+            r"(?:pr[ée]c[ée]dentes|ant[ée]rieures|ci-dessus)", "OWASP"),
+    Pattern("ignoriere-anweisungen", "de",
+            r"\bignorier(?:e|en|t)?\s+(?:alle\s+)?(?:die\s+)?(?:vorherigen|bisherigen|obigen|vorigen)\s+"
+            r"(?:anweisungen|instruktionen|befehle|regeln)", "OWASP"),
     # --- chat-template markup (any language) -----------------------------------
     Pattern("chat-markup", "any",
             r"<\|(?:im_start|im_end|system|user|assistant|start_header_id|end_header_id|eot_id)\|>"
