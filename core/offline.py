@@ -49,22 +49,56 @@ def _block_onnxruntime() -> None:
         sys.modules["onnxruntime"] = None  # type: ignore[assignment]
 
 
+#: Cache locations of our dependencies, relative to the data folder. Each library
+#: creates (and may fill) its folder in HOME otherwise; found by running the frozen
+#: self-test and the window with HOME an empty folder (`.ci/build-frozen` fails on
+#: anything left outside the data folder):
+#:
+#: * ``LLAMA_INDEX_CACHE_DIR``: llama-index's ``get_cache_dir()`` (created by
+#:   ``HuggingFaceEmbedding`` even for a local model folder);
+#: * ``HF_HOME``: huggingface_hub / transformers / sentence-transformers (token,
+#:   hub cache; nothing is downloaded with ``HF_HUB_OFFLINE=1``, but paths are created);
+#: * ``TORCH_HOME``: torch.hub and sentence-transformers' default model folder;
+#: * ``MPLCONFIGDIR``: matplotlib's font cache, should any dependency import it;
+#: * ``XDG_CACHE_HOME``: everything else that follows the XDG base-directory
+#:   specification (fontconfig's per-user font cache written when Qt first lists fonts,
+#:   Qt's own cache locations, platformdirs' ``user_cache_dir``). Only read on Linux/BSD;
+#:   on macOS and Windows the variables above cover the libraries we use.
+_CACHE_DIRS = {
+    "LLAMA_INDEX_CACHE_DIR": ("cache", "llama_index"),
+    "HF_HOME": ("cache", "huggingface"),
+    "TORCH_HOME": ("cache", "torch"),
+    "MPLCONFIGDIR": ("cache", "matplotlib"),
+    "XDG_CACHE_HOME": ("cache",),
+}
+
+
+def cache_env(data_folder: str | os.PathLike[str]) -> dict[str, str]:
+    """Environment variables that put every dependency's cache inside ``data_folder``.
+
+    Returns ``{variable: absolute path}`` (folders are not created: the libraries
+    create what they use). :mod:`core.selftest` applies it to its temporary data
+    folder so a self-test leaves nothing behind.
+    """
+    base = os.path.abspath(os.fspath(data_folder))
+    return {var: os.path.join(base, *parts) for var, parts in _CACHE_DIRS.items()}
+
+
 def _cache_dirs_inside_data() -> None:
-    """Point llama-index's cache (``platformdirs.user_cache_dir("llama_index")`` by default,
-    created on import) inside Verbatim's data folder."""
-    if "LLAMA_INDEX_CACHE_DIR" in os.environ:
-        return
+    """Point the dependencies' caches inside Verbatim's data folder (``VERBATIM_HOME`` or
+    ``platformdirs.user_data_dir("Verbatim")``); a variable the user set wins."""
     home = os.environ.get("VERBATIM_HOME")
     if not home:
         import platformdirs
 
         home = platformdirs.user_data_dir("Verbatim", appauthor=False)
-    os.environ["LLAMA_INDEX_CACHE_DIR"] = os.path.join(home, "cache", "llama_index")
+    for key, value in cache_env(home).items():
+        os.environ.setdefault(key, value)
 
 
 def enforce_offline() -> None:
     """Set the offline/telemetry environment variables (idempotent; user values win),
-    keep onnxruntime's telemetry from loading and llama-index's cache inside the data folder."""
+    keep onnxruntime's telemetry from loading and the dependencies' caches inside the data folder."""
     for key, value in _OFFLINE_ENV.items():
         if value:
             os.environ.setdefault(key, value)

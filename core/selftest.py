@@ -139,16 +139,24 @@ def no_network(blocked: list[str]) -> Iterator[None]:
 
 @contextmanager
 def _isolated_env(home: Path) -> Iterator[None]:
-    """``VERBATIM_HOME=home`` and no other ``VERBATIM_*`` setting for the block; restored after."""
-    saved = {k: v for k, v in os.environ.items() if k.startswith("VERBATIM_")}
+    """``VERBATIM_HOME=home`` and no other ``VERBATIM_*`` setting for the block; restored after.
+
+    The dependencies' cache folders (:func:`core.offline.cache_env`) move into ``home``
+    too, so the run leaves nothing in the user's real data folder.
+    """
+    from core.offline import cache_env
+
+    caches = cache_env(home)
+    saved = {k: v for k, v in os.environ.items() if k.startswith("VERBATIM_") or k in caches}
     for key in saved:
         if key not in _KEEP_ENV:
             del os.environ[key]
     os.environ["VERBATIM_HOME"] = str(home)
+    os.environ.update(caches)
     try:
         yield
     finally:
-        for key in [k for k in os.environ if k.startswith("VERBATIM_")]:
+        for key in [k for k in os.environ if k.startswith("VERBATIM_") or k in caches]:
             del os.environ[key]
         os.environ.update(saved)
 

@@ -507,14 +507,18 @@ class Workspace:
         table = self._table()
         if table is None:
             return []
-        return table.to_lance().to_table(columns=["id"]).column("id").to_pylist()
+        # lancedb's own scan (no limit = every row), not ``table.to_lance()``: that needs
+        # the separate ``pylance`` package (215 MB in the installer) for a plain read.
+        return table.search().select(["id"]).limit(None).to_arrow().column("id").to_pylist()
 
     def _read_vectors(self, doc_id: str) -> dict[str, list[float]]:
         """Stored vectors of one document: chunk id → vector."""
         table = self._table()
         if table is None:
             return {}
-        rows = table.to_lance().to_table(columns=["id", "vector"], filter=f"doc_id = {_sql_str(doc_id)}")
+        rows = (
+            table.search().where(f"doc_id = {_sql_str(doc_id)}").select(["id", "vector"]).limit(None).to_arrow()
+        )
         return dict(zip(rows.column("id").to_pylist(), rows.column("vector").to_pylist()))
 
     def _delete_vectors(self, doc_ids: Iterable[str]) -> None:
