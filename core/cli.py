@@ -112,6 +112,11 @@ def cmd_index(args: argparse.Namespace, settings: Settings) -> int:
     finally:
         bar.close()
     _print_report(report)
+    excluded = [d for d in ws.documents() if d["status"] != "active"]
+    if excluded:  # quarantined or superseded: indexed, but never searched until released
+        print(f"  not searched ({len(excluded)}):")
+        for d in excluded:
+            print(f"    {d['doc_id']}: {d['status']}" + (f" — {d['reason']}" if d.get("reason") else ""))
     return 0
 
 

@@ -39,3 +39,14 @@ def test_missing_folder_is_a_clear_error(tmp_path, verbatim_home) -> None:
     assert out.returncode == 2
     assert "not a folder: " + str(tmp_path / "nope") in out.stderr
     assert not (verbatim_home / "workspaces" / "ghost").exists()  # no empty workspace left behind
+
+
+def test_index_report_lists_quarantined_documents(tmp_path, verbatim_home) -> None:
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    shutil.copy(CASES / "B25_visible_injection.md", folder)
+    (folder / "lease.txt").write_text("The rent is due on the fifth day of each month.\n", encoding="utf-8")
+    out = _verbatim("index", str(folder), "-w", "hostile", home=verbatim_home)
+    assert out.returncode == 0, out.stderr
+    assert "not searched (1):" in out.stdout
+    assert "docs/B25_visible_injection.md: quarantined" in out.stdout
