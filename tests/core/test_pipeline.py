@@ -135,17 +135,19 @@ def test_every_rejected_citation_leads_to_abstention(indexed, scripted, make_cit
     assert [r.reason for r in answer.rejected] == [reason, RejectReason.no_citation]
 
 
+def _good_and_invented(chunks):
+    """A reply with one claim quoting the first chunk and one quoting nothing in it."""
+    cid, quote = _first_quote(chunks)
+    return _reply([
+        {"text": "Good.", "citations": [{"chunk_id": cid, "quote": quote}]},
+        {"text": "Invented.", "citations": [{"chunk_id": cid, "quote": "This sentence appears nowhere in the text."}]},
+    ])
+
+
 def test_one_bad_claim_of_two_gives_partial(indexed, scripted) -> None:
     ws, _ = indexed
 
-    def script(chunks):
-        cid, quote = _first_quote(chunks)
-        return _reply([
-            {"text": "Good.", "citations": [{"chunk_id": cid, "quote": quote}]},
-            {"text": "Invented.", "citations": [{"chunk_id": cid, "quote": "This sentence appears nowhere in the text."}]},
-        ])
-
-    answer = run(answer_question(ws, QUESTION, backend=scripted(script)))
+    answer = run(answer_question(ws, QUESTION, backend=scripted(_good_and_invented)))
     assert answer.status == "partial"
     assert [c.text for c in answer.claims] == ["Good."]
     assert [(r.claim, r.reason) for r in answer.rejected] == [
@@ -594,14 +596,7 @@ def test_rewrite_sees_only_the_last_turns_and_pairs_may_be_tuples(indexed, scrip
 def test_turn_of_keeps_only_verified_claims(indexed, scripted) -> None:
     ws, _ = indexed
 
-    def script(chunks):
-        cid, quote = _first_quote(chunks)
-        return _reply([
-            {"text": "Good.", "citations": [{"chunk_id": cid, "quote": quote}]},
-            {"text": "Invented.", "citations": [{"chunk_id": cid, "quote": "This sentence appears nowhere in the text."}]},
-        ])
-
-    answer = run(answer_question(ws, QUESTION, backend=scripted(script)))
+    answer = run(answer_question(ws, QUESTION, backend=scripted(_good_and_invented)))
     assert turn_of(answer) == Turn(question=QUESTION, answer="Good.")
 
 
