@@ -174,6 +174,7 @@ class MainWindow(QMainWindow):
         self.ollama_ok: bool | None = None
         self._workspaces: dict[str, Workspace] = {}
         self._workspace_lock = threading.Lock()
+        self._opening: dict[str, threading.Lock] = {}  # per-workspace open/create lock
         self._conversations: dict[str, list[Entry]] = {}
         self._runs: list[_IndexRun] = []
         # Lanes (Anki's two executors, plus one for the network): index writes one
@@ -317,18 +318,25 @@ class MainWindow(QMainWindow):
         """
         with self._workspace_lock:
             ws = self._workspaces.get(name)
+            opening = self._opening.setdefault(name, threading.Lock())
         if ws is not None:
             return ws
-        if not create and not (workspace_dir(name) / "manifest.sqlite").exists():
-            raise _Gone(name)
-        # Opened outside the lock: opening can take long (recovery, vector store),
-        # and must not stall reads of other workspaces meanwhile.
-        try:
-            opened = Workspace(name, self.settings, create=create)
-        except WorkspaceNotFoundError:
-            raise _Gone(name) from None
-        with self._workspace_lock:
-            return self._workspaces.setdefault(name, opened)
+        # One opening per workspace at a time: two threads creating the same new workspace
+        # raced (one read a half-written manifest; the sample's first run lost its selection).
+        # Other workspaces' reads are not held up: the lock is per name.
+        with opening:
+            with self._workspace_lock:
+                ws = self._workspaces.get(name)
+            if ws is not None:
+                return ws
+            if not create and not (workspace_dir(name) / "manifest.sqlite").exists():
+                raise _Gone(name)
+            try:
+                opened = Workspace(name, self.settings, create=create)
+            except WorkspaceNotFoundError:
+                raise _Gone(name) from None
+            with self._workspace_lock:
+                return self._workspaces.setdefault(name, opened)
 
     def _forget_workspace(self, name: str) -> None:
         with self._workspace_lock:

@@ -172,3 +172,28 @@ def test_documents_before_a_big_one_are_committed_before_it_embeds(tmp_path: Pat
     reopened = Workspace("big", Settings(index_commit_chunks=20))
     assert sorted(d["doc_id"] for d in reopened.documents()) == [f"docs/a{i}.txt" for i in range(5)]
     assert reopened.chunk_count() == 5
+
+
+def test_two_threads_creating_the_same_workspace_both_open_it() -> None:
+    # The window's reader and indexer threads both open a new workspace (the sample's first
+    # run): SQLite's "database is locked" / "duplicate column" came back as "the manifest is
+    # damaged" in 12 of 30 tries before the schema check retried transient errors.
+    import threading
+
+    errors: list[str] = []
+    for i in range(20):
+        barrier = threading.Barrier(2)
+
+        def open_it(name: str = f"race{i}") -> None:
+            barrier.wait()
+            try:
+                Workspace(name, Settings())
+            except Exception as exc:  # noqa: BLE001 - every failure is the finding
+                errors.append(f"{type(exc).__name__}: {exc}")
+
+        threads = [threading.Thread(target=open_it) for _ in range(2)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    assert errors == []
