@@ -1,13 +1,24 @@
 """GUI-thread latency while the window indexes and answers.
 
 A 10 ms ``QTimer`` on the GUI thread records the gap between its ticks while
-the window (1) sits idle, (2) indexes the bundled sample corpus (two PDFs, the
-real embedding model) and (3) answers a question with a scripted generator
-(retrieval, verification and rendering the cited page are real). The longest
-gap is how long the window was unresponsive. Prints, per phase, the median over
-runs of the longest gap and of the 99th-percentile gap, in milliseconds.
+the window (1) sits idle, (2) indexes a corpus (the real embedding model) and
+(3) answers a question with a scripted generator (retrieval, verification and
+rendering the cited page are real). The longest gap is how long the window was
+unresponsive. Prints, per variant and phase, the median over runs of the longest
+gap and of the 99th-percentile gap, in milliseconds.
 
-Usage: ``QT_QPA_PLATFORM=offscreen python bench/gui_latency.py [--runs 3]``
+Each run is a fresh process (the first indexing of a session is the one that
+used to freeze), so variants compare in one invocation:
+
+* ``lazy`` — the window as it was: heavy libraries load on first use, in the worker.
+* ``warmup`` — :func:`desktop.warmup.warm_up` (what ``python -m desktop`` does
+  behind its splash screen) ran before the window was created.
+* ``warmup-nofreeze`` — the same imports without ``gc.freeze()`` (shows its share).
+
+Corpora: ``small`` (default; the NIST PDF plus the first 10 pages of the BOE PDF,
+~30 s a run) or ``sample`` (both sample PDFs in full, minutes a run on a loaded machine).
+
+Usage: ``QT_QPA_PLATFORM=offscreen python bench/gui_latency.py [--runs 3] [--variants lazy,warmup]``
 """
 
 from __future__ import annotations
@@ -17,6 +28,7 @@ import json
 import os
 import re
 import statistics
+import subprocess
 import sys
 import tempfile
 import threading
@@ -85,10 +97,24 @@ def _wait(app, cond, timeout_s: float) -> None:
         app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 20)
 
 
-def one_run(app) -> dict[str, list[float]]:
+def small_corpus() -> Path:
+    """A temporary folder with the NIST sample PDF and the first 10 pages of the BOE sample PDF."""
+    import pymupdf
+
+    from core.paths import sample_corpus_dir
+
+    out = Path(tempfile.mkdtemp(prefix="verbatim-bench-corpus-"))
+    src = sample_corpus_dir()
+    (out / "NIST.FIPS.199.pdf").write_bytes((src / "NIST.FIPS.199.pdf").read_bytes())
+    with pymupdf.open(src / "BOE-A-1978-31229-consolidado.pdf") as boe, pymupdf.open() as part:
+        part.insert_pdf(boe, from_page=0, to_page=9)
+        part.save(out / "BOE-first-10-pages.pdf")
+    return out
+
+
+def one_run(app, corpus: Path) -> dict[str, list[float]]:
     """One idle + index + ask cycle in a fresh data folder; returns the tick gaps per phase."""
     import core  # noqa: F401
-    from core.paths import sample_corpus_dir
     from core.settings import Settings
     from desktop.main_window import MainWindow
 
@@ -108,7 +134,7 @@ def one_run(app) -> dict[str, list[float]]:
     reports = []
     window.indexing_finished.connect(reports.append)
     gaps.start()
-    window.start_indexing(str(sample_corpus_dir()))
+    window.start_indexing(str(corpus))
     _wait(app, lambda: bool(reports), 900)
     out["index"] = gaps.stop()
 
@@ -126,23 +152,72 @@ def one_run(app) -> dict[str, list[float]]:
     return out
 
 
-def main() -> int:
-    """Run the bench and print the figures."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=3)
-    args = parser.parse_args()
+def child(variant: str, corpus: str) -> int:
+    """Run one cycle in this process under ``variant``; print its gaps as one JSON line."""
+    import gc
+
     from PySide6.QtWidgets import QApplication
 
     app = QApplication.instance() or QApplication([])
-    runs = [one_run(app) for _ in range(args.runs)]
-    print(f"GUI-thread tick gaps (10 ms timer), {args.runs} runs, {os.cpu_count()} CPUs; median over runs")
-    print(f"{'phase':8} {'ticks':>7} {'longest gap ms':>15} {'p99 gap ms':>11}  per run (longest)")
-    for phase in ("idle", "index", "ask"):
-        longest = [max(r[phase]) for r in runs]
-        p99 = [statistics.quantiles(r[phase], n=100)[98] if len(r[phase]) > 2 else max(r[phase]) for r in runs]
-        ticks = statistics.median(len(r[phase]) for r in runs)
-        print(f"{phase:8} {ticks:7.0f} {statistics.median(longest):15.1f} {statistics.median(p99):11.1f}  "
-              + ", ".join(f"{x:.0f}" for x in longest))
+    warm_s = 0.0
+    if variant.startswith("warmup"):
+        from desktop import warmup
+
+        if variant == "warmup-nofreeze":
+            gc.freeze = lambda: None  # same steps, collector left as it is
+        warm_s = warmup.warm_up()["total"]
+    gaps = one_run(app, Path(corpus))
+    print(json.dumps({"variant": variant, "warmup_s": warm_s, "gaps": gaps}), flush=True)
+    return 0
+
+
+def _load() -> str:
+    try:
+        return " ".join(open("/proc/loadavg").read().split()[:3])
+    except OSError:
+        return "n/a"
+
+
+def main() -> int:
+    """Run the bench (``--runs`` fresh processes per variant, interleaved) and print the figures."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--variants", default="lazy,warmup")
+    parser.add_argument("--corpus", choices=["small", "sample"], default="small")
+    parser.add_argument("--child", default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--corpus-dir", default=None, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        return child(args.child, args.corpus_dir)
+    from core.paths import sample_corpus_dir
+
+    corpus = small_corpus() if args.corpus == "small" else sample_corpus_dir()
+    variants = args.variants.split(",")
+    results: dict[str, list[dict]] = {v: [] for v in variants}
+    loads = [_load()]
+    for _ in range(args.runs):
+        for v in variants:  # interleaved, so machine load drifts hit every variant alike
+            proc = subprocess.run([sys.executable, __file__, "--child", v, "--corpus-dir", str(corpus)],
+                                  capture_output=True, text=True, env=dict(os.environ, QT_QPA_PLATFORM="offscreen"))
+            line = [ln for ln in proc.stdout.splitlines() if ln.startswith("{")]
+            if proc.returncode or not line:
+                print(proc.stderr[-3000:], file=sys.stderr)
+                return 1
+            results[v].append(json.loads(line[-1]))
+            loads.append(_load())
+    print(f"GUI-thread tick gaps (10 ms timer), corpus {args.corpus}, {args.runs} fresh processes per variant, "
+          f"{os.cpu_count()} CPUs, load average before/after runs: {loads[0]} / {loads[-1]}; median over runs")
+    print(f"{'variant':16} {'phase':6} {'ticks':>6} {'longest gap ms':>15} {'p99 gap ms':>11}  per run (longest)")
+    for v in variants:
+        runs = [r["gaps"] for r in results[v]]
+        for phase in ("idle", "index", "ask"):
+            longest = [max(r[phase]) for r in runs]
+            p99 = [statistics.quantiles(r[phase], n=100)[98] if len(r[phase]) > 2 else max(r[phase]) for r in runs]
+            ticks = statistics.median(len(r[phase]) for r in runs)
+            print(f"{v:16} {phase:6} {ticks:6.0f} {statistics.median(longest):15.1f} {statistics.median(p99):11.1f}  "
+                  + ", ".join(f"{x:.0f}" for x in longest))
+        if v.startswith("warmup"):
+            print(f"{v:16} warm-up before the window: median {statistics.median(r['warmup_s'] for r in results[v]):.1f} s")
     return 0
 
 

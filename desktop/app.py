@@ -29,6 +29,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--self-test", action="store_true",
         help="check the installation headless (index the sample, ask, verify, render; no network) and exit",
     )
+    parser.add_argument(
+        "--no-warmup", action="store_true",
+        help="skip loading the search libraries behind the splash screen (they then load on first use, "
+             "and the window may pause for up to a second while they do)",
+    )
     parser.add_argument("--self-test-png", type=Path, default=None, metavar="DIR",
                         help="with --self-test: keep the rendered page in DIR")
     return parser
@@ -66,6 +71,10 @@ def main(argv: list[str] | None = None) -> int:
     from desktop.i18n import install_translator
 
     install_translator(app, settings.ui_language)
+    if not args.no_warmup:
+        from desktop.warmup import warm_up_with_splash
+
+        warm_up_with_splash(app)
     workspace = args.workspace or ("sample" if args.sample else None)
     window = MainWindow(settings, workspace=workspace)
     window.show()

@@ -8,93 +8,93 @@
         <translation>Cita</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="124" />
+        <location filename="../../desktop/citation_panel.py" line="126" />
         <source>Click a citation number to see its page.</source>
         <translation>Pulse un número de cita para ver su página.</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="134" />
+        <location filename="../../desktop/citation_panel.py" line="136" />
         <source>OCR — check the page: this text was recognised from an image.</source>
         <translation>OCR — compruebe la página: este texto se reconoció a partir de una imagen.</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="145" />
+        <location filename="../../desktop/citation_panel.py" line="147" />
         <source>Previous citation (Alt+Left)</source>
         <translation>Cita anterior (Alt+Izquierda)</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="146" />
+        <location filename="../../desktop/citation_panel.py" line="148" />
         <source>Next citation (Alt+Right)</source>
         <translation>Cita siguiente (Alt+Derecha)</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="147" />
+        <location filename="../../desktop/citation_panel.py" line="149" />
         <source>Previous page</source>
         <translation>Página anterior</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="148" />
+        <location filename="../../desktop/citation_panel.py" line="150" />
         <source>Next page</source>
         <translation>Página siguiente</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="150" />
+        <location filename="../../desktop/citation_panel.py" line="152" />
         <source>Zoom out</source>
         <translation>Alejar</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="151" />
+        <location filename="../../desktop/citation_panel.py" line="153" />
         <source>Zoom in</source>
         <translation>Acercar</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="152" />
+        <location filename="../../desktop/citation_panel.py" line="154" />
         <source>Open</source>
         <translation>Abrir</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="152" />
+        <location filename="../../desktop/citation_panel.py" line="154" />
         <source>Open in the default viewer</source>
         <translation>Abrir en el visor predeterminado</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="160" />
+        <location filename="../../desktop/citation_panel.py" line="162" />
         <source>Find in document (Ctrl+F)</source>
         <translation>Buscar en el documento (Ctrl+F)</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="161" />
+        <location filename="../../desktop/citation_panel.py" line="163" />
         <source>Find in document</source>
         <translation>Buscar en el documento</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="168" />
+        <location filename="../../desktop/citation_panel.py" line="170" />
         <source>Cited page</source>
         <translation>Página citada</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="174" />
+        <location filename="../../desktop/citation_panel.py" line="176" />
         <source>Cited text</source>
         <translation>Texto citado</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="290" />
+        <location filename="../../desktop/citation_panel.py" line="306" />
         <source>Rendering page…</source>
         <translation>Dibujando la página…</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="368" />
-        <location filename="../../desktop/citation_panel.py" line="382" />
+        <location filename="../../desktop/citation_panel.py" line="384" />
+        <location filename="../../desktop/citation_panel.py" line="398" />
         <source>Not found</source>
         <translation>No encontrado</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="373" />
+        <location filename="../../desktop/citation_panel.py" line="389" />
         <source>Searching…</source>
         <translation>Buscando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="398" />
+        <location filename="../../desktop/citation_panel.py" line="416" />
         <source>page</source>
         <translation>página</translation>
     </message>
@@ -102,63 +102,63 @@
 <context>
     <name>ConversationView</name>
     <message>
-        <location filename="../../desktop/conversation.py" line="96" />
+        <location filename="../../desktop/conversation.py" line="95" />
         <source>Conversation</source>
         <translation>Conversación</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="100" />
+        <location filename="../../desktop/conversation.py" line="99" />
         <source>Copy answer</source>
         <translation>Copiar respuesta</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="101" />
+        <location filename="../../desktop/conversation.py" line="100" />
         <source>Copy the last answer with its citations</source>
         <translation>Copiar la última respuesta con sus citas</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="103" />
+        <location filename="../../desktop/conversation.py" line="102" />
         <source>Export Markdown…</source>
         <translation>Exportar Markdown…</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="105" />
+        <location filename="../../desktop/conversation.py" line="104" />
         <source>Export PDF…</source>
         <translation>Exportar PDF…</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="113" />
+        <location filename="../../desktop/conversation.py" line="112" />
         <source>Answering state</source>
         <translation>Estado de la respuesta</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="123" />
+        <location filename="../../desktop/conversation.py" line="122" />
         <source>Ask a question about this workspace's documents (Ctrl+L). Enter asks, Ctrl+Enter adds a line.</source>
         <translation>Pregunte sobre los documentos de este espacio de trabajo (Ctrl+L). Intro pregunta, Ctrl+Intro añade una línea.</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="125" />
+        <location filename="../../desktop/conversation.py" line="124" />
         <source>Question</source>
         <translation>Pregunta</translation>
     </message>
     <message>
+        <location filename="../../desktop/conversation.py" line="127" />
         <location filename="../../desktop/conversation.py" line="128" />
-        <location filename="../../desktop/conversation.py" line="129" />
         <source>Ask</source>
         <translation>Preguntar</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="131" />
+        <location filename="../../desktop/conversation.py" line="130" />
         <source>Stop</source>
         <translation>Detener</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="132" />
+        <location filename="../../desktop/conversation.py" line="131" />
         <source>Stop answering</source>
         <translation>Detener la respuesta</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="161" />
+        <location filename="../../desktop/conversation.py" line="160" />
         <source>Answers appear here. Every sentence carries numbered citations; click one to see the quoted passage on its page.</source>
         <translation>Las respuestas aparecen aquí. Cada frase lleva citas numeradas; pulse una para ver el pasaje citado en su página.</translation>
     </message>
@@ -166,248 +166,268 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../desktop/main_window.py" line="239" />
+        <location filename="../../desktop/main_window.py" line="248" />
         <source>Model: —</source>
         <translation>Modelo: —</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="240" />
+        <location filename="../../desktop/main_window.py" line="249" />
         <source>Ollama: checking…</source>
         <translation>Ollama: comprobando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="241" />
+        <location filename="../../desktop/main_window.py" line="250" />
         <source>Chunks: —</source>
         <translation>Fragmentos: —</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="246" />
+        <location filename="../../desktop/main_window.py" line="255" />
         <source>&amp;File</source>
         <translation>&amp;Archivo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="247" />
+        <location filename="../../desktop/main_window.py" line="256" />
         <source>New workspace…</source>
         <translation>Nuevo espacio de trabajo…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="248" />
+        <location filename="../../desktop/main_window.py" line="257" />
         <source>Add folder…</source>
         <translation>Añadir carpeta…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="250" />
+        <location filename="../../desktop/main_window.py" line="259" />
         <source>Export conversation as Markdown…</source>
         <translation>Exportar la conversación como Markdown…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="251" />
+        <location filename="../../desktop/main_window.py" line="260" />
         <source>Export conversation as PDF…</source>
         <translation>Exportar la conversación como PDF…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="253" />
+        <location filename="../../desktop/main_window.py" line="262" />
         <source>Settings…</source>
         <translation>Preferencias…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="255" />
+        <location filename="../../desktop/main_window.py" line="264" />
         <source>Quit</source>
         <translation>Salir</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="256" />
+        <location filename="../../desktop/main_window.py" line="265" />
         <source>&amp;Edit</source>
         <translation>&amp;Editar</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="257" />
+        <location filename="../../desktop/main_window.py" line="266" />
         <source>Copy answer with citations</source>
         <translation>Copiar la respuesta con sus citas</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="258" />
+        <location filename="../../desktop/main_window.py" line="267" />
         <source>Find in document</source>
         <translation>Buscar en el documento</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="259" />
+        <location filename="../../desktop/main_window.py" line="268" />
         <source>&amp;Help</source>
         <translation>A&amp;yuda</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="260" />
+        <location filename="../../desktop/main_window.py" line="269" />
         <source>Getting started</source>
         <translation>Primeros pasos</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="394" />
+        <location filename="../../desktop/main_window.py" line="411" />
         <source>New workspace</source>
         <translation>Nuevo espacio de trabajo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="394" />
+        <location filename="../../desktop/main_window.py" line="411" />
         <source>Name (for example the client or matter):</source>
         <translation>Nombre (por ejemplo el cliente o el asunto):</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="409" />
+        <location filename="../../desktop/main_window.py" line="426" />
         <source>Rename workspace</source>
         <translation>Renombrar espacio de trabajo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="409" />
+        <location filename="../../desktop/main_window.py" line="426" />
         <source>New name:</source>
         <translation>Nombre nuevo:</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="416" />
+        <location filename="../../desktop/main_window.py" line="433" />
         <source>Wait for indexing or answering to finish before renaming.</source>
         <translation>Espere a que termine la indexación o la respuesta antes de renombrar.</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="424" />
+        <location filename="../../desktop/main_window.py" line="441" />
         <source>Delete workspace</source>
         <translation>Eliminar espacio de trabajo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="425" />
+        <location filename="../../desktop/main_window.py" line="442" />
         <source>Delete workspace “{name}”? Its index and question history are removed; your documents stay where they are.</source>
         <translation>¿Eliminar el espacio de trabajo «{name}»? Se borran su índice y su historial de preguntas; sus documentos se quedan donde están.</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="454" />
+        <location filename="../../desktop/main_window.py" line="471" />
         <source>Reason</source>
         <translation>Motivo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="454" />
+        <location filename="../../desktop/main_window.py" line="471" />
         <source>Why (shown beside the document):</source>
         <translation>Por qué (se muestra junto al documento):</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="504" />
+        <location filename="../../desktop/main_window.py" line="521" />
         <source>Not a folder: </source>
         <translation>No es una carpeta: </translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="514" />
+        <location filename="../../desktop/main_window.py" line="530" />
         <source>Waiting to index </source>
         <translation>Esperando para indexar </translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="528" />
+        <location filename="../../desktop/main_window.py" line="556" />
         <source>Cancelling…</source>
         <translation>Cancelando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="560" />
+        <location filename="../../desktop/main_window.py" line="588" />
         <source>Indexing in the background: {names}</source>
         <translation>Indexando en segundo plano: {names}</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="565" />
+        <location filename="../../desktop/main_window.py" line="593" />
         <source>Indexing {names}</source>
         <translation>Indexando {names}</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="567" />
+        <location filename="../../desktop/main_window.py" line="595" />
         <source>(+{n} queued)</source>
         <translation>(+{n} en cola)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="571" />
+        <location filename="../../desktop/main_window.py" line="599" />
         <source>Cancelled</source>
         <translation>Cancelado</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="571" />
+        <location filename="../../desktop/main_window.py" line="599" />
         <source>Indexed</source>
         <translation>Indexado</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="572" />
+        <location filename="../../desktop/main_window.py" line="600" />
         <source>{state}: {new} new or changed, {same} unchanged, {removed} removed, {failed} failed ({s} s)</source>
         <translation>{state}: {new} nuevos o modificados, {same} sin cambios, {removed} quitados, {failed} con error ({s} s)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="594" />
+        <location filename="../../desktop/main_window.py" line="622" />
         <source>Add folder to index</source>
         <translation>Añadir una carpeta al índice</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="639" />
+        <location filename="../../desktop/main_window.py" line="663" />
         <source>Waiting…</source>
         <translation>Esperando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="646" />
+        <location filename="../../desktop/main_window.py" line="674" />
         <source>Stopping…</source>
         <translation>Deteniendo…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="682" />
+        <location filename="../../desktop/main_window.py" line="706" />
         <source>Could not answer: {error}</source>
         <translation>No se pudo responder: {error}</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="690" />
+        <location filename="../../desktop/main_window.py" line="713" />
         <source>Stopped</source>
         <translation>Detenido</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="769" />
+        <location filename="../../desktop/main_window.py" line="793" />
         <source>Answer copied with its citations.</source>
         <translation>Respuesta copiada con sus citas.</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="784" />
+        <location filename="../../desktop/main_window.py" line="808" />
         <source>Exported to {path}</source>
         <translation>Exportado a {path}</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="788" />
-        <location filename="../../desktop/main_window.py" line="794" />
+        <location filename="../../desktop/main_window.py" line="812" />
+        <location filename="../../desktop/main_window.py" line="818" />
         <source>Export conversation</source>
         <translation>Exportar la conversación</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="846" />
+        <location filename="../../desktop/main_window.py" line="870" />
         <source>Delete history</source>
         <translation>Eliminar el historial</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="847" />
+        <location filename="../../desktop/main_window.py" line="871" />
         <source>Delete every question and answer of this workspace's history?</source>
         <translation>¿Eliminar todas las preguntas y respuestas del historial de este espacio de trabajo?</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="881" />
+        <location filename="../../desktop/main_window.py" line="905" />
         <source>The new language applies from the next start.</source>
         <translation>El nuevo idioma se aplica a partir del próximo inicio.</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="909" />
+        <location filename="../../desktop/main_window.py" line="942" />
+        <source>Rebuild the index?</source>
+        <translation>¿Reconstruir el índice?</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="944" />
+        <source>This workspace was indexed with other settings (embedding model or chunking). Its vectors cannot be mixed with new ones: rebuild it to use it. Rebuilding re-reads every document and may take a while.</source>
+        <translation>Este espacio de trabajo se indexó con otros ajustes (modelo de vectores o fragmentación). Sus vectores no pueden mezclarse con los nuevos: reconstrúyalo para usarlo. La reconstrucción vuelve a leer todos los documentos y puede tardar un rato.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="948" />
+        <source>Rebuild</source>
+        <translation>Reconstruir</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="975" />
+        <source>Rebuilding the index…</source>
+        <translation>Reconstruyendo el índice…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="995" />
         <source>Chunks</source>
         <translation>Fragmentos</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="910" />
+        <location filename="../../desktop/main_window.py" line="996" />
         <source>reachable</source>
         <translation>disponible</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="911" />
+        <location filename="../../desktop/main_window.py" line="997" />
         <source>not reachable</source>
         <translation>no disponible</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="912" />
+        <location filename="../../desktop/main_window.py" line="998" />
         <source>Model</source>
         <translation>Modelo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="913" />
+        <location filename="../../desktop/main_window.py" line="999" />
         <source>not called</source>
         <translation>no se llamó</translation>
     </message>
@@ -415,87 +435,87 @@
 <context>
     <name>Render</name>
     <message>
-        <location filename="../../desktop/render.py" line="225" />
+        <location filename="../../desktop/render.py" line="233" />
         <source>the document changed since this answer</source>
         <translation>el documento cambió después de esta respuesta</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="226" />
+        <location filename="../../desktop/render.py" line="234" />
         <source>Searched for</source>
         <translation>Se buscó</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="227" />
+        <location filename="../../desktop/render.py" line="235" />
         <source>Documents consulted</source>
         <translation>Documentos consultados</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="228" />
+        <location filename="../../desktop/render.py" line="236" />
         <source>pages</source>
         <translation>páginas</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="229" />
+        <location filename="../../desktop/render.py" line="237" />
         <source>No document matched the question.</source>
         <translation>Ningún documento coincidió con la pregunta.</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="230" />
+        <location filename="../../desktop/render.py" line="238" />
         <source>some sentences were removed because no quote could be verified.</source>
         <translation>se quitaron algunas frases porque no se pudo verificar ninguna cita.</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="231" />
+        <location filename="../../desktop/render.py" line="239" />
         <source>Sources</source>
         <translation>Fuentes</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="232" />
+        <location filename="../../desktop/render.py" line="240" />
         <source>OCR — check the page</source>
         <translation>OCR — compruebe la página</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="233" />
+        <location filename="../../desktop/render.py" line="241" />
         <source>changed since this answer</source>
         <translation>cambió después de esta respuesta</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="234" />
+        <location filename="../../desktop/render.py" line="242" />
         <source>page</source>
         <translation>página</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="235" />
+        <location filename="../../desktop/render.py" line="243" />
         <source>{removed} removed, {dropped} with a citation dropped</source>
         <translation>{removed} quitadas, {dropped} con una cita descartada</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="236" />
+        <location filename="../../desktop/render.py" line="244" />
         <source>hide</source>
         <translation>ocultar</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="237" />
+        <location filename="../../desktop/render.py" line="245" />
         <source>show why</source>
         <translation>ver por qué</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="238" />
+        <location filename="../../desktop/render.py" line="246" />
         <source>Not verified</source>
         <translation>Sin verificar</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="239" />
+        <location filename="../../desktop/render.py" line="247" />
         <source>(the whole answer)</source>
         <translation>(toda la respuesta)</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="240" />
+        <location filename="../../desktop/render.py" line="248" />
         <source>citation dropped, sentence kept</source>
         <translation>cita descartada, frase conservada</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="241" />
+        <location filename="../../desktop/render.py" line="249" />
         <source>sentence removed</source>
         <translation>frase quitada</translation>
     </message>
@@ -503,89 +523,89 @@
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="59" />
+        <location filename="../../desktop/settings_dialog.py" line="63" />
         <source>Settings</source>
         <translation>Preferencias</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="67" />
+        <location filename="../../desktop/settings_dialog.py" line="73" />
         <source>Answering model</source>
         <translation>Modelo que responde</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="68" />
+        <location filename="../../desktop/settings_dialog.py" line="74" />
         <source>Ollama host</source>
         <translation>Servidor de Ollama</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="69" />
+        <location filename="../../desktop/settings_dialog.py" line="75" />
         <source>Ollama model</source>
         <translation>Modelo de Ollama</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="70" />
-        <location filename="../../desktop/settings_dialog.py" line="217" />
+        <location filename="../../desktop/settings_dialog.py" line="76" />
+        <location filename="../../desktop/settings_dialog.py" line="223" />
         <source>Embedding model folder</source>
         <translation>Carpeta del modelo de embeddings</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="71" />
+        <location filename="../../desktop/settings_dialog.py" line="77" />
         <source>Passages given to the model (top-k)</source>
         <translation>Pasajes que recibe el modelo (top-k)</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="72" />
+        <location filename="../../desktop/settings_dialog.py" line="78" />
         <source>Fuzzy match threshold (0–100)</source>
         <translation>Umbral de coincidencia aproximada (0–100)</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="73" />
-        <location filename="../../desktop/settings_dialog.py" line="74" />
+        <location filename="../../desktop/settings_dialog.py" line="79" />
+        <location filename="../../desktop/settings_dialog.py" line="80" />
         <source>OCR languages</source>
         <translation>Idiomas de OCR</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="75" />
+        <location filename="../../desktop/settings_dialog.py" line="81" />
         <source>Window language</source>
         <translation>Idioma de la ventana</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="91" />
+        <location filename="../../desktop/settings_dialog.py" line="97" />
         <source>Refresh</source>
         <translation>Actualizar</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="100" />
+        <location filename="../../desktop/settings_dialog.py" line="106" />
         <source>Browse…</source>
         <translation>Examinar…</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="110" />
+        <location filename="../../desktop/settings_dialog.py" line="116" />
         <source>Validation errors</source>
         <translation>Errores de validación</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="175" />
+        <location filename="../../desktop/settings_dialog.py" line="181" />
         <source>Ollama host must start with http:// or https://</source>
         <translation>El servidor de Ollama debe empezar por http:// o https://</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="194" />
+        <location filename="../../desktop/settings_dialog.py" line="200" />
         <source>Asking Ollama for its models…</source>
         <translation>Preguntando a Ollama por sus modelos…</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="206" />
+        <location filename="../../desktop/settings_dialog.py" line="212" />
         <source>Ollama reports {n} models.</source>
         <translation>Ollama tiene {n} modelos.</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="207" />
+        <location filename="../../desktop/settings_dialog.py" line="213" />
         <source>Ollama has no models installed (ollama pull &lt;model&gt;).</source>
         <translation>Ollama no tiene modelos instalados (ollama pull &lt;modelo&gt;).</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="213" />
+        <location filename="../../desktop/settings_dialog.py" line="219" />
         <source>Ollama not reachable; type a model name.</source>
         <translation>Ollama no está disponible; escriba el nombre de un modelo.</translation>
     </message>
@@ -699,6 +719,49 @@
     </message>
 </context>
 <context>
+    <name>Warmup</name>
+    <message>
+        <location filename="../../desktop/warmup.py" line="65" />
+        <source>Loading the PDF reader…</source>
+        <translation>Cargando el lector de PDF…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/warmup.py" line="66" />
+        <source>Loading the search index…</source>
+        <translation>Cargando el índice de búsqueda…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/warmup.py" line="68" />
+        <source>Loading the neural network runtime…</source>
+        <translation>Cargando el motor de redes neuronales…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/warmup.py" line="69" />
+        <source>Loading the embedding library…</source>
+        <translation>Cargando la biblioteca de vectores semánticos…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/warmup.py" line="71" />
+        <source>Loading the tokenizer…</source>
+        <translation>Cargando el tokenizador…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/warmup.py" line="72" />
+        <source>Loading the embedding model…</source>
+        <translation>Cargando el modelo de vectores semánticos…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/warmup.py" line="73" />
+        <source>Loading language detection…</source>
+        <translation>Cargando la detección de idioma…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/warmup.py" line="127" />
+        <source>Starting Verbatim</source>
+        <translation>Iniciando Verbatim</translation>
+    </message>
+</context>
+<context>
     <name>WelcomeView</name>
     <message>
         <location filename="../../desktop/welcome.py" line="28" />
@@ -782,175 +845,175 @@
 <context>
     <name>WorkspacesPanel</name>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="77" />
-        <location filename="../../desktop/workspaces_panel.py" line="82" />
+        <location filename="../../desktop/workspaces_panel.py" line="76" />
+        <location filename="../../desktop/workspaces_panel.py" line="81" />
         <source>Workspaces</source>
         <translation>Espacios de trabajo</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="86" />
+        <location filename="../../desktop/workspaces_panel.py" line="85" />
         <source>New…</source>
         <translation>Nuevo…</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="88" />
+        <location filename="../../desktop/workspaces_panel.py" line="87" />
         <source>Rename…</source>
         <translation>Renombrar…</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="90" />
+        <location filename="../../desktop/workspaces_panel.py" line="89" />
         <source>Delete…</source>
         <translation>Eliminar…</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="92" />
+        <location filename="../../desktop/workspaces_panel.py" line="91" />
         <source>New workspace</source>
         <translation>Nuevo espacio de trabajo</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="92" />
+        <location filename="../../desktop/workspaces_panel.py" line="91" />
         <source>Rename workspace</source>
         <translation>Renombrar espacio de trabajo</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="93" />
+        <location filename="../../desktop/workspaces_panel.py" line="92" />
         <source>Delete workspace</source>
         <translation>Eliminar espacio de trabajo</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="103" />
-        <location filename="../../desktop/workspaces_panel.py" line="175" />
+        <location filename="../../desktop/workspaces_panel.py" line="102" />
+        <location filename="../../desktop/workspaces_panel.py" line="174" />
         <source>Folders</source>
         <translation>Carpetas</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="106" />
+        <location filename="../../desktop/workspaces_panel.py" line="105" />
         <source>Add folder…</source>
         <translation>Añadir carpeta…</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="107" />
+        <location filename="../../desktop/workspaces_panel.py" line="106" />
         <source>Index a folder (or drop folders onto the window)</source>
         <translation>Indexar una carpeta (o suelte carpetas sobre la ventana)</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="109" />
+        <location filename="../../desktop/workspaces_panel.py" line="108" />
         <source>Remove folder</source>
         <translation>Quitar carpeta</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="116" />
-        <location filename="../../desktop/workspaces_panel.py" line="148" />
+        <location filename="../../desktop/workspaces_panel.py" line="115" />
+        <location filename="../../desktop/workspaces_panel.py" line="147" />
         <source>Documents</source>
         <translation>Documentos</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="117" />
+        <location filename="../../desktop/workspaces_panel.py" line="116" />
         <source>Document</source>
         <translation>Documento</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="117" />
+        <location filename="../../desktop/workspaces_panel.py" line="116" />
         <source>Pages</source>
         <translation>Páginas</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="117" />
+        <location filename="../../desktop/workspaces_panel.py" line="116" />
         <source>Status</source>
         <translation>Estado</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="128" />
+        <location filename="../../desktop/workspaces_panel.py" line="127" />
         <source>Question history</source>
         <translation>Historial de preguntas</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="133" />
+        <location filename="../../desktop/workspaces_panel.py" line="132" />
         <source>Delete</source>
         <translation>Eliminar</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="134" />
+        <location filename="../../desktop/workspaces_panel.py" line="133" />
         <source>Delete this question from the history</source>
         <translation>Eliminar esta pregunta del historial</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="136" />
+        <location filename="../../desktop/workspaces_panel.py" line="135" />
         <source>Delete all…</source>
         <translation>Eliminar todo…</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="137" />
+        <location filename="../../desktop/workspaces_panel.py" line="136" />
         <source>Delete the whole history</source>
         <translation>Eliminar todo el historial</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="149" />
+        <location filename="../../desktop/workspaces_panel.py" line="148" />
         <source>History</source>
         <translation>Historial</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="154" />
+        <location filename="../../desktop/workspaces_panel.py" line="153" />
         <source>Indexing progress</source>
         <translation>Progreso de la indexación</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="160" />
+        <location filename="../../desktop/workspaces_panel.py" line="159" />
         <source>Cancel</source>
         <translation>Cancelar</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="161" />
+        <location filename="../../desktop/workspaces_panel.py" line="160" />
         <source>Cancel indexing</source>
         <translation>Cancelar la indexación</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="261" />
+        <location filename="../../desktop/workspaces_panel.py" line="260" />
         <source>{n} documents</source>
         <translation>{n} documentos</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="265" />
+        <location filename="../../desktop/workspaces_panel.py" line="264" />
         <source>{n} chunks</source>
         <translation>{n} fragmentos</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="268" />
+        <location filename="../../desktop/workspaces_panel.py" line="267" />
         <source>last indexed {when}</source>
         <translation>indexado por última vez el {when}</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="269" />
+        <location filename="../../desktop/workspaces_panel.py" line="268" />
         <source>never indexed</source>
         <translation>nunca indexado</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="279" />
+        <location filename="../../desktop/workspaces_panel.py" line="278" />
         <source>document changed</source>
         <translation>documento modificado</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="305" />
+        <location filename="../../desktop/workspaces_panel.py" line="304" />
         <source>Mark as active</source>
         <translation>Marcar como activo</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="305" />
+        <location filename="../../desktop/workspaces_panel.py" line="304" />
         <source>Mark as superseded…</source>
         <translation>Marcar como sustituido…</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="306" />
+        <location filename="../../desktop/workspaces_panel.py" line="305" />
         <source>Quarantine…</source>
         <translation>Poner en cuarentena…</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="321" />
+        <location filename="../../desktop/workspaces_panel.py" line="320" />
         <source>{done} of {total} files</source>
         <translation>{done} de {total} archivos</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="325" />
+        <location filename="../../desktop/workspaces_panel.py" line="324" />
         <source>about {t} left</source>
         <translation>quedan unos {t}</translation>
     </message>

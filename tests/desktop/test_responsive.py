@@ -1,0 +1,118 @@
+"""The GUI thread keeps turning while the window indexes and answers.
+
+No timing asserts (house rule: speed goes to ``bench/gui_latency.py``, which
+prints the longest gap). What cannot be flaky on a loaded machine: a timer on
+the GUI thread keeps firing *between* the progress reports of one indexing run
+and between asking and the answer — if the work ran in the GUI thread (or held
+it until the end), no tick could land in between, however slow the machine.
+"""
+
+from __future__ import annotations
+
+import gc
+import sys
+import threading
+from pathlib import Path
+
+import pymupdf
+import pytest
+from PySide6.QtCore import QTimer
+
+from core.settings import Settings
+from tests.desktop.test_window import ScriptedBackend
+
+TIMEOUT_MS = 300_000
+
+
+class _ThreadRecordingBackend(ScriptedBackend):
+    def chat_json(self, messages, schema, *, num_ctx, max_tokens):
+        self.thread = threading.get_ident()
+        return super().chat_json(messages, schema, num_ctx=num_ctx, max_tokens=max_tokens)
+
+
+def _make_pdfs(folder: Path, n: int = 3) -> None:
+    folder.mkdir(parents=True)
+    for i in range(n):
+        doc = pymupdf.open()
+        for p in range(3):
+            page = doc.new_page()
+            text = (f"Document {i}, page {p + 1}. The lessee shall pay the monthly rent of {1000 + i} euros "
+                    "on the first working day of each month by bank transfer to the account of the lessor. ") * 6
+            page.insert_textbox(pymupdf.Rect(50, 50, 550, 800), text, fontsize=10)
+        doc.save(folder / f"contract-{i}.pdf")
+        doc.close()
+
+
+def test_timer_ticks_between_progress_reports_and_while_answering(qtbot, tmp_path, monkeypatch):
+    from desktop.main_window import MainWindow
+
+    monkeypatch.setenv("VERBATIM_HOME", str(tmp_path / "home"))
+    docs = tmp_path / "docs"
+    _make_pdfs(docs)
+    backend = _ThreadRecordingBackend()
+    window = MainWindow(Settings(), workspace="resp", backend=backend)
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitUntil(lambda: window.workspace_name == "resp", timeout=TIMEOUT_MS)
+
+    events: list[str] = []  # "tick" and "progress" in the order the GUI thread saw them
+    timer = QTimer()
+    timer.setInterval(5)
+    timer.timeout.connect(lambda: events.append("tick"))
+    on_progress = window._on_index_progress  # looked up per report, so wrapping the bound method sees each
+
+    def progress(run, event):
+        events.append("progress")
+        on_progress(run, event)
+
+    monkeypatch.setattr(window, "_on_index_progress", progress)
+    reports = []
+    window.indexing_finished.connect(reports.append)
+    timer.start()
+    window.start_indexing(str(docs))
+    qtbot.waitUntil(lambda: bool(reports), timeout=TIMEOUT_MS)
+    assert reports[0].documents == 3 and not reports[0].failures
+    progress_at = [i for i, e in enumerate(events) if e == "progress"]
+    assert len(progress_at) >= 2, events
+    between = events[progress_at[0]:progress_at[-1]].count("tick")
+    assert between >= 1, "no GUI-thread tick between the first and last progress report: the GUI thread was blocked"
+
+    answers = []
+    window.answer_ready.connect(answers.append)
+    events.clear()
+    window.ask("When is the monthly rent paid?")
+    qtbot.waitUntil(lambda: bool(answers), timeout=TIMEOUT_MS)
+    timer.stop()
+    assert events.count("tick") >= 1, "the GUI thread did not turn while answering"
+    assert backend.thread != threading.get_ident(), "the generator ran on the GUI thread"
+    assert answers[0].status in ("answered", "partial")
+
+
+def test_warm_up_loads_the_heavy_libraries_and_freezes_startup_objects(qapp):
+    from desktop import warmup
+
+    seen = []
+    timings = warmup.warm_up(lambda message, i, n: seen.append((message, i, n)))
+    assert [i for _, i, _ in seen] == list(range(len(warmup.STEPS)))
+    assert all(n == len(warmup.STEPS) and message for message, _, n in seen)
+    for module in ("pymupdf", "lancedb", "torch", "sentence_transformers"):
+        assert module in sys.modules, module
+    assert gc.get_freeze_count() > 100_000  # torch & co. now sit in the permanent generation
+    assert timings["total"] >= max(v for k, v in timings.items() if k != "total")
+
+
+@pytest.fixture
+def spanish(qapp):
+    from desktop.i18n import install_translator
+
+    assert install_translator(qapp, "es") == "es"
+    yield
+    install_translator(qapp, "en")
+
+
+def test_warm_up_messages_are_translated(spanish):
+    from desktop import warmup
+
+    seen = []
+    warmup.warm_up(lambda message, i, n: seen.append(message))
+    assert seen[0] == "Cargando el lector de PDF…"
