@@ -73,6 +73,11 @@ class Settings(BaseSettings):
         True, description="OCR scanned PDF pages with Tesseract when it is installed (else they are reported)."
     )
 
+    watch_folders: bool = Field(
+        True, description="Watch the indexed folders and re-index (incrementally) when files are added, changed "
+        "or removed (the desktop window; core.watch.FolderWatcher).",
+    )
+
     # verification
     min_quote_chars: int = Field(15, ge=1, le=200, description="Shortest acceptable quote, characters (normalized).")
     fuzzy_threshold: float = Field(

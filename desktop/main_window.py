@@ -55,6 +55,7 @@ from core.pipeline import MAX_HISTORY_TURNS, answer_question, index_folders, tur
 from core.settings import Settings
 from core.store import Workspace, list_workspaces
 from core.types import Answer, Citation, IndexReport, ProgressEvent
+from core.watch import FolderWatcher
 from core.workspace_ops import (
     create_workspace,
     delete_workspace,
@@ -96,6 +97,8 @@ class _IndexRun:
     message: str = ""
     first_tick: float = 0.0
     first_done: float = 0.0
+    watch: bool = False  # started by the folder watcher
+    started: bool = False  # its first progress report arrived (it left the queue)
 
     @property
     def position(self) -> float:
@@ -118,6 +121,20 @@ def export_pdf(path: str, markdown: str) -> str:
     writer.setTitle("Verbatim")
     doc.print_(writer)
     return path
+
+
+def watch_batches(watcher: FolderWatcher, cancel: Callable[[], bool], poll_s: float = 0.5):
+    """Yield the watcher's debounced batches of changed paths until ``cancel()`` (checked every ``poll_s`` s).
+
+    Runs in a pool thread (a :class:`GeneratorWorker`); starts and stops ``watcher``.
+    The first item is an empty set, yielded once the folders are being watched.
+    """
+    with watcher:
+        yield set()
+        while not cancel():
+            batch = watcher.changes(timeout=poll_s)
+            if batch:
+                yield batch
 
 
 def _write_text(path: str, text: str) -> str:
@@ -145,6 +162,8 @@ class MainWindow(QMainWindow):
         exported(str): a conversation export was written (its path).
         error_occurred(str): a user-facing error was shown.
         settings_saved(object): new settings were saved.
+        folders_changed(str, set): files changed in a watched folder of a workspace
+            (name, absolute paths); an incremental re-index was queued unless one was waiting.
     """
 
     workspaces_changed = Signal(list)
@@ -156,6 +175,10 @@ class MainWindow(QMainWindow):
     exported = Signal(str)
     error_occurred = Signal(str)
     settings_saved = Signal(object)
+    folders_changed = Signal(str, object)
+
+    # Seconds of quiet before a burst of file events becomes one re-index (core.watch debounce).
+    WATCH_QUIET_S = 2.0
 
     def __init__(
         self,
@@ -192,6 +215,12 @@ class MainWindow(QMainWindow):
         self._ask_worker: GeneratorWorker | None = None
         self._ask_workspace: str | None = None
         self.rebuild_box: QMessageBox | None = None
+        # Folder watching: one long-lived watcher worker per workspace seen this session.
+        self._watch_pool = QThreadPool(self)
+        self._watch_pool.setMaxThreadCount(64)
+        self._watches: dict[str, tuple[list[str], GeneratorWorker]] = {}
+        self._known_folders: dict[str, list[str]] = {}
+        self._live_watches: set[str] = set()  # workspaces whose watcher reported it is running
         self._rebuilding: set[str] = set()  # workspaces with a rebuild queued or running
 
         self.setWindowTitle("Verbatim")
@@ -411,6 +440,8 @@ class MainWindow(QMainWindow):
         if snap["name"] != self.workspace_name:
             return
         self.workspaces_panel.set_snapshot(snap)
+        self._known_folders[snap["name"]] = list(snap["folders"])
+        self._update_watch(snap["name"])
         self.chunks_label.setText(f"{self.tr('Chunks')}: {snap['chunks']}")
         self.workspace_loaded.emit(snap["name"])
 
@@ -441,6 +472,8 @@ class MainWindow(QMainWindow):
             self._on_error(IndexError_(self.tr("Wait for indexing or answering to finish before renaming.")))
             return
         self._forget_workspace(old)
+        self._stop_watch(old)
+        self._known_folders.pop(old, None)
         self._jobs.call(lambda: rename_workspace(old, new).name, lambda n: self.reload_workspaces(select=n),
                         self._on_error, pool=self._index_pool)
 
@@ -460,6 +493,8 @@ class MainWindow(QMainWindow):
             if run.workspace == name:
                 run.worker.cancel()
         self._forget_workspace(name)
+        self._stop_watch(name)
+        self._known_folders.pop(name, None)
         if self.workspace_name == name:
             self.workspace_name = None
         self._jobs.call(lambda: delete_workspace(name), lambda _: self.reload_workspaces(), self._on_error,
@@ -526,6 +561,10 @@ class MainWindow(QMainWindow):
         """
         name = workspace or self.workspace_name or self._requested_workspace or "default"
         folders = [str(folder)] if isinstance(folder, (str, Path)) else [str(f) for f in folder]
+        self._start_index_run(name, folders, self._index_factory(name, folders),
+                              self.tr("Waiting to index ") + ", ".join(Path(f).name for f in folders))
+
+    def _index_factory(self, name: str, folders: list[str]):
         not_folder = self.tr("Not a folder: ")
 
         def factory(cancel):
@@ -534,14 +573,14 @@ class MainWindow(QMainWindow):
                 raise IndexError_(not_folder + ", ".join(folders))
             return index_folders(self._get_workspace(name, create=True), dirs, cancel=cancel)
 
-        self._start_index_run(name, folders, factory,
-                              self.tr("Waiting to index ") + ", ".join(Path(f).name for f in folders))
+        return factory
 
     def _start_index_run(self, name: str, folders: list[str], factory, message: str,
-                         on_finished: Callable[[], None] | None = None) -> None:
+                         on_finished: Callable[[], None] | None = None, watch: bool = False) -> None:
         """Queue ``factory`` (an indexing generator factory) on the index lane with progress wiring."""
         worker = GeneratorWorker(factory)
-        run = _IndexRun(workspace=name, worker=worker, folders=folders, started=time.monotonic(), message=message)
+        run = _IndexRun(workspace=name, worker=worker, folders=folders, started=time.monotonic(), message=message,
+                        watch=watch)
 
         def finished() -> None:
             if on_finished is not None:
@@ -566,6 +605,7 @@ class MainWindow(QMainWindow):
 
     def _on_index_progress(self, run: _IndexRun, event: ProgressEvent) -> None:
         now = time.monotonic()
+        run.started = True
         if event.total > 0:
             if event.done != run.done or event.stage != "embed":
                 run.frac = 0.0
@@ -911,6 +951,8 @@ class MainWindow(QMainWindow):
             for ws in self._workspaces.values():
                 ws.settings = settings
         self._jobs.call(settings.save, lambda _: self.settings_saved.emit(settings), self._on_error)
+        for name in list(self._known_folders):
+            self._update_watch(name)  # the watch_folders setting may have changed
         self._check_ollama()
         if language_changed:
             self.statusBar().showMessage(self.tr("The new language applies from the next start."), 8000)
@@ -933,6 +975,70 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(message, 15000)
         self.workspaces_panel.current_file_label.setText(message)
         self.error_occurred.emit(message)
+
+    # --- folder watching --------------------------------------------------------
+
+    @property
+    def watched(self) -> dict[str, list[str]]:
+        """Workspaces whose folders are being watched, with those folders."""
+        return {name: folders for name, (folders, worker) in self._watches.items() if not worker.is_cancelled}
+
+    def is_watching(self, name: str) -> bool:
+        """True once the watcher of workspace ``name`` runs (file events from then on are seen)."""
+        return name in self._live_watches and name in self.watched
+
+    def _update_watch(self, name: str) -> None:
+        """Watch the known folders of workspace ``name`` when the ``watch_folders`` setting is on.
+
+        Restarts the watcher when the folder set changed; stops it when the
+        setting is off or the workspace has no folders. The watcher runs in the
+        watch pool; its batches arrive in :meth:`_on_folder_changes`.
+        """
+        wanted = sorted(self._known_folders.get(name, [])) if getattr(self.settings, "watch_folders", True) else []
+        current = self._watches.get(name)
+        if current is not None and current[0] == wanted and not current[1].is_cancelled:
+            return
+        self._stop_watch(name)
+        if not wanted:
+            return
+        quiet_s = self.WATCH_QUIET_S
+
+        def factory(cancel):
+            # Folders that vanished are skipped here; indexing then reports them.
+            watcher = FolderWatcher([f for f in wanted if Path(f).is_dir()], quiet_s=quiet_s)
+            return watch_batches(watcher, cancel)
+
+        worker = GeneratorWorker(factory)
+        self._watches[name] = (wanted, worker)
+        self._jobs.start(worker, self._watch_pool,
+                         on_progress=lambda batch: self._on_folder_changes(name, worker, batch),
+                         on_error=lambda exc: self._on_watch_error(name, worker, exc))
+
+    def _stop_watch(self, name: str) -> None:
+        self._live_watches.discard(name)
+        entry = self._watches.pop(name, None)
+        if entry is not None:
+            entry[1].cancel()
+
+    def _on_folder_changes(self, name: str, worker: GeneratorWorker, batch: set) -> None:
+        entry = self._watches.get(name)
+        if entry is None or entry[1] is not worker or worker.is_cancelled:
+            return  # a batch from a watcher stopped meanwhile
+        if not batch:
+            self._live_watches.add(name)  # the watcher's "running" report
+            return
+        self.folders_changed.emit(name, set(batch))
+        if any(r.workspace == name and r.watch and not r.started and not r.worker.done for r in self._runs):
+            return  # a queued re-index has not started yet: it will see these changes too
+        folders = entry[0]
+        message = self.tr("{n} files changed: updating the index…").format(n=len(batch))
+        self._start_index_run(name, folders, self._index_factory(name, folders), message, watch=True)
+
+    def _on_watch_error(self, name: str, worker: GeneratorWorker, exc: Exception) -> None:
+        entry = self._watches.get(name)
+        if entry is not None and entry[1] is worker:
+            del self._watches[name]
+        self._on_error(IndexError_(self.tr("Folder watching stopped for {name}: {error}").format(name=name, error=exc)))
 
     # --- rebuild after a settings change (issue #3) ------------------------------
 
@@ -997,6 +1103,7 @@ class MainWindow(QMainWindow):
             pool.waitForDone(60000)
         self._net_pool.clear()
         self._net_pool.waitForDone(3000)  # at most one 1.5 s reachability check
+        self._watch_pool.waitForDone(5000)  # watchers poll their cancel flag every 0.5 s
         super().closeEvent(event)
 
 

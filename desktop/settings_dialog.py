@@ -13,6 +13,7 @@ from __future__ import annotations
 from pydantic import ValidationError
 from PySide6.QtCore import QThreadPool, Signal, Slot
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QDialog,
     QDialogButtonBox,
@@ -34,7 +35,7 @@ from desktop.workers import Jobs
 # Fields shown, in order. Names a branch does not have (yet) are skipped.
 FIELDS = (
     "backend", "ollama_host", "ollama_model", "embedding_model", "top_k", "fuzzy_threshold",
-    "ocr_languages", "ocr_language", "ui_language",
+    "ocr_languages", "ocr_language", "watch_folders", "ui_language",
 )
 
 
@@ -79,6 +80,7 @@ class SettingsDialog(QDialog):
             "ocr_languages": self.tr("OCR languages"),
             "ocr_language": self.tr("OCR languages"),
             "ui_language": self.tr("Window language"),
+            "watch_folders": self.tr("Re-index when files in the folders change"),
         }
         for name in FIELDS:
             if name not in Settings.model_fields:
@@ -137,6 +139,10 @@ class SettingsDialog(QDialog):
             w.setEditable(True)
             w.setCurrentText(str(value))
             return w
+        if kind == "boolean":
+            w = QCheckBox()
+            w.setChecked(bool(value))
+            return w
         if kind == "integer":
             w = QSpinBox()
             w.setRange(int(prop.get("minimum", prop.get("exclusiveMinimum", -1) + 1)), int(prop.get("maximum", 10**9)))
@@ -155,7 +161,9 @@ class SettingsDialog(QDialog):
         """The widgets' current values by field name."""
         out = {}
         for name, w in self.widgets.items():
-            if isinstance(w, QComboBox):
+            if isinstance(w, QCheckBox):
+                out[name] = w.isChecked()
+            elif isinstance(w, QComboBox):
                 out[name] = w.currentText().strip()
             elif isinstance(w, (QSpinBox, QDoubleSpinBox)):
                 out[name] = w.value()

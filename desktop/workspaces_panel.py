@@ -31,6 +31,7 @@ from core.history import HistoryEntry
 from desktop.texts import answer_status_text, doc_status_text
 
 ROLE_ID = Qt.ItemDataRole.UserRole
+ROLE_STATUS = Qt.ItemDataRole.UserRole + 1  # a document row's status (active, superseded, quarantined)
 # Progress bar steps per file, so embedding progress inside one large file moves the bar.
 PROGRESS_STEPS = 100
 
@@ -236,7 +237,7 @@ class WorkspacesPanel(QWidget):
             status = doc.get("status", "active")
             counts[status] = counts.get(status, 0) + 1
             label = doc_status_text(status)
-            reason = doc.get("status_reason") or ""
+            reason = doc.get("reason") or doc.get("status_reason") or ""  # Workspace.documents() says "reason"
             item = QTreeWidgetItem([doc["doc_id"], str(doc.get("pages", "")), label])
             tip = f"{doc.get('path', '')}\n{doc.get('chunks', 0)} chunks, {doc.get('lang', '')}"
             if reason:
@@ -245,6 +246,7 @@ class WorkspacesPanel(QWidget):
             item.setToolTip(0, tip)
             item.setToolTip(2, tip)
             item.setData(0, ROLE_ID, doc["doc_id"])
+            item.setData(0, ROLE_STATUS, status)
             item.setTextAlignment(1, Qt.AlignmentFlag.AlignRight)
             self.documents_view.addTopLevelItem(item)
         for f in snap.get("failures", []):
@@ -295,16 +297,33 @@ class WorkspacesPanel(QWidget):
         if item is not None:
             self.remove_folder_requested.emit(item.data(ROLE_ID))
 
-    def _document_menu(self, pos) -> None:
-        item = self.documents_view.itemAt(pos)
+    def document_menu(self, item: QTreeWidgetItem | None) -> QMenu | None:
+        """The status menu of a document row, or ``None`` (failed files, or core without statuses).
+
+        Offers only the changes that apply: a quarantined document gets "Release
+        from quarantine" (core records the release for its content hash), the
+        others "Mark as active"/"Mark as superseded…"/"Quarantine…" minus their own.
+        Each action emits :attr:`status_requested`.
+        """
         doc_id = item.data(0, ROLE_ID) if item is not None else None
         if not doc_id or not self.can_set_status:
-            return
+            return None
+        current = item.data(0, ROLE_STATUS) or "active"
         menu = QMenu(self)
-        for status, text in (("active", self.tr("Mark as active")), ("superseded", self.tr("Mark as superseded…")),
-                             ("quarantined", self.tr("Quarantine…"))):
-            menu.addAction(text, lambda s=status: self.status_requested.emit(doc_id, s))
-        menu.exec(self.documents_view.viewport().mapToGlobal(pos))
+        entries = [
+            ("active", self.tr("Release from quarantine") if current == "quarantined" else self.tr("Mark as active")),
+            ("superseded", self.tr("Mark as superseded…")),
+            ("quarantined", self.tr("Quarantine…")),
+        ]
+        for status, text in entries:
+            if status != current:
+                menu.addAction(text, lambda s=status: self.status_requested.emit(doc_id, s))
+        return menu
+
+    def _document_menu(self, pos) -> None:
+        menu = self.document_menu(self.documents_view.itemAt(pos))
+        if menu is not None:
+            menu.exec(self.documents_view.viewport().mapToGlobal(pos))
 
     # --- progress -------------------------------------------------------------
 
