@@ -166,268 +166,278 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../desktop/main_window.py" line="248" />
+        <location filename="../../desktop/main_window.py" line="277" />
         <source>Model: —</source>
         <translation>Modelo: —</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="249" />
+        <location filename="../../desktop/main_window.py" line="278" />
         <source>Ollama: checking…</source>
         <translation>Ollama: comprobando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="250" />
+        <location filename="../../desktop/main_window.py" line="279" />
         <source>Chunks: —</source>
         <translation>Fragmentos: —</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="255" />
+        <location filename="../../desktop/main_window.py" line="284" />
         <source>&amp;File</source>
         <translation>&amp;Archivo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="256" />
+        <location filename="../../desktop/main_window.py" line="285" />
         <source>New workspace…</source>
         <translation>Nuevo espacio de trabajo…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="257" />
+        <location filename="../../desktop/main_window.py" line="286" />
         <source>Add folder…</source>
         <translation>Añadir carpeta…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="259" />
+        <location filename="../../desktop/main_window.py" line="288" />
         <source>Export conversation as Markdown…</source>
         <translation>Exportar la conversación como Markdown…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="260" />
+        <location filename="../../desktop/main_window.py" line="289" />
         <source>Export conversation as PDF…</source>
         <translation>Exportar la conversación como PDF…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="262" />
+        <location filename="../../desktop/main_window.py" line="291" />
         <source>Settings…</source>
         <translation>Preferencias…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="264" />
+        <location filename="../../desktop/main_window.py" line="293" />
         <source>Quit</source>
         <translation>Salir</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="265" />
+        <location filename="../../desktop/main_window.py" line="294" />
         <source>&amp;Edit</source>
         <translation>&amp;Editar</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="266" />
+        <location filename="../../desktop/main_window.py" line="295" />
         <source>Copy answer with citations</source>
         <translation>Copiar la respuesta con sus citas</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="267" />
+        <location filename="../../desktop/main_window.py" line="296" />
         <source>Find in document</source>
         <translation>Buscar en el documento</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="268" />
+        <location filename="../../desktop/main_window.py" line="297" />
         <source>&amp;Help</source>
         <translation>A&amp;yuda</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="269" />
+        <location filename="../../desktop/main_window.py" line="298" />
         <source>Getting started</source>
         <translation>Primeros pasos</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="411" />
+        <location filename="../../desktop/main_window.py" line="442" />
         <source>New workspace</source>
         <translation>Nuevo espacio de trabajo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="411" />
+        <location filename="../../desktop/main_window.py" line="442" />
         <source>Name (for example the client or matter):</source>
         <translation>Nombre (por ejemplo el cliente o el asunto):</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="426" />
+        <location filename="../../desktop/main_window.py" line="457" />
         <source>Rename workspace</source>
         <translation>Renombrar espacio de trabajo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="426" />
+        <location filename="../../desktop/main_window.py" line="457" />
         <source>New name:</source>
         <translation>Nombre nuevo:</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="433" />
+        <location filename="../../desktop/main_window.py" line="464" />
         <source>Wait for indexing or answering to finish before renaming.</source>
         <translation>Espere a que termine la indexación o la respuesta antes de renombrar.</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="441" />
+        <location filename="../../desktop/main_window.py" line="474" />
         <source>Delete workspace</source>
         <translation>Eliminar espacio de trabajo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="442" />
+        <location filename="../../desktop/main_window.py" line="475" />
         <source>Delete workspace “{name}”? Its index and question history are removed; your documents stay where they are.</source>
         <translation>¿Eliminar el espacio de trabajo «{name}»? Se borran su índice y su historial de preguntas; sus documentos se quedan donde están.</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="471" />
+        <location filename="../../desktop/main_window.py" line="506" />
         <source>Reason</source>
         <translation>Motivo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="471" />
+        <location filename="../../desktop/main_window.py" line="506" />
         <source>Why (shown beside the document):</source>
         <translation>Por qué (se muestra junto al documento):</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="521" />
+        <location filename="../../desktop/main_window.py" line="560" />
         <source>Not a folder: </source>
         <translation>No es una carpeta: </translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="530" />
+        <location filename="../../desktop/main_window.py" line="557" />
         <source>Waiting to index </source>
         <translation>Esperando para indexar </translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="556" />
+        <location filename="../../desktop/main_window.py" line="595" />
         <source>Cancelling…</source>
         <translation>Cancelando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="588" />
+        <location filename="../../desktop/main_window.py" line="628" />
         <source>Indexing in the background: {names}</source>
         <translation>Indexando en segundo plano: {names}</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="593" />
+        <location filename="../../desktop/main_window.py" line="633" />
         <source>Indexing {names}</source>
         <translation>Indexando {names}</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="595" />
+        <location filename="../../desktop/main_window.py" line="635" />
         <source>(+{n} queued)</source>
         <translation>(+{n} en cola)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="599" />
+        <location filename="../../desktop/main_window.py" line="639" />
         <source>Cancelled</source>
         <translation>Cancelado</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="599" />
+        <location filename="../../desktop/main_window.py" line="639" />
         <source>Indexed</source>
         <translation>Indexado</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="600" />
+        <location filename="../../desktop/main_window.py" line="640" />
         <source>{state}: {new} new or changed, {same} unchanged, {removed} removed, {failed} failed ({s} s)</source>
         <translation>{state}: {new} nuevos o modificados, {same} sin cambios, {removed} quitados, {failed} con error ({s} s)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="622" />
+        <location filename="../../desktop/main_window.py" line="662" />
         <source>Add folder to index</source>
         <translation>Añadir una carpeta al índice</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="663" />
+        <location filename="../../desktop/main_window.py" line="703" />
         <source>Waiting…</source>
         <translation>Esperando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="674" />
+        <location filename="../../desktop/main_window.py" line="714" />
         <source>Stopping…</source>
         <translation>Deteniendo…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="706" />
+        <location filename="../../desktop/main_window.py" line="746" />
         <source>Could not answer: {error}</source>
         <translation>No se pudo responder: {error}</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="713" />
+        <location filename="../../desktop/main_window.py" line="753" />
         <source>Stopped</source>
         <translation>Detenido</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="793" />
+        <location filename="../../desktop/main_window.py" line="833" />
         <source>Answer copied with its citations.</source>
         <translation>Respuesta copiada con sus citas.</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="808" />
+        <location filename="../../desktop/main_window.py" line="848" />
         <source>Exported to {path}</source>
         <translation>Exportado a {path}</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="812" />
-        <location filename="../../desktop/main_window.py" line="818" />
+        <location filename="../../desktop/main_window.py" line="852" />
+        <location filename="../../desktop/main_window.py" line="858" />
         <source>Export conversation</source>
         <translation>Exportar la conversación</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="870" />
+        <location filename="../../desktop/main_window.py" line="910" />
         <source>Delete history</source>
         <translation>Eliminar el historial</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="871" />
+        <location filename="../../desktop/main_window.py" line="911" />
         <source>Delete every question and answer of this workspace's history?</source>
         <translation>¿Eliminar todas las preguntas y respuestas del historial de este espacio de trabajo?</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="905" />
+        <location filename="../../desktop/main_window.py" line="947" />
         <source>The new language applies from the next start.</source>
         <translation>El nuevo idioma se aplica a partir del próximo inicio.</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="942" />
+        <location filename="../../desktop/main_window.py" line="1023" />
+        <source>{n} files changed: updating the index…</source>
+        <translation>{n} archivos cambiaron: actualizando el índice…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="1030" />
+        <source>Folder watching stopped for {name}: {error}</source>
+        <translation>Se dejó de vigilar las carpetas de {name}: {error}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="1048" />
         <source>Rebuild the index?</source>
         <translation>¿Reconstruir el índice?</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="944" />
+        <location filename="../../desktop/main_window.py" line="1050" />
         <source>This workspace was indexed with other settings (embedding model or chunking). Its vectors cannot be mixed with new ones: rebuild it to use it. Rebuilding re-reads every document and may take a while.</source>
         <translation>Este espacio de trabajo se indexó con otros ajustes (modelo de vectores o fragmentación). Sus vectores no pueden mezclarse con los nuevos: reconstrúyalo para usarlo. La reconstrucción vuelve a leer todos los documentos y puede tardar un rato.</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="948" />
+        <location filename="../../desktop/main_window.py" line="1054" />
         <source>Rebuild</source>
         <translation>Reconstruir</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="975" />
+        <location filename="../../desktop/main_window.py" line="1081" />
         <source>Rebuilding the index…</source>
         <translation>Reconstruyendo el índice…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="995" />
+        <location filename="../../desktop/main_window.py" line="1102" />
         <source>Chunks</source>
         <translation>Fragmentos</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="996" />
+        <location filename="../../desktop/main_window.py" line="1103" />
         <source>reachable</source>
         <translation>disponible</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="997" />
+        <location filename="../../desktop/main_window.py" line="1104" />
         <source>not reachable</source>
         <translation>no disponible</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="998" />
+        <location filename="../../desktop/main_window.py" line="1105" />
         <source>Model</source>
         <translation>Modelo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="999" />
+        <location filename="../../desktop/main_window.py" line="1106" />
         <source>not called</source>
         <translation>no se llamó</translation>
     </message>
@@ -523,89 +533,94 @@
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="63" />
+        <location filename="../../desktop/settings_dialog.py" line="64" />
         <source>Settings</source>
         <translation>Preferencias</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="73" />
+        <location filename="../../desktop/settings_dialog.py" line="74" />
         <source>Answering model</source>
         <translation>Modelo que responde</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="74" />
+        <location filename="../../desktop/settings_dialog.py" line="75" />
         <source>Ollama host</source>
         <translation>Servidor de Ollama</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="75" />
+        <location filename="../../desktop/settings_dialog.py" line="76" />
         <source>Ollama model</source>
         <translation>Modelo de Ollama</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="76" />
-        <location filename="../../desktop/settings_dialog.py" line="223" />
+        <location filename="../../desktop/settings_dialog.py" line="77" />
+        <location filename="../../desktop/settings_dialog.py" line="231" />
         <source>Embedding model folder</source>
         <translation>Carpeta del modelo de embeddings</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="77" />
+        <location filename="../../desktop/settings_dialog.py" line="78" />
         <source>Passages given to the model (top-k)</source>
         <translation>Pasajes que recibe el modelo (top-k)</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="78" />
+        <location filename="../../desktop/settings_dialog.py" line="79" />
         <source>Fuzzy match threshold (0–100)</source>
         <translation>Umbral de coincidencia aproximada (0–100)</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="79" />
         <location filename="../../desktop/settings_dialog.py" line="80" />
+        <location filename="../../desktop/settings_dialog.py" line="81" />
         <source>OCR languages</source>
         <translation>Idiomas de OCR</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="81" />
+        <location filename="../../desktop/settings_dialog.py" line="82" />
         <source>Window language</source>
         <translation>Idioma de la ventana</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="97" />
+        <location filename="../../desktop/settings_dialog.py" line="83" />
+        <source>Re-index when files in the folders change</source>
+        <translation>Reindexar cuando cambien archivos de las carpetas</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings_dialog.py" line="99" />
         <source>Refresh</source>
         <translation>Actualizar</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="106" />
+        <location filename="../../desktop/settings_dialog.py" line="108" />
         <source>Browse…</source>
         <translation>Examinar…</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="116" />
+        <location filename="../../desktop/settings_dialog.py" line="118" />
         <source>Validation errors</source>
         <translation>Errores de validación</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="181" />
+        <location filename="../../desktop/settings_dialog.py" line="189" />
         <source>Ollama host must start with http:// or https://</source>
         <translation>El servidor de Ollama debe empezar por http:// o https://</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="200" />
+        <location filename="../../desktop/settings_dialog.py" line="208" />
         <source>Asking Ollama for its models…</source>
         <translation>Preguntando a Ollama por sus modelos…</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="212" />
+        <location filename="../../desktop/settings_dialog.py" line="220" />
         <source>Ollama reports {n} models.</source>
         <translation>Ollama tiene {n} modelos.</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="213" />
+        <location filename="../../desktop/settings_dialog.py" line="221" />
         <source>Ollama has no models installed (ollama pull &lt;model&gt;).</source>
         <translation>Ollama no tiene modelos instalados (ollama pull &lt;modelo&gt;).</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="219" />
+        <location filename="../../desktop/settings_dialog.py" line="227" />
         <source>Ollama not reachable; type a model name.</source>
         <translation>Ollama no está disponible; escriba el nombre de un modelo.</translation>
     </message>
@@ -845,175 +860,180 @@
 <context>
     <name>WorkspacesPanel</name>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="76" />
-        <location filename="../../desktop/workspaces_panel.py" line="81" />
+        <location filename="../../desktop/workspaces_panel.py" line="77" />
+        <location filename="../../desktop/workspaces_panel.py" line="82" />
         <source>Workspaces</source>
         <translation>Espacios de trabajo</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="85" />
+        <location filename="../../desktop/workspaces_panel.py" line="86" />
         <source>New…</source>
         <translation>Nuevo…</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="87" />
+        <location filename="../../desktop/workspaces_panel.py" line="88" />
         <source>Rename…</source>
         <translation>Renombrar…</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="89" />
+        <location filename="../../desktop/workspaces_panel.py" line="90" />
         <source>Delete…</source>
         <translation>Eliminar…</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="91" />
+        <location filename="../../desktop/workspaces_panel.py" line="92" />
         <source>New workspace</source>
         <translation>Nuevo espacio de trabajo</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="91" />
+        <location filename="../../desktop/workspaces_panel.py" line="92" />
         <source>Rename workspace</source>
         <translation>Renombrar espacio de trabajo</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="92" />
+        <location filename="../../desktop/workspaces_panel.py" line="93" />
         <source>Delete workspace</source>
         <translation>Eliminar espacio de trabajo</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="102" />
-        <location filename="../../desktop/workspaces_panel.py" line="174" />
+        <location filename="../../desktop/workspaces_panel.py" line="103" />
+        <location filename="../../desktop/workspaces_panel.py" line="175" />
         <source>Folders</source>
         <translation>Carpetas</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="105" />
+        <location filename="../../desktop/workspaces_panel.py" line="106" />
         <source>Add folder…</source>
         <translation>Añadir carpeta…</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="106" />
+        <location filename="../../desktop/workspaces_panel.py" line="107" />
         <source>Index a folder (or drop folders onto the window)</source>
         <translation>Indexar una carpeta (o suelte carpetas sobre la ventana)</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="108" />
+        <location filename="../../desktop/workspaces_panel.py" line="109" />
         <source>Remove folder</source>
         <translation>Quitar carpeta</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="115" />
-        <location filename="../../desktop/workspaces_panel.py" line="147" />
+        <location filename="../../desktop/workspaces_panel.py" line="116" />
+        <location filename="../../desktop/workspaces_panel.py" line="148" />
         <source>Documents</source>
         <translation>Documentos</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="116" />
+        <location filename="../../desktop/workspaces_panel.py" line="117" />
         <source>Document</source>
         <translation>Documento</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="116" />
+        <location filename="../../desktop/workspaces_panel.py" line="117" />
         <source>Pages</source>
         <translation>Páginas</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="116" />
+        <location filename="../../desktop/workspaces_panel.py" line="117" />
         <source>Status</source>
         <translation>Estado</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="127" />
+        <location filename="../../desktop/workspaces_panel.py" line="128" />
         <source>Question history</source>
         <translation>Historial de preguntas</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="132" />
+        <location filename="../../desktop/workspaces_panel.py" line="133" />
         <source>Delete</source>
         <translation>Eliminar</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="133" />
+        <location filename="../../desktop/workspaces_panel.py" line="134" />
         <source>Delete this question from the history</source>
         <translation>Eliminar esta pregunta del historial</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="135" />
+        <location filename="../../desktop/workspaces_panel.py" line="136" />
         <source>Delete all…</source>
         <translation>Eliminar todo…</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="136" />
+        <location filename="../../desktop/workspaces_panel.py" line="137" />
         <source>Delete the whole history</source>
         <translation>Eliminar todo el historial</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="148" />
+        <location filename="../../desktop/workspaces_panel.py" line="149" />
         <source>History</source>
         <translation>Historial</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="153" />
+        <location filename="../../desktop/workspaces_panel.py" line="154" />
         <source>Indexing progress</source>
         <translation>Progreso de la indexación</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="159" />
+        <location filename="../../desktop/workspaces_panel.py" line="160" />
         <source>Cancel</source>
         <translation>Cancelar</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="160" />
+        <location filename="../../desktop/workspaces_panel.py" line="161" />
         <source>Cancel indexing</source>
         <translation>Cancelar la indexación</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="260" />
+        <location filename="../../desktop/workspaces_panel.py" line="262" />
         <source>{n} documents</source>
         <translation>{n} documentos</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="264" />
+        <location filename="../../desktop/workspaces_panel.py" line="266" />
         <source>{n} chunks</source>
         <translation>{n} fragmentos</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="267" />
+        <location filename="../../desktop/workspaces_panel.py" line="269" />
         <source>last indexed {when}</source>
         <translation>indexado por última vez el {when}</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="268" />
+        <location filename="../../desktop/workspaces_panel.py" line="270" />
         <source>never indexed</source>
         <translation>nunca indexado</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="278" />
+        <location filename="../../desktop/workspaces_panel.py" line="280" />
         <source>document changed</source>
         <translation>documento modificado</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="304" />
+        <location filename="../../desktop/workspaces_panel.py" line="314" />
         <source>Mark as active</source>
         <translation>Marcar como activo</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="304" />
+        <location filename="../../desktop/workspaces_panel.py" line="314" />
+        <source>Release from quarantine</source>
+        <translation>Liberar de la cuarentena</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/workspaces_panel.py" line="315" />
         <source>Mark as superseded…</source>
         <translation>Marcar como sustituido…</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="305" />
+        <location filename="../../desktop/workspaces_panel.py" line="316" />
         <source>Quarantine…</source>
         <translation>Poner en cuarentena…</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="320" />
+        <location filename="../../desktop/workspaces_panel.py" line="339" />
         <source>{done} of {total} files</source>
         <translation>{done} de {total} archivos</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="324" />
+        <location filename="../../desktop/workspaces_panel.py" line="343" />
         <source>about {t} left</source>
         <translation>quedan unos {t}</translation>
     </message>
