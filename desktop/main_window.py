@@ -137,6 +137,22 @@ def watch_batches(watcher: FolderWatcher, cancel: Callable[[], bool], poll_s: fl
                 yield batch
 
 
+class _DaemonThreads:
+    """A "pool" for :meth:`Jobs.start` that runs each runnable in its own daemon thread.
+
+    For the long-lived folder watchers only: a ``QThreadPool`` child of the window
+    waits in its destructor for its runnables, so a watcher still running when the
+    window is deleted without a close event (never shown, or deleted directly)
+    blocked the GUI thread forever (seen in tests). A daemon thread never blocks
+    destruction or exit; the watcher stops at its next poll once cancelled, or at
+    its next report once the window is gone (:meth:`Jobs.start` cancels a worker
+    whose report finds no receiver).
+    """
+
+    def start(self, runnable) -> None:
+        threading.Thread(target=runnable.run, name="verbatim-folder-watch", daemon=True).start()
+
+
 def _write_text(path: str, text: str) -> str:
     Path(path).write_text(text, encoding="utf-8")
     return path
@@ -216,8 +232,7 @@ class MainWindow(QMainWindow):
         self._ask_workspace: str | None = None
         self.rebuild_box: QMessageBox | None = None
         # Folder watching: one long-lived watcher worker per workspace seen this session.
-        self._watch_pool = QThreadPool(self)
-        self._watch_pool.setMaxThreadCount(64)
+        self._watch_pool = _DaemonThreads()
         self._watches: dict[str, tuple[list[str], GeneratorWorker]] = {}
         self._known_folders: dict[str, list[str]] = {}
         self._live_watches: set[str] = set()  # workspaces whose watcher reported it is running
@@ -1103,7 +1118,6 @@ class MainWindow(QMainWindow):
             pool.waitForDone(60000)
         self._net_pool.clear()
         self._net_pool.waitForDone(3000)  # at most one 1.5 s reachability check
-        self._watch_pool.waitForDone(5000)  # watchers poll their cancel flag every 0.5 s
         super().closeEvent(event)
 
 

@@ -167,7 +167,7 @@ class Jobs(QObject):
             try:
                 signal.emit(key, kind, payload)
             except RuntimeError:  # the window (and this object) is gone: nobody to tell
-                pass
+                worker.cancel()  # and nobody to work for: stop at the next cancellation point
 
         worker._report = report
         (pool or self.pool or QThreadPool.globalInstance()).start(worker)
