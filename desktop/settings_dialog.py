@@ -111,6 +111,7 @@ class SettingsDialog(QDialog):
                 field_widget = row
             form.addRow(labels.get(name, name), field_widget)
         self.models_status = QLabel("")
+        self.models_status.setWordWrap(True)  # a long Ollama error must not widen the dialog past the screen
         self.models_status.setStyleSheet("color: palette(mid);")
         self.error_label = QLabel("")
         self.error_label.setWordWrap(True)
@@ -127,12 +128,23 @@ class SettingsDialog(QDialog):
         if "ollama_model" in self.widgets:
             self.fetch_models()
 
+    def _enum_labels(self) -> dict[str, str]:
+        """Readable labels for the settings' fixed choices (the stored values stay codes)."""
+        return {
+            "system": self.tr("System language"), "en": "English", "es": "Español",
+            "auto": self.tr("Automatic (Ollama when it runs, else the embedded model)"),
+            "ollama": "Ollama", "embedded": self.tr("Embedded demo model"),
+            "off": self.tr("Off"), "judge": self.tr("The Ollama model as a judge"),
+        }
+
     def _make_widget(self, name: str, prop: dict, value) -> QWidget:
         kind = prop.get("type")
         if "enum" in prop:
             w = QComboBox()
-            w.addItems([str(v) for v in prop["enum"]])
-            w.setCurrentText(str(value))
+            labels = self._enum_labels()
+            for v in prop["enum"]:
+                w.addItem(labels.get(str(v), str(v)), str(v))  # shown label, stored value
+            w.setCurrentIndex(max(0, w.findData(str(value))))
             return w
         if name == "ollama_model":
             w = QComboBox()
@@ -164,7 +176,8 @@ class SettingsDialog(QDialog):
             if isinstance(w, QCheckBox):
                 out[name] = w.isChecked()
             elif isinstance(w, QComboBox):
-                out[name] = w.currentText().strip()
+                data = w.currentData()
+                out[name] = data if isinstance(data, str) else w.currentText().strip()
             elif isinstance(w, (QSpinBox, QDoubleSpinBox)):
                 out[name] = w.value()
             else:
@@ -224,7 +237,8 @@ class SettingsDialog(QDialog):
 
     @Slot(object)
     def _on_models_error(self, exc: Exception) -> None:
-        self.models_status.setText(self.tr("Ollama not reachable; type a model name.") + f" ({exc})")
+        self.models_status.setText(self.tr("Ollama not reachable; type a model name."))
+        self.models_status.setToolTip(str(exc))  # the full error, without widening the dialog
         self.models_loaded.emit([])
 
     def _browse_model(self) -> None:

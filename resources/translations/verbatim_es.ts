@@ -166,278 +166,278 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../desktop/main_window.py" line="277" />
+        <location filename="../../desktop/main_window.py" line="293" />
         <source>Model: —</source>
         <translation>Modelo: —</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="278" />
+        <location filename="../../desktop/main_window.py" line="294" />
         <source>Ollama: checking…</source>
         <translation>Ollama: comprobando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="279" />
+        <location filename="../../desktop/main_window.py" line="295" />
         <source>Chunks: —</source>
         <translation>Fragmentos: —</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="284" />
+        <location filename="../../desktop/main_window.py" line="300" />
         <source>&amp;File</source>
         <translation>&amp;Archivo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="285" />
+        <location filename="../../desktop/main_window.py" line="301" />
         <source>New workspace…</source>
         <translation>Nuevo espacio de trabajo…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="286" />
+        <location filename="../../desktop/main_window.py" line="302" />
         <source>Add folder…</source>
         <translation>Añadir carpeta…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="288" />
+        <location filename="../../desktop/main_window.py" line="304" />
         <source>Export conversation as Markdown…</source>
         <translation>Exportar la conversación como Markdown…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="289" />
+        <location filename="../../desktop/main_window.py" line="305" />
         <source>Export conversation as PDF…</source>
         <translation>Exportar la conversación como PDF…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="291" />
+        <location filename="../../desktop/main_window.py" line="307" />
         <source>Settings…</source>
         <translation>Preferencias…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="293" />
+        <location filename="../../desktop/main_window.py" line="309" />
         <source>Quit</source>
         <translation>Salir</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="294" />
+        <location filename="../../desktop/main_window.py" line="310" />
         <source>&amp;Edit</source>
         <translation>&amp;Editar</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="295" />
+        <location filename="../../desktop/main_window.py" line="311" />
         <source>Copy answer with citations</source>
         <translation>Copiar la respuesta con sus citas</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="296" />
+        <location filename="../../desktop/main_window.py" line="312" />
         <source>Find in document</source>
         <translation>Buscar en el documento</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="297" />
+        <location filename="../../desktop/main_window.py" line="313" />
         <source>&amp;Help</source>
         <translation>A&amp;yuda</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="298" />
+        <location filename="../../desktop/main_window.py" line="314" />
         <source>Getting started</source>
         <translation>Primeros pasos</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="442" />
+        <location filename="../../desktop/main_window.py" line="465" />
         <source>New workspace</source>
         <translation>Nuevo espacio de trabajo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="442" />
+        <location filename="../../desktop/main_window.py" line="465" />
         <source>Name (for example the client or matter):</source>
         <translation>Nombre (por ejemplo el cliente o el asunto):</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="457" />
+        <location filename="../../desktop/main_window.py" line="480" />
         <source>Rename workspace</source>
         <translation>Renombrar espacio de trabajo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="457" />
+        <location filename="../../desktop/main_window.py" line="480" />
         <source>New name:</source>
         <translation>Nombre nuevo:</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="464" />
+        <location filename="../../desktop/main_window.py" line="487" />
         <source>Wait for indexing or answering to finish before renaming.</source>
         <translation>Espere a que termine la indexación o la respuesta antes de renombrar.</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="474" />
+        <location filename="../../desktop/main_window.py" line="497" />
         <source>Delete workspace</source>
         <translation>Eliminar espacio de trabajo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="475" />
+        <location filename="../../desktop/main_window.py" line="498" />
         <source>Delete workspace “{name}”? Its index and question history are removed; your documents stay where they are.</source>
         <translation>¿Eliminar el espacio de trabajo «{name}»? Se borran su índice y su historial de preguntas; sus documentos se quedan donde están.</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="506" />
+        <location filename="../../desktop/main_window.py" line="529" />
         <source>Reason</source>
         <translation>Motivo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="506" />
+        <location filename="../../desktop/main_window.py" line="529" />
         <source>Why (shown beside the document):</source>
         <translation>Por qué (se muestra junto al documento):</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="560" />
+        <location filename="../../desktop/main_window.py" line="583" />
         <source>Not a folder: </source>
         <translation>No es una carpeta: </translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="557" />
+        <location filename="../../desktop/main_window.py" line="580" />
         <source>Waiting to index </source>
         <translation>Esperando para indexar </translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="595" />
+        <location filename="../../desktop/main_window.py" line="618" />
         <source>Cancelling…</source>
         <translation>Cancelando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="628" />
+        <location filename="../../desktop/main_window.py" line="651" />
         <source>Indexing in the background: {names}</source>
         <translation>Indexando en segundo plano: {names}</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="633" />
+        <location filename="../../desktop/main_window.py" line="656" />
         <source>Indexing {names}</source>
         <translation>Indexando {names}</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="635" />
+        <location filename="../../desktop/main_window.py" line="658" />
         <source>(+{n} queued)</source>
         <translation>(+{n} en cola)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="639" />
+        <location filename="../../desktop/main_window.py" line="662" />
         <source>Cancelled</source>
         <translation>Cancelado</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="639" />
+        <location filename="../../desktop/main_window.py" line="662" />
         <source>Indexed</source>
         <translation>Indexado</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="640" />
+        <location filename="../../desktop/main_window.py" line="663" />
         <source>{state}: {new} new or changed, {same} unchanged, {removed} removed, {failed} failed ({s} s)</source>
         <translation>{state}: {new} nuevos o modificados, {same} sin cambios, {removed} quitados, {failed} con error ({s} s)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="662" />
+        <location filename="../../desktop/main_window.py" line="685" />
         <source>Add folder to index</source>
         <translation>Añadir una carpeta al índice</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="703" />
+        <location filename="../../desktop/main_window.py" line="729" />
         <source>Waiting…</source>
         <translation>Esperando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="714" />
+        <location filename="../../desktop/main_window.py" line="740" />
         <source>Stopping…</source>
         <translation>Deteniendo…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="746" />
+        <location filename="../../desktop/main_window.py" line="772" />
         <source>Could not answer: {error}</source>
         <translation>No se pudo responder: {error}</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="753" />
+        <location filename="../../desktop/main_window.py" line="779" />
         <source>Stopped</source>
         <translation>Detenido</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="833" />
+        <location filename="../../desktop/main_window.py" line="859" />
         <source>Answer copied with its citations.</source>
         <translation>Respuesta copiada con sus citas.</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="848" />
+        <location filename="../../desktop/main_window.py" line="874" />
         <source>Exported to {path}</source>
         <translation>Exportado a {path}</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="852" />
-        <location filename="../../desktop/main_window.py" line="858" />
+        <location filename="../../desktop/main_window.py" line="878" />
+        <location filename="../../desktop/main_window.py" line="884" />
         <source>Export conversation</source>
         <translation>Exportar la conversación</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="910" />
+        <location filename="../../desktop/main_window.py" line="936" />
         <source>Delete history</source>
         <translation>Eliminar el historial</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="911" />
+        <location filename="../../desktop/main_window.py" line="937" />
         <source>Delete every question and answer of this workspace's history?</source>
         <translation>¿Eliminar todas las preguntas y respuestas del historial de este espacio de trabajo?</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="947" />
+        <location filename="../../desktop/main_window.py" line="973" />
         <source>The new language applies from the next start.</source>
         <translation>El nuevo idioma se aplica a partir del próximo inicio.</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1023" />
+        <location filename="../../desktop/main_window.py" line="1049" />
         <source>{n} files changed: updating the index…</source>
         <translation>{n} archivos cambiaron: actualizando el índice…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1030" />
+        <location filename="../../desktop/main_window.py" line="1056" />
         <source>Folder watching stopped for {name}: {error}</source>
         <translation>Se dejó de vigilar las carpetas de {name}: {error}</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1048" />
+        <location filename="../../desktop/main_window.py" line="1074" />
         <source>Rebuild the index?</source>
         <translation>¿Reconstruir el índice?</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1050" />
+        <location filename="../../desktop/main_window.py" line="1076" />
         <source>This workspace was indexed with other settings (embedding model or chunking). Its vectors cannot be mixed with new ones: rebuild it to use it. Rebuilding re-reads every document and may take a while.</source>
         <translation>Este espacio de trabajo se indexó con otros ajustes (modelo de vectores o fragmentación). Sus vectores no pueden mezclarse con los nuevos: reconstrúyalo para usarlo. La reconstrucción vuelve a leer todos los documentos y puede tardar un rato.</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1054" />
+        <location filename="../../desktop/main_window.py" line="1080" />
         <source>Rebuild</source>
         <translation>Reconstruir</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1081" />
+        <location filename="../../desktop/main_window.py" line="1107" />
         <source>Rebuilding the index…</source>
         <translation>Reconstruyendo el índice…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1102" />
+        <location filename="../../desktop/main_window.py" line="1127" />
         <source>Chunks</source>
         <translation>Fragmentos</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1103" />
+        <location filename="../../desktop/main_window.py" line="1128" />
         <source>reachable</source>
         <translation>disponible</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1104" />
+        <location filename="../../desktop/main_window.py" line="1129" />
         <source>not reachable</source>
         <translation>no disponible</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1105" />
+        <location filename="../../desktop/main_window.py" line="1130" />
         <source>Model</source>
         <translation>Modelo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1106" />
+        <location filename="../../desktop/main_window.py" line="1131" />
         <source>not called</source>
         <translation>no se llamó</translation>
     </message>
@@ -445,89 +445,119 @@
 <context>
     <name>Render</name>
     <message>
-        <location filename="../../desktop/render.py" line="233" />
+        <location filename="../../desktop/render.py" line="263" />
         <source>the document changed since this answer</source>
         <translation>el documento cambió después de esta respuesta</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="234" />
+        <location filename="../../desktop/render.py" line="264" />
         <source>Searched for</source>
         <translation>Se buscó</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="235" />
+        <location filename="../../desktop/render.py" line="265" />
         <source>Documents consulted</source>
         <translation>Documentos consultados</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="236" />
+        <location filename="../../desktop/render.py" line="266" />
         <source>pages</source>
         <translation>páginas</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="237" />
+        <location filename="../../desktop/render.py" line="267" />
         <source>No document matched the question.</source>
         <translation>Ningún documento coincidió con la pregunta.</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="238" />
+        <location filename="../../desktop/render.py" line="268" />
         <source>some sentences were removed because no quote could be verified.</source>
         <translation>se quitaron algunas frases porque no se pudo verificar ninguna cita.</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="239" />
+        <location filename="../../desktop/render.py" line="269" />
         <source>Sources</source>
         <translation>Fuentes</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="240" />
+        <location filename="../../desktop/render.py" line="270" />
         <source>OCR — check the page</source>
         <translation>OCR — compruebe la página</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="241" />
+        <location filename="../../desktop/render.py" line="271" />
         <source>changed since this answer</source>
         <translation>cambió después de esta respuesta</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="242" />
+        <location filename="../../desktop/render.py" line="272" />
         <source>page</source>
         <translation>página</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="243" />
+        <location filename="../../desktop/render.py" line="273" />
         <source>{removed} removed, {dropped} with a citation dropped</source>
         <translation>{removed} quitadas, {dropped} con una cita descartada</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="244" />
+        <location filename="../../desktop/render.py" line="274" />
         <source>hide</source>
         <translation>ocultar</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="245" />
+        <location filename="../../desktop/render.py" line="275" />
         <source>show why</source>
         <translation>ver por qué</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="246" />
+        <location filename="../../desktop/render.py" line="276" />
         <source>Not verified</source>
         <translation>Sin verificar</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="247" />
+        <location filename="../../desktop/render.py" line="277" />
         <source>(the whole answer)</source>
         <translation>(toda la respuesta)</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="248" />
+        <location filename="../../desktop/render.py" line="278" />
         <source>citation dropped, sentence kept</source>
         <translation>cita descartada, frase conservada</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="249" />
+        <location filename="../../desktop/render.py" line="279" />
         <source>sentence removed</source>
         <translation>frase quitada</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/render.py" line="280" />
+        <source>Read as</source>
+        <translation>Entendida como</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/render.py" line="281" />
+        <source>CONFLICT</source>
+        <translation>CONFLICTO</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/render.py" line="282" />
+        <source>The cited passages disagree</source>
+        <translation>Los pasajes citados no coinciden</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/render.py" line="283" />
+        <source>What each passage says</source>
+        <translation>Lo que dice cada pasaje</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/render.py" line="284" />
+        <source>Verbatim gives no single answer: the passages below say different things about this question. Each sentence reports one passage; read them and decide.</source>
+        <translation>Verbatim no da una única respuesta: los pasajes siguientes dicen cosas distintas sobre esta pregunta. Cada frase recoge un pasaje; léalos y decida.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/render.py" line="285" />
+        <source>The model reported that the documents disagree, but fewer than two verified passages show it; the verified sentences are shown as they are.</source>
+        <translation>El modelo indicó que los documentos no coinciden, pero menos de dos pasajes verificados lo muestran; las frases verificadas se muestran tal cual.</translation>
     </message>
 </context>
 <context>
@@ -554,7 +584,7 @@
     </message>
     <message>
         <location filename="../../desktop/settings_dialog.py" line="77" />
-        <location filename="../../desktop/settings_dialog.py" line="231" />
+        <location filename="../../desktop/settings_dialog.py" line="245" />
         <source>Embedding model folder</source>
         <translation>Carpeta del modelo de embeddings</translation>
     </message>
@@ -595,32 +625,57 @@
         <translation>Examinar…</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="118" />
+        <location filename="../../desktop/settings_dialog.py" line="119" />
         <source>Validation errors</source>
         <translation>Errores de validación</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="189" />
+        <location filename="../../desktop/settings_dialog.py" line="134" />
+        <source>System language</source>
+        <translation>Idioma del sistema</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings_dialog.py" line="135" />
+        <source>Automatic (Ollama when it runs, else the embedded model)</source>
+        <translation>Automático (Ollama si está en marcha; si no, el modelo integrado)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings_dialog.py" line="136" />
+        <source>Embedded demo model</source>
+        <translation>Modelo integrado de demostración</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings_dialog.py" line="137" />
+        <source>Off</source>
+        <translation>Desactivado</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings_dialog.py" line="137" />
+        <source>The Ollama model as a judge</source>
+        <translation>El modelo de Ollama como juez</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings_dialog.py" line="202" />
         <source>Ollama host must start with http:// or https://</source>
         <translation>El servidor de Ollama debe empezar por http:// o https://</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="208" />
+        <location filename="../../desktop/settings_dialog.py" line="221" />
         <source>Asking Ollama for its models…</source>
         <translation>Preguntando a Ollama por sus modelos…</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="220" />
+        <location filename="../../desktop/settings_dialog.py" line="233" />
         <source>Ollama reports {n} models.</source>
         <translation>Ollama tiene {n} modelos.</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="221" />
+        <location filename="../../desktop/settings_dialog.py" line="234" />
         <source>Ollama has no models installed (ollama pull &lt;model&gt;).</source>
         <translation>Ollama no tiene modelos instalados (ollama pull &lt;modelo&gt;).</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="227" />
+        <location filename="../../desktop/settings_dialog.py" line="240" />
         <source>Ollama not reachable; type a model name.</source>
         <translation>Ollama no está disponible; escriba el nombre de un modelo.</translation>
     </message>

@@ -45,6 +45,9 @@ def test_settings_dialog_round_trip(qtbot, monkeypatch):
     with qtbot.waitSignal(dialog.models_loaded, timeout=90_000) as blocker:
         pass
     assert blocker.args[0] == [] and "not reachable" in dialog.models_status.text()
+    assert "127.0.0.1:9" in dialog.models_status.toolTip()  # the full error, in the tooltip
+    # the error never widens the dialog past a laptop screen (tester, session 3: 1522 px)
+    assert dialog.sizeHint().width() <= 900
     w = dialog.widgets
     assert isinstance(w["top_k"], QSpinBox) and w["top_k"].maximum() == 50  # bounds from the model
     assert isinstance(w["fuzzy_threshold"], QDoubleSpinBox) and w["fuzzy_threshold"].minimum() == 50
@@ -61,7 +64,8 @@ def test_settings_dialog_round_trip(qtbot, monkeypatch):
     w["ollama_model"].setCurrentText("llama3.1:8b")
     w["top_k"].setValue(9)
     w["fuzzy_threshold"].setValue(95.0)
-    w["ui_language"].setCurrentText("es")
+    w["ui_language"].setCurrentIndex(w["ui_language"].findData("es"))
+    assert w["ui_language"].currentText() == "Español"  # a readable label, the code stored
     dialog.accept()
     new = dialog.result_settings
     assert new is not None and new.top_k == 9 and new.ollama_model == "llama3.1:8b" and new.ui_language == "es"
