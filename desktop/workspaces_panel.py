@@ -254,7 +254,9 @@ class WorkspacesPanel(QWidget):
             status = "needs_ocr" if ocr else "failed"
             counts[status] = counts.get(status, 0) + 1
             where = f" (page {f.page})" if f.page else ""
-            item = QTreeWidgetItem([Path(f.path).name, "", f"{doc_status_text(status)}: {f.reason}{where}"])
+            # Named like the indexed documents (folder/relative path), status short: the reason
+            # made the column too wide to read in a narrow panel (tester, session 3).
+            item = QTreeWidgetItem([_doc_name(f.path, snap.get("folders", [])), "", doc_status_text(status)])
             item.setToolTip(0, f"{f.path}\n{f.reason}{where}")
             item.setToolTip(2, f"{f.reason}{where}")
             item.setForeground(2, Qt.GlobalColor.darkRed if not ocr else Qt.GlobalColor.darkYellow)
@@ -262,7 +264,7 @@ class WorkspacesPanel(QWidget):
         parts = [self.tr("{n} documents").format(n=len(snap.get("documents", [])))]
         for status in ("superseded", "quarantined", "failed", "needs_ocr"):
             if counts.get(status):
-                parts.append(f"{counts[status]} {doc_status_text(status)}")
+                parts.append(f"{doc_status_text(status)}: {counts[status]}")  # no plural to get wrong
         parts.append(self.tr("{n} chunks").format(n=snap.get("chunks", 0)))
         last = snap.get("last_indexed")
         parts.append(
@@ -345,3 +347,13 @@ class WorkspacesPanel(QWidget):
         self.progress_bar.setVisible(running)
         self.cancel_button.setVisible(running)
         self.eta_label.setVisible(running and eta_s is not None)
+
+
+def _doc_name(path: str, folders: list[str]) -> str:
+    """``path`` as the documents list names files: its folder's name, then the path inside it."""
+    p = Path(path)
+    for folder in sorted(folders, key=len, reverse=True):
+        root = Path(folder)
+        if p.is_relative_to(root):
+            return f"{root.name}/{p.relative_to(root).as_posix()}"
+    return p.name

@@ -75,7 +75,7 @@ def test_quarantine_with_reason_hides_the_document_then_release(qtbot, indexed):
     qtbot.waitUntil(lambda: "quarantined" in _rows(window)[lease][0], timeout=TIMEOUT_MS)
     assert "suspicious instructions" in _rows(window)[lease][0] + _rows(window)[lease][1].toolTip(2)
     assert len(asked) == 1
-    assert "1 quarantined" in window.workspaces_panel.summary_label.text()
+    assert "quarantined: 1" in window.workspaces_panel.summary_label.text()
 
     answers = []
     window.answer_ready.connect(answers.append)

@@ -99,9 +99,12 @@ def test_index_ask_and_open_citation(qtbot, tmp_path, settings):
     rows = {window.documents_view.topLevelItem(i).text(0): window.documents_view.topLevelItem(i).text(2)
             for i in range(2)}
     assert rows["docs/NIST.FIPS.199.pdf"] == "indexed"
-    assert rows["broken.pdf"].startswith("failed: ")  # the reason is shown beside it
+    assert rows["docs/broken.pdf"] == "failed"  # named like documents; the reason in the tooltip
+    broken = next(window.documents_view.topLevelItem(i) for i in range(2)
+                  if window.documents_view.topLevelItem(i).text(0) == "docs/broken.pdf")
+    assert broken.toolTip(2)  # the reason
     summary = window.workspaces_panel.summary_label.text()
-    assert "1 documents" in summary and "1 failed" in summary and "last indexed" in summary
+    assert "1 documents" in summary and "failed: 1" in summary and "last indexed" in summary
     assert window.progress_bar.value() == window.progress_bar.maximum()
     assert not window.cancel_button.isEnabled()
 
