@@ -40,8 +40,7 @@ import core  # noqa: E402,F401
 from core.chunking import chunk_pages  # noqa: E402
 from core.facts import missing_facts  # noqa: E402
 from core.ingest import parse_file  # noqa: E402
-from core.normalize import normalized  # noqa: E402
-from core.types import Chunk, MatchKind, ModelAnswer  # noqa: E402
+from core.types import Chunk, ModelAnswer  # noqa: E402
 from core.verify import match_quote, verify_claims  # noqa: E402
 
 SHARED = Path(os.environ.get("VERBATIM_SHARED", Path(__file__).resolve().parents[2] / "shared"))

@@ -913,7 +913,7 @@ class Workspace:
             if not root.is_dir():
                 raise IndexError_(f"{root}: not a folder")
         report = IndexReport(workspace=self.name, folders=[str(r) for r in roots])
-        commit_chunks = getattr(self.settings, "index_commit_chunks", 512)
+        commit_chunks = self.settings.index_commit_chunks
         # Waits a little: another process opening the workspace holds the lock while it recovers.
         with self._write_lock, self._writer(wait_s=30):
             self._recover_locked()

@@ -337,7 +337,6 @@ class MainWindow(QMainWindow):
         p.history_delete.connect(self.delete_history_entry)
         p.history_clear.connect(self._clear_history_dialog)
         p.status_requested.connect(self._status_dialog)
-        p.can_set_status = hasattr(Workspace, "set_status")
         c.ask_requested.connect(self.ask)
         c.stop_requested.connect(self.stop_asking)
         c.citation_clicked.connect(self.open_entry_citation)
@@ -532,9 +531,9 @@ class MainWindow(QMainWindow):
         self.set_document_status(doc_id, status, reason)
 
     def set_document_status(self, doc_id: str, status: str, reason: str = "") -> None:
-        """Set a document's status through ``Workspace.set_status`` when core has it."""
+        """Set a document's status through ``Workspace.set_status`` (index lane)."""
         name = self.workspace_name
-        if name is None or not hasattr(Workspace, "set_status"):
+        if name is None:
             return
         self._jobs.call(lambda: self._get_workspace(name).set_status(doc_id, status, reason),
                         lambda _: self.refresh_workspace(), self._on_error, pool=self._index_pool)
@@ -1009,7 +1008,7 @@ class MainWindow(QMainWindow):
         setting is off or the workspace has no folders. The watcher runs in the
         watch pool; its batches arrive in :meth:`_on_folder_changes`.
         """
-        wanted = sorted(self._known_folders.get(name, [])) if getattr(self.settings, "watch_folders", True) else []
+        wanted = sorted(self._known_folders.get(name, [])) if self.settings.watch_folders else []
         current = self._watches.get(name)
         if current is not None and current[0] == wanted and not current[1].is_cancelled:
             return

@@ -92,23 +92,13 @@ class SettingsDialog(QDialog):
             self.widgets[name] = widget
             field_widget = widget
             if name == "ollama_model":
-                row = QWidget()
-                hl = QHBoxLayout(row)
-                hl.setContentsMargins(0, 0, 0, 0)
-                hl.addWidget(widget, 1)
                 self.refresh_models_button = QPushButton(self.tr("Refresh"))
                 self.refresh_models_button.clicked.connect(self.fetch_models)
-                hl.addWidget(self.refresh_models_button)
-                field_widget = row
+                field_widget = _with_button(widget, self.refresh_models_button)
             elif name == "embedding_model":
-                row = QWidget()
-                hl = QHBoxLayout(row)
-                hl.setContentsMargins(0, 0, 0, 0)
-                hl.addWidget(widget, 1)
                 browse = QPushButton(self.tr("Browse…"))
                 browse.clicked.connect(self._browse_model)
-                hl.addWidget(browse)
-                field_widget = row
+                field_widget = _with_button(widget, browse)
             form.addRow(labels.get(name, name), field_widget)
         self.models_status = QLabel("")
         self.models_status.setWordWrap(True)  # a long Ollama error must not widen the dialog past the screen
@@ -251,3 +241,13 @@ class SettingsDialog(QDialog):
     def done(self, result: int) -> None:
         self._jobs.cancel_all()
         super().done(result)
+
+
+def _with_button(field: QWidget, button: QPushButton) -> QWidget:
+    """``field`` stretched, with ``button`` at its right, in one form row."""
+    row = QWidget()
+    hl = QHBoxLayout(row)
+    hl.setContentsMargins(0, 0, 0, 0)
+    hl.addWidget(field, 1)
+    hl.addWidget(button)
+    return row

@@ -62,7 +62,7 @@ def answer_status_text(status: str) -> str:
     texts = {
         "answered": t(_CTX, "Answered"),
         "partial": t(_CTX, "Partial answer"),
-        "abstained": t(_CTX, "No answer (not found in the documents)"),
+        "abstained": t(_CTX, "No verified answer"),
     }
     return texts.get(status, status)
 
@@ -90,5 +90,5 @@ _LUPDATE = (
     QT_TRANSLATE_NOOP("Texts", "needs OCR"),
     QT_TRANSLATE_NOOP("Texts", "Answered"),
     QT_TRANSLATE_NOOP("Texts", "Partial answer"),
-    QT_TRANSLATE_NOOP("Texts", "No answer (not found in the documents)"),
+    QT_TRANSLATE_NOOP("Texts", "No verified answer"),
 )

@@ -70,7 +70,6 @@ class WorkspacesPanel(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.can_set_status = False
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
 
@@ -300,7 +299,7 @@ class WorkspacesPanel(QWidget):
             self.remove_folder_requested.emit(item.data(ROLE_ID))
 
     def document_menu(self, item: QTreeWidgetItem | None) -> QMenu | None:
-        """The status menu of a document row, or ``None`` (failed files, or core without statuses).
+        """The status menu of a document row, or ``None`` (failed files have none).
 
         Offers only the changes that apply: a quarantined document gets "Release
         from quarantine" (core records the release for its content hash), the
@@ -308,7 +307,7 @@ class WorkspacesPanel(QWidget):
         Each action emits :attr:`status_requested`.
         """
         doc_id = item.data(0, ROLE_ID) if item is not None else None
-        if not doc_id or not self.can_set_status:
+        if not doc_id:
             return None
         current = item.data(0, ROLE_STATUS) or "active"
         menu = QMenu(self)

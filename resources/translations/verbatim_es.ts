@@ -584,7 +584,7 @@
     </message>
     <message>
         <location filename="../../desktop/settings_dialog.py" line="77" />
-        <location filename="../../desktop/settings_dialog.py" line="245" />
+        <location filename="../../desktop/settings_dialog.py" line="235" />
         <source>Embedding model folder</source>
         <translation>Carpeta del modelo de embeddings</translation>
     </message>
@@ -615,67 +615,67 @@
         <translation>Reindexar cuando cambien archivos de las carpetas</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="99" />
+        <location filename="../../desktop/settings_dialog.py" line="95" />
         <source>Refresh</source>
         <translation>Actualizar</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="108" />
+        <location filename="../../desktop/settings_dialog.py" line="99" />
         <source>Browse…</source>
         <translation>Examinar…</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="119" />
+        <location filename="../../desktop/settings_dialog.py" line="109" />
         <source>Validation errors</source>
         <translation>Errores de validación</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="134" />
+        <location filename="../../desktop/settings_dialog.py" line="124" />
         <source>System language</source>
         <translation>Idioma del sistema</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="135" />
+        <location filename="../../desktop/settings_dialog.py" line="125" />
         <source>Automatic (Ollama when it runs, else the embedded model)</source>
         <translation>Automático (Ollama si está en marcha; si no, el modelo integrado)</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="136" />
+        <location filename="../../desktop/settings_dialog.py" line="126" />
         <source>Embedded demo model</source>
         <translation>Modelo integrado de demostración</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="137" />
+        <location filename="../../desktop/settings_dialog.py" line="127" />
         <source>Off</source>
         <translation>Desactivado</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="137" />
+        <location filename="../../desktop/settings_dialog.py" line="127" />
         <source>The Ollama model as a judge</source>
         <translation>El modelo de Ollama como juez</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="202" />
+        <location filename="../../desktop/settings_dialog.py" line="192" />
         <source>Ollama host must start with http:// or https://</source>
         <translation>El servidor de Ollama debe empezar por http:// o https://</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="221" />
+        <location filename="../../desktop/settings_dialog.py" line="211" />
         <source>Asking Ollama for its models…</source>
         <translation>Preguntando a Ollama por sus modelos…</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="233" />
+        <location filename="../../desktop/settings_dialog.py" line="223" />
         <source>Ollama reports {n} models.</source>
         <translation>Ollama tiene {n} modelos.</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="234" />
+        <location filename="../../desktop/settings_dialog.py" line="224" />
         <source>Ollama has no models installed (ollama pull &lt;model&gt;).</source>
         <translation>Ollama no tiene modelos instalados (ollama pull &lt;modelo&gt;).</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="240" />
+        <location filename="../../desktop/settings_dialog.py" line="230" />
         <source>Ollama not reachable; type a model name.</source>
         <translation>Ollama no está disponible; escriba el nombre de un modelo.</translation>
     </message>
@@ -784,8 +784,8 @@
     </message>
     <message>
         <location filename="../../desktop/texts.py" line="93" />
-        <source>No answer (not found in the documents)</source>
-        <translation>Sin respuesta (no está en los documentos)</translation>
+        <source>No verified answer</source>
+        <translation>Sin respuesta verificada</translation>
     </message>
 </context>
 <context>
@@ -1038,57 +1038,57 @@
         <translation>Cancelar la indexación</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="262" />
+        <location filename="../../desktop/workspaces_panel.py" line="264" />
         <source>{n} documents</source>
         <translation>{n} documentos</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="266" />
+        <location filename="../../desktop/workspaces_panel.py" line="268" />
         <source>{n} chunks</source>
         <translation>{n} fragmentos</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="269" />
+        <location filename="../../desktop/workspaces_panel.py" line="271" />
         <source>last indexed {when}</source>
         <translation>indexado por última vez el {when}</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="270" />
+        <location filename="../../desktop/workspaces_panel.py" line="272" />
         <source>never indexed</source>
         <translation>nunca indexado</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="280" />
+        <location filename="../../desktop/workspaces_panel.py" line="282" />
         <source>document changed</source>
         <translation>documento modificado</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="314" />
+        <location filename="../../desktop/workspaces_panel.py" line="316" />
         <source>Mark as active</source>
         <translation>Marcar como activo</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="314" />
+        <location filename="../../desktop/workspaces_panel.py" line="316" />
         <source>Release from quarantine</source>
         <translation>Liberar de la cuarentena</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="315" />
+        <location filename="../../desktop/workspaces_panel.py" line="317" />
         <source>Mark as superseded…</source>
         <translation>Marcar como sustituido…</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="316" />
+        <location filename="../../desktop/workspaces_panel.py" line="318" />
         <source>Quarantine…</source>
         <translation>Poner en cuarentena…</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="339" />
+        <location filename="../../desktop/workspaces_panel.py" line="341" />
         <source>{done} of {total} files</source>
         <translation>{done} de {total} archivos</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="343" />
+        <location filename="../../desktop/workspaces_panel.py" line="345" />
         <source>about {t} left</source>
         <translation>quedan unos {t}</translation>
     </message>

@@ -66,7 +66,6 @@ def indexed(qtbot, tmp_path, monkeypatch):
 def test_quarantine_with_reason_hides_the_document_then_release(qtbot, indexed):
     window, backend, asked, replies = indexed
     lease = next(d for d in _rows(window) if d.endswith("lease.txt"))
-    assert window.workspaces_panel.can_set_status
     actions = _menu_texts(window, lease)
     assert set(actions) == {"Mark as superseded…", "Quarantine…"}  # no "active" on an active document
 
