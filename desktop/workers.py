@@ -42,9 +42,8 @@ log = logging.getLogger(__name__)
 CancelCheck = Callable[[], bool]
 Callback = Callable[..., None]
 
-# Report kinds, in the order a worker can send them: any number of "progress",
-# then exactly one of "returned" / "errored" / "cancelled", then "finished".
-KINDS = ("progress", "returned", "errored", "cancelled", "finished")
+# Report kinds, in the order a worker sends them: any number of "progress", then
+# exactly one of "returned" / "errored" / "cancelled", then "finished".
 
 
 class _BaseWorker(QRunnable):
