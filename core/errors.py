@@ -9,7 +9,8 @@
     │                          chunking, schema): it must be rebuilt, never mixed
     ├── ModelUnavailableError  no generation backend answers (Ollama down, model not pulled,
     │                          GGUF file missing)
-    └── StructuredOutputError  the model's output did not validate against ModelAnswer
+    ├── StructuredOutputError  the model's output did not validate against ModelAnswer
+    └── EngineError            the engine process (indexing, answering) could not start or died
 
 ``Cancelled`` is deliberately *not* a ``CoreError``: cancelling is a user's choice,
 not a failure, and the window's error presenter ignores it (as Anki does with
@@ -39,6 +40,10 @@ class IngestError(CoreError):
         where = f"{self.path} (page {page})" if page is not None else self.path
         super().__init__(f"{where}: {reason}")
 
+    def __reduce__(self):
+        # Rebuilt from its fields when pickled (the engine process sends errors to the window).
+        return (type(self), (self.path, self.reason, self.page))
+
 
 class IndexError_(CoreError):  # noqa: N801 - trailing underscore avoids shadowing the builtin
     """The workspace's on-disk index could not be opened or written."""
@@ -53,7 +58,11 @@ class WorkspaceNotFoundError(IndexError_):
 
     def __init__(self, workspace: str, path: str) -> None:
         self.workspace = workspace
+        self.path = path
         super().__init__(f"No workspace named {workspace!r} ({path}).")
+
+    def __reduce__(self):
+        return (type(self), (self.workspace, self.path))
 
 
 class IndexMismatchError(IndexError_):
@@ -78,6 +87,9 @@ class IndexMismatchError(IndexError_):
             f"Rebuild it with: verbatim index --rebuild --workspace {workspace}"
         )
 
+    def __reduce__(self):
+        return (type(self), (self.workspace, self.differences))
+
 
 class ModelUnavailableError(CoreError):
     """No generation backend can answer; the message says what to do."""
@@ -93,6 +105,18 @@ class StructuredOutputError(CoreError):
     def __init__(self, message: str, raw: str = "") -> None:
         self.raw = raw
         super().__init__(message)
+
+    def __reduce__(self):
+        return (type(self), (str(self), self.raw))
+
+
+class EngineError(CoreError):
+    """The engine process (:mod:`core.engine`) failed: it could not start, or it stopped during a call.
+
+    Raised to the caller of every call that was running when the process ended.
+    The on-disk index is safe (every batch commit is atomic: ``tests/test_index_atomic.py``
+    kills indexing at each commit point); the next call starts a new engine.
+    """
 
 
 class Cancelled(Exception):

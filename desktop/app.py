@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import os
 import sys
 from pathlib import Path
@@ -30,9 +31,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="check the installation headless (index the sample, ask, verify, render; no network) and exit",
     )
     parser.add_argument(
-        "--no-warmup", action="store_true",
-        help="skip loading the search libraries behind the splash screen (they then load on first use, "
-             "and the window may pause for up to a second while they do)",
+        "--in-process", action="store_true",
+        help="index and answer in the window's own process instead of a separate engine process "
+             "(debugging; the window may then pause while the search libraries load or work)",
     )
     parser.add_argument("--self-test-png", type=Path, default=None, metavar="DIR",
                         help="with --self-test: keep the rendered page in DIR")
@@ -41,6 +42,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Parse ``argv``, open the window, run the event loop; returns the exit code."""
+    # The engine process is started with multiprocessing's "spawn": in a frozen
+    # (PyInstaller) app the child re-runs this entry point, and freeze_support()
+    # turns it into the engine there. A no-op when not frozen.
+    multiprocessing.freeze_support()
     args = build_parser().parse_args(argv)
     if args.self_test:  # headless: runs before (and without) any Qt import
         from core.selftest import run_selftest
@@ -71,12 +76,12 @@ def main(argv: list[str] | None = None) -> int:
     from desktop.i18n import install_translator
 
     install_translator(app, settings.ui_language)
-    if not args.no_warmup:
-        from desktop.warmup import warm_up_with_splash
+    from core.engine import Engine, LocalEngine
 
-        warm_up_with_splash(app)
+    # The engine process loads the heavy libraries while the window is already usable.
+    engine = LocalEngine() if args.in_process else Engine()
     workspace = args.workspace or ("sample" if args.sample else None)
-    window = MainWindow(settings, workspace=workspace)
+    window = MainWindow(settings, workspace=workspace, engine=engine)
     window.show()
     if args.sample:
         window.start_indexing(str(sample_corpus_dir()))

@@ -48,10 +48,11 @@ from PySide6.QtWidgets import (
 )
 
 import core  # noqa: F401  (offline switches before any ML import)
-from core.errors import IndexError_, IndexMismatchError, WorkspaceNotFoundError
+from core.engine import Engine, LocalEngine, answer_op, index_op, rebuild_op, remove_folder_op
+from core.errors import EngineError, IndexError_, IndexMismatchError, WorkspaceNotFoundError
 from core.generate import Backend, ollama_reachable
 from core.history import History, manifest_sha256
-from core.pipeline import MAX_HISTORY_TURNS, answer_question, index_folders, turn_of
+from core.pipeline import MAX_HISTORY_TURNS, turn_of
 from core.settings import Settings
 from core.store import Workspace, list_workspaces
 from core.types import Answer, Citation, IndexReport, ProgressEvent
@@ -60,7 +61,6 @@ from core.workspace_ops import (
     create_workspace,
     delete_workspace,
     last_indexed_at,
-    remove_folder,
     rename_workspace,
     workspace_dir,
 )
@@ -69,7 +69,7 @@ from desktop.conversation import ConversationView
 from desktop.render import Entry, conversation_markdown, entry_markdown
 from desktop.texts import answer_status_text, stage_text
 from desktop.welcome import WelcomeView
-from desktop.workers import GeneratorWorker, Jobs
+from desktop.workers import CallWorker, GeneratorWorker, Jobs
 from desktop.workspaces_panel import WorkspacesPanel
 
 # "<file>: 64/179 chunks", the message of core's "embed" progress events.
@@ -167,6 +167,14 @@ class MainWindow(QMainWindow):
             first existing one, or shows the welcome view when there is none.
         backend: a ready generation backend (tests inject a scripted one);
             ``None`` lets core choose per ``settings.backend`` at ask time.
+            An injected backend lives in this process, so questions then run
+            here (a :class:`core.engine.LocalEngine`) whatever ``engine`` is.
+        engine: where indexing, rebuilds, folder removal and answering run: a
+            :class:`core.engine.Engine` (a separate process; what
+            ``verbatim-desktop`` uses, so the heavy libraries never hold this
+            process's GIL) or ``None`` for a :class:`core.engine.LocalEngine`
+            (in this process, in pool threads; tests and ``--in-process``).
+            The window closes it when it closes.
 
     Signals:
         workspaces_changed(list): the workspace list was (re)loaded.
@@ -202,10 +210,13 @@ class MainWindow(QMainWindow):
         workspace: str | None = None,
         backend: Backend | None = None,
         parent: QWidget | None = None,
+        engine: Engine | LocalEngine | None = None,
     ) -> None:
         super().__init__(parent)
         self.settings = settings or Settings()
         self.backend = backend
+        self.engine = engine if engine is not None else LocalEngine()
+        self._local_engine = LocalEngine()
         self.workspace_name: str | None = None
         self.answer: Answer | None = None
         self.current_entry: int | None = None
@@ -271,6 +282,7 @@ class MainWindow(QMainWindow):
         self._requested_workspace = workspace
         self.reload_workspaces(select=workspace)
         self._check_ollama()
+        self._watch_engine()
 
     # --- construction ---------------------------------------------------------
 
@@ -293,7 +305,9 @@ class MainWindow(QMainWindow):
         self.backend_label = QLabel(self.tr("Model: —"))
         self.ollama_label = QLabel(self.tr("Ollama: checking…"))
         self.chunks_label = QLabel(self.tr("Chunks: —"))
-        for w in (self.backend_label, self.ollama_label, self.chunks_label):
+        self.engine_label = QLabel()
+        self.engine_label.setAccessibleName(self.tr("Engine state"))
+        for w in (self.backend_label, self.ollama_label, self.chunks_label, self.engine_label):
             bar.addPermanentWidget(w)
 
     def _build_menus(self) -> None:
@@ -519,7 +533,8 @@ class MainWindow(QMainWindow):
         name = self.workspace_name
         if name is None:
             return
-        self._jobs.call(lambda: remove_folder(self._get_workspace(name), folder),
+        settings, engine = self.settings, self.engine
+        self._jobs.call(lambda: engine.call(remove_folder_op, name, folder, settings),
                         lambda _: self.refresh_workspace(), self._on_error, pool=self._index_pool)
 
     def _status_dialog(self, doc_id: str, status: str) -> None:
@@ -580,12 +595,13 @@ class MainWindow(QMainWindow):
 
     def _index_factory(self, name: str, folders: list[str]):
         not_folder = self.tr("Not a folder: ")
+        settings, engine = self.settings, self.engine
 
         def factory(cancel):
             dirs = [f for f in folders if Path(f).is_dir()]
             if not dirs:
                 raise IndexError_(not_folder + ", ".join(folders))
-            return index_folders(self._get_workspace(name, create=True), dirs, cancel=cancel)
+            return engine.run(index_op, name, dirs, settings, cancel=cancel)
 
         return factory
 
@@ -717,11 +733,11 @@ class MainWindow(QMainWindow):
         if self._ask_worker is not None:
             self._ask_worker.cancel()
         settings, backend = self.settings, self.backend
+        engine = self.engine if backend is None else self._local_engine
         # A follow-up is read in the light of this workspace's conversation (core rewrites it).
         history = [turn_of(e.answer) for e in self._conversations.get(name, [])][-MAX_HISTORY_TURNS:]
         worker = GeneratorWorker(
-            lambda cancel: answer_question(self._get_workspace(name), question, settings, backend=backend,
-                                           cancel=cancel, history=history)
+            lambda cancel: engine.run(answer_op, name, question, settings, history, backend=backend, cancel=cancel)
         )
         self._ask_worker = worker
         self._ask_workspace = name
@@ -974,9 +990,44 @@ class MainWindow(QMainWindow):
     # --- errors and shutdown --------------------------------------------------
 
     @Slot(object)
+    # --- engine -------------------------------------------------------------------
+
+    def _watch_engine(self) -> None:
+        """Start the engine (if it is a process) and show its state: loading, then ready.
+
+        The wait runs in a daemon thread: the engine's warm-up takes ~10 s and
+        must hold up neither the window nor its destruction.
+        """
+        engine = self.engine
+        if isinstance(engine, LocalEngine):
+            self.engine_label.setText(self.tr("Engine: in this process"))
+            return
+        self.engine_label.setText(self.tr("Engine: loading…"))
+        self.engine_label.setToolTip(self.tr("Loading the search libraries and the embedding model in the "
+                                             "background; the window is usable meanwhile."))
+
+        def wait() -> dict:
+            engine.start()
+            engine.wait_ready()
+            return dict(engine.warm_up_timings)
+
+        self._jobs.start(CallWorker(wait), self._watch_pool, on_result=self._on_engine_ready,
+                         on_error=lambda exc: self.engine_label.setText(self.tr("Engine: failed to start")))
+
+    def _on_engine_ready(self, timings: dict) -> None:
+        pid = self.engine.pid
+        if pid is None:
+            self.engine_label.setText(self.tr("Engine: stopped"))
+            return
+        self.engine_label.setText(self.tr("Engine: ready"))
+        self.engine_label.setToolTip(self.tr("Engine process {pid}; loaded in {s} s").format(
+            pid=pid, s=f"{timings.get('total', 0.0):.1f}"))
+
     def _on_error(self, exc: Exception) -> None:
         if isinstance(exc, _Gone):
             return  # a queued read of a workspace deleted or renamed meanwhile
+        if isinstance(exc, EngineError):
+            self._watch_engine()  # the next call restarts it; show it loading again
         if isinstance(exc, IndexMismatchError):
             with self._workspace_lock:
                 opened = exc.workspace in self._workspaces
@@ -1094,13 +1145,12 @@ class MainWindow(QMainWindow):
         name = workspace or self.workspace_name or self._requested_workspace
         if name is None:
             return
-        settings = self.settings
+        settings, engine = self.settings, self.engine
 
         def factory(cancel):
-            ws = Workspace.reset(name, settings)
-            with self._workspace_lock:
-                self._workspaces[name] = ws
-            return index_folders(ws, ws.folders(), cancel=cancel)
+            with self._workspace_lock:  # reopened under the new settings by the next read
+                self._workspaces.pop(name, None)
+            return engine.run(rebuild_op, name, settings, cancel=cancel)
 
         self._rebuilding.add(name)
         self._start_index_run(name, [name], factory, self.tr("Rebuilding the index…"),
@@ -1117,6 +1167,7 @@ class MainWindow(QMainWindow):
             pool.waitForDone(60000)
         self._net_pool.clear()
         self._net_pool.waitForDone(3000)  # at most one 1.5 s reachability check
+        self.engine.close()  # its calls were cancelled above; an index commit in flight completes
         super().closeEvent(event)
 
 

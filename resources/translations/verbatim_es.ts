@@ -166,278 +166,318 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../desktop/main_window.py" line="293" />
+        <location filename="../../desktop/main_window.py" line="305" />
         <source>Model: —</source>
         <translation>Modelo: —</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="294" />
+        <location filename="../../desktop/main_window.py" line="306" />
         <source>Ollama: checking…</source>
         <translation>Ollama: comprobando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="295" />
+        <location filename="../../desktop/main_window.py" line="307" />
         <source>Chunks: —</source>
         <translation>Fragmentos: —</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="300" />
+        <location filename="../../desktop/main_window.py" line="314" />
         <source>&amp;File</source>
         <translation>&amp;Archivo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="301" />
+        <location filename="../../desktop/main_window.py" line="315" />
         <source>New workspace…</source>
         <translation>Nuevo espacio de trabajo…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="302" />
+        <location filename="../../desktop/main_window.py" line="316" />
         <source>Add folder…</source>
         <translation>Añadir carpeta…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="304" />
+        <location filename="../../desktop/main_window.py" line="318" />
         <source>Export conversation as Markdown…</source>
         <translation>Exportar la conversación como Markdown…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="305" />
+        <location filename="../../desktop/main_window.py" line="319" />
         <source>Export conversation as PDF…</source>
         <translation>Exportar la conversación como PDF…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="307" />
+        <location filename="../../desktop/main_window.py" line="321" />
         <source>Settings…</source>
         <translation>Preferencias…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="309" />
+        <location filename="../../desktop/main_window.py" line="323" />
         <source>Quit</source>
         <translation>Salir</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="310" />
+        <location filename="../../desktop/main_window.py" line="324" />
         <source>&amp;Edit</source>
         <translation>&amp;Editar</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="311" />
+        <location filename="../../desktop/main_window.py" line="325" />
         <source>Copy answer with citations</source>
         <translation>Copiar la respuesta con sus citas</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="312" />
+        <location filename="../../desktop/main_window.py" line="326" />
         <source>Find in document</source>
         <translation>Buscar en el documento</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="313" />
+        <location filename="../../desktop/main_window.py" line="327" />
         <source>&amp;Help</source>
         <translation>A&amp;yuda</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="314" />
+        <location filename="../../desktop/main_window.py" line="328" />
         <source>Getting started</source>
         <translation>Primeros pasos</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="465" />
+        <location filename="../../desktop/main_window.py" line="478" />
         <source>New workspace</source>
         <translation>Nuevo espacio de trabajo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="465" />
+        <location filename="../../desktop/main_window.py" line="478" />
         <source>Name (for example the client or matter):</source>
         <translation>Nombre (por ejemplo el cliente o el asunto):</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="480" />
+        <location filename="../../desktop/main_window.py" line="493" />
         <source>Rename workspace</source>
         <translation>Renombrar espacio de trabajo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="480" />
+        <location filename="../../desktop/main_window.py" line="493" />
         <source>New name:</source>
         <translation>Nombre nuevo:</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="487" />
+        <location filename="../../desktop/main_window.py" line="500" />
         <source>Wait for indexing or answering to finish before renaming.</source>
         <translation>Espere a que termine la indexación o la respuesta antes de renombrar.</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="497" />
+        <location filename="../../desktop/main_window.py" line="510" />
         <source>Delete workspace</source>
         <translation>Eliminar espacio de trabajo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="498" />
+        <location filename="../../desktop/main_window.py" line="511" />
         <source>Delete workspace “{name}”? Its index and question history are removed; your documents stay where they are.</source>
         <translation>¿Eliminar el espacio de trabajo «{name}»? Se borran su índice y su historial de preguntas; sus documentos se quedan donde están.</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="529" />
+        <location filename="../../desktop/main_window.py" line="543" />
         <source>Reason</source>
         <translation>Motivo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="529" />
+        <location filename="../../desktop/main_window.py" line="543" />
         <source>Why (shown beside the document):</source>
         <translation>Por qué (se muestra junto al documento):</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="583" />
+        <location filename="../../desktop/main_window.py" line="597" />
         <source>Not a folder: </source>
         <translation>No es una carpeta: </translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="580" />
+        <location filename="../../desktop/main_window.py" line="594" />
         <source>Waiting to index </source>
         <translation>Esperando para indexar </translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="618" />
+        <location filename="../../desktop/main_window.py" line="309" />
+        <source>Engine state</source>
+        <translation>Estado del motor</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="633" />
         <source>Cancelling…</source>
         <translation>Cancelando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="651" />
+        <location filename="../../desktop/main_window.py" line="666" />
         <source>Indexing in the background: {names}</source>
         <translation>Indexando en segundo plano: {names}</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="656" />
+        <location filename="../../desktop/main_window.py" line="671" />
         <source>Indexing {names}</source>
         <translation>Indexando {names}</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="658" />
+        <location filename="../../desktop/main_window.py" line="673" />
         <source>(+{n} queued)</source>
         <translation>(+{n} en cola)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="662" />
+        <location filename="../../desktop/main_window.py" line="677" />
         <source>Cancelled</source>
         <translation>Cancelado</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="662" />
+        <location filename="../../desktop/main_window.py" line="677" />
         <source>Indexed</source>
         <translation>Indexado</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="663" />
+        <location filename="../../desktop/main_window.py" line="678" />
         <source>{state}: {new} new or changed, {same} unchanged, {removed} removed, {failed} failed ({s} s)</source>
         <translation>{state}: {new} nuevos o modificados, {same} sin cambios, {removed} quitados, {failed} con error ({s} s)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="685" />
+        <location filename="../../desktop/main_window.py" line="700" />
         <source>Add folder to index</source>
         <translation>Añadir una carpeta al índice</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="729" />
+        <location filename="../../desktop/main_window.py" line="744" />
         <source>Waiting…</source>
         <translation>Esperando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="740" />
+        <location filename="../../desktop/main_window.py" line="755" />
         <source>Stopping…</source>
         <translation>Deteniendo…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="772" />
+        <location filename="../../desktop/main_window.py" line="787" />
         <source>Could not answer: {error}</source>
         <translation>No se pudo responder: {error}</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="779" />
+        <location filename="../../desktop/main_window.py" line="794" />
         <source>Stopped</source>
         <translation>Detenido</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="859" />
+        <location filename="../../desktop/main_window.py" line="874" />
         <source>Answer copied with its citations.</source>
         <translation>Respuesta copiada con sus citas.</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="874" />
+        <location filename="../../desktop/main_window.py" line="889" />
         <source>Exported to {path}</source>
         <translation>Exportado a {path}</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="878" />
-        <location filename="../../desktop/main_window.py" line="884" />
+        <location filename="../../desktop/main_window.py" line="893" />
+        <location filename="../../desktop/main_window.py" line="899" />
         <source>Export conversation</source>
         <translation>Exportar la conversación</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="936" />
+        <location filename="../../desktop/main_window.py" line="951" />
         <source>Delete history</source>
         <translation>Eliminar el historial</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="937" />
+        <location filename="../../desktop/main_window.py" line="952" />
         <source>Delete every question and answer of this workspace's history?</source>
         <translation>¿Eliminar todas las preguntas y respuestas del historial de este espacio de trabajo?</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="973" />
+        <location filename="../../desktop/main_window.py" line="988" />
         <source>The new language applies from the next start.</source>
         <translation>El nuevo idioma se aplica a partir del próximo inicio.</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1049" />
+        <location filename="../../desktop/main_window.py" line="1003" />
+        <source>Engine: in this process</source>
+        <translation>Motor: en este proceso</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="1005" />
+        <source>Engine: loading…</source>
+        <translation>Motor: cargando…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="1006" />
+        <source>Loading the search libraries and the embedding model in the background; the window is usable meanwhile.</source>
+        <translation>Cargando en segundo plano las bibliotecas de búsqueda y el modelo de embeddings; mientras tanto la ventana se puede usar.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="1015" />
+        <source>Engine: failed to start</source>
+        <translation>Motor: no pudo arrancar</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="1020" />
+        <source>Engine: stopped</source>
+        <translation>Motor: detenido</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="1022" />
+        <source>Engine: ready</source>
+        <translation>Motor: listo</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="1023" />
+        <source>Engine process {pid}; loaded in {s} s</source>
+        <translation>Proceso del motor {pid}; cargado en {s} s</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="1099" />
         <source>{n} files changed: updating the index…</source>
         <translation>{n} archivos cambiaron: actualizando el índice…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1056" />
+        <location filename="../../desktop/main_window.py" line="1106" />
         <source>Folder watching stopped for {name}: {error}</source>
         <translation>Se dejó de vigilar las carpetas de {name}: {error}</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1074" />
+        <location filename="../../desktop/main_window.py" line="1124" />
         <source>Rebuild the index?</source>
         <translation>¿Reconstruir el índice?</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1076" />
+        <location filename="../../desktop/main_window.py" line="1126" />
         <source>This workspace was indexed with other settings (embedding model or chunking). Its vectors cannot be mixed with new ones: rebuild it to use it. Rebuilding re-reads every document and may take a while.</source>
         <translation>Este espacio de trabajo se indexó con otros ajustes (modelo de vectores o fragmentación). Sus vectores no pueden mezclarse con los nuevos: reconstrúyalo para usarlo. La reconstrucción vuelve a leer todos los documentos y puede tardar un rato.</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1080" />
+        <location filename="../../desktop/main_window.py" line="1130" />
         <source>Rebuild</source>
         <translation>Reconstruir</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1107" />
+        <location filename="../../desktop/main_window.py" line="1156" />
         <source>Rebuilding the index…</source>
         <translation>Reconstruyendo el índice…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1127" />
+        <location filename="../../desktop/main_window.py" line="1177" />
         <source>Chunks</source>
         <translation>Fragmentos</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1128" />
+        <location filename="../../desktop/main_window.py" line="1178" />
         <source>reachable</source>
         <translation>disponible</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1129" />
+        <location filename="../../desktop/main_window.py" line="1179" />
         <source>not reachable</source>
         <translation>no disponible</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1130" />
+        <location filename="../../desktop/main_window.py" line="1180" />
         <source>Model</source>
         <translation>Modelo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1131" />
+        <location filename="../../desktop/main_window.py" line="1181" />
         <source>not called</source>
         <translation>no se llamó</translation>
     </message>
@@ -789,49 +829,6 @@
     </message>
 </context>
 <context>
-    <name>Warmup</name>
-    <message>
-        <location filename="../../desktop/warmup.py" line="65" />
-        <source>Loading the PDF reader…</source>
-        <translation>Cargando el lector de PDF…</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/warmup.py" line="66" />
-        <source>Loading the search index…</source>
-        <translation>Cargando el índice de búsqueda…</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/warmup.py" line="68" />
-        <source>Loading the neural network runtime…</source>
-        <translation>Cargando el motor de redes neuronales…</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/warmup.py" line="69" />
-        <source>Loading the embedding library…</source>
-        <translation>Cargando la biblioteca de vectores semánticos…</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/warmup.py" line="71" />
-        <source>Loading the tokenizer…</source>
-        <translation>Cargando el tokenizador…</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/warmup.py" line="72" />
-        <source>Loading the embedding model…</source>
-        <translation>Cargando el modelo de vectores semánticos…</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/warmup.py" line="73" />
-        <source>Loading language detection…</source>
-        <translation>Cargando la detección de idioma…</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/warmup.py" line="127" />
-        <source>Starting Verbatim</source>
-        <translation>Iniciando Verbatim</translation>
-    </message>
-</context>
-<context>
     <name>WelcomeView</name>
     <message>
         <location filename="../../desktop/welcome.py" line="28" />
@@ -915,180 +912,180 @@
 <context>
     <name>WorkspacesPanel</name>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="77" />
-        <location filename="../../desktop/workspaces_panel.py" line="82" />
+        <location filename="../../desktop/workspaces_panel.py" line="76" />
+        <location filename="../../desktop/workspaces_panel.py" line="81" />
         <source>Workspaces</source>
         <translation>Espacios de trabajo</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="86" />
+        <location filename="../../desktop/workspaces_panel.py" line="85" />
         <source>New…</source>
         <translation>Nuevo…</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="88" />
+        <location filename="../../desktop/workspaces_panel.py" line="87" />
         <source>Rename…</source>
         <translation>Renombrar…</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="90" />
+        <location filename="../../desktop/workspaces_panel.py" line="89" />
         <source>Delete…</source>
         <translation>Eliminar…</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="92" />
+        <location filename="../../desktop/workspaces_panel.py" line="91" />
         <source>New workspace</source>
         <translation>Nuevo espacio de trabajo</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="92" />
+        <location filename="../../desktop/workspaces_panel.py" line="91" />
         <source>Rename workspace</source>
         <translation>Renombrar espacio de trabajo</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="93" />
+        <location filename="../../desktop/workspaces_panel.py" line="92" />
         <source>Delete workspace</source>
         <translation>Eliminar espacio de trabajo</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="103" />
-        <location filename="../../desktop/workspaces_panel.py" line="175" />
+        <location filename="../../desktop/workspaces_panel.py" line="102" />
+        <location filename="../../desktop/workspaces_panel.py" line="174" />
         <source>Folders</source>
         <translation>Carpetas</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="106" />
+        <location filename="../../desktop/workspaces_panel.py" line="105" />
         <source>Add folder…</source>
         <translation>Añadir carpeta…</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="107" />
+        <location filename="../../desktop/workspaces_panel.py" line="106" />
         <source>Index a folder (or drop folders onto the window)</source>
         <translation>Indexar una carpeta (o suelte carpetas sobre la ventana)</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="109" />
+        <location filename="../../desktop/workspaces_panel.py" line="108" />
         <source>Remove folder</source>
         <translation>Quitar carpeta</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="116" />
-        <location filename="../../desktop/workspaces_panel.py" line="148" />
+        <location filename="../../desktop/workspaces_panel.py" line="115" />
+        <location filename="../../desktop/workspaces_panel.py" line="147" />
         <source>Documents</source>
         <translation>Documentos</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="117" />
+        <location filename="../../desktop/workspaces_panel.py" line="116" />
         <source>Document</source>
         <translation>Documento</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="117" />
+        <location filename="../../desktop/workspaces_panel.py" line="116" />
         <source>Pages</source>
         <translation>Páginas</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="117" />
+        <location filename="../../desktop/workspaces_panel.py" line="116" />
         <source>Status</source>
         <translation>Estado</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="128" />
+        <location filename="../../desktop/workspaces_panel.py" line="127" />
         <source>Question history</source>
         <translation>Historial de preguntas</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="133" />
+        <location filename="../../desktop/workspaces_panel.py" line="132" />
         <source>Delete</source>
         <translation>Eliminar</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="134" />
+        <location filename="../../desktop/workspaces_panel.py" line="133" />
         <source>Delete this question from the history</source>
         <translation>Eliminar esta pregunta del historial</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="136" />
+        <location filename="../../desktop/workspaces_panel.py" line="135" />
         <source>Delete all…</source>
         <translation>Eliminar todo…</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="137" />
+        <location filename="../../desktop/workspaces_panel.py" line="136" />
         <source>Delete the whole history</source>
         <translation>Eliminar todo el historial</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="149" />
+        <location filename="../../desktop/workspaces_panel.py" line="148" />
         <source>History</source>
         <translation>Historial</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="154" />
+        <location filename="../../desktop/workspaces_panel.py" line="153" />
         <source>Indexing progress</source>
         <translation>Progreso de la indexación</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="160" />
+        <location filename="../../desktop/workspaces_panel.py" line="159" />
         <source>Cancel</source>
         <translation>Cancelar</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="161" />
+        <location filename="../../desktop/workspaces_panel.py" line="160" />
         <source>Cancel indexing</source>
         <translation>Cancelar la indexación</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="264" />
+        <location filename="../../desktop/workspaces_panel.py" line="263" />
         <source>{n} documents</source>
         <translation>{n} documentos</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="268" />
+        <location filename="../../desktop/workspaces_panel.py" line="267" />
         <source>{n} chunks</source>
         <translation>{n} fragmentos</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="271" />
+        <location filename="../../desktop/workspaces_panel.py" line="270" />
         <source>last indexed {when}</source>
         <translation>indexado por última vez el {when}</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="272" />
+        <location filename="../../desktop/workspaces_panel.py" line="271" />
         <source>never indexed</source>
         <translation>nunca indexado</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="282" />
+        <location filename="../../desktop/workspaces_panel.py" line="281" />
         <source>document changed</source>
         <translation>documento modificado</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="316" />
+        <location filename="../../desktop/workspaces_panel.py" line="315" />
         <source>Mark as active</source>
         <translation>Marcar como activo</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="316" />
+        <location filename="../../desktop/workspaces_panel.py" line="315" />
         <source>Release from quarantine</source>
         <translation>Liberar de la cuarentena</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="317" />
+        <location filename="../../desktop/workspaces_panel.py" line="316" />
         <source>Mark as superseded…</source>
         <translation>Marcar como sustituido…</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="318" />
+        <location filename="../../desktop/workspaces_panel.py" line="317" />
         <source>Quarantine…</source>
         <translation>Poner en cuarentena…</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="341" />
+        <location filename="../../desktop/workspaces_panel.py" line="340" />
         <source>{done} of {total} files</source>
         <translation>{done} de {total} archivos</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="345" />
+        <location filename="../../desktop/workspaces_panel.py" line="344" />
         <source>about {t} left</source>
         <translation>quedan unos {t}</translation>
     </message>

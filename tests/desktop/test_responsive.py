@@ -10,6 +10,7 @@ it until the end), no tick could land in between, however slow the machine.
 from __future__ import annotations
 
 import gc
+import os
 import sys
 import threading
 from pathlib import Path
@@ -88,31 +89,57 @@ def test_timer_ticks_between_progress_reports_and_while_answering(qtbot, tmp_pat
     assert answers[0].status in ("answered", "partial")
 
 
-def test_warm_up_loads_the_heavy_libraries_and_freezes_startup_objects(qapp):
-    from desktop import warmup
+def test_window_indexes_and_answers_through_the_engine_process(qtbot, tmp_path, monkeypatch):
+    """What ``verbatim-desktop`` runs: a real engine process, the real embedded model; the window closes it."""
+    from core.engine import Engine
+    from desktop.main_window import MainWindow
 
-    seen = []
-    timings = warmup.warm_up(lambda message, i, n: seen.append((message, i, n)))
-    assert [i for _, i, _ in seen] == list(range(len(warmup.STEPS)))
-    assert all(n == len(warmup.STEPS) and message for message, _, n in seen)
+    monkeypatch.setenv("VERBATIM_HOME", str(tmp_path / "home"))  # before the engine spawns: it inherits it
+    docs = tmp_path / "docs"
+    _make_pdfs(docs, n=2)
+    engine = Engine()
+    window = MainWindow(Settings(backend="embedded"), workspace="proc", engine=engine)
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitUntil(lambda: window.engine_label.text() == "Engine: ready", timeout=TIMEOUT_MS)
+    engine_pid = engine.pid
+    assert engine_pid is not None and engine_pid != os.getpid()
+    assert str(engine_pid) in window.engine_label.toolTip()
+
+    ticks: list[float] = []
+    timer = QTimer()
+    timer.setInterval(5)
+    timer.timeout.connect(lambda: ticks.append(1))
+    timer.start()
+    reports, answers, errors = [], [], []
+    window.indexing_finished.connect(reports.append)
+    window.answer_ready.connect(answers.append)
+    window.error_occurred.connect(errors.append)
+    window.start_indexing(str(docs))
+    qtbot.waitUntil(lambda: bool(reports) or bool(errors), timeout=TIMEOUT_MS)
+    assert not errors, errors
+    assert reports[0].documents == 2 and not reports[0].failures
+    qtbot.waitUntil(lambda: window.workspaces_panel.documents_view.topLevelItemCount() >= 2,
+                    timeout=TIMEOUT_MS)  # read in this process, written by the engine
+
+    window.ask("When is the monthly rent paid?")
+    qtbot.waitUntil(lambda: bool(answers) or bool(errors), timeout=TIMEOUT_MS)
+    timer.stop()
+    assert not errors, errors
+    assert answers[0].trace.backend == "embedded" and answers[0].workspace == "proc"
+    assert ticks, "the GUI thread never turned"
+    assert engine.pid == engine_pid  # one engine served the whole session
+
+    window.close()
+    assert engine.pid is None  # closing the window ends the engine process
+
+
+def test_engine_warm_up_loads_the_heavy_libraries_and_freezes_startup_objects():
+    from core.engine import WARM_UP_STEPS, warm_up
+
+    timings = warm_up()
+    assert set(timings) == {name for name, _ in WARM_UP_STEPS} | {"total"}
     for module in ("pymupdf", "lancedb", "torch", "sentence_transformers"):
         assert module in sys.modules, module
     assert gc.get_freeze_count() > 100_000  # torch & co. now sit in the permanent generation
     assert timings["total"] >= max(v for k, v in timings.items() if k != "total")
-
-
-@pytest.fixture
-def spanish(qapp):
-    from desktop.i18n import install_translator
-
-    assert install_translator(qapp, "es") == "es"
-    yield
-    install_translator(qapp, "en")
-
-
-def test_warm_up_messages_are_translated(spanish):
-    from desktop import warmup
-
-    seen = []
-    warmup.warm_up(lambda message, i, n: seen.append(message))
-    assert seen[0] == "Cargando el lector de PDF…"
