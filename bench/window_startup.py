@@ -1,17 +1,22 @@
-"""Start-up time to an interactive window, and memory at rest.
+"""Start-up time to an interactive window, engine readiness, and memory at rest.
 
 Starts a fresh process several times against one data folder holding a small
 indexed workspace. The child does what ``python -m desktop`` does — QApplication,
-then (variant ``warmup``, the default of the app) the splash screen while
-:mod:`desktop.warmup` loads the search libraries, then the window — and reports
-when the splash was first shown, when the event loop first ran with the window
-shown (interactive), and its resident memory 2 s later (at rest). Variant
-``lazy`` is ``python -m desktop --no-warmup``: the window comes first and the
-libraries load on first use. "Cold" is the first start of each variant after
-this bench began (best effort: the OS page cache is not flushed); "warm" is the
-median of the other starts.
+the window with its engine — and reports when the event loop first ran with the
+window shown (interactive), when the engine finished loading the search libraries
+and the embedding model (``engine``: the status bar says "Engine: ready"), and the
+resident memory of the window's process and of the engine process 2 s after
+that (at rest). Variants:
 
-Usage: ``QT_QPA_PLATFORM=offscreen python bench/window_startup.py [--runs 4] [--variants warmup,lazy]``
+* ``engine`` — ``python -m desktop``: indexing and answering in a separate engine
+  process (:mod:`core.engine`) that warms up while the window is usable;
+* ``in-process`` — ``python -m desktop --in-process``: everything in the window's
+  process; the libraries load on first use (no engine figure).
+
+"Cold" is the first start of each variant after this bench began (best effort: the
+OS page cache is not flushed); "warm" is the median of the other starts.
+
+Usage: ``QT_QPA_PLATFORM=offscreen python bench/window_startup.py [--runs 4] [--variants engine,in-process]``
 """
 
 from __future__ import annotations
@@ -35,29 +40,37 @@ from PySide6.QtWidgets import QApplication
 from PySide6.QtCore import QTimer
 app = QApplication([])
 import core
+from core.engine import Engine, LocalEngine
 from core.settings import Settings
-out = {}
-if sys.argv[2] == "warmup":
-    from desktop import warmup
-    def first_message(message, i, n):
-        out.setdefault("splash_s", time.perf_counter() - t0)
-    # the splash's own report hook; timing only the first message = the splash is on screen
-    _orig = warmup.warm_up
-    warmup.warm_up = lambda report=None: _orig(lambda m, i, n: (first_message(m, i, n), report and report(m, i, n)))
-    warmup.warm_up_with_splash(app)
 from desktop.main_window import MainWindow
-w = MainWindow(Settings(ollama_host="http://127.0.0.1:9"))
+out = {}
+engine = Engine() if sys.argv[2] == "engine" else LocalEngine()
+w = MainWindow(Settings(ollama_host="http://127.0.0.1:9"), engine=engine)
 w.show()
+
+def rss_mb(pid="self"):
+    try:  # Linux: current resident set; elsewhere the peak from getrusage (this process only)
+        kb = int(next(l for l in open(f"/proc/{pid}/status") if l.startswith("VmRSS")).split()[1])
+    except (OSError, StopIteration):
+        import resource
+        kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss if pid == "self" else 0
+    return kb / 1024
+
 def interactive():
     out["interactive_s"] = time.perf_counter() - t0
-    QTimer.singleShot(2000, at_rest)
+    QTimer.singleShot(50, wait_engine)
+
+def wait_engine():
+    if "Engine: ready" in w.engine_label.text() or isinstance(engine, LocalEngine):
+        out["engine_ready_s"] = time.perf_counter() - t0 if engine.pid else None
+        QTimer.singleShot(2000, at_rest)
+    else:
+        QTimer.singleShot(50, wait_engine)
+
 def at_rest():
-    try:  # Linux: current resident set; elsewhere the peak from getrusage
-        kb = int(next(l for l in open("/proc/self/status") if l.startswith("VmRSS")).split()[1])
-    except OSError:
-        import resource
-        kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    out["rss_mb"] = kb / 1024
+    out["rss_mb"] = rss_mb()
+    out["engine_rss_mb"] = rss_mb(engine.pid) if engine.pid else 0.0
+    out["torch_in_window"] = "torch" in sys.modules
     out["workspace_loaded"] = w.workspace_name is not None
     print(json.dumps(out), flush=True)
     w.close()
@@ -71,7 +84,7 @@ def main() -> int:
     """Run the child ``--runs`` times and print cold/warm start-up and memory."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=4)
-    parser.add_argument("--variants", default="warmup,lazy")
+    parser.add_argument("--variants", default="engine,in-process")
     args = parser.parse_args()
     env = dict(os.environ, QT_QPA_PLATFORM=os.environ.get("QT_QPA_PLATFORM", "offscreen"),
                VERBATIM_HOME=tempfile.mkdtemp(prefix="verbatim-startup-"))
@@ -92,14 +105,18 @@ def main() -> int:
     for v in variants:
         rs = results[v]
         cold, warm = rs[0], rs[1:] or rs
-        splash = ""
-        if "splash_s" in cold:
-            splash = f"; splash on screen after {statistics.median(r['splash_s'] for r in rs):.2f} s (median)"
-        print(f"{v:7} cold {cold['interactive_s']:.2f} s, warm median "
-              f"{statistics.median(r['interactive_s'] for r in warm):.2f} s (runs: "
-              + ", ".join(f"{r['interactive_s']:.2f}" for r in rs) + f"){splash}; memory at rest (RSS, 2 s after): "
-              f"median {statistics.median(r['rss_mb'] for r in rs):.0f} MB; workspace listed: "
-              f"{all(r['workspace_loaded'] for r in rs)}")
+        line = (f"{v:10} interactive: cold {cold['interactive_s']:.2f} s, warm median "
+                f"{statistics.median(r['interactive_s'] for r in warm):.2f} s (runs: "
+                + ", ".join(f"{r['interactive_s']:.2f}" for r in rs) + ")")
+        if cold.get("engine_ready_s"):
+            line += (f"; engine ready: cold {cold['engine_ready_s']:.1f} s, warm median "
+                     f"{statistics.median(r['engine_ready_s'] for r in warm):.1f} s")
+        line += (f"; memory at rest (RSS): window {statistics.median(r['rss_mb'] for r in rs):.0f} MB"
+                 + (f", engine {statistics.median(r['engine_rss_mb'] for r in rs):.0f} MB"
+                    if cold.get("engine_rss_mb") else "")
+                 + f"; torch loaded in the window's process: {any(r['torch_in_window'] for r in rs)}"
+                 f"; workspace listed: {all(r['workspace_loaded'] for r in rs)}")
+        print(line)
     return 0
 
 

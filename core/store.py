@@ -284,6 +284,11 @@ class Workspace:
         root: folder holding the workspace folder (default: :func:`workspaces_root`).
         create: create the workspace if missing (CLI indexing); False to open only
             an existing one (the window's reads), never re-creating its files.
+        recover: run recovery on open (the default). The window's process passes
+            False: it only reads the manifest (SQLite, always consistent), while
+            indexing and answering — which recover first — run in the engine
+            process; so the window never loads LanceDB (pyarrow, ~200 MB) and never
+            takes the writer lock.
 
     Raises:
         IndexError_: invalid name or an index that cannot be opened.
@@ -292,7 +297,7 @@ class Workspace:
     """
 
     def __init__(self, name: str, settings: Settings | None = None, root: Path | None = None, *,
-                 create: bool = True) -> None:
+                 create: bool = True, recover: bool = True) -> None:
         _check_name(name)
         self.name = name
         self.settings = settings or Settings()
@@ -312,7 +317,8 @@ class Workspace:
         self._write_lock = threading.Lock()
         self._file_lock = FileLock(str(self.dir / "writer.lock"), thread_local=False)
         self._check_fingerprint()
-        self._recover()
+        if recover:
+            self._recover()
 
     # --- manifest -------------------------------------------------------------
 

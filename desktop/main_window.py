@@ -389,7 +389,8 @@ class MainWindow(QMainWindow):
             if not create and not (workspace_dir(name) / "manifest.sqlite").exists():
                 raise _Gone(name)
             try:
-                opened = Workspace(name, self.settings, create=create)
+                # Manifest reads only: recovery belongs to the engine, which writes and searches.
+                opened = Workspace(name, self.settings, create=create, recover=False)
             except WorkspaceNotFoundError:
                 raise _Gone(name) from None
             with self._workspace_lock:
