@@ -2,23 +2,27 @@
 
 A 10 ms ``QTimer`` on the GUI thread records the gap between its ticks while
 the window (1) sits idle, (2) indexes a corpus (the real embedding model) and
-(3) answers a question with a scripted generator (retrieval, verification and
-rendering the cited page are real). The longest gap is how long the window was
-unresponsive. Prints, per variant and phase, the median over runs of the longest
-gap and of the 99th-percentile gap, in milliseconds.
+(3) answers a question with the embedded llama.cpp model, then opens the first
+citation if the answer kept one (everything real). The longest gap is how long
+the window was unresponsive. Prints, per variant and phase, the median over runs
+of the longest gap and of the 99th-percentile gap, in milliseconds.
 
 Each run is a fresh process (the first indexing of a session is the one that
 used to freeze), so variants compare in one invocation:
 
-* ``lazy`` — the window as it was: heavy libraries load on first use, in the worker.
-* ``warmup`` — :func:`desktop.warmup.warm_up` (what ``python -m desktop`` does
-  behind its splash screen) ran before the window was created.
-* ``warmup-nofreeze`` — the same imports without ``gc.freeze()`` (shows its share).
+* ``engine`` — what ``python -m desktop`` does: indexing and answering in the
+  engine process (:mod:`core.engine`), started with the window; indexing begins
+  at once, while the engine is still loading its libraries.
+* ``in-process`` — ``--in-process``: the same work in the window's process, the
+  libraries loading on first use, in a pool thread.
+* ``in-process-warm`` — the window's process loaded the libraries before the
+  window was created (:func:`core.engine.warm_up`, incl. ``gc.freeze()``): the
+  previous release's splash-screen start-up.
 
 Corpora: ``small`` (default; the NIST PDF plus the first 10 pages of the BOE PDF,
 ~30 s a run) or ``sample`` (both sample PDFs in full, minutes a run on a loaded machine).
 
-Usage: ``QT_QPA_PLATFORM=offscreen python bench/gui_latency.py [--runs 3] [--variants lazy,warmup]``
+Usage: ``QT_QPA_PLATFORM=offscreen python bench/gui_latency.py [--runs 3] [--variants engine,in-process]``
 """
 
 from __future__ import annotations
@@ -26,12 +30,10 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
@@ -39,27 +41,6 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-_CHUNK = re.compile(r'<chunk id="([^"]+)">\n(.*?)\n</chunk>', re.DOTALL)
-
-
-class _Scripted:
-    """Cites 60 characters of the first delivered chunk (no model: the bench measures the window)."""
-
-    name = model = "scripted"
-    context_window = 4096
-
-    def count_tokens(self, text: str) -> int:
-        return len(text) // 3 + 1
-
-    def chat_json(self, messages, schema, *, num_ctx, max_tokens):
-        from core.generate import GenerationResult
-
-        cid, text = _CHUNK.findall(messages[-1]["content"])[0]
-        self.thread = threading.get_ident()
-        return GenerationResult(text=json.dumps({
-            "answer_found": True, "complete_answer": True, "conflicting_evidence": False, "missing": "",
-            "claims": [{"text": "A sentence.", "citations": [{"chunk_id": cid, "quote": text[:60]}]}],
-        }), prompt_tokens=0)
 
 
 class _Gaps:
@@ -112,15 +93,14 @@ def small_corpus() -> Path:
     return out
 
 
-def one_run(app, corpus: Path) -> dict[str, list[float]]:
+def one_run(app, corpus: Path, engine) -> dict[str, list[float]]:
     """One idle + index + ask cycle in a fresh data folder; returns the tick gaps per phase."""
     import core  # noqa: F401
     from core.settings import Settings
     from desktop.main_window import MainWindow
 
-    os.environ["VERBATIM_HOME"] = tempfile.mkdtemp(prefix="verbatim-bench-")
-    backend = _Scripted()
-    window = MainWindow(Settings(ollama_host="http://127.0.0.1:9"), workspace="bench", backend=backend)
+    window = MainWindow(Settings(ollama_host="http://127.0.0.1:9", backend="embedded"), workspace="bench",
+                        engine=engine)
     window.resize(1440, 900)
     window.show()
     _wait(app, lambda: window.workspace_name == "bench", 30)
@@ -143,30 +123,29 @@ def one_run(app, corpus: Path) -> dict[str, list[float]]:
     window.page_rendered.connect(lambda: pages.append(1))
     gaps.start()
     window.ask("What are the security objectives?")
-    _wait(app, lambda: bool(answers), 300)
-    window.open_citation(1)
-    _wait(app, lambda: bool(pages), 60)
+    _wait(app, lambda: bool(answers), 600)
+    if answers[0].claims:
+        window.open_citation(1)
+        _wait(app, lambda: bool(pages), 60)
     out["ask"] = gaps.stop()
-    assert backend.thread != threading.get_ident(), "the generator ran on the GUI thread"
+    out["cited"] = [float(len(answers[0].claims))]
     window.close()
     return out
 
 
 def child(variant: str, corpus: str) -> int:
     """Run one cycle in this process under ``variant``; print its gaps as one JSON line."""
-    import gc
-
     from PySide6.QtWidgets import QApplication
 
     app = QApplication.instance() or QApplication([])
-    warm_s = 0.0
-    if variant.startswith("warmup"):
-        from desktop import warmup
+    os.environ["VERBATIM_HOME"] = tempfile.mkdtemp(prefix="verbatim-bench-")  # before the engine spawns
+    from core.engine import Engine, LocalEngine, warm_up
 
-        if variant == "warmup-nofreeze":
-            gc.freeze = lambda: None  # same steps, collector left as it is
-        warm_s = warmup.warm_up()["total"]
-    gaps = one_run(app, Path(corpus))
+    warm_s = 0.0
+    if variant == "in-process-warm":
+        warm_s = warm_up()["total"]
+    engine = Engine() if variant == "engine" else LocalEngine()
+    gaps = one_run(app, Path(corpus), engine)
     print(json.dumps({"variant": variant, "warmup_s": warm_s, "gaps": gaps}), flush=True)
     return 0
 
@@ -182,7 +161,7 @@ def main() -> int:
     """Run the bench (``--runs`` fresh processes per variant, interleaved) and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--variants", default="lazy,warmup")
+    parser.add_argument("--variants", default="engine,in-process")
     parser.add_argument("--corpus", choices=["small", "sample"], default="small")
     parser.add_argument("--child", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--corpus-dir", default=None, help=argparse.SUPPRESS)
@@ -216,8 +195,10 @@ def main() -> int:
             ticks = statistics.median(len(r[phase]) for r in runs)
             print(f"{v:16} {phase:6} {ticks:6.0f} {statistics.median(longest):15.1f} {statistics.median(p99):11.1f}  "
                   + ", ".join(f"{x:.0f}" for x in longest))
-        if v.startswith("warmup"):
+        if v == "in-process-warm":
             print(f"{v:16} warm-up before the window: median {statistics.median(r['warmup_s'] for r in results[v]):.1f} s")
+        print(f"{v:16} claims kept by the embedded model per run: "
+              + ", ".join(f"{r['gaps']['cited'][0]:.0f}" for r in results[v]))
     return 0
 
 

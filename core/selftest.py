@@ -9,7 +9,8 @@ application, that the whole pipeline works offline:
    Ollama: no auto-detection, no server probe), and check every citation shown is
    verified: it names a delivered chunk, is the source's own text at its offsets,
    and has highlight rectangles on its page;
-3. ask a question the sample does not answer and check the result is an abstention;
+3. ask a question the sample does not answer and check the result is an abstention,
+   once here and once through the engine process the window uses (:mod:`core.engine`);
 4. render the cited page with its highlight to a PNG (:func:`core.ingest.render_page_png`)
    and check the highlight changed the pixels;
 5. during all of it, refuse every non-loopback socket connection made through
@@ -292,6 +293,9 @@ def _run_checks(report: SelfTestReport, say, tmp: Path, png_dir: Path | None) ->
     report.add("unanswerable question abstained", other.status == "abstained" and not other.claims,
                f"status {other.status}")
 
+    say("Asking again through the engine process ...")
+    _check_engine(report, settings)
+
     say("Checking the verifier on a retrieved passage ...")
     probe = _check_verifier(report, ws, answer.trace.context, settings)
     cited = cited or probe
@@ -308,6 +312,23 @@ def _run_checks(report: SelfTestReport, say, tmp: Path, png_dir: Path | None) ->
                    + (f" -> {target}" if png_dir else ""))
     else:
         report.add("page rendered with highlight", False, "no verified citation to render")
+
+
+def _check_engine(report: SelfTestReport, settings) -> None:  # noqa: ANN001
+    """The window's engine process (:mod:`core.engine`) starts here — in a frozen app this proves
+    ``multiprocessing.freeze_support`` works — and answers the unanswerable question with an abstention."""
+    from core.engine import Engine, answer_op, ping
+
+    engine = Engine(warm_up=False)
+    try:
+        pid = engine.call(ping)["pid"]
+        answer = engine.call(answer_op, "selftest", UNANSWERABLE, settings)
+        report.add("engine process", pid != os.getpid() and answer.status == "abstained",
+                   f"process {pid}: status {answer.status}")
+    except Exception as exc:  # noqa: BLE001 - reported as a failed check, never a crash
+        report.add("engine process", False, f"{type(exc).__name__}: {exc}")
+    finally:
+        engine.close(timeout=30)
 
 
 def _check_verifier(report: SelfTestReport, ws, context: list[str], settings) -> object | None:  # noqa: ANN001

@@ -20,6 +20,7 @@ the GUI thread only formats results.
 
 from __future__ import annotations
 
+import logging
 import re
 import threading
 import time
@@ -73,6 +74,7 @@ from desktop.workers import CallWorker, GeneratorWorker, Jobs
 from desktop.workspaces_panel import WorkspacesPanel
 
 # "<file>: 64/179 chunks", the message of core's "embed" progress events.
+log = logging.getLogger(__name__)
 _CHUNKS_DONE = re.compile(r"(\d+)/(\d+) chunks")
 
 
@@ -418,6 +420,7 @@ class MainWindow(QMainWindow):
             current = names[0]
         self.workspaces_panel.set_workspaces(names, current)
         self.workspaces_changed.emit(names)
+        self._watch_all(names)
         if current is None:
             self.workspace_name = None
             self.setWindowTitle("Verbatim")
@@ -1052,6 +1055,27 @@ class MainWindow(QMainWindow):
     def is_watching(self, name: str) -> bool:
         """True once the watcher of workspace ``name`` runs (file events from then on are seen)."""
         return name in self._live_watches and name in self.watched
+
+    def _watch_all(self, names: list[str]) -> None:
+        """Start watching every listed workspace's folders, not only the ones opened this session.
+
+        Each workspace's folder list is read in the read pool; a workspace that
+        cannot be opened (indexed with other settings, deleted meanwhile) is left
+        unwatched silently here — selecting it reports the problem.
+        """
+        if not self.settings.watch_folders:
+            return
+        for name in names:
+            if name in self._known_folders:
+                continue
+
+            def known(folders: list[str], name: str = name) -> None:
+                if name not in self._known_folders:  # a refresh may have filled it meanwhile
+                    self._known_folders[name] = folders
+                    self._update_watch(name)
+
+            self._jobs.call(lambda name=name: self._get_workspace(name).folders(), known,
+                            lambda exc, name=name: log.info("not watching %s: %s", name, exc))
 
     def _update_watch(self, name: str) -> None:
         """Watch the known folders of workspace ``name`` when the ``watch_folders`` setting is on.

@@ -59,7 +59,8 @@ def test_desktop_self_test_runs_headless_offline_and_passes(tmp_path: Path) -> N
     out = proc.stdout
     assert proc.returncode == 0, out + proc.stderr[-3000:]
     for check in ("models found", "sample indexed", "every shown citation verified",
-                  "unanswerable question abstained", "verifier", "page rendered with highlight", "no network"):
+                  "unanswerable question abstained", "engine process", "verifier", "page rendered with highlight",
+                  "no network"):
         assert f"[ok] {check}" in out, out
     assert "[ok] answerable question" in out or "[note] answerable question" in out, out
     assert "FAILED" not in out, out

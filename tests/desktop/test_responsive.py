@@ -16,7 +16,6 @@ import threading
 from pathlib import Path
 
 import pymupdf
-import pytest
 from PySide6.QtCore import QTimer
 
 from core.settings import Settings
@@ -143,3 +142,60 @@ def test_engine_warm_up_loads_the_heavy_libraries_and_freezes_startup_objects():
         assert module in sys.modules, module
     assert gc.get_freeze_count() > 100_000  # torch & co. now sit in the permanent generation
     assert timings["total"] >= max(v for k, v in timings.items() if k != "total")
+
+
+_LIGHT_WINDOW = r"""
+import json, sys
+from pathlib import Path
+from PySide6.QtWidgets import QApplication
+app = QApplication([])
+import core
+from core.engine import Engine
+from core.settings import Settings
+from desktop.main_window import MainWindow
+engine = Engine(warm_up=False)
+w = MainWindow(Settings(backend="embedded", ollama_host="http://127.0.0.1:9"), workspace="light", engine=engine)
+w.show()
+out = {"errors": []}
+w.error_occurred.connect(out["errors"].append)
+w.indexing_finished.connect(lambda r: (out.__setitem__("documents", r.documents), w.ask("When is the rent paid?")))
+def answered(a):
+    out["status"] = a.status
+    if a.claims:
+        w.open_citation(1)
+        w.page_rendered.connect(done)
+    else:
+        done()
+def done():
+    out["heavy"] = sorted(m for m in ("torch", "transformers", "sentence_transformers", "lancedb", "pyarrow",
+                                      "llama_cpp", "llama_index") if m in sys.modules)
+    print(json.dumps(out), flush=True)
+    w.close()
+    app.quit()
+w.answer_ready.connect(answered)
+w.error_occurred.connect(lambda m: done())
+w.start_indexing(sys.argv[1])
+app.exec()
+"""
+
+
+def test_the_window_process_never_loads_the_heavy_libraries(tmp_path):
+    """Index, ask, open a citation: torch, LanceDB, llama.cpp & co. load only in the engine process.
+
+    Guards the reason the engine exists (GIL holds of seconds in the window): a
+    window-side read that opened the vector store, or an import moved to module
+    level, would bring them back here.
+    """
+    import json
+    import subprocess
+
+    docs = tmp_path / "docs"
+    _make_pdfs(docs, n=1)
+    env = dict(os.environ, VERBATIM_HOME=str(tmp_path / "home"), QT_QPA_PLATFORM="offscreen")
+    proc = subprocess.run([sys.executable, "-c", _LIGHT_WINDOW, str(docs)], cwd=Path(__file__).resolve().parents[2],
+                          env=env, capture_output=True, text=True, timeout=TIMEOUT_MS // 1000 * 2)
+    lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("{")]
+    assert proc.returncode == 0 and lines, proc.stdout[-2000:] + proc.stderr[-3000:]
+    out = json.loads(lines[-1])
+    assert out["errors"] == [] and out["documents"] == 1 and out["status"] in ("answered", "partial", "abstained")
+    assert out["heavy"] == [], out

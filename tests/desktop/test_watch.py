@@ -74,3 +74,35 @@ def _doc_ids(window) -> str:
     if model is not None:
         return " ".join(str(model.index(r, 0).data()) for r in range(model.rowCount()))
     return " ".join(view.topLevelItem(i).text(0) for i in range(view.topLevelItemCount()))
+
+
+def test_workspaces_not_opened_this_session_are_watched_too(qtbot, tmp_path):
+    """A workspace indexed earlier (here by core, as the CLI would) is watched from start-up, unselected."""
+    from core.pipeline import index_folders, run
+    from core.store import Workspace
+    from desktop.main_window import MainWindow
+
+    shown, background = tmp_path / "shown", tmp_path / "background"
+    for folder, text in ((shown, LEASE), (background, NOTICE)):
+        folder.mkdir()
+        (folder / "first.txt").write_text(text, encoding="utf-8")
+    for name, folder in (("a-shown", shown), ("b-background", background)):
+        run(index_folders(Workspace(name, Settings()), [folder]))
+
+    window = MainWindow(Settings(), workspace="a-shown")
+    window.WATCH_QUIET_S = 0.3
+    qtbot.addWidget(window)
+    window.show()
+    reports, changes, errors = [], [], []
+    window.indexing_finished.connect(reports.append)
+    window.folders_changed.connect(lambda name, paths: changes.append(name))
+    window.error_occurred.connect(errors.append)
+    qtbot.waitUntil(lambda: window.is_watching("b-background") and window.is_watching("a-shown"), timeout=TIMEOUT_MS)
+    assert window.workspace_name == "a-shown"
+
+    (background / "second.txt").write_text(LEASE.replace("twelve", "six"), encoding="utf-8")
+    report = _wait_report(qtbot, reports, 1)
+    assert changes == ["b-background"]
+    assert (report.workspace, report.documents, report.unchanged) == ("b-background", 1, 1), report
+    assert Workspace("b-background", Settings(), create=False).chunk_count() > 0
+    assert window.workspace_name == "a-shown" and not errors, errors
