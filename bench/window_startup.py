@@ -13,10 +13,12 @@ that (at rest). Variants:
 * ``in-process`` — ``python -m desktop --in-process``: everything in the window's
   process; the libraries load on first use (no engine figure).
 
-"Cold" is the first start of each variant after this bench began (best effort: the
-OS page cache is not flushed); "warm" is the median of the other starts.
+"Cold" is the first start of each variant: with ``--cold`` (Linux, root) the OS
+page cache is dropped before it (``sync; echo 3 > /proc/sys/vm/drop_caches``), so
+every library is read from disk; without, it is only the first start since the
+bench began. "Warm" is the median of the other starts.
 
-Usage: ``QT_QPA_PLATFORM=offscreen python bench/window_startup.py [--runs 4] [--variants engine,in-process]``
+Usage: ``QT_QPA_PLATFORM=offscreen python bench/window_startup.py [--runs 4] [--variants engine,in-process] [--cold]``
 """
 
 from __future__ import annotations
@@ -85,6 +87,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=4)
     parser.add_argument("--variants", default="engine,in-process")
+    parser.add_argument("--cold", action="store_true", help="drop the OS page cache before each variant's first start")
     args = parser.parse_args()
     env = dict(os.environ, QT_QPA_PLATFORM=os.environ.get("QT_QPA_PLATFORM", "offscreen"),
                VERBATIM_HOME=tempfile.mkdtemp(prefix="verbatim-startup-"))
@@ -93,15 +96,23 @@ def main() -> int:
                    cwd=ROOT, env=env, check=False, capture_output=True)
     variants = args.variants.split(",")
     results: dict[str, list[dict]] = {v: [] for v in variants}
-    for _ in range(args.runs):
+    cold_note = "first start since the bench began, page cache not dropped"
+    for run in range(args.runs):
         for v in variants:
+            if run == 0 and args.cold:
+                try:
+                    os.sync()
+                    Path("/proc/sys/vm/drop_caches").write_text("3\n")
+                    cold_note = "page cache dropped before it"
+                except OSError as exc:
+                    cold_note = f"page cache NOT dropped ({exc.strerror})"
             proc = subprocess.run([sys.executable, "-c", _CHILD, str(ROOT), v], cwd=ROOT, env=env,
                                   capture_output=True, text=True, timeout=600, check=True)
             line = [ln for ln in proc.stdout.splitlines() if ln.startswith("{")]
             results[v].append(json.loads(line[-1]))
     load = open("/proc/loadavg").read().split()[:3] if os.path.exists("/proc/loadavg") else ["n/a"]
     print(f"window start-up, {args.runs} starts per variant, {os.cpu_count()} CPUs, load average {' '.join(load)} "
-          "(interactive = first event-loop turn with the window shown)")
+          "(interactive = first event-loop turn with the window shown; cold = " + cold_note + ")")
     for v in variants:
         rs = results[v]
         cold, warm = rs[0], rs[1:] or rs

@@ -201,8 +201,14 @@ def _serve(conn, warm: bool) -> None:  # pragma: no cover - runs in the child (t
                 for event in list(cancels.values()):
                     event.set()
 
+    warmed = threading.Event()
+
     def run_call(call_id: int, fn, args, kwargs, cancel: threading.Event) -> None:
         try:
+            # Calls wait for the warm-up: importing the same packages from two threads at
+            # once failed here ("cannot import name … from partially initialized module
+            # llama_index.core.vector_stores.simple") — circular imports are not thread-safe.
+            warmed.wait()
             result = fn(*args, cancel=cancel.is_set, **kwargs)
             if isinstance(result, Generator):
                 while True:
@@ -228,10 +234,15 @@ def _serve(conn, warm: bool) -> None:  # pragma: no cover - runs in the child (t
 
     if warm:
         def warm_and_report() -> None:
-            send((None, "ready", warm_up()))
+            try:
+                timings = warm_up()
+            finally:
+                warmed.set()
+            send((None, "ready", timings))
 
         threading.Thread(target=warm_and_report, name="verbatim-warm-up", daemon=True).start()
     else:
+        warmed.set()
         send((None, "ready", {}))
 
     while True:
@@ -280,7 +291,7 @@ class Engine:
         self._send_lock = threading.Lock()
         self._process = None
         self._conn = None
-        self._calls: dict[int, queue.Queue] = {}
+        self._calls: dict[int, tuple[queue.Queue, object]] = {}  # call id → (reply queue, its engine process)
         self._ids = itertools.count(1)
         self._ready = threading.Event()
         self.warm_up_timings: dict[str, float] = {}
@@ -359,17 +370,18 @@ class Engine:
                     self.warm_up_timings = payload
                     self._ready.set()
                 continue
-            q = self._calls.get(call_id)
-            if q is not None:
-                q.put((kind, payload))
+            entry = self._calls.get(call_id)
+            if entry is not None:
+                entry[0].put((kind, payload))
         process.join(1.0)
         code = process.exitcode
         with self._lock:
             if self._process is process:
                 self._process = self._conn = None
         self._ready.set()  # nobody should wait for a warm-up that will not come
-        for q in list(self._calls.values()):
-            q.put(("died", code))
+        for replies, owner in list(self._calls.values()):
+            if owner is process:  # not the calls a restarted engine already serves
+                replies.put(("died", code))
 
     def run(self, fn: Callable[..., Any], *args: Any, cancel: CancelCheck | None = None,
             **kwargs: Any) -> Generator[Any, None, Any]:
@@ -387,8 +399,11 @@ class Engine:
         self.start()
         call_id = next(self._ids)
         replies: queue.Queue = queue.Queue()
-        self._calls[call_id] = replies
-        conn = self._conn
+        with self._lock:
+            conn, process = self._conn, self._process
+        self._calls[call_id] = (replies, process)
+        if process is not None and not process.is_alive():
+            replies.put(("died", process.exitcode))
         cancel_sent = finished = False
         try:
             try:

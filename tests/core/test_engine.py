@@ -10,6 +10,7 @@ import pytest
 
 from core.engine import Engine, LocalEngine, answer_op, index_op, ping, rebuild_op, remove_folder_op
 from core.errors import Cancelled, EngineError, IndexMismatchError, WorkspaceNotFoundError
+from core.selftest import SELFTEST_SETTINGS
 from core.settings import Settings
 from core.store import KILL_AT_ENV, Workspace
 from core.types import Answer, IndexReport, ProgressEvent
@@ -43,17 +44,18 @@ def _drain(gen):
 def test_index_ask_and_errors_cross_the_process_boundary(tmp_path: Path) -> None:
     engine = Engine(warm_up=True)  # as the window starts it
     try:
-        info = engine.call(ping)
-        assert info["pid"] != os.getpid() and engine.pid == info["pid"]
-        assert engine.wait_ready(timeout=300)
-        assert engine.warm_up_timings["total"] > 0 and "embedding model" in engine.warm_up_timings
-
-        settings = Settings(backend="embedded")
+        settings = Settings(**SELFTEST_SETTINGS)  # embedded model, short turn (top_k 1, 256 tokens)
         folder = _folder(tmp_path, "NIST.FIPS.199.pdf")
+        # Asked at once, as `verbatim-desktop --sample` does: the call waits for the warm-up
+        # (run concurrently, the two threads' imports of llama_index failed: circular import).
         events, report = _drain(engine.run(index_op, "nist", [str(folder)], settings))
         assert isinstance(report, IndexReport) and report.documents == 1 and report.total_chunks > 0
         assert events and all(isinstance(e, ProgressEvent) for e in events)
         assert any(e.stage == "embed" for e in events)
+        assert engine.wait_ready(timeout=0)  # ready before the call ran
+        assert engine.warm_up_timings["total"] > 0 and "embedding model" in engine.warm_up_timings
+        info = engine.call(ping)
+        assert info["pid"] != os.getpid() and engine.pid == info["pid"]
         # this process reads what the engine committed
         assert Workspace("nist", settings, create=False).chunk_count() == report.total_chunks
 
@@ -66,7 +68,7 @@ def test_index_ask_and_errors_cross_the_process_boundary(tmp_path: Path) -> None
         with pytest.raises(WorkspaceNotFoundError) as missing:
             engine.call(answer_op, "nowhere", "anything?", settings)
         assert missing.value.workspace == "nowhere"
-        other = Settings(backend="embedded", chunk_tokens=settings.chunk_tokens // 2)
+        other = Settings(**SELFTEST_SETTINGS, chunk_tokens=settings.chunk_tokens // 2)
         with pytest.raises(IndexMismatchError) as mismatch:
             engine.call(index_op, "nist", [str(folder)], other)
         assert mismatch.value.workspace == "nist" and mismatch.value.differences

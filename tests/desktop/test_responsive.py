@@ -18,6 +18,7 @@ from pathlib import Path
 import pymupdf
 from PySide6.QtCore import QTimer
 
+from core.selftest import SELFTEST_SETTINGS
 from core.settings import Settings
 from tests.desktop.test_window import ScriptedBackend
 
@@ -97,7 +98,7 @@ def test_window_indexes_and_answers_through_the_engine_process(qtbot, tmp_path, 
     docs = tmp_path / "docs"
     _make_pdfs(docs, n=2)
     engine = Engine()
-    window = MainWindow(Settings(backend="embedded"), workspace="proc", engine=engine)
+    window = MainWindow(Settings(**SELFTEST_SETTINGS), workspace="proc", engine=engine)  # short embedded turn
     qtbot.addWidget(window)
     window.show()
     qtbot.waitUntil(lambda: window.engine_label.text() == "Engine: ready", timeout=TIMEOUT_MS)
@@ -154,7 +155,8 @@ from core.engine import Engine
 from core.settings import Settings
 from desktop.main_window import MainWindow
 engine = Engine(warm_up=False)
-w = MainWindow(Settings(backend="embedded", ollama_host="http://127.0.0.1:9"), workspace="light", engine=engine)
+from core.selftest import SELFTEST_SETTINGS
+w = MainWindow(Settings(**SELFTEST_SETTINGS, ollama_host="http://127.0.0.1:9"), workspace="light", engine=engine)
 w.show()
 out = {"errors": []}
 w.error_occurred.connect(out["errors"].append)
