@@ -10,12 +10,15 @@ Layout::
     │ progress, ETA,     │ state: retrieving… ▬▬▬         │ find (Ctrl+F)   │
     │ Cancel             │ [question         ] [Ask][Stop]│ page, highlight │
     └────────────────────┴────────────────────────────────┴─────────────────┘
-    status bar: model that answered · Ollama reachable? · chunk count
+    status bar: model that answered · Ollama reachable? · chunk count · engine state
 
 Every call into core that reads files, opens an index or runs a model goes
 through :mod:`desktop.workers` (two lanes, as in Anki: the single-thread index
 lane for writes — indexing, folder removal — and the global pool for reads);
-the GUI thread only formats results.
+the GUI thread only formats results. The heavy work itself — indexing,
+rebuilds, folder removal, answering — runs in the engine process
+(:mod:`core.engine`); this process only reads manifests and histories
+(SQLite) and renders pages, so torch, LanceDB and llama.cpp never load here.
 """
 
 from __future__ import annotations
@@ -73,8 +76,8 @@ from desktop.welcome import WelcomeView
 from desktop.workers import CallWorker, GeneratorWorker, Jobs
 from desktop.workspaces_panel import WorkspacesPanel
 
-# "<file>: 64/179 chunks", the message of core's "embed" progress events.
 log = logging.getLogger(__name__)
+# "<file>: 64/179 chunks", the message of core's "embed" progress events.
 _CHUNKS_DONE = re.compile(r"(\d+)/(\d+) chunks")
 
 
