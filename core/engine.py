@@ -47,10 +47,14 @@ from collections.abc import Callable, Generator
 from typing import Any
 
 from core.errors import Cancelled, CoreError, EngineError
+from core.types import ProgressEvent
 
 log = logging.getLogger(__name__)
 
 CancelCheck = Callable[[], bool]
+
+#: ProgressEvent stage yielded by :meth:`Engine.run` while the engine is still warming up.
+STARTING_STAGE = "starting"
 
 # How often a waiting client checks its cancel callable (seconds). Cancelling is
 # cooperative anyway (core stops at its next check), so 0.1 s adds nothing noticeable.
@@ -411,6 +415,9 @@ class Engine:
                     conn.send(("call", call_id, fn, args, kwargs))
             except (OSError, ValueError, AttributeError) as exc:
                 raise EngineError(f"the engine process is not reachable: {exc}") from exc
+            if not self._ready.is_set():
+                # The call waits in the engine until its warm-up is done (first seconds after start).
+                yield ProgressEvent(stage=STARTING_STAGE, message="Waiting for the engine to load the search libraries…")
             while True:
                 try:
                     kind, payload = replies.get(timeout=_POLL_S)

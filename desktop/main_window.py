@@ -52,7 +52,7 @@ from PySide6.QtWidgets import (
 )
 
 import core  # noqa: F401  (offline switches before any ML import)
-from core.engine import Engine, LocalEngine, answer_op, index_op, rebuild_op, remove_folder_op
+from core.engine import STARTING_STAGE, Engine, LocalEngine, answer_op, index_op, rebuild_op, remove_folder_op
 from core.errors import EngineError, IndexError_, IndexMismatchError, WorkspaceNotFoundError
 from core.generate import Backend, ollama_reachable
 from core.history import History, manifest_sha256
@@ -653,7 +653,7 @@ class MainWindow(QMainWindow):
             if not run.first_tick:
                 run.first_tick, run.first_done = now, run.position
         if event.message and not run.worker.is_cancelled:
-            run.message = event.message
+            run.message = stage_text(event.stage) if event.stage == STARTING_STAGE else event.message
         if run.workspace == self.workspace_name:
             self._show_progress()
 

@@ -16,6 +16,7 @@ def stage_text(stage: str, fallback: str = "") -> str:
     """What the window says while a question is being answered, for a ProgressEvent stage."""
     t = QCoreApplication.translate
     texts = {
+        "starting": t(_CTX, "Waiting for the engine to load the search libraries…"),
         "retrieving": t(_CTX, "Retrieving passages…"),
         "loading": t(_CTX, "Loading the model…"),
         "generating": t(_CTX, "Generating the answer…"),

@@ -166,318 +166,318 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../desktop/main_window.py" line="305" />
+        <location filename="../../desktop/main_window.py" line="310" />
         <source>Model: —</source>
         <translation>Modelo: —</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="306" />
+        <location filename="../../desktop/main_window.py" line="311" />
         <source>Ollama: checking…</source>
         <translation>Ollama: comprobando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="307" />
+        <location filename="../../desktop/main_window.py" line="312" />
         <source>Chunks: —</source>
         <translation>Fragmentos: —</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="314" />
+        <location filename="../../desktop/main_window.py" line="319" />
         <source>&amp;File</source>
         <translation>&amp;Archivo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="315" />
+        <location filename="../../desktop/main_window.py" line="320" />
         <source>New workspace…</source>
         <translation>Nuevo espacio de trabajo…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="316" />
+        <location filename="../../desktop/main_window.py" line="321" />
         <source>Add folder…</source>
         <translation>Añadir carpeta…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="318" />
+        <location filename="../../desktop/main_window.py" line="323" />
         <source>Export conversation as Markdown…</source>
         <translation>Exportar la conversación como Markdown…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="319" />
+        <location filename="../../desktop/main_window.py" line="324" />
         <source>Export conversation as PDF…</source>
         <translation>Exportar la conversación como PDF…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="321" />
+        <location filename="../../desktop/main_window.py" line="326" />
         <source>Settings…</source>
         <translation>Preferencias…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="323" />
+        <location filename="../../desktop/main_window.py" line="328" />
         <source>Quit</source>
         <translation>Salir</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="324" />
+        <location filename="../../desktop/main_window.py" line="329" />
         <source>&amp;Edit</source>
         <translation>&amp;Editar</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="325" />
+        <location filename="../../desktop/main_window.py" line="330" />
         <source>Copy answer with citations</source>
         <translation>Copiar la respuesta con sus citas</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="326" />
+        <location filename="../../desktop/main_window.py" line="331" />
         <source>Find in document</source>
         <translation>Buscar en el documento</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="327" />
+        <location filename="../../desktop/main_window.py" line="332" />
         <source>&amp;Help</source>
         <translation>A&amp;yuda</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="328" />
+        <location filename="../../desktop/main_window.py" line="333" />
         <source>Getting started</source>
         <translation>Primeros pasos</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="478" />
+        <location filename="../../desktop/main_window.py" line="485" />
         <source>New workspace</source>
         <translation>Nuevo espacio de trabajo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="478" />
+        <location filename="../../desktop/main_window.py" line="485" />
         <source>Name (for example the client or matter):</source>
         <translation>Nombre (por ejemplo el cliente o el asunto):</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="493" />
+        <location filename="../../desktop/main_window.py" line="500" />
         <source>Rename workspace</source>
         <translation>Renombrar espacio de trabajo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="493" />
+        <location filename="../../desktop/main_window.py" line="500" />
         <source>New name:</source>
         <translation>Nombre nuevo:</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="500" />
+        <location filename="../../desktop/main_window.py" line="507" />
         <source>Wait for indexing or answering to finish before renaming.</source>
         <translation>Espere a que termine la indexación o la respuesta antes de renombrar.</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="510" />
+        <location filename="../../desktop/main_window.py" line="517" />
         <source>Delete workspace</source>
         <translation>Eliminar espacio de trabajo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="511" />
+        <location filename="../../desktop/main_window.py" line="518" />
         <source>Delete workspace “{name}”? Its index and question history are removed; your documents stay where they are.</source>
         <translation>¿Eliminar el espacio de trabajo «{name}»? Se borran su índice y su historial de preguntas; sus documentos se quedan donde están.</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="543" />
+        <location filename="../../desktop/main_window.py" line="550" />
         <source>Reason</source>
         <translation>Motivo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="543" />
+        <location filename="../../desktop/main_window.py" line="550" />
         <source>Why (shown beside the document):</source>
         <translation>Por qué (se muestra junto al documento):</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="597" />
+        <location filename="../../desktop/main_window.py" line="604" />
         <source>Not a folder: </source>
         <translation>No es una carpeta: </translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="594" />
+        <location filename="../../desktop/main_window.py" line="601" />
         <source>Waiting to index </source>
         <translation>Esperando para indexar </translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="309" />
+        <location filename="../../desktop/main_window.py" line="314" />
         <source>Engine state</source>
         <translation>Estado del motor</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="633" />
+        <location filename="../../desktop/main_window.py" line="640" />
         <source>Cancelling…</source>
         <translation>Cancelando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="666" />
+        <location filename="../../desktop/main_window.py" line="673" />
         <source>Indexing in the background: {names}</source>
         <translation>Indexando en segundo plano: {names}</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="671" />
+        <location filename="../../desktop/main_window.py" line="678" />
         <source>Indexing {names}</source>
         <translation>Indexando {names}</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="673" />
+        <location filename="../../desktop/main_window.py" line="680" />
         <source>(+{n} queued)</source>
         <translation>(+{n} en cola)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="677" />
+        <location filename="../../desktop/main_window.py" line="684" />
         <source>Cancelled</source>
         <translation>Cancelado</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="677" />
+        <location filename="../../desktop/main_window.py" line="684" />
         <source>Indexed</source>
         <translation>Indexado</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="678" />
+        <location filename="../../desktop/main_window.py" line="685" />
         <source>{state}: {new} new or changed, {same} unchanged, {removed} removed, {failed} failed ({s} s)</source>
         <translation>{state}: {new} nuevos o modificados, {same} sin cambios, {removed} quitados, {failed} con error ({s} s)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="700" />
+        <location filename="../../desktop/main_window.py" line="707" />
         <source>Add folder to index</source>
         <translation>Añadir una carpeta al índice</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="744" />
+        <location filename="../../desktop/main_window.py" line="751" />
         <source>Waiting…</source>
         <translation>Esperando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="755" />
+        <location filename="../../desktop/main_window.py" line="762" />
         <source>Stopping…</source>
         <translation>Deteniendo…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="787" />
+        <location filename="../../desktop/main_window.py" line="794" />
         <source>Could not answer: {error}</source>
         <translation>No se pudo responder: {error}</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="794" />
+        <location filename="../../desktop/main_window.py" line="801" />
         <source>Stopped</source>
         <translation>Detenido</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="874" />
+        <location filename="../../desktop/main_window.py" line="881" />
         <source>Answer copied with its citations.</source>
         <translation>Respuesta copiada con sus citas.</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="889" />
+        <location filename="../../desktop/main_window.py" line="896" />
         <source>Exported to {path}</source>
         <translation>Exportado a {path}</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="893" />
-        <location filename="../../desktop/main_window.py" line="899" />
+        <location filename="../../desktop/main_window.py" line="900" />
+        <location filename="../../desktop/main_window.py" line="906" />
         <source>Export conversation</source>
         <translation>Exportar la conversación</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="951" />
+        <location filename="../../desktop/main_window.py" line="958" />
         <source>Delete history</source>
         <translation>Eliminar el historial</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="952" />
+        <location filename="../../desktop/main_window.py" line="959" />
         <source>Delete every question and answer of this workspace's history?</source>
         <translation>¿Eliminar todas las preguntas y respuestas del historial de este espacio de trabajo?</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="988" />
+        <location filename="../../desktop/main_window.py" line="995" />
         <source>The new language applies from the next start.</source>
         <translation>El nuevo idioma se aplica a partir del próximo inicio.</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1003" />
+        <location filename="../../desktop/main_window.py" line="1010" />
         <source>Engine: in this process</source>
         <translation>Motor: en este proceso</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1005" />
+        <location filename="../../desktop/main_window.py" line="1012" />
         <source>Engine: loading…</source>
         <translation>Motor: cargando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1006" />
+        <location filename="../../desktop/main_window.py" line="1013" />
         <source>Loading the search libraries and the embedding model in the background; the window is usable meanwhile.</source>
         <translation>Cargando en segundo plano las bibliotecas de búsqueda y el modelo de embeddings; mientras tanto la ventana se puede usar.</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1015" />
+        <location filename="../../desktop/main_window.py" line="1022" />
         <source>Engine: failed to start</source>
         <translation>Motor: no pudo arrancar</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1020" />
+        <location filename="../../desktop/main_window.py" line="1027" />
         <source>Engine: stopped</source>
         <translation>Motor: detenido</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1022" />
+        <location filename="../../desktop/main_window.py" line="1029" />
         <source>Engine: ready</source>
         <translation>Motor: listo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1023" />
+        <location filename="../../desktop/main_window.py" line="1030" />
         <source>Engine process {pid}; loaded in {s} s</source>
         <translation>Proceso del motor {pid}; cargado en {s} s</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1099" />
+        <location filename="../../desktop/main_window.py" line="1127" />
         <source>{n} files changed: updating the index…</source>
         <translation>{n} archivos cambiaron: actualizando el índice…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1106" />
+        <location filename="../../desktop/main_window.py" line="1134" />
         <source>Folder watching stopped for {name}: {error}</source>
         <translation>Se dejó de vigilar las carpetas de {name}: {error}</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1124" />
+        <location filename="../../desktop/main_window.py" line="1152" />
         <source>Rebuild the index?</source>
         <translation>¿Reconstruir el índice?</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1126" />
+        <location filename="../../desktop/main_window.py" line="1154" />
         <source>This workspace was indexed with other settings (embedding model or chunking). Its vectors cannot be mixed with new ones: rebuild it to use it. Rebuilding re-reads every document and may take a while.</source>
         <translation>Este espacio de trabajo se indexó con otros ajustes (modelo de vectores o fragmentación). Sus vectores no pueden mezclarse con los nuevos: reconstrúyalo para usarlo. La reconstrucción vuelve a leer todos los documentos y puede tardar un rato.</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1130" />
+        <location filename="../../desktop/main_window.py" line="1158" />
         <source>Rebuild</source>
         <translation>Reconstruir</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1156" />
+        <location filename="../../desktop/main_window.py" line="1184" />
         <source>Rebuilding the index…</source>
         <translation>Reconstruyendo el índice…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1177" />
+        <location filename="../../desktop/main_window.py" line="1205" />
         <source>Chunks</source>
         <translation>Fragmentos</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1178" />
+        <location filename="../../desktop/main_window.py" line="1206" />
         <source>reachable</source>
         <translation>disponible</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1179" />
+        <location filename="../../desktop/main_window.py" line="1207" />
         <source>not reachable</source>
         <translation>no disponible</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1180" />
+        <location filename="../../desktop/main_window.py" line="1208" />
         <source>Model</source>
         <translation>Modelo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1181" />
+        <location filename="../../desktop/main_window.py" line="1209" />
         <source>not called</source>
         <translation>no se llamó</translation>
     </message>
@@ -723,107 +723,107 @@
 <context>
     <name>Texts</name>
     <message>
-        <location filename="../../desktop/texts.py" line="73" />
+        <location filename="../../desktop/texts.py" line="74" />
         <source>Retrieving passages…</source>
         <translation>Buscando pasajes…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="74" />
+        <location filename="../../desktop/texts.py" line="75" />
         <source>Loading the model…</source>
         <translation>Cargando el modelo…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="75" />
+        <location filename="../../desktop/texts.py" line="76" />
         <source>Generating the answer…</source>
         <translation>Generando la respuesta…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="76" />
+        <location filename="../../desktop/texts.py" line="77" />
         <source>Verifying every quote…</source>
         <translation>Verificando cada cita…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="77" />
+        <location filename="../../desktop/texts.py" line="78" />
         <source>cites a passage that was not given to the model</source>
         <translation>cita un pasaje que no se entregó al modelo</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="78" />
+        <location filename="../../desktop/texts.py" line="79" />
         <source>quote too short to check</source>
         <translation>cita demasiado corta para comprobarla</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="79" />
+        <location filename="../../desktop/texts.py" line="80" />
         <source>quote comes from a different passage than the one cited</source>
         <translation>la cita procede de un pasaje distinto del citado</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="80" />
+        <location filename="../../desktop/texts.py" line="81" />
         <source>quote not found in the cited passage</source>
         <translation>la cita no aparece en el pasaje citado</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="81" />
+        <location filename="../../desktop/texts.py" line="82" />
         <source>no verified quote left for this sentence</source>
         <translation>no queda ninguna cita verificada para esta frase</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="82" />
+        <location filename="../../desktop/texts.py" line="83" />
         <source>the model's output was not valid</source>
         <translation>la salida del modelo no era válida</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="83" />
+        <location filename="../../desktop/texts.py" line="84" />
         <source>a number, date or name in the sentence is not in its quote</source>
         <translation>un número, fecha o nombre de la frase no está en su cita</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="84" />
+        <location filename="../../desktop/texts.py" line="85" />
         <source>number not in quote</source>
         <translation>el número no está en la cita</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="85" />
+        <location filename="../../desktop/texts.py" line="86" />
         <source>not verified ({reason})</source>
         <translation>sin verificar ({reason})</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="86" />
+        <location filename="../../desktop/texts.py" line="87" />
         <source>indexed</source>
         <translation>indexado</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="87" />
+        <location filename="../../desktop/texts.py" line="88" />
         <source>superseded</source>
         <translation>sustituido</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="88" />
+        <location filename="../../desktop/texts.py" line="89" />
         <source>quarantined</source>
         <translation>en cuarentena</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="89" />
+        <location filename="../../desktop/texts.py" line="90" />
         <source>failed</source>
         <translation>error</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="90" />
+        <location filename="../../desktop/texts.py" line="91" />
         <source>needs OCR</source>
         <translation>necesita OCR</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="91" />
+        <location filename="../../desktop/texts.py" line="92" />
         <source>Answered</source>
         <translation>Respondida</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="92" />
+        <location filename="../../desktop/texts.py" line="93" />
         <source>Partial answer</source>
         <translation>Respuesta parcial</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="93" />
+        <location filename="../../desktop/texts.py" line="94" />
         <source>No verified answer</source>
         <translation>Sin respuesta verificada</translation>
     </message>

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from core.engine import Engine, LocalEngine, answer_op, index_op, ping, rebuild_op, remove_folder_op
+from core.engine import STARTING_STAGE, Engine, LocalEngine, answer_op, index_op, ping, rebuild_op, remove_folder_op
 from core.errors import Cancelled, EngineError, IndexMismatchError, WorkspaceNotFoundError
 from core.selftest import SELFTEST_SETTINGS
 from core.settings import Settings
@@ -51,6 +51,7 @@ def test_index_ask_and_errors_cross_the_process_boundary(tmp_path: Path) -> None
         events, report = _drain(engine.run(index_op, "nist", [str(folder)], settings))
         assert isinstance(report, IndexReport) and report.documents == 1 and report.total_chunks > 0
         assert events and all(isinstance(e, ProgressEvent) for e in events)
+        assert events[0].stage == STARTING_STAGE  # the window shows "waiting for the engine…"
         assert any(e.stage == "embed" for e in events)
         assert engine.wait_ready(timeout=0)  # ready before the call ran
         assert engine.warm_up_timings["total"] > 0 and "embedding model" in engine.warm_up_timings
