@@ -71,6 +71,7 @@ def answer_status_text(status: str) -> str:
 # Strings used inside f-strings or through a helper, listed for pyside6-lupdate
 # (it reads only literal tr()/translate() calls outside f-strings).
 _LUPDATE = (
+    QT_TRANSLATE_NOOP("Texts", "Waiting for the engine to load the search libraries…"),
     QT_TRANSLATE_NOOP("Texts", "Retrieving passages…"),
     QT_TRANSLATE_NOOP("Texts", "Loading the model…"),
     QT_TRANSLATE_NOOP("Texts", "Generating the answer…"),

@@ -724,106 +724,111 @@
     <name>Texts</name>
     <message>
         <location filename="../../desktop/texts.py" line="74" />
+        <source>Waiting for the engine to load the search libraries…</source>
+        <translation>Esperando a que el motor cargue las bibliotecas de búsqueda…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/texts.py" line="75" />
         <source>Retrieving passages…</source>
         <translation>Buscando pasajes…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="75" />
+        <location filename="../../desktop/texts.py" line="76" />
         <source>Loading the model…</source>
         <translation>Cargando el modelo…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="76" />
+        <location filename="../../desktop/texts.py" line="77" />
         <source>Generating the answer…</source>
         <translation>Generando la respuesta…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="77" />
+        <location filename="../../desktop/texts.py" line="78" />
         <source>Verifying every quote…</source>
         <translation>Verificando cada cita…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="78" />
+        <location filename="../../desktop/texts.py" line="79" />
         <source>cites a passage that was not given to the model</source>
         <translation>cita un pasaje que no se entregó al modelo</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="79" />
+        <location filename="../../desktop/texts.py" line="80" />
         <source>quote too short to check</source>
         <translation>cita demasiado corta para comprobarla</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="80" />
+        <location filename="../../desktop/texts.py" line="81" />
         <source>quote comes from a different passage than the one cited</source>
         <translation>la cita procede de un pasaje distinto del citado</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="81" />
+        <location filename="../../desktop/texts.py" line="82" />
         <source>quote not found in the cited passage</source>
         <translation>la cita no aparece en el pasaje citado</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="82" />
+        <location filename="../../desktop/texts.py" line="83" />
         <source>no verified quote left for this sentence</source>
         <translation>no queda ninguna cita verificada para esta frase</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="83" />
+        <location filename="../../desktop/texts.py" line="84" />
         <source>the model's output was not valid</source>
         <translation>la salida del modelo no era válida</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="84" />
+        <location filename="../../desktop/texts.py" line="85" />
         <source>a number, date or name in the sentence is not in its quote</source>
         <translation>un número, fecha o nombre de la frase no está en su cita</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="85" />
+        <location filename="../../desktop/texts.py" line="86" />
         <source>number not in quote</source>
         <translation>el número no está en la cita</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="86" />
+        <location filename="../../desktop/texts.py" line="87" />
         <source>not verified ({reason})</source>
         <translation>sin verificar ({reason})</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="87" />
+        <location filename="../../desktop/texts.py" line="88" />
         <source>indexed</source>
         <translation>indexado</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="88" />
+        <location filename="../../desktop/texts.py" line="89" />
         <source>superseded</source>
         <translation>sustituido</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="89" />
+        <location filename="../../desktop/texts.py" line="90" />
         <source>quarantined</source>
         <translation>en cuarentena</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="90" />
+        <location filename="../../desktop/texts.py" line="91" />
         <source>failed</source>
         <translation>error</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="91" />
+        <location filename="../../desktop/texts.py" line="92" />
         <source>needs OCR</source>
         <translation>necesita OCR</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="92" />
+        <location filename="../../desktop/texts.py" line="93" />
         <source>Answered</source>
         <translation>Respondida</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="93" />
+        <location filename="../../desktop/texts.py" line="94" />
         <source>Partial answer</source>
         <translation>Respuesta parcial</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="94" />
+        <location filename="../../desktop/texts.py" line="95" />
         <source>No verified answer</source>
         <translation>Sin respuesta verificada</translation>
     </message>
