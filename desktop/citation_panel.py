@@ -38,6 +38,7 @@ from PySide6.QtWidgets import (
 from core.ingest import PDF_SUFFIXES, parse_file, render_page_png
 from core.types import Citation, Rect
 from desktop.render import display_quote
+from desktop.style import mute
 from desktop.workers import Jobs
 
 # Width of a US Letter page in PDF points, used to fit the page to the panel.
@@ -132,7 +133,7 @@ class CitationPanel(QDockWidget):
         self.path_label = QLabel()
         self.path_label.setWordWrap(True)
         self.path_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.path_label.setStyleSheet("color: palette(mid);")
+        mute(self.path_label)
         self.ocr_label = QLabel(self.tr("OCR — check the page: this text was recognised from an image."))
         self.ocr_label.setStyleSheet("background:#fff1e0; color:#9a3412; font-weight:600; padding:4px;")
         self.ocr_label.setWordWrap(True)
@@ -165,8 +166,13 @@ class CitationPanel(QDockWidget):
         self.search_edit.returnPressed.connect(self.find_next)
         self.search_status = QLabel("")
 
-        self.image_label = QLabel()
-        self.image_label.setAlignment(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop)
+        # Until a page is shown, the page area says what will appear in it (an empty grey box
+        # read as a broken panel in the screenshots); the first render replaces the text.
+        self.image_label = QLabel(self.tr("The cited page appears here, rendered from the document, "
+                                          "with the quoted passage highlighted."))
+        self.image_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.image_label.setWordWrap(True)
+        self.image_label.setMargin(24)
         self.image_label.setAccessibleName(self.tr("Cited page"))
         self.scroll = QScrollArea()
         self.scroll.setWidget(self.image_label)
@@ -303,6 +309,8 @@ class CitationPanel(QDockWidget):
             self.render_scale = self.zoom * dpr
             rects = v.rects if v.page == v.cited_page else []
             path, page, scale = v.path, v.page, self.render_scale
+            self.image_label.setAlignment(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop)
+            self.image_label.setMargin(0)
             self.image_label.setText(self.tr("Rendering page…"))
             self._jobs.call(lambda: (seq, dpr, rects, _render_pdf(path, page, rects, scale)),
                             self._on_rendered, self._on_load_error)

@@ -17,7 +17,7 @@ from pathlib import Path
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 
 from core.types import Answer, Citation
-from desktop.texts import answer_status_text, reason_text
+from desktop.texts import abstention_text, answer_status_text, reason_text
 
 _CTX = "Render"
 
@@ -94,7 +94,7 @@ def entry_html(entry_index: int, entry: Entry) -> str:
             f"<p><span style='background-color:#e5e7eb; color:#374151; font-weight:700;'>&nbsp;{esc(ab.marker)}&nbsp;</span>"
             f"&nbsp;{esc(answer_status_text(a.status))}</p>"
         )
-        parts.append(f"<p style='font-size:11pt'>{esc(ab.message)}</p>")
+        parts.append(f"<p style='font-size:11pt'>{esc(abstention_text(ab.message))}</p>")
         parts.append(f"<p><b>{esc(_t('Searched for'))}:</b> {esc(ab.query)}</p>")
         if ab.consulted:
             parts.append(f"<p><b>{esc(_t('Documents consulted'))}:</b></p><ul>")
@@ -184,7 +184,9 @@ def _rejected_html(entry_index: int, entry: Entry) -> str:
     ]
     if not entry.expanded:
         return "".join(out)
-    out.append("<ul>")
+    # Qt's rich text flattens nested lists and gives the outer list's bottom margin to its last
+    # item, which put a blank line between the last removed sentence and its reasons.
+    out.append("<ul style='margin-bottom:0px'>")
     for claim, items in groups.items():
         what = esc(claim) if claim else esc(_t("(the whole answer)"))
         status = _t("citation dropped, sentence kept") if claim in kept else _t("sentence removed")
@@ -206,7 +208,7 @@ def entry_markdown(entry: Entry) -> str:
         lines += [f"*{_t('Read as')}: {_read_as(a)}*", ""]
     if a.status == "abstained" and a.abstention is not None:
         ab = a.abstention
-        lines += [f"**{ab.marker}** — {ab.message}", "", f"*{_t('Searched for')}:* {ab.query}", ""]
+        lines += [f"**{ab.marker}** — {abstention_text(ab.message)}", "", f"*{_t('Searched for')}:* {ab.query}", ""]
         for doc in ab.consulted:
             lines.append(f"- {doc.doc_id} — {_t('pages')} {', '.join(str(p) for p in doc.pages)}")
         lines.append("")

@@ -29,13 +29,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from core.paths import EMBEDDING_MODEL_NAME
 from core.settings import Settings
+from desktop.style import mute
 from desktop.workers import Jobs
 
 # Fields shown, in order. Names a branch does not have (yet) are skipped.
 FIELDS = (
     "backend", "ollama_host", "ollama_model", "embedding_model", "top_k", "fuzzy_threshold",
-    "ocr_languages", "ocr_language", "watch_folders", "ui_language",
+    "ocr_enabled", "ocr_languages", "ocr_language", "watch_folders", "ui_language",
 )
 
 
@@ -79,6 +81,7 @@ class SettingsDialog(QDialog):
             "fuzzy_threshold": self.tr("Fuzzy match threshold (0–100)"),
             "ocr_languages": self.tr("OCR languages"),
             "ocr_language": self.tr("OCR languages"),
+            "ocr_enabled": self.tr("Read scanned pages with OCR"),
             "ui_language": self.tr("Window language"),
             "watch_folders": self.tr("Re-index when files in the folders change"),
         }
@@ -96,13 +99,15 @@ class SettingsDialog(QDialog):
                 self.refresh_models_button.clicked.connect(self.fetch_models)
                 field_widget = _with_button(widget, self.refresh_models_button)
             elif name == "embedding_model":
+                if isinstance(widget, QLineEdit):  # empty means the bundled model: say so, not a blank box
+                    widget.setPlaceholderText(self.tr("Bundled model: {name} (English)").format(name=EMBEDDING_MODEL_NAME))
                 browse = QPushButton(self.tr("Browse…"))
                 browse.clicked.connect(self._browse_model)
                 field_widget = _with_button(widget, browse)
             form.addRow(labels.get(name, name), field_widget)
         self.models_status = QLabel("")
         self.models_status.setWordWrap(True)  # a long Ollama error must not widen the dialog past the screen
-        self.models_status.setStyleSheet("color: palette(mid);")
+        mute(self.models_status)
         self.error_label = QLabel("")
         self.error_label.setWordWrap(True)
         self.error_label.setStyleSheet("color:#b00020;")

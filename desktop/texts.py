@@ -68,6 +68,31 @@ def answer_status_text(status: str) -> str:
     return texts.get(status, status)
 
 
+# core.pipeline's fixed abstention messages (core speaks English and has no Qt); the window
+# shows them in its own language. A message not listed here is shown as core wrote it;
+# tests/desktop/test_i18n.py checks that every literal message core can produce is listed.
+ABSTENTION_MESSAGES = (
+    # one literal per line: pyside6-lupdate does not join implicitly concatenated strings
+    QT_TRANSLATE_NOOP("Texts", "This workspace has no indexed text yet: index a folder with documents that contain text (scanned pages need OCR)."),
+    QT_TRANSLATE_NOOP("Texts", "Nothing in this workspace matches the question; no document was given to the model."),
+    QT_TRANSLATE_NOOP("Texts", "The question is too long for the model's context window."),
+    QT_TRANSLATE_NOOP("Texts", "The model's answer was cut off at its token limit; no answer can be shown."),
+    QT_TRANSLATE_NOOP("Texts", "The model's output was not valid twice; no answer can be shown."),
+    QT_TRANSLATE_NOOP("Texts", "The model found no answer in the passages consulted."),
+    QT_TRANSLATE_NOOP("Texts", "The model answered, but its sentences state figures that its quotes do not contain."),
+    QT_TRANSLATE_NOOP("Texts", "The model answered, but its quotes do not support its sentences."),
+    QT_TRANSLATE_NOOP("Texts", "The model answered, but none of its quotes could be found in the cited passages."),
+)
+
+
+def abstention_text(message: str) -> str:
+    """An abstention's message in the window's language when it is one of :data:`ABSTENTION_MESSAGES`,
+    else ``message`` unchanged (a message from another source, or from an older history entry)."""
+    if message in ABSTENTION_MESSAGES:
+        return QCoreApplication.translate(_CTX, message)
+    return message
+
+
 # Strings used inside f-strings or through a helper, listed for pyside6-lupdate
 # (it reads only literal tr()/translate() calls outside f-strings).
 _LUPDATE = (

@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.history import HistoryEntry
+from desktop.style import mute
 from desktop.texts import answer_status_text, doc_status_text
 
 ROLE_ID = Qt.ItemDataRole.UserRole
@@ -95,7 +96,7 @@ class WorkspacesPanel(QWidget):
 
         self.summary_label = QLabel("")
         self.summary_label.setWordWrap(True)
-        self.summary_label.setStyleSheet("color: palette(mid);")
+        mute(self.summary_label)
 
         # folders
         self.folders_view = QListWidget()
@@ -115,6 +116,8 @@ class WorkspacesPanel(QWidget):
         self.documents_view.setAccessibleName(self.tr("Documents"))
         self.documents_view.setHeaderLabels([self.tr("Document"), self.tr("Pages"), self.tr("Status")])
         self.documents_view.setRootIsDecorated(False)
+        # Long names lose their middle, not the end: "docs/BOE-A-19…consolidado.pdf" keeps the file name's end.
+        self.documents_view.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         self.documents_view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.documents_view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.documents_view.customContextMenuRequested.connect(self._document_menu)

@@ -3,98 +3,103 @@
 <context>
     <name>CitationPanel</name>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="109" />
+        <location filename="../../desktop/citation_panel.py" line="110" />
         <source>Citation</source>
         <translation>Cita</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="126" />
+        <location filename="../../desktop/citation_panel.py" line="127" />
         <source>Click a citation number to see its page.</source>
         <translation>Pulse un número de cita para ver su página.</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="136" />
+        <location filename="../../desktop/citation_panel.py" line="137" />
         <source>OCR — check the page: this text was recognised from an image.</source>
         <translation>OCR — compruebe la página: este texto se reconoció a partir de una imagen.</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="147" />
+        <location filename="../../desktop/citation_panel.py" line="148" />
         <source>Previous citation (Alt+Left)</source>
         <translation>Cita anterior (Alt+Izquierda)</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="148" />
+        <location filename="../../desktop/citation_panel.py" line="149" />
         <source>Next citation (Alt+Right)</source>
         <translation>Cita siguiente (Alt+Derecha)</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="149" />
+        <location filename="../../desktop/citation_panel.py" line="150" />
         <source>Previous page</source>
         <translation>Página anterior</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="150" />
+        <location filename="../../desktop/citation_panel.py" line="151" />
         <source>Next page</source>
         <translation>Página siguiente</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="152" />
+        <location filename="../../desktop/citation_panel.py" line="153" />
         <source>Zoom out</source>
         <translation>Alejar</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="153" />
+        <location filename="../../desktop/citation_panel.py" line="154" />
         <source>Zoom in</source>
         <translation>Acercar</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="154" />
+        <location filename="../../desktop/citation_panel.py" line="155" />
         <source>Open</source>
         <translation>Abrir</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="154" />
+        <location filename="../../desktop/citation_panel.py" line="155" />
         <source>Open in the default viewer</source>
         <translation>Abrir en el visor predeterminado</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="162" />
+        <location filename="../../desktop/citation_panel.py" line="163" />
         <source>Find in document (Ctrl+F)</source>
         <translation>Buscar en el documento (Ctrl+F)</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="163" />
+        <location filename="../../desktop/citation_panel.py" line="164" />
         <source>Find in document</source>
         <translation>Buscar en el documento</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="170" />
+        <location filename="../../desktop/citation_panel.py" line="171" />
+        <source>The cited page appears here, rendered from the document, with the quoted passage highlighted.</source>
+        <translation>Aquí aparece la página citada, dibujada a partir del documento, con el pasaje citado resaltado.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/citation_panel.py" line="176" />
         <source>Cited page</source>
         <translation>Página citada</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="176" />
+        <location filename="../../desktop/citation_panel.py" line="182" />
         <source>Cited text</source>
         <translation>Texto citado</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="306" />
+        <location filename="../../desktop/citation_panel.py" line="314" />
         <source>Rendering page…</source>
         <translation>Dibujando la página…</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="384" />
-        <location filename="../../desktop/citation_panel.py" line="398" />
+        <location filename="../../desktop/citation_panel.py" line="392" />
+        <location filename="../../desktop/citation_panel.py" line="406" />
         <source>Not found</source>
         <translation>No encontrado</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="389" />
+        <location filename="../../desktop/citation_panel.py" line="397" />
         <source>Searching…</source>
         <translation>Buscando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="416" />
+        <location filename="../../desktop/citation_panel.py" line="424" />
         <source>page</source>
         <translation>página</translation>
     </message>
@@ -485,117 +490,117 @@
 <context>
     <name>Render</name>
     <message>
-        <location filename="../../desktop/render.py" line="263" />
+        <location filename="../../desktop/render.py" line="265" />
         <source>the document changed since this answer</source>
         <translation>el documento cambió después de esta respuesta</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="264" />
+        <location filename="../../desktop/render.py" line="266" />
         <source>Searched for</source>
         <translation>Se buscó</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="265" />
+        <location filename="../../desktop/render.py" line="267" />
         <source>Documents consulted</source>
         <translation>Documentos consultados</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="266" />
+        <location filename="../../desktop/render.py" line="268" />
         <source>pages</source>
         <translation>páginas</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="267" />
+        <location filename="../../desktop/render.py" line="269" />
         <source>No document matched the question.</source>
         <translation>Ningún documento coincidió con la pregunta.</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="268" />
+        <location filename="../../desktop/render.py" line="270" />
         <source>some sentences were removed because no quote could be verified.</source>
         <translation>se quitaron algunas frases porque no se pudo verificar ninguna cita.</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="269" />
+        <location filename="../../desktop/render.py" line="271" />
         <source>Sources</source>
         <translation>Fuentes</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="270" />
+        <location filename="../../desktop/render.py" line="272" />
         <source>OCR — check the page</source>
         <translation>OCR — compruebe la página</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="271" />
+        <location filename="../../desktop/render.py" line="273" />
         <source>changed since this answer</source>
         <translation>cambió después de esta respuesta</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="272" />
+        <location filename="../../desktop/render.py" line="274" />
         <source>page</source>
         <translation>página</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="273" />
+        <location filename="../../desktop/render.py" line="275" />
         <source>{removed} removed, {dropped} with a citation dropped</source>
         <translation>{removed} quitadas, {dropped} con una cita descartada</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="274" />
+        <location filename="../../desktop/render.py" line="276" />
         <source>hide</source>
         <translation>ocultar</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="275" />
+        <location filename="../../desktop/render.py" line="277" />
         <source>show why</source>
         <translation>ver por qué</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="276" />
+        <location filename="../../desktop/render.py" line="278" />
         <source>Not verified</source>
         <translation>Sin verificar</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="277" />
+        <location filename="../../desktop/render.py" line="279" />
         <source>(the whole answer)</source>
         <translation>(toda la respuesta)</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="278" />
+        <location filename="../../desktop/render.py" line="280" />
         <source>citation dropped, sentence kept</source>
         <translation>cita descartada, frase conservada</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="279" />
+        <location filename="../../desktop/render.py" line="281" />
         <source>sentence removed</source>
         <translation>frase quitada</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="280" />
+        <location filename="../../desktop/render.py" line="282" />
         <source>Read as</source>
         <translation>Entendida como</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="281" />
+        <location filename="../../desktop/render.py" line="283" />
         <source>CONFLICT</source>
         <translation>CONFLICTO</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="282" />
+        <location filename="../../desktop/render.py" line="284" />
         <source>The cited passages disagree</source>
         <translation>Los pasajes citados no coinciden</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="283" />
+        <location filename="../../desktop/render.py" line="285" />
         <source>What each passage says</source>
         <translation>Lo que dice cada pasaje</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="284" />
+        <location filename="../../desktop/render.py" line="286" />
         <source>Verbatim gives no single answer: the passages below say different things about this question. Each sentence reports one passage; read them and decide.</source>
         <translation>Verbatim no da una única respuesta: los pasajes siguientes dicen cosas distintas sobre esta pregunta. Cada frase recoge un pasaje; léalos y decida.</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="285" />
+        <location filename="../../desktop/render.py" line="287" />
         <source>The model reported that the documents disagree, but fewer than two verified passages show it; the verified sentences are shown as they are.</source>
         <translation>El modelo indicó que los documentos no coinciden, pero menos de dos pasajes verificados lo muestran; las frases verificadas se muestran tal cual.</translation>
     </message>
@@ -603,119 +608,129 @@
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="64" />
+        <location filename="../../desktop/settings_dialog.py" line="66" />
         <source>Settings</source>
         <translation>Preferencias</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="74" />
+        <location filename="../../desktop/settings_dialog.py" line="76" />
         <source>Answering model</source>
         <translation>Modelo que responde</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="75" />
+        <location filename="../../desktop/settings_dialog.py" line="77" />
         <source>Ollama host</source>
         <translation>Servidor de Ollama</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="76" />
+        <location filename="../../desktop/settings_dialog.py" line="78" />
         <source>Ollama model</source>
         <translation>Modelo de Ollama</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="77" />
-        <location filename="../../desktop/settings_dialog.py" line="235" />
+        <location filename="../../desktop/settings_dialog.py" line="79" />
+        <location filename="../../desktop/settings_dialog.py" line="240" />
         <source>Embedding model folder</source>
         <translation>Carpeta del modelo de embeddings</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="78" />
+        <location filename="../../desktop/settings_dialog.py" line="80" />
         <source>Passages given to the model (top-k)</source>
         <translation>Pasajes que recibe el modelo (top-k)</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="79" />
+        <location filename="../../desktop/settings_dialog.py" line="81" />
         <source>Fuzzy match threshold (0–100)</source>
         <translation>Umbral de coincidencia aproximada (0–100)</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="80" />
-        <location filename="../../desktop/settings_dialog.py" line="81" />
+        <location filename="../../desktop/settings_dialog.py" line="82" />
+        <location filename="../../desktop/settings_dialog.py" line="83" />
         <source>OCR languages</source>
         <translation>Idiomas de OCR</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="82" />
+        <location filename="../../desktop/settings_dialog.py" line="84" />
+        <source>Read scanned pages with OCR</source>
+        <translation>Leer páginas escaneadas con OCR</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings_dialog.py" line="85" />
         <source>Window language</source>
         <translation>Idioma de la ventana</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="83" />
+        <location filename="../../desktop/settings_dialog.py" line="86" />
         <source>Re-index when files in the folders change</source>
         <translation>Reindexar cuando cambien archivos de las carpetas</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="95" />
+        <location filename="../../desktop/settings_dialog.py" line="98" />
         <source>Refresh</source>
         <translation>Actualizar</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="99" />
+        <location filename="../../desktop/settings_dialog.py" line="103" />
+        <source>Bundled model: {name} (English)</source>
+        <translation>Modelo incluido: {name} (inglés)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings_dialog.py" line="104" />
         <source>Browse…</source>
         <translation>Examinar…</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="109" />
+        <location filename="../../desktop/settings_dialog.py" line="114" />
         <source>Validation errors</source>
         <translation>Errores de validación</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="124" />
+        <location filename="../../desktop/settings_dialog.py" line="129" />
         <source>System language</source>
         <translation>Idioma del sistema</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="125" />
+        <location filename="../../desktop/settings_dialog.py" line="130" />
         <source>Automatic (Ollama when it runs, else the embedded model)</source>
         <translation>Automático (Ollama si está en marcha; si no, el modelo integrado)</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="126" />
+        <location filename="../../desktop/settings_dialog.py" line="131" />
         <source>Embedded demo model</source>
         <translation>Modelo integrado de demostración</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="127" />
+        <location filename="../../desktop/settings_dialog.py" line="132" />
         <source>Off</source>
         <translation>Desactivado</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="127" />
+        <location filename="../../desktop/settings_dialog.py" line="132" />
         <source>The Ollama model as a judge</source>
         <translation>El modelo de Ollama como juez</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="192" />
+        <location filename="../../desktop/settings_dialog.py" line="197" />
         <source>Ollama host must start with http:// or https://</source>
         <translation>El servidor de Ollama debe empezar por http:// o https://</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="211" />
+        <location filename="../../desktop/settings_dialog.py" line="216" />
         <source>Asking Ollama for its models…</source>
         <translation>Preguntando a Ollama por sus modelos…</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="223" />
+        <location filename="../../desktop/settings_dialog.py" line="228" />
         <source>Ollama reports {n} models.</source>
         <translation>Ollama tiene {n} modelos.</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="224" />
+        <location filename="../../desktop/settings_dialog.py" line="229" />
         <source>Ollama has no models installed (ollama pull &lt;model&gt;).</source>
         <translation>Ollama no tiene modelos instalados (ollama pull &lt;modelo&gt;).</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="230" />
+        <location filename="../../desktop/settings_dialog.py" line="235" />
         <source>Ollama not reachable; type a model name.</source>
         <translation>Ollama no está disponible; escriba el nombre de un modelo.</translation>
     </message>
@@ -723,112 +738,157 @@
 <context>
     <name>Texts</name>
     <message>
-        <location filename="../../desktop/texts.py" line="74" />
+        <location filename="../../desktop/texts.py" line="76" />
+        <source>This workspace has no indexed text yet: index a folder with documents that contain text (scanned pages need OCR).</source>
+        <translation>Este espacio de trabajo aún no tiene texto indexado: indexe una carpeta con documentos que contengan texto (las páginas escaneadas necesitan OCR).</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/texts.py" line="77" />
+        <source>Nothing in this workspace matches the question; no document was given to the model.</source>
+        <translation>Nada en este espacio de trabajo coincide con la pregunta; no se dio ningún documento al modelo.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/texts.py" line="78" />
+        <source>The question is too long for the model's context window.</source>
+        <translation>La pregunta es demasiado larga para la ventana de contexto del modelo.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/texts.py" line="79" />
+        <source>The model's answer was cut off at its token limit; no answer can be shown.</source>
+        <translation>La respuesta del modelo se cortó en su límite de tokens; no se puede mostrar ninguna respuesta.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/texts.py" line="80" />
+        <source>The model's output was not valid twice; no answer can be shown.</source>
+        <translation>La salida del modelo no fue válida dos veces; no se puede mostrar ninguna respuesta.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/texts.py" line="81" />
+        <source>The model found no answer in the passages consulted.</source>
+        <translation>El modelo no encontró respuesta en los pasajes consultados.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/texts.py" line="82" />
+        <source>The model answered, but its sentences state figures that its quotes do not contain.</source>
+        <translation>El modelo respondió, pero sus frases dan cifras que sus citas no contienen.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/texts.py" line="83" />
+        <source>The model answered, but its quotes do not support its sentences.</source>
+        <translation>El modelo respondió, pero sus citas no respaldan sus frases.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/texts.py" line="84" />
+        <source>The model answered, but none of its quotes could be found in the cited passages.</source>
+        <translation>El modelo respondió, pero ninguna de sus citas se encontró en los pasajes citados.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/texts.py" line="99" />
         <source>Waiting for the engine to load the search libraries…</source>
         <translation>Esperando a que el motor cargue las bibliotecas de búsqueda…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="75" />
+        <location filename="../../desktop/texts.py" line="100" />
         <source>Retrieving passages…</source>
         <translation>Buscando pasajes…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="76" />
+        <location filename="../../desktop/texts.py" line="101" />
         <source>Loading the model…</source>
         <translation>Cargando el modelo…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="77" />
+        <location filename="../../desktop/texts.py" line="102" />
         <source>Generating the answer…</source>
         <translation>Generando la respuesta…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="78" />
+        <location filename="../../desktop/texts.py" line="103" />
         <source>Verifying every quote…</source>
         <translation>Verificando cada cita…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="79" />
+        <location filename="../../desktop/texts.py" line="104" />
         <source>cites a passage that was not given to the model</source>
         <translation>cita un pasaje que no se entregó al modelo</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="80" />
+        <location filename="../../desktop/texts.py" line="105" />
         <source>quote too short to check</source>
         <translation>cita demasiado corta para comprobarla</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="81" />
+        <location filename="../../desktop/texts.py" line="106" />
         <source>quote comes from a different passage than the one cited</source>
         <translation>la cita procede de un pasaje distinto del citado</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="82" />
+        <location filename="../../desktop/texts.py" line="107" />
         <source>quote not found in the cited passage</source>
         <translation>la cita no aparece en el pasaje citado</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="83" />
+        <location filename="../../desktop/texts.py" line="108" />
         <source>no verified quote left for this sentence</source>
         <translation>no queda ninguna cita verificada para esta frase</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="84" />
+        <location filename="../../desktop/texts.py" line="109" />
         <source>the model's output was not valid</source>
         <translation>la salida del modelo no era válida</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="85" />
+        <location filename="../../desktop/texts.py" line="110" />
         <source>a number, date or name in the sentence is not in its quote</source>
         <translation>un número, fecha o nombre de la frase no está en su cita</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="86" />
+        <location filename="../../desktop/texts.py" line="111" />
         <source>number not in quote</source>
         <translation>el número no está en la cita</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="87" />
+        <location filename="../../desktop/texts.py" line="112" />
         <source>not verified ({reason})</source>
         <translation>sin verificar ({reason})</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="88" />
+        <location filename="../../desktop/texts.py" line="113" />
         <source>indexed</source>
         <translation>indexado</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="89" />
+        <location filename="../../desktop/texts.py" line="114" />
         <source>superseded</source>
         <translation>sustituido</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="90" />
+        <location filename="../../desktop/texts.py" line="115" />
         <source>quarantined</source>
         <translation>en cuarentena</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="91" />
+        <location filename="../../desktop/texts.py" line="116" />
         <source>failed</source>
         <translation>error</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="92" />
+        <location filename="../../desktop/texts.py" line="117" />
         <source>needs OCR</source>
         <translation>necesita OCR</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="93" />
+        <location filename="../../desktop/texts.py" line="118" />
         <source>Answered</source>
         <translation>Respondida</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="94" />
+        <location filename="../../desktop/texts.py" line="119" />
         <source>Partial answer</source>
         <translation>Respuesta parcial</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="95" />
+        <location filename="../../desktop/texts.py" line="120" />
         <source>No verified answer</source>
         <translation>Sin respuesta verificada</translation>
     </message>
@@ -917,180 +977,180 @@
 <context>
     <name>WorkspacesPanel</name>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="76" />
-        <location filename="../../desktop/workspaces_panel.py" line="81" />
+        <location filename="../../desktop/workspaces_panel.py" line="77" />
+        <location filename="../../desktop/workspaces_panel.py" line="82" />
         <source>Workspaces</source>
         <translation>Espacios de trabajo</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="85" />
+        <location filename="../../desktop/workspaces_panel.py" line="86" />
         <source>New…</source>
         <translation>Nuevo…</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="87" />
+        <location filename="../../desktop/workspaces_panel.py" line="88" />
         <source>Rename…</source>
         <translation>Renombrar…</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="89" />
+        <location filename="../../desktop/workspaces_panel.py" line="90" />
         <source>Delete…</source>
         <translation>Eliminar…</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="91" />
+        <location filename="../../desktop/workspaces_panel.py" line="92" />
         <source>New workspace</source>
         <translation>Nuevo espacio de trabajo</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="91" />
+        <location filename="../../desktop/workspaces_panel.py" line="92" />
         <source>Rename workspace</source>
         <translation>Renombrar espacio de trabajo</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="92" />
+        <location filename="../../desktop/workspaces_panel.py" line="93" />
         <source>Delete workspace</source>
         <translation>Eliminar espacio de trabajo</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="102" />
-        <location filename="../../desktop/workspaces_panel.py" line="174" />
+        <location filename="../../desktop/workspaces_panel.py" line="103" />
+        <location filename="../../desktop/workspaces_panel.py" line="177" />
         <source>Folders</source>
         <translation>Carpetas</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="105" />
+        <location filename="../../desktop/workspaces_panel.py" line="106" />
         <source>Add folder…</source>
         <translation>Añadir carpeta…</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="106" />
+        <location filename="../../desktop/workspaces_panel.py" line="107" />
         <source>Index a folder (or drop folders onto the window)</source>
         <translation>Indexar una carpeta (o suelte carpetas sobre la ventana)</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="108" />
+        <location filename="../../desktop/workspaces_panel.py" line="109" />
         <source>Remove folder</source>
         <translation>Quitar carpeta</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="115" />
-        <location filename="../../desktop/workspaces_panel.py" line="147" />
+        <location filename="../../desktop/workspaces_panel.py" line="116" />
+        <location filename="../../desktop/workspaces_panel.py" line="150" />
         <source>Documents</source>
         <translation>Documentos</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="116" />
+        <location filename="../../desktop/workspaces_panel.py" line="117" />
         <source>Document</source>
         <translation>Documento</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="116" />
+        <location filename="../../desktop/workspaces_panel.py" line="117" />
         <source>Pages</source>
         <translation>Páginas</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="116" />
+        <location filename="../../desktop/workspaces_panel.py" line="117" />
         <source>Status</source>
         <translation>Estado</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="127" />
+        <location filename="../../desktop/workspaces_panel.py" line="130" />
         <source>Question history</source>
         <translation>Historial de preguntas</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="132" />
+        <location filename="../../desktop/workspaces_panel.py" line="135" />
         <source>Delete</source>
         <translation>Eliminar</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="133" />
+        <location filename="../../desktop/workspaces_panel.py" line="136" />
         <source>Delete this question from the history</source>
         <translation>Eliminar esta pregunta del historial</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="135" />
+        <location filename="../../desktop/workspaces_panel.py" line="138" />
         <source>Delete all…</source>
         <translation>Eliminar todo…</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="136" />
+        <location filename="../../desktop/workspaces_panel.py" line="139" />
         <source>Delete the whole history</source>
         <translation>Eliminar todo el historial</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="148" />
+        <location filename="../../desktop/workspaces_panel.py" line="151" />
         <source>History</source>
         <translation>Historial</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="153" />
+        <location filename="../../desktop/workspaces_panel.py" line="156" />
         <source>Indexing progress</source>
         <translation>Progreso de la indexación</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="159" />
+        <location filename="../../desktop/workspaces_panel.py" line="162" />
         <source>Cancel</source>
         <translation>Cancelar</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="160" />
+        <location filename="../../desktop/workspaces_panel.py" line="163" />
         <source>Cancel indexing</source>
         <translation>Cancelar la indexación</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="263" />
+        <location filename="../../desktop/workspaces_panel.py" line="266" />
         <source>{n} documents</source>
         <translation>{n} documentos</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="267" />
+        <location filename="../../desktop/workspaces_panel.py" line="270" />
         <source>{n} chunks</source>
         <translation>{n} fragmentos</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="270" />
+        <location filename="../../desktop/workspaces_panel.py" line="273" />
         <source>last indexed {when}</source>
         <translation>indexado por última vez el {when}</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="271" />
+        <location filename="../../desktop/workspaces_panel.py" line="274" />
         <source>never indexed</source>
         <translation>nunca indexado</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="281" />
+        <location filename="../../desktop/workspaces_panel.py" line="284" />
         <source>document changed</source>
         <translation>documento modificado</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="315" />
+        <location filename="../../desktop/workspaces_panel.py" line="318" />
         <source>Mark as active</source>
         <translation>Marcar como activo</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="315" />
+        <location filename="../../desktop/workspaces_panel.py" line="318" />
         <source>Release from quarantine</source>
         <translation>Liberar de la cuarentena</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="316" />
+        <location filename="../../desktop/workspaces_panel.py" line="319" />
         <source>Mark as superseded…</source>
         <translation>Marcar como sustituido…</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="317" />
+        <location filename="../../desktop/workspaces_panel.py" line="320" />
         <source>Quarantine…</source>
         <translation>Poner en cuarentena…</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="340" />
+        <location filename="../../desktop/workspaces_panel.py" line="343" />
         <source>{done} of {total} files</source>
         <translation>{done} de {total} archivos</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="344" />
+        <location filename="../../desktop/workspaces_panel.py" line="347" />
         <source>about {t} left</source>
         <translation>quedan unos {t}</translation>
     </message>

@@ -56,3 +56,31 @@ def test_language_setting_resolves(qapp):
     assert resolve_language("system") in {"en", "es"}
     assert install_translator(qapp, "en") == "en"
     assert QApplication.translate("ConversationView", "Ask") == "Ask"
+
+
+def test_core_abstention_messages_shown_in_spanish(spanish):
+    """Every fixed message core.pipeline abstains with is translated (the Spanish screenshot
+    showed "The model found no answer in the passages consulted." in a Spanish window)."""
+    import ast
+
+    import core.pipeline
+    from desktop.render import Entry, entry_html
+    from desktop.texts import ABSTENTION_MESSAGES, abstention_text
+
+    tree = ast.parse(Path(core.pipeline.__file__).read_text(encoding="utf-8"))
+    messages = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "abstain" and node.args:
+            if isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
+                messages.add(node.args[0].value)
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", "") == "message" for t in node.targets):
+            messages |= {n.value for n in ast.walk(node.value) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
+    assert len(messages) >= 9
+    assert messages <= set(ABSTENTION_MESSAGES), messages - set(ABSTENTION_MESSAGES)
+    assert all(abstention_text(m) != m for m in messages)
+    assert abstention_text("Un mensaje de otro origen.") == "Un mensaje de otro origen."
+
+    answer = Answer(question="Who won the 1998 World Cup?", workspace="w", status="abstained",
+                    abstention=Abstention(message="The model found no answer in the passages consulted.",
+                                          query="Who won the 1998 World Cup?", consulted=[]))
+    assert "El modelo no encontró respuesta en los pasajes consultados." in entry_html(0, Entry(answer=answer))
