@@ -131,3 +131,11 @@ def test_local_engine_has_the_same_contract(tmp_path: Path) -> None:
     assert report.documents == 1 and events
     with pytest.raises(WorkspaceNotFoundError):
         local.call(answer_op, "nowhere", "anything?", Settings())
+
+
+@pytest.mark.parametrize("module", ["core.__main__", "desktop.__main__"])
+def test_main_modules_can_be_reimported_by_spawn(module: str) -> None:
+    """multiprocessing's spawn imports the parent's main module as ``__mp_main__`` in the engine."""
+    import runpy
+
+    runpy.run_module(module, run_name="__mp_main__")  # must define things, not run (or exit) the program
