@@ -586,6 +586,13 @@ class MainWindow(QMainWindow):
         self.ollama_label.setText(f"Ollama: {self.tr('reachable') if ok else self.tr('not reachable')}")
         self.ollama_label.setToolTip(self.settings.ollama_host)
         self.welcome.set_ollama(self.ollama_ok, self.settings)
+        if self.answer is None:  # until an answer says which model really answered, say which one will
+            s = self.settings
+            if s.backend == "ollama" or (s.backend == "auto" and ok):
+                expected = f"ollama ({s.ollama_model})"
+            else:
+                expected = f"embedded ({self.tr('demo model')})"
+            self.backend_label.setText(f"{self.tr('Model')}: {expected}")
 
     # --- indexing -------------------------------------------------------------
 
@@ -1207,4 +1214,5 @@ _LUPDATE = (
     QT_TRANSLATE_NOOP("MainWindow", "not reachable"),
     QT_TRANSLATE_NOOP("MainWindow", "Model"),
     QT_TRANSLATE_NOOP("MainWindow", "not called"),
+    QT_TRANSLATE_NOOP("MainWindow", "demo model"),
 )

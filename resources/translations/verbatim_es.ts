@@ -291,12 +291,12 @@
         <translation>Por qué (se muestra junto al documento):</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="604" />
+        <location filename="../../desktop/main_window.py" line="611" />
         <source>Not a folder: </source>
         <translation>No es una carpeta: </translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="601" />
+        <location filename="../../desktop/main_window.py" line="608" />
         <source>Waiting to index </source>
         <translation>Esperando para indexar </translation>
     </message>
@@ -306,185 +306,190 @@
         <translation>Estado del motor</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="640" />
+        <location filename="../../desktop/main_window.py" line="647" />
         <source>Cancelling…</source>
         <translation>Cancelando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="673" />
+        <location filename="../../desktop/main_window.py" line="680" />
         <source>Indexing in the background: {names}</source>
         <translation>Indexando en segundo plano: {names}</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="678" />
+        <location filename="../../desktop/main_window.py" line="685" />
         <source>Indexing {names}</source>
         <translation>Indexando {names}</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="680" />
+        <location filename="../../desktop/main_window.py" line="687" />
         <source>(+{n} queued)</source>
         <translation>(+{n} en cola)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="684" />
+        <location filename="../../desktop/main_window.py" line="691" />
         <source>Cancelled</source>
         <translation>Cancelado</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="684" />
+        <location filename="../../desktop/main_window.py" line="691" />
         <source>Indexed</source>
         <translation>Indexado</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="685" />
+        <location filename="../../desktop/main_window.py" line="692" />
         <source>{state}: {new} new or changed, {same} unchanged, {removed} removed, {failed} failed ({s} s)</source>
         <translation>{state}: {new} nuevos o modificados, {same} sin cambios, {removed} quitados, {failed} con error ({s} s)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="707" />
+        <location filename="../../desktop/main_window.py" line="714" />
         <source>Add folder to index</source>
         <translation>Añadir una carpeta al índice</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="751" />
+        <location filename="../../desktop/main_window.py" line="758" />
         <source>Waiting…</source>
         <translation>Esperando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="762" />
+        <location filename="../../desktop/main_window.py" line="769" />
         <source>Stopping…</source>
         <translation>Deteniendo…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="794" />
+        <location filename="../../desktop/main_window.py" line="801" />
         <source>Could not answer: {error}</source>
         <translation>No se pudo responder: {error}</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="801" />
+        <location filename="../../desktop/main_window.py" line="808" />
         <source>Stopped</source>
         <translation>Detenido</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="881" />
+        <location filename="../../desktop/main_window.py" line="888" />
         <source>Answer copied with its citations.</source>
         <translation>Respuesta copiada con sus citas.</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="896" />
+        <location filename="../../desktop/main_window.py" line="903" />
         <source>Exported to {path}</source>
         <translation>Exportado a {path}</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="900" />
-        <location filename="../../desktop/main_window.py" line="906" />
+        <location filename="../../desktop/main_window.py" line="907" />
+        <location filename="../../desktop/main_window.py" line="913" />
         <source>Export conversation</source>
         <translation>Exportar la conversación</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="958" />
+        <location filename="../../desktop/main_window.py" line="965" />
         <source>Delete history</source>
         <translation>Eliminar el historial</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="959" />
+        <location filename="../../desktop/main_window.py" line="966" />
         <source>Delete every question and answer of this workspace's history?</source>
         <translation>¿Eliminar todas las preguntas y respuestas del historial de este espacio de trabajo?</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="995" />
+        <location filename="../../desktop/main_window.py" line="1002" />
         <source>The new language applies from the next start.</source>
         <translation>El nuevo idioma se aplica a partir del próximo inicio.</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1010" />
+        <location filename="../../desktop/main_window.py" line="1017" />
         <source>Engine: in this process</source>
         <translation>Motor: en este proceso</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1012" />
+        <location filename="../../desktop/main_window.py" line="1019" />
         <source>Engine: loading…</source>
         <translation>Motor: cargando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1013" />
+        <location filename="../../desktop/main_window.py" line="1020" />
         <source>Loading the search libraries and the embedding model in the background; the window is usable meanwhile.</source>
         <translation>Cargando en segundo plano las bibliotecas de búsqueda y el modelo de embeddings; mientras tanto la ventana se puede usar.</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1022" />
+        <location filename="../../desktop/main_window.py" line="1029" />
         <source>Engine: failed to start</source>
         <translation>Motor: no pudo arrancar</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1027" />
+        <location filename="../../desktop/main_window.py" line="1034" />
         <source>Engine: stopped</source>
         <translation>Motor: detenido</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1029" />
+        <location filename="../../desktop/main_window.py" line="1036" />
         <source>Engine: ready</source>
         <translation>Motor: listo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1030" />
+        <location filename="../../desktop/main_window.py" line="1037" />
         <source>Engine process {pid}; loaded in {s} s</source>
         <translation>Proceso del motor {pid}; cargado en {s} s</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1127" />
+        <location filename="../../desktop/main_window.py" line="1134" />
         <source>{n} files changed: updating the index…</source>
         <translation>{n} archivos cambiaron: actualizando el índice…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1134" />
+        <location filename="../../desktop/main_window.py" line="1141" />
         <source>Folder watching stopped for {name}: {error}</source>
         <translation>Se dejó de vigilar las carpetas de {name}: {error}</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1152" />
+        <location filename="../../desktop/main_window.py" line="1159" />
         <source>Rebuild the index?</source>
         <translation>¿Reconstruir el índice?</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1154" />
+        <location filename="../../desktop/main_window.py" line="1161" />
         <source>This workspace was indexed with other settings (embedding model or chunking). Its vectors cannot be mixed with new ones: rebuild it to use it. Rebuilding re-reads every document and may take a while.</source>
         <translation>Este espacio de trabajo se indexó con otros ajustes (modelo de vectores o fragmentación). Sus vectores no pueden mezclarse con los nuevos: reconstrúyalo para usarlo. La reconstrucción vuelve a leer todos los documentos y puede tardar un rato.</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1158" />
+        <location filename="../../desktop/main_window.py" line="1165" />
         <source>Rebuild</source>
         <translation>Reconstruir</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1184" />
+        <location filename="../../desktop/main_window.py" line="1191" />
         <source>Rebuilding the index…</source>
         <translation>Reconstruyendo el índice…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1205" />
+        <location filename="../../desktop/main_window.py" line="1212" />
         <source>Chunks</source>
         <translation>Fragmentos</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1206" />
+        <location filename="../../desktop/main_window.py" line="1213" />
         <source>reachable</source>
         <translation>disponible</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1207" />
+        <location filename="../../desktop/main_window.py" line="1214" />
         <source>not reachable</source>
         <translation>no disponible</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1208" />
+        <location filename="../../desktop/main_window.py" line="1215" />
         <source>Model</source>
         <translation>Modelo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1209" />
+        <location filename="../../desktop/main_window.py" line="1216" />
         <source>not called</source>
         <translation>no se llamó</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="1217" />
+        <source>demo model</source>
+        <translation>modelo de demostración</translation>
     </message>
 </context>
 <context>
