@@ -288,9 +288,12 @@ class EmbeddedBackend:
         with _llama_lock:
             llm = _llama_cache.get(key)
             if llm is None:
+                # n_threads: llama-cpp-python's default (cpu_count // 2, at least 1). We used
+                # min(4, cpu_count); on 2 busy cores both threads spin-wait at every barrier
+                # when one is descheduled: one answer took 22-43 s with 2 threads against
+                # 11-12 s with 1 at load 4 (bench/README.md, "llama.cpp under load").
                 llm = llama_cpp.Llama(
                     model_path=str(path), n_ctx=self.context_window, seed=settings.seed, verbose=False,
-                    n_threads=max(1, min(4, __import__("os").cpu_count() or 1)),
                 )
                 _llama_cache[key] = llm
         self._llm = llm
