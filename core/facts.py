@@ -35,9 +35,10 @@ Rules (``Fact.kind``):
   month-first readings when ambiguous), and month names in English and Spanish
   ("1 March 2024", "March 1, 2024", "1 de marzo de 2024", "marzo de 2024");
   found if a date of the quotes agrees on every part the claim states.
-* ``ident`` — letters glued to digits ("K-40", "PO-2024-0017", "v2.1", "R3");
-  found only as the same identifier (case-folded, dashes unified), so "v2.10"
-  never matches "v2.1".
+* ``ident`` — letters glued to digits ("K-40", "PO-2024-0017", "v2.1", "R3"),
+  with sub-division letters in parentheses ("ART-12.3(b)", "12.3(b)"); found only
+  as the same identifier (case-folded, dashes unified), so "v2.10" never matches
+  "v2.1" and "ART-12.3(b)" never "ART-12.3(a)".
 
 Number words are read in the claim's language (py3langid via
 :func:`core.textproc.detect_language`), isolated words only from four upwards
@@ -107,8 +108,14 @@ _MONTH_DAY = re.compile(
     re.IGNORECASE,
 )
 _MONTH_YEAR = re.compile(rf"(?<![^\W\d_])({_MONTH_RE})\.?,?\s+(?:(?:of|de|del)\s+)?(\d{{4}})(?!\d)", re.IGNORECASE)
-# A token of word characters joined by "-" or "." that holds both a digit and a letter.
-_IDENT = re.compile(r"(?<![\w.-])(?=[\w.-]*\d)(?=[\w.-]*[^\W\d_])\w+(?:[-.]\w+)*", re.UNICODE)
+# A token of word characters joined by "-" or "." that holds both a digit and a letter,
+# with any sub-division letters in parentheses glued to it ("ART-12.3(b)", "5(a)(ii)"):
+# "ART-12.3(b)" must not be found as "ART-12.3(a)" (case B09 of shared/cases).
+_SUBDIV = r"(?:\(\w{1,4}\))"
+_IDENT = re.compile(
+    rf"(?<![\w.-])(?:(?=[\w.-]*\d)(?=[\w.-]*[^\W\d_])\w+(?:[-.]\w+)*{_SUBDIV}*|\d+(?:\.\d+)*{_SUBDIV}+)",
+    re.UNICODE,
+)
 _ORDINAL_OR_UNIT = re.compile(r"\d+(?:st|nd|rd|th|º|ª|er|o|a|ᵒ|ᵃ|ᵒˢ|ᵃˢ)|\d+-?([^\W\d_]+)", re.UNICODE)
 _NUMBER = re.compile(rf"(?<![\w.,])(?:({_NUM}))(?![\d])")
 _REF_MARKER = re.compile(r"\[\s*\d{1,3}(?:\s*[,\u2013\-]\s*\d{1,3})*\s*\]")

@@ -122,6 +122,34 @@ def _same_words(quote: str, span: str, *, ocr: bool = False, chunk_words: frozen
     return True
 
 
+# Scripts written without spaces between words: a quote may start or end inside a run of them.
+_UNSPACED = re.compile(r"[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]")
+# Characters that join two alphanumeric runs into one token: "1.5", "1,000", "PO-2024", "l'acte".
+_JOINERS = ".,-'’‐‑"
+
+
+def _cuts_token(text: str, start: int, end: int) -> bool:
+    """True if ``text[start:end]`` begins or ends inside a word, number or identifier of ``text``.
+
+    "5 business days" inside "15 business days", "0 days" inside "60 days", "1" inside
+    "1.5", "2024-0017" inside "PO-2024-0017": each is literally in the source, and each
+    states something the source does not. A quote must start and end on token
+    boundaries (except between characters of scripts written without spaces).
+    """
+    def joined(inside: str, outside: str, beyond: str) -> bool:
+        if not inside.isalnum() or _UNSPACED.match(inside) or _UNSPACED.match(outside or " "):
+            return False
+        if outside.isalnum():
+            return True
+        return outside in _JOINERS and beyond.isalnum() if outside else False
+
+    before = text[start - 1] if start > 0 else ""
+    before2 = text[start - 2] if start > 1 else ""
+    after = text[end] if end < len(text) else ""
+    after2 = text[end + 1] if end + 1 < len(text) else ""
+    return (start < end and joined(text[start], before, before2)) or (start < end and joined(text[end - 1], after, after2))
+
+
 @dataclass(frozen=True)
 class QuoteMatch:
     """Where a quote was found: ``[start, end)`` in the searched text, characters."""
@@ -145,22 +173,33 @@ def match_quote(quote: str, text: str, *, fuzzy_threshold: float = 92.0, ocr: bo
             and the same words (:func:`_same_words`).
         ocr: ``text`` comes from OCR: tolerate :data:`OCR_WORD_EDITS` misread letter per word.
 
+    Every kind of match must start and end on token boundaries of ``text``
+    (:func:`_cuts_token`): the first occurrence that does is returned.
+
     Returns:
         The match, or ``None`` when the quote is not in ``text``.
     """
     if not quote.strip():
         return None
     pos = text.find(quote)
-    if pos >= 0:
-        return QuoteMatch(MatchKind.exact, pos, pos + len(quote), 100.0)
+    while pos >= 0:
+        if not _cuts_token(text, pos, pos + len(quote)):
+            return QuoteMatch(MatchKind.exact, pos, pos + len(quote), 100.0)
+        pos = text.find(quote, pos + 1)
     norm_text, origin = _normalized_chunk(text)
     norm_quote = normalized(quote)
     if not norm_quote or not norm_text:
         return None
     pos = norm_text.find(norm_quote)
-    if pos >= 0:
+    found_cut = False
+    while pos >= 0:
         start, end = to_original_span(origin, text, pos, pos + len(norm_quote))
-        return QuoteMatch(MatchKind.normalized, start, end, 100.0)
+        if not _cuts_token(text, start, end):
+            return QuoteMatch(MatchKind.normalized, start, end, 100.0)
+        found_cut = True
+        pos = norm_text.find(norm_quote, pos + 1)
+    if found_cut:
+        return None  # literally there, but only as part of a longer token: never "nearly" there
     if len(norm_quote) > len(norm_text):
         return None
     alignment = fuzz.partial_ratio_alignment(norm_quote, norm_text, score_cutoff=fuzzy_threshold)
@@ -195,6 +234,8 @@ def match_quote(quote: str, text: str, *, fuzzy_threshold: float = 92.0, ocr: bo
     if "".join(_DIGITS.findall(norm_quote)) != "".join(_DIGITS.findall(norm_text[d_start:d_end])):
         return None
     start, end = to_original_span(origin, text, d_start, d_end)
+    if _cuts_token(text, start, end):
+        return None
     return QuoteMatch(MatchKind.fuzzy, start, end, float(score))
 
 

@@ -151,3 +151,12 @@ def test_claim_with_a_fact_not_in_its_quote_is_removed_with_the_reason() -> None
     # the check can be switched off (e.g. to measure it)
     claims, rejected = verify_claims(answer, delivered, check_facts=False)
     assert len(claims) == 2 and rejected == []
+
+
+def test_subdivision_letters_are_part_of_an_identifier() -> None:
+    """Fresh-user tester, session 4 (case B09): "ART-12.3(b)" was found as "ART-12.3(a)"."""
+    quote = ["ART-12.3(a) The Contractor shall submit weekly progress reports"]
+    assert [f.text for f in missing_facts("ART-12.3(b) requires weekly progress reports.", quote)] == ["ART-12.3(b)"]
+    assert missing_facts("ART-12.3(a) requires weekly progress reports.", quote) == []
+    assert [f.text for f in missing_facts("Section 12.3(b) applies.", ["Section 12.3(a) applies here"])] == ["12.3(b)"]
+    assert missing_facts("See 5(a)(ii).", ["as set out in 5(a)(ii) above"]) == []

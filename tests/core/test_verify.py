@@ -296,15 +296,44 @@ def test_property_any_normalized_run_of_words_is_found_at_its_source_offsets(dat
 
 @settings(max_examples=300, deadline=None)
 @given(data=decorated_chunk(), a=st.integers(0, 10_000), length=st.integers(15, 200))
-def test_property_any_raw_substring_is_found_exactly(data, a, length) -> None:
+def test_property_any_raw_substring_is_found_exactly_unless_it_cuts_a_token(data, a, length) -> None:
+    from core.verify import _cuts_token
+
     text = data[0]
     a = a % max(1, len(text) - 15)
     quote = text[a : a + length]
     if not quote.strip():
         return
     m = match_quote(quote, text)
+    if _cuts_token(text, a, a + len(quote)):
+        # only an occurrence elsewhere that starts and ends on token boundaries may verify it
+        assert m is None or (m.start != a and not _cuts_token(text, m.start, m.end)), (quote, text)
+        return
     assert m is not None and m.kind is MatchKind.exact
     assert text[m.start : m.end] == quote
+
+
+@pytest.mark.parametrize(("source", "quote"), [
+    ("Replacement consumables are delivered within 15 business days.", "5 business days"),
+    ("The Client may terminate the Agreement with 60 days' written notice.", "0 days' written notice"),
+    ("Payment is due within 1.5 days of delivery of the goods.", "due within 1"),
+    ("Order reference PO-2024-0017 covers valves.", "2024-0017 covers valves"),
+    ("The Contractor must notify noise complaints within 8 hours.", "otify noise complaints within 8 hours"),
+    ("The fee is 1,250 euros per month, payable in advance.", "250 euros per month"),
+])
+def test_a_quote_cut_from_inside_a_number_or_word_is_rejected(source: str, quote: str) -> None:
+    """Fresh-user tester, session 4: "5 business days" verified inside "15 business days"."""
+    assert quote in source
+    assert match_quote(quote, source) is None
+
+
+def test_a_quote_on_token_boundaries_still_verifies_and_cjk_needs_no_spaces() -> None:
+    source = "Delivery within 15 business days. Then 5 business days for returns."
+    m = match_quote("5 business days", source)
+    assert m is not None and source[m.start - 1] == " " and m.start == source.index("Then") + 5
+    assert match_quote("(see clause 4.2)", "Payment terms (see clause 4.2) apply.") is not None
+    cjk = "本合同自双方签字之日起生效，有效期为三年。"
+    assert match_quote("双方签字之日起生效", cjk) is not None
 
 
 @settings(max_examples=300, deadline=None)
