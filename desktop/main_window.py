@@ -252,6 +252,7 @@ class MainWindow(QMainWindow):
         self._watches: dict[str, tuple[list[str], GeneratorWorker]] = {}
         self._known_folders: dict[str, list[str]] = {}
         self._live_watches: set[str] = set()  # workspaces whose watcher reported it is running
+        self._current: set[str] = set()  # workspaces indexed (or caught up) this session
         self._rebuilding: set[str] = set()  # workspaces with a rebuild queued or running
 
         self.setWindowTitle("Verbatim")
@@ -509,8 +510,14 @@ class MainWindow(QMainWindow):
         self._forget_workspace(old)
         self._stop_watch(old)
         self._known_folders.pop(old, None)
-        self._jobs.call(lambda: rename_workspace(old, new).name, lambda n: self.reload_workspaces(select=n),
-                        self._on_error, pool=self._index_pool)
+        was_current = old in self._current
+
+        def renamed(n: str) -> None:
+            if was_current:
+                self._current.add(n)  # same index under a new name: no catch-up run needed
+            self.reload_workspaces(select=n)
+
+        self._jobs.call(lambda: rename_workspace(old, new).name, renamed, self._on_error, pool=self._index_pool)
 
     def _delete_dialog(self, name: str) -> None:
         answer = QMessageBox.warning(
@@ -688,6 +695,8 @@ class MainWindow(QMainWindow):
         panel.set_progress(title, run.position, run.total, run.message, self._eta(run), True)
 
     def _on_index_returned(self, run: _IndexRun, report: IndexReport) -> None:
+        if not report.cancelled:
+            self._current.add(run.workspace)  # indexed this session: its watcher needs no catch-up run
         state = self.tr("Cancelled") if report.cancelled else self.tr("Indexed")
         summary = self.tr("{state}: {new} new or changed, {same} unchanged, {removed} removed, {failed} failed ({s} s)").format(
             state=state, new=report.documents, same=report.unchanged, removed=report.removed,
@@ -1126,6 +1135,13 @@ class MainWindow(QMainWindow):
             return  # a batch from a watcher stopped meanwhile
         if not batch:
             self._live_watches.add(name)  # the watcher's "running" report
+            if name not in self._current and not any(r.workspace == name and not r.worker.done for r in self._runs):
+                # Files added, changed or deleted while Verbatim was closed raise no event: one
+                # incremental run catches up (unchanged files are skipped by size and mtime;
+                # 0.0 s of index work on the sample when nothing changed).
+                self._current.add(name)
+                self._start_index_run(name, entry[0], self._index_factory(name, entry[0]),
+                                      self.tr("Checking for changes made while Verbatim was closed…"), watch=True)
             return
         self.folders_changed.emit(name, set(batch))
         if any(r.workspace == name and r.watch and not r.started and not r.worker.done for r in self._runs):
@@ -1183,9 +1199,14 @@ class MainWindow(QMainWindow):
         settings, engine = self.settings, self.engine
 
         def factory(cancel):
-            with self._workspace_lock:  # reopened under the new settings by the next read
+            with self._workspace_lock:
                 self._workspaces.pop(name, None)
-            return engine.run(rebuild_op, name, settings, cancel=cancel)
+            report = yield from engine.run(rebuild_op, name, settings, cancel=cancel)
+            # Reopen it here (a manifest read) before the result is delivered: a mismatch
+            # reported late by a read queued before the rebuild then finds it open and is
+            # ignored (_on_error), instead of offering a second rebuild.
+            self._get_workspace(name)
+            return report
 
         self._rebuilding.add(name)
         self._start_index_run(name, [name], factory, self.tr("Rebuilding the index…"),

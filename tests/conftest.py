@@ -56,6 +56,18 @@ def verbatim_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return home
 
 
+def whole_words(text: str, start: int, length: int) -> str:
+    """About ``length`` characters of ``text`` from ``start``, widened to whole words.
+
+    Scripted replies quote with it: the verifier rejects a quote that starts or ends
+    inside a word or number, as it must reject a real model's.
+    """
+    if start > 0:
+        start = text.find(" ", start) + 1
+    end = text.rfind(" ", start, start + length + 1)
+    return text[start:end] if end > start else text[start:start + length]
+
+
 _CHUNK_TAG = re.compile(r'<chunk id="([^"]+)">\n(.*?)\n</chunk>', re.DOTALL)
 
 

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
 
 import core  # noqa: F401
 from core.settings import Settings
-from tests.conftest import ScriptedBackend
+from tests.conftest import ScriptedBackend, whole_words
 
 LEASE = "The lease term is twelve months starting on the first of March 2024. Rent is due monthly.\n" * 4
 TIMEOUT_MS = 120_000
@@ -29,7 +29,7 @@ def _two_citations(chunks: dict[str, str]) -> str:
     return json.dumps({
         "answer_found": True, "complete_answer": True, "conflicting_evidence": False, "missing": "",
         "claims": [
-            {"text": "The lease lasts twelve months.", "citations": [{"chunk_id": cid, "quote": text[:50]}]},
+            {"text": "The lease lasts twelve months.", "citations": [{"chunk_id": cid, "quote": whole_words(text, 0, 50)}]},
             {"text": "Rent is due monthly.", "citations": [{"chunk_id": cid, "quote": "Rent is due monthly."}]},
         ],
     })

@@ -76,8 +76,10 @@ def _doc_ids(window) -> str:
     return " ".join(view.topLevelItem(i).text(0) for i in range(view.topLevelItemCount()))
 
 
-def test_workspaces_not_opened_this_session_are_watched_too(qtbot, tmp_path):
-    """A workspace indexed earlier (here by core, as the CLI would) is watched from start-up, unselected."""
+def test_workspaces_not_opened_this_session_are_watched_and_caught_up(qtbot, tmp_path):
+    """A workspace indexed earlier (here by core, as the CLI would) is watched from start-up, unselected,
+    and a file added while the window was closed is indexed by one catch-up run (fresh-user tester:
+    such files were never picked up until another file changed)."""
     from core.pipeline import index_folders, run
     from core.store import Workspace
     from desktop.main_window import MainWindow
@@ -88,6 +90,7 @@ def test_workspaces_not_opened_this_session_are_watched_too(qtbot, tmp_path):
         (folder / "first.txt").write_text(text, encoding="utf-8")
     for name, folder in (("a-shown", shown), ("b-background", background)):
         run(index_folders(Workspace(name, Settings()), [folder]))
+    (background / "while-closed.txt").write_text(LEASE.replace("twelve", "six"), encoding="utf-8")
 
     window = MainWindow(Settings(), workspace="a-shown")
     window.WATCH_QUIET_S = 0.3
@@ -98,11 +101,17 @@ def test_workspaces_not_opened_this_session_are_watched_too(qtbot, tmp_path):
     window.folders_changed.connect(lambda name, paths: changes.append(name))
     window.error_occurred.connect(errors.append)
     qtbot.waitUntil(lambda: window.is_watching("b-background") and window.is_watching("a-shown"), timeout=TIMEOUT_MS)
-    assert window.workspace_name == "a-shown"
+    qtbot.waitUntil(lambda: len(reports) >= 2, timeout=TIMEOUT_MS)  # one catch-up run per workspace
+    by_name = {r.workspace: r for r in reports}
+    assert (by_name["b-background"].documents, by_name["b-background"].unchanged) == (1, 1)
+    assert (by_name["a-shown"].documents, by_name["a-shown"].unchanged) == (0, 1)
+    assert changes == []  # caught up without any file event
 
-    (background / "second.txt").write_text(LEASE.replace("twelve", "six"), encoding="utf-8")
-    report = _wait_report(qtbot, reports, 1)
+    (background / "later.txt").write_text(NOTICE.replace("ninety", "thirty"), encoding="utf-8")
+    report = _wait_report(qtbot, reports, 3)
     assert changes == ["b-background"]
-    assert (report.workspace, report.documents, report.unchanged) == ("b-background", 1, 1), report
+    assert (report.workspace, report.documents, report.unchanged) == ("b-background", 1, 2), report
     assert Workspace("b-background", Settings(), create=False).chunk_count() > 0
     assert window.workspace_name == "a-shown" and not errors, errors
+    qtbot.wait(1500)
+    assert len(reports) == 3  # no further catch-up runs

@@ -13,6 +13,7 @@ import core  # noqa: F401
 from core.generate import GenerationResult
 from core.settings import Settings
 from core.types import Abstention, Answer, ConsultedDoc, Trace
+from tests.conftest import whole_words
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLE_PDF = REPO / "resources" / "sample" / "docs" / "NIST.FIPS.199.pdf"
@@ -39,7 +40,7 @@ class ScriptedBackend:
         chunks = _CHUNK.findall(messages[-1]["content"])
         assert chunks, "no <chunk> in the user message"
         chunk_id, text = chunks[0]
-        quote = text[100:160] if len(text) >= 160 else text[:60]
+        quote = whole_words(text, 100 if len(text) >= 160 else 0, 60)
         self.chosen = (chunk_id, quote)
         answer = {
             "answer_found": True,

@@ -12,7 +12,7 @@ import pytest
 import core  # noqa: F401
 from core.settings import Settings
 from core.store import list_workspaces, workspaces_root
-from tests.conftest import ScriptedBackend
+from tests.conftest import ScriptedBackend, whole_words
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLE_DOCS = REPO / "resources" / "sample" / "docs"
@@ -25,7 +25,7 @@ def _cite_first(chunks: dict[str, str]) -> str:
     cid, text = next(iter(chunks.items()))
     return json.dumps({
         "answer_found": True, "complete_answer": True, "conflicting_evidence": False, "missing": "",
-        "claims": [{"text": "The lease lasts twelve months.", "citations": [{"chunk_id": cid, "quote": text[:60]}]}],
+        "claims": [{"text": "The lease lasts twelve months.", "citations": [{"chunk_id": cid, "quote": whole_words(text, 0, 60)}]}],
     })
 
 
