@@ -12,6 +12,7 @@ from core.history import History, manifest_sha256
 from core.pipeline import answer_question, index_folders, run
 from core.settings import Settings
 from core.store import Workspace, list_workspaces, workspaces_root
+from tests.conftest import whole_words
 from core.types import Answer
 from core.workspace_ops import (
     create_workspace,
@@ -28,7 +29,7 @@ def _cite_first(chunks: dict[str, str]) -> str:
     return json.dumps({
         "answer_found": True, "complete_answer": True, "conflicting_evidence": False, "missing": "",
         "claims": [{"text": "The lease lasts twelve months.",
-                    "citations": [{"chunk_id": cid, "quote": text[:50]}]}],
+                    "citations": [{"chunk_id": cid, "quote": whole_words(text, 0, 50)}]}],
     })
 
 

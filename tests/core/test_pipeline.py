@@ -13,7 +13,7 @@ from core.pipeline import answer_question, index_folders, reciprocal_rank_fusion
 from core.settings import Settings
 from core.store import Workspace
 from core.types import NO_EVIDENCE, Chunk, RejectReason
-from tests.conftest import data_home, CASES, CORPORA
+from tests.conftest import data_home, whole_words, CASES, CORPORA
 
 FIPS = CORPORA / "pdfs" / "NIST.FIPS.199.pdf"
 QUESTION = "What are the three potential impact levels for a security breach?"
@@ -27,8 +27,8 @@ def _reply(claims, found=True, missing="", complete=True):
 
 def _first_quote(chunks: dict[str, str], length: int = 80) -> tuple[str, str]:
     cid, text = next(iter(chunks.items()))
-    start = text.find(" ", len(text) // 4) + 1  # a word start: highlight checks compare whole words
-    return cid, text[start : start + length].strip()
+    # whole words: highlight checks compare them, and the verifier rejects a cut word or number
+    return cid, whole_words(text, len(text) // 4, length).strip()
 
 
 @pytest.fixture(scope="module")

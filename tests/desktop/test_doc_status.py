@@ -7,7 +7,7 @@ import json
 import pytest
 
 from core.settings import Settings
-from tests.conftest import ScriptedBackend
+from tests.conftest import ScriptedBackend, whole_words
 
 TIMEOUT_MS = 180_000
 LEASE = "The lease term is twelve months starting on the first of March 2024. Rent is due monthly.\n" * 4
@@ -18,7 +18,7 @@ def _cite_first(chunks: dict[str, str]) -> str:
     cid, text = next(iter(chunks.items()))
     return json.dumps({
         "answer_found": True, "complete_answer": True, "conflicting_evidence": False, "missing": "",
-        "claims": [{"text": "The lease says so.", "citations": [{"chunk_id": cid, "quote": text[:60]}]}],
+        "claims": [{"text": "The lease says so.", "citations": [{"chunk_id": cid, "quote": whole_words(text, 0, 60)}]}],
     })
 
 
