@@ -708,7 +708,10 @@ class MainWindow(QMainWindow):
                                                False)
             self.chunks_label.setText(f"{self.tr('Chunks')}: {report.total_chunks}")
             self.refresh_workspace()
-            self._load_history(run.workspace)  # stale marks may have changed
+            if report.documents or report.removed:
+                # Stale marks may have changed. Not after a run that changed nothing (a watcher's
+                # catch-up at start-up): reloading would reset the conversation being read.
+                self._load_history(run.workspace)
         self.indexing_finished.emit(report)
 
     @Slot()
