@@ -423,7 +423,8 @@ class Engine:
                     kind, payload = replies.get(timeout=_POLL_S)
                 except queue.Empty:
                     if cancel is not None and not cancel_sent and cancel():
-                        cancel_sent = self._send_cancel(conn, call_id)
+                        self._send_cancel(conn, call_id)
+                        cancel_sent = True
                     continue
                 if kind == "progress":
                     yield payload
@@ -448,13 +449,12 @@ class Engine:
                 # The caller stopped listening (generator closed early): the work has no one to report to.
                 self._send_cancel(conn, call_id)
 
-    def _send_cancel(self, conn, call_id: int) -> bool:
+    def _send_cancel(self, conn, call_id: int) -> None:
         try:
             with self._send_lock:
                 conn.send(("cancel", call_id))
         except (OSError, ValueError, AttributeError):
-            pass
-        return True
+            pass  # the engine is gone: nothing left to stop
 
     def call(self, fn: Callable[..., Any], *args: Any, cancel: CancelCheck | None = None, **kwargs: Any) -> Any:
         """:meth:`run` to the end, dropping progress; returns ``fn``'s result (same errors)."""

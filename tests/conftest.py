@@ -68,6 +68,21 @@ def whole_words(text: str, start: int, length: int) -> str:
     return text[start:end] if end > start else text[start:start + length]
 
 
+def cite_first(claim: str, length: int = 60):
+    """A scripted reply: one claim ``claim`` quoting the first ~``length`` characters (whole words)
+    of the first delivered chunk. Use as ``ScriptedBackend(cite_first("The lease says so."))``."""
+    import json
+
+    def reply(chunks: dict[str, str]) -> str:
+        cid, text = next(iter(chunks.items()))
+        return json.dumps({
+            "answer_found": True, "complete_answer": True, "conflicting_evidence": False, "missing": "",
+            "claims": [{"text": claim, "citations": [{"chunk_id": cid, "quote": whole_words(text, 0, length)}]}],
+        })
+
+    return reply
+
+
 _CHUNK_TAG = re.compile(r'<chunk id="([^"]+)">\n(.*?)\n</chunk>', re.DOTALL)
 
 

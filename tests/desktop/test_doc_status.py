@@ -2,24 +2,18 @@
 
 from __future__ import annotations
 
-import json
 
 import pytest
 
 from core.settings import Settings
-from tests.conftest import ScriptedBackend, whole_words
+from tests.conftest import ScriptedBackend, cite_first
 
 TIMEOUT_MS = 180_000
 LEASE = "The lease term is twelve months starting on the first of March 2024. Rent is due monthly.\n" * 4
 NOTICE = "Either party may terminate the lease with ninety days written notice to the other party.\n" * 4
 
 
-def _cite_first(chunks: dict[str, str]) -> str:
-    cid, text = next(iter(chunks.items()))
-    return json.dumps({
-        "answer_found": True, "complete_answer": True, "conflicting_evidence": False, "missing": "",
-        "claims": [{"text": "The lease says so.", "citations": [{"chunk_id": cid, "quote": whole_words(text, 0, 60)}]}],
-    })
+_cite_first = cite_first("The lease says so.")
 
 
 def _rows(window) -> dict[str, tuple[str, object]]:

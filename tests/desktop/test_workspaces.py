@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import threading
 from pathlib import Path
@@ -12,7 +11,7 @@ import pytest
 import core  # noqa: F401
 from core.settings import Settings
 from core.store import list_workspaces, workspaces_root
-from tests.conftest import ScriptedBackend, whole_words
+from tests.conftest import ScriptedBackend, cite_first
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLE_DOCS = REPO / "resources" / "sample" / "docs"
@@ -21,12 +20,7 @@ TIMEOUT_MS = 120_000
 LEASE = "The lease term is twelve months starting on the first of March 2024. Rent is due monthly.\n" * 4
 
 
-def _cite_first(chunks: dict[str, str]) -> str:
-    cid, text = next(iter(chunks.items()))
-    return json.dumps({
-        "answer_found": True, "complete_answer": True, "conflicting_evidence": False, "missing": "",
-        "claims": [{"text": "The lease lasts twelve months.", "citations": [{"chunk_id": cid, "quote": whole_words(text, 0, 60)}]}],
-    })
+_cite_first = cite_first("The lease lasts twelve months.")
 
 
 @pytest.fixture
