@@ -51,6 +51,16 @@ class GenerationResult:
     finish_reason: str = ""
 
 
+def validation_summary(exc: Exception) -> str:
+    """A short, readable summary of why a reply did not parse: the first five pydantic errors
+    (``field.path: message``), or the exception's text cut to 300 characters."""
+    from pydantic import ValidationError
+
+    if isinstance(exc, ValidationError):
+        return "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors()[:5])
+    return str(exc)[:300]
+
+
 def parse_model_answer(text: str) -> ModelAnswer:
     """Parse the model's reply into :class:`ModelAnswer`, deterministically.
 

@@ -11,29 +11,33 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Generator
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TypeVar
 
 from pydantic import ValidationError
 
-from core.errors import Cancelled, ModelUnavailableError
-from core.generate import Backend, make_backend, parse_model_answer
+from core.errors import Cancelled
+from core.generate import Backend, make_backend, parse_model_answer, validation_summary
 from core.ingest import span_rects
 from core.normalize import normalized
 from core.prompts import (
-    CONDENSE_PROMPT,
     EXPANDED_QUESTION,
     RETRY_PROMPT,
     SYSTEM_PROMPT,
     TRUNCATED_PROMPT,
-    condense_message,
     render_chunk,
     user_message,
 )
 from core.settings import Settings
+from core.followup import (  # noqa: F401 - re-exported: callers import them from here
+    FALLBACK_FORM,
+    MAX_HISTORY_TURNS,
+    condense_question,
+    fallback_standalone,
+    turn_of,
+)
+from core.retrieval import reciprocal_rank_fusion, retrieve  # noqa: F401 - re-exported
 from core.store import Workspace
-from core.textproc import tokenize_query
 from core.types import (
     Abstention,
     Answer,
@@ -46,8 +50,6 @@ from core.types import (
     Rejected,
     RejectReason,
     RetrievalRound,
-    ScoredChunk,
-    StandaloneQuestion,
     Trace,
     Turn,
     answer_schema,
@@ -74,51 +76,6 @@ def index_folders(
 ) -> Generator[ProgressEvent, None, IndexReport]:
     """Index ``folders`` into ``workspace`` (see :meth:`Workspace.index`)."""
     return (yield from workspace.index(folders, cancel=cancel))
-
-
-def reciprocal_rank_fusion(rankings: list[list[str]], k: int = 60) -> list[tuple[str, float]]:
-    """Fuse ranked id lists: score(d) = Σ 1 / (k + rank_i(d)), ranks 1-based.
-
-    Source: Cormack, Clarke & Büttcher, "Reciprocal Rank Fusion outperforms
-    Condorcet and individual Rank Learning Methods", SIGIR 2009 (k = 60).
-    Ties keep first-seen order.
-    """
-    scores: dict[str, float] = {}
-    for ranking in rankings:
-        for rank, item in enumerate(ranking, start=1):
-            scores[item] = scores.get(item, 0.0) + 1.0 / (k + rank)
-    return sorted(scores.items(), key=lambda kv: -kv[1])
-
-
-def retrieve(workspace: Workspace, question: str, settings: Settings, trace: Trace, k: int | None = None) -> list[ScoredChunk]:
-    """Hybrid retrieval: BM25 ∥ dense → RRF → eligibility → top ``k`` (default ``settings.top_k``).
-
-    Ineligible documents (status other than ``active``) are excluded inside both
-    store queries, and again after fusion against the manifest, so a chunk the
-    manifest does not know (e.g. left by an interrupted write) never reaches
-    the model. Fills ``trace.bm25/dense/fused/eligible/eligible_docs``.
-    """
-    k = k or settings.top_k
-    exclude = workspace.ineligible_doc_ids()
-    t0 = time.perf_counter()
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        f_bm25 = pool.submit(workspace.bm25_search, question, settings.bm25_candidates, exclude)
-        f_dense = pool.submit(workspace.dense_search, question, settings.dense_candidates, exclude)
-        bm25, dense = f_bm25.result(), f_dense.result()
-    trace.timings_ms["retrieve"] = round((time.perf_counter() - t0) * 1000, 1)
-    fused = reciprocal_rank_fusion([bm25, dense], k=settings.rrf_k)
-    trace.bm25, trace.dense, trace.fused = bm25, dense, [cid for cid, _ in fused]
-    chunks = workspace.get_chunks(trace.fused)
-    eligible_docs = workspace.eligible_doc_ids()
-    eligible = [(cid, s) for cid, s in fused if cid in chunks and chunks[cid].doc_id in eligible_docs]
-    trace.eligible = [cid for cid, _ in eligible]
-    trace.eligible_docs = sorted(eligible_docs)
-    bm25_rank = {c: i for i, c in enumerate(bm25, 1)}
-    dense_rank = {c: i for i, c in enumerate(dense, 1)}
-    return [
-        ScoredChunk(chunk=chunks[cid], score=s, bm25_rank=bm25_rank.get(cid), dense_rank=dense_rank.get(cid))
-        for cid, s in eligible[:k]
-    ]
 
 
 def _consulted(chunks: list[Chunk]) -> list[ConsultedDoc]:
@@ -180,12 +137,6 @@ def fit_context(backend: Backend, question: str, ranked: list[Chunk], budget_tok
     return kept, dropped, used
 
 
-def _errors(exc: Exception) -> str:
-    if isinstance(exc, ValidationError):
-        return "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors()[:5])
-    return str(exc)[:300]
-
-
 def _generate(
     backend: Backend, messages: list[dict], schema: dict, *, prompt_tokens: int, answer_tokens: int,
     trace: Trace, round_no: int, cancel: CancelCheck,
@@ -237,7 +188,7 @@ def _generate(
         try:
             return parse_model_answer(result.text)
         except (ValidationError, ValueError) as exc:
-            record.error = _errors(exc)
+            record.error = validation_summary(exc)
             if result.finish_reason == "length":
                 record.outcome = "truncated"
                 room = backend.context_window - prompt_tokens - 64  # 64: the added instruction
@@ -268,115 +219,6 @@ def _generate(
             num_ctx = min(backend.context_window, prompt_tokens + max_tokens)
     return RejectReason.model_output_invalid
 
-
-
-# --- follow-up questions -------------------------------------------------------------------
-
-MAX_HISTORY_TURNS = 3
-"""Most recent turns given to the follow-up rewrite; older ones rarely carry the referent."""
-MAX_TURN_ANSWER_CHARS = 400
-"""Each earlier answer is cut to this many characters in the rewrite prompt."""
-REWRITE_MAX_TOKENS = 96
-"""Answer budget of the rewrite call: one question in a small JSON object."""
-MAX_REWRITE_CHARS = 400
-"""A rewrite longer than this (or than twice the follow-up and the previous question
-together, plus 80) is not a question but a runaway output: the fallback is used."""
-FALLBACK_FORM = "{question} (follow-up to: {previous})"
-"""The deterministic standalone form used when the model's rewrite is unusable: the
-follow-up, then the previous question, so retrieval sees the referent's words."""
-
-
-def turn_of(answer: Answer) -> Turn:
-    """The :class:`Turn` of an earlier answer: its question and its *verified* claims' text."""
-    return Turn(question=answer.question, answer=" ".join(c.text for c in answer.claims))
-
-
-def fallback_standalone(question: str, history: list[Turn]) -> str:
-    """:data:`FALLBACK_FORM` with the most recent previous question (the question itself when it
-    repeats that question)."""
-    previous = history[-1].question.strip()
-    if normalized(previous) == normalized(question):
-        return question
-    return FALLBACK_FORM.format(question=question, previous=previous)
-
-
-def _rewrite_problem(rewrite: str, question: str, history: list[Turn], finish_reason: str) -> str:
-    """Why a model rewrite cannot be used ('' when it can)."""
-    if finish_reason == "length":
-        return "cut off at its token budget"
-    if not rewrite or not any(ch.isalpha() for ch in rewrite):
-        return "empty"
-    limit = min(MAX_REWRITE_CHARS, 2 * (len(question) + len(history[-1].question)) + 80)
-    if len(rewrite) > limit:
-        return f"too long ({len(rewrite)} characters, limit {limit})"
-    words = rewrite.casefold().split()
-    if len(words) >= 8 and len(set(words)) <= len(words) // 3:
-        return "repetitive"
-    previous = history[-1].question
-    if normalized(rewrite) == normalized(previous) and normalized(question) != normalized(previous):
-        return "repeats the previous question"
-    own, new = set(tokenize_query(question)), set(tokenize_query(rewrite))
-    if not new:
-        return "no content word to search for"
-    if own and not own & new:
-        return "drops every content word of the follow-up"
-    return ""
-
-
-def condense_question(backend: Backend, question: str, history: list[Turn]) -> tuple[str, str, str]:
-    """Rewrite a follow-up ``question`` into a standalone question, with the conversation ``history``.
-
-    One call at temperature 0 (the backends' ``chat_json``) with ``core.prompts.CONDENSE_PROMPT``
-    (adapted from llama-index's ``CondenseQuestionChatEngine``), the last
-    :data:`MAX_HISTORY_TURNS` turns (answers cut to :data:`MAX_TURN_ANSWER_CHARS` characters)
-    and a reply constrained to :class:`StandaloneQuestion`. The rewrite is *used* only if it is
-    not empty, not cut off, not longer than its limit (:data:`MAX_REWRITE_CHARS`), not a
-    repetition loop, has content words to search for (BM25 query tokens, both languages),
-    keeps at least one content word of the follow-up when the follow-up has any, and is not
-    merely the previous question again; otherwise — and when the reply does not parse —
-    the deterministic :func:`fallback_standalone` is used (the embedded 135M model often
-    returns an empty, copied or runaway string).
-
-    Args:
-        history: earlier turns, oldest first; must not be empty.
-
-    Returns:
-        ``(standalone, method, detail)``: ``method`` is ``"model"`` or ``"fallback"``; ``detail``
-        says why the model's rewrite was rejected (with its text), ``""`` when it was used.
-
-    Raises:
-        ModelUnavailableError: the backend cannot be reached (any other failure of the
-            call falls back, with the error in ``detail``).
-    """
-    from core.generate import parse_json_object
-
-    turns = [(t.question.strip(), " ".join(t.answer.split())[:MAX_TURN_ANSWER_CHARS]) for t in history[-MAX_HISTORY_TURNS:]]
-    while True:
-        messages = [
-            {"role": "system", "content": CONDENSE_PROMPT},
-            {"role": "user", "content": condense_message(turns, question)},
-        ]
-        prompt_tokens = sum(backend.count_tokens(m["content"]) for m in messages) + 16
-        if prompt_tokens + REWRITE_MAX_TOKENS <= backend.context_window or len(turns) == 1:
-            break
-        turns = turns[1:]  # the oldest turn goes first
-    if prompt_tokens + REWRITE_MAX_TOKENS > backend.context_window:
-        return fallback_standalone(question, history), "fallback", "the conversation does not fit the context window"
-    try:
-        result = backend.chat_json(messages, StandaloneQuestion.model_json_schema(),
-                                   num_ctx=prompt_tokens + REWRITE_MAX_TOKENS, max_tokens=REWRITE_MAX_TOKENS)
-    except ModelUnavailableError:
-        raise  # the answer call would fail the same way: the user must hear it
-    except Exception as exc:  # noqa: BLE001 - the rewrite is an aid: any other failure falls back, recorded
-        return fallback_standalone(question, history), "fallback", f"the rewrite call failed: {exc!r}"[:200]
-    try:
-        rewrite = " ".join(StandaloneQuestion.model_validate(parse_json_object(result.text)).question.split())
-    except (ValidationError, ValueError) as exc:
-        return fallback_standalone(question, history), "fallback", f"not valid: {_errors(exc)[:160]}"
-    problem = _rewrite_problem(rewrite, question, history, result.finish_reason)
-    if problem:
-        return fallback_standalone(question, history), "fallback", f"{problem}: {rewrite[:160]!r}"
-    return rewrite, "model", ""
 
 
 class _Round:

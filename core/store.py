@@ -569,11 +569,14 @@ class Workspace:
             nodes.append(node)
         self._vectors().add(nodes)
 
-    def dense_search(self, query: str, k: int, exclude_docs: set[str]) -> list[str]:
+    def dense_search(self, query: str, k: int, exclude_docs: set[str],
+                     only_docs: set[str] | None = None) -> list[str]:
         """Chunk ids nearest to ``query`` by cosine similarity, best first.
 
         ``exclude_docs`` are filtered inside the LanceDB query (pre-filter), so
-        they cannot take places in the top ``k``.
+        they cannot take places in the top ``k``; ``only_docs``, when given (the
+        question's document scope), restricts the search to those documents the
+        same way. An empty ``only_docs`` set finds nothing.
         """
         from llama_index.core.vector_stores.types import VectorStoreQuery
 
@@ -581,9 +584,14 @@ class Workspace:
         if store._table is None:  # noqa: SLF001
             return []
         vec = get_embedder().get_query_embedding(query)
-        where = None
+        clauses = []
         if exclude_docs:
-            where = "doc_id NOT IN (" + ",".join(_sql_str(d) for d in sorted(exclude_docs)) + ")"
+            clauses.append("doc_id NOT IN (" + ",".join(_sql_str(d) for d in sorted(exclude_docs)) + ")")
+        if only_docs is not None:
+            if not only_docs:
+                return []
+            clauses.append("doc_id IN (" + ",".join(_sql_str(d) for d in sorted(only_docs)) + ")")
+        where = " AND ".join(clauses) or None
         try:
             result = store.query(VectorStoreQuery(query_embedding=vec, similarity_top_k=k), where=where)
         except Warning:  # the wrapper raises Warning("query results are empty..")
@@ -654,11 +662,13 @@ class Workspace:
             if (path.name == "bm25" or path.name.startswith(("bm25-", "bm25.")) ) and path.name != keep:
                 shutil.rmtree(path, ignore_errors=True)
 
-    def bm25_search(self, query: str, k: int, exclude_docs: set[str]) -> list[str]:
+    def bm25_search(self, query: str, k: int, exclude_docs: set[str],
+                    only_docs: set[str] | None = None) -> list[str]:
         """Chunk ids ranked by BM25 for ``query``, best first (zero-score hits dropped).
 
-        Excluded documents get weight 0 through bm25s' ``weight_mask`` before
-        ranking (pre-filter).
+        Excluded documents — and, when ``only_docs`` is given (the question's
+        document scope), every document outside it — get weight 0 through bm25s'
+        ``weight_mask`` before ranking (pre-filter).
         """
         with self._bm25_lock:
             self._load_bm25()
@@ -669,8 +679,13 @@ class Workspace:
         if not tokens:
             return []
         mask = None
-        if exclude_docs:
-            mask = np.array([0.0 if cid.split("#", 1)[0] in exclude_docs else 1.0 for cid in ids])
+        if only_docs is not None and not only_docs:
+            return []
+        if exclude_docs or only_docs is not None:
+            mask = np.array([
+                0.0 if (doc := cid.split("#", 1)[0]) in exclude_docs or (only_docs is not None and doc not in only_docs)
+                else 1.0 for cid in ids
+            ])
         docs, scores = retriever.retrieve(
             [tokens], k=min(k, len(ids)), show_progress=False, weight_mask=mask, n_threads=1
         )

@@ -14,10 +14,12 @@ import core  # noqa: F401  (offline switches before any ML import)
 from core.generate import GenerationResult
 
 REPO = Path(__file__).resolve().parents[1]
-SHARED = Path(os.environ.get("VERBATIM_SHARED", REPO.parent / "shared"))
-CORPORA = SHARED / "eval" / "corpora"
-LAB = SHARED / "eval" / "lab"
-CASES = SHARED / "cases"
+#: The inputs the tests use, copied from the project's shared folder with their licence notes
+#: (tests/data/README.md), so a clone of the repository alone passes its tests.
+DATA = Path(__file__).resolve().parent / "data"
+CORPORA = DATA / "corpora"
+LAB = DATA / "lab"
+CASES = DATA / "cases"
 
 
 @contextmanager
