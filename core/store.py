@@ -180,6 +180,12 @@ def _crash_point(name: str) -> None:
         os.kill(os.getpid(), getattr(signal, "SIGKILL", signal.SIGTERM))
 
 
+def _committed(writes: list[_DocWrite], done: int, total: int) -> ProgressEvent:
+    """The progress event after a batch commit: the manifest now holds these documents (window: show them)."""
+    return ProgressEvent(stage="committed", done=done, total=total, message=f"{len(writes)} documents committed",
+                         item=writes[-1].doc_id if writes else "")
+
+
 def _sql_str(value: str) -> str:
     return "'" + value.replace("'", "''") + "'"
 
@@ -961,7 +967,7 @@ class Workspace:
                 for i, (path, doc_id, root) in enumerate(files):
                     if cancel():
                         raise Cancelled()
-                    yield ProgressEvent(stage="index", done=i, total=len(files), message=str(path.name))
+                    yield ProgressEvent(stage="index", done=i, total=len(files), message=str(path.name), item=doc_id)
                     try:
                         st = path.stat()
                     except OSError as exc:
@@ -1006,6 +1012,7 @@ class Workspace:
                         # committed now, not after its (possibly long) embedding (tester,
                         # session 3: a run killed inside a 5 MB file had kept nothing).
                         self._commit(writes, [])
+                        yield _committed(writes, i, len(files))
                         writes, pending_chunks = [], 0
                     vectors: list[list[float]] = []
                     embedder = get_embedder() if chunks else None
@@ -1017,6 +1024,7 @@ class Workspace:
                         yield ProgressEvent(
                             stage="embed", done=i, total=len(files),
                             message=f"{path.name}: {min(b + EMBED_BATCH, len(chunks))}/{len(chunks)} chunks",
+                            item=doc_id,
                         )
                     writes.append(_DocWrite(
                         doc_id=doc_id, path=path, root=root, size=st.st_size, mtime=st.st_mtime,
@@ -1029,6 +1037,7 @@ class Workspace:
                     pending_chunks += len(chunks)
                     if pending_chunks >= commit_chunks:
                         self._commit(writes, [])
+                        yield _committed(writes, i + 1, len(files))
                         writes, pending_chunks = [], 0
                 report.removed = len(gone)
                 self._commit(writes, sorted(gone))
