@@ -273,6 +273,8 @@ def _run_round(
     if not context:
         rnd.failure = RejectReason.no_citation
         return rnd
+    yield ProgressEvent(stage="reading", done=len(context), total=len(context),
+                        message=f"Reading {len(context)} passages")
     delivered = {c.chunk_id: c for c in context}
     messages = [
         {"role": "system", "content": SYSTEM_PROMPT},
@@ -416,8 +418,8 @@ def answer_question(
             decision = decision.__class__(follow_up, "read as a follow-up on request" if follow_up
                                           else "searched as written on request")
         trace.follow_up_cue = decision.cue
-        if not decision.follow_up:
-            turns = []
+        if not decision.follow_up or workspace.chunk_count() == 0:
+            turns = []  # stands on its own; or nothing to search: no model call for a rewrite
     if turns:
         if backend_ref[0] is None:
             yield ProgressEvent(stage="loading", message="Loading the model")

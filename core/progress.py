@@ -347,3 +347,19 @@ class IndexProgress:
                 self._samples.append((size, max(0.0, now - self._file_started)))
         self.current = ""
         self.current_fraction = 0.0
+
+
+def format_duration(seconds: float) -> str:
+    """``1 h 02 min``, ``3 min 05 s`` or ``12 s`` (the same in English and Spanish)."""
+    s = round(max(0.0, seconds))
+    if s >= 3600:
+        return f"{s // 3600} h {s % 3600 // 60:02d} min"
+    if s >= 60:
+        return f"{s // 60} min {s % 60:02d} s"
+    return f"{s} s"
+
+
+def format_eta(eta_s: float | None) -> str:
+    """``about 3 min 05 s left``, or ``estimating…`` while :class:`EtaEstimator` has no estimate (English;
+    the window words it in its own language)."""
+    return "estimating…" if eta_s is None else f"about {format_duration(eta_s)} left"
