@@ -92,6 +92,20 @@ def estimated_pages(path: Path, size: int) -> int:
     return max(1, round(size / BYTES_PER_PAGE.get(suffix, 3000)))
 
 
+def manifest_folders(workspace_dir: str | Path) -> list[str]:
+    """The folders the manifest records (read-only; ``[]`` if none)."""
+    db_path = Path(workspace_dir) / "manifest.sqlite"
+    if not db_path.exists():
+        return []
+    conn = sqlite3.connect(f"{db_path.absolute().as_uri()}?mode=ro", uri=True, timeout=10)
+    try:
+        return [r[0] for r in conn.execute("SELECT path FROM folders ORDER BY path")]
+    except sqlite3.Error:
+        return []
+    finally:
+        conn.close()
+
+
 def plan_index(folders: list[str | Path], known: dict[str, tuple[int, float]]) -> list[PlannedFile]:
     """The files an indexing run of ``folders`` visits, in the run's order.
 
