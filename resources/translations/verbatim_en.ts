@@ -33,12 +33,12 @@
     <name>WorkspacesPanel</name>
     <message numerus="yes">
         <location filename="../../desktop/workspaces_panel.py" line="326" />
-        <location filename="../../desktop/workspaces_panel.py" line="372" />
+        <location filename="../../desktop/workspaces_panel.py" line="378" />
         <source>%n chunk(s)</source>
         <translation><numerusform>%n chunk</numerusform><numerusform>%n chunks</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/workspaces_panel.py" line="368" />
+        <location filename="../../desktop/workspaces_panel.py" line="374" />
         <source>%n document(s)</source>
         <translation><numerusform>%n document</numerusform><numerusform>%n documents</numerusform></translation>
     </message>

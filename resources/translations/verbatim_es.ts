@@ -1,6 +1,29 @@
 <?xml version='1.0' encoding='utf-8'?>
 <TS version="2.1" language="es_ES">
 <context>
+    <name>AnswerFlow</name>
+    <message>
+        <location filename="../../desktop/answer_flow.py" line="92" />
+        <source>Waiting…</source>
+        <translation>Esperando…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/answer_flow.py" line="103" />
+        <source>Stopping…</source>
+        <translation>Deteniendo…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/answer_flow.py" line="141" />
+        <source>Could not answer: {error}</source>
+        <translation>No se pudo responder: {error}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/answer_flow.py" line="148" />
+        <source>Stopped</source>
+        <translation>Detenido</translation>
+    </message>
+</context>
+<context>
     <name>CitationPanel</name>
     <message>
         <location filename="../../desktop/citation_panel.py" line="215" />
@@ -255,108 +278,88 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../desktop/main_window.py" line="303" />
+        <location filename="../../desktop/main_window.py" line="295" />
         <source>&amp;File</source>
         <translation>&amp;Archivo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="307" />
+        <location filename="../../desktop/main_window.py" line="299" />
         <source>New workspace…</source>
         <translation>Nuevo espacio de trabajo…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="307" />
+        <location filename="../../desktop/main_window.py" line="299" />
         <source>Add folder…</source>
         <translation>Añadir carpeta…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="308" />
+        <location filename="../../desktop/main_window.py" line="300" />
         <source>Export conversation as Markdown…</source>
         <translation>Exportar la conversación como Markdown…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="308" />
+        <location filename="../../desktop/main_window.py" line="300" />
         <source>Export conversation as PDF…</source>
         <translation>Exportar la conversación como PDF…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="309" />
+        <location filename="../../desktop/main_window.py" line="301" />
         <source>Settings…</source>
         <translation>Preferencias…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="309" />
+        <location filename="../../desktop/main_window.py" line="301" />
         <source>Quit</source>
         <translation>Salir</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="304" />
+        <location filename="../../desktop/main_window.py" line="296" />
         <source>&amp;Edit</source>
         <translation>&amp;Editar</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="310" />
+        <location filename="../../desktop/main_window.py" line="302" />
         <source>Copy answer with citations</source>
         <translation>Copiar la respuesta con sus citas</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="310" />
+        <location filename="../../desktop/main_window.py" line="302" />
         <source>Find in document</source>
         <translation>Buscar en el documento</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="305" />
+        <location filename="../../desktop/main_window.py" line="297" />
         <source>&amp;Help</source>
         <translation>A&amp;yuda</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="311" />
+        <location filename="../../desktop/main_window.py" line="303" />
         <source>Getting started</source>
         <translation>Primeros pasos</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="431" />
-        <source>Waiting…</source>
-        <translation>Esperando…</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/main_window.py" line="442" />
-        <source>Stopping…</source>
-        <translation>Deteniendo…</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/main_window.py" line="474" />
-        <source>Could not answer: {error}</source>
-        <translation>No se pudo responder: {error}</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/main_window.py" line="481" />
-        <source>Stopped</source>
-        <translation>Detenido</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/main_window.py" line="561" />
+        <location filename="../../desktop/main_window.py" line="447" />
         <source>Answer copied with its citations.</source>
         <translation>Respuesta copiada con sus citas.</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="576" />
+        <location filename="../../desktop/main_window.py" line="462" />
         <source>Exported to {path}</source>
         <translation>Exportado a {path}</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="580" />
-        <location filename="../../desktop/main_window.py" line="586" />
+        <location filename="../../desktop/main_window.py" line="466" />
+        <location filename="../../desktop/main_window.py" line="472" />
         <source>Export conversation</source>
         <translation>Exportar la conversación</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="638" />
+        <location filename="../../desktop/main_window.py" line="524" />
         <source>Delete history</source>
         <translation>Eliminar el historial</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="639" />
+        <location filename="../../desktop/main_window.py" line="525" />
         <source>Delete every question and answer of this workspace's history?</source>
         <translation>¿Eliminar todas las preguntas y respuestas del historial de este espacio de trabajo?</translation>
     </message>
@@ -1211,7 +1214,7 @@
     </message>
     <message numerus="yes">
         <location filename="../../desktop/workspaces_panel.py" line="326" />
-        <location filename="../../desktop/workspaces_panel.py" line="372" />
+        <location filename="../../desktop/workspaces_panel.py" line="378" />
         <source>%n chunk(s)</source>
         <translation><numerusform>%n fragmento</numerusform><numerusform>%n fragmentos</numerusform></translation>
     </message>
@@ -1221,47 +1224,47 @@
         <translation>(página {page})</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/workspaces_panel.py" line="368" />
+        <location filename="../../desktop/workspaces_panel.py" line="374" />
         <source>%n document(s)</source>
         <translation><numerusform>%n documento</numerusform><numerusform>%n documentos</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="375" />
+        <location filename="../../desktop/workspaces_panel.py" line="381" />
         <source>last indexed {when}</source>
         <translation>indexado por última vez el {when}</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="376" />
+        <location filename="../../desktop/workspaces_panel.py" line="382" />
         <source>never indexed</source>
         <translation>nunca indexado</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="386" />
+        <location filename="../../desktop/workspaces_panel.py" line="392" />
         <source>document changed</source>
         <translation>documento modificado</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="420" />
+        <location filename="../../desktop/workspaces_panel.py" line="426" />
         <source>Mark as active</source>
         <translation>Marcar como activo</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="420" />
+        <location filename="../../desktop/workspaces_panel.py" line="426" />
         <source>Release from quarantine</source>
         <translation>Liberar de la cuarentena</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="421" />
+        <location filename="../../desktop/workspaces_panel.py" line="427" />
         <source>Mark as superseded…</source>
         <translation>Marcar como sustituido…</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="422" />
+        <location filename="../../desktop/workspaces_panel.py" line="428" />
         <source>Quarantine…</source>
         <translation>Poner en cuarentena…</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="448" />
+        <location filename="../../desktop/workspaces_panel.py" line="454" />
         <source>{done} of {total} files</source>
         <translation>{done} de {total} archivos</translation>
     </message>
