@@ -53,6 +53,16 @@ def fallback_standalone(question: str, history: list[Turn]) -> str:
     return FALLBACK_FORM.format(question=question, previous=previous)
 
 
+def fallback_previous(standalone: str, question: str) -> str | None:
+    """The previous question inside a :data:`FALLBACK_FORM` rewrite of ``question``, or ``None``
+    when ``standalone`` is not in that form (the window words the form in its own language)."""
+    head, tail = FALLBACK_FORM.split("{question}")[1].split("{previous}")
+    prefix = question + head
+    if standalone.startswith(prefix) and standalone.endswith(tail) and len(standalone) > len(prefix) + len(tail):
+        return standalone[len(prefix): len(standalone) - len(tail)]
+    return None
+
+
 def _rewrite_problem(rewrite: str, question: str, history: list[Turn], finish_reason: str) -> str:
     """Why a model rewrite cannot be used ('' when it can)."""
     if finish_reason == "length":

@@ -58,6 +58,7 @@ class AnswerFlow(QObject):
         self._pool.setMaxThreadCount(1)
         self._worker: GeneratorWorker | None = None
         self._workspace: str | None = None
+        self._replace: int | None = None
 
     # --- asking ---------------------------------------------------------------
 
@@ -66,10 +67,16 @@ class AnswerFlow(QObject):
         """Name of the workspace a question is being answered in, or ``None``."""
         return self._workspace if self._worker is not None else None
 
-    def ask(self, question: str) -> None:
+    def ask(self, question: str, follow_up: bool | None = None, replace: int | None = None) -> None:
         """Answer ``question`` in the selected workspace in the background; emits :attr:`answer_ready`.
 
-        A question asked while another runs cancels the earlier one.
+        A question asked while another runs cancels the earlier one. The current
+        conversation (since the last "New conversation") is passed to core, which reads
+        the question as a follow-up only when it points back (:func:`core.followup.detect_follow_up`).
+
+        Args:
+            follow_up: ``False`` searches the question as written (no rewrite), ``None`` lets core decide.
+            replace: index of the conversation entry the answer replaces ("search as I wrote it").
         """
         w = self.w
         question = question.strip()
@@ -82,13 +89,18 @@ class AnswerFlow(QObject):
             self._worker.cancel()
         settings, backend = w.settings, w.backend
         engine = w.engine if backend is None else self._local_engine
-        # A follow-up is read in the light of this workspace's conversation (core rewrites it).
-        history = [turn_of(e.answer) for e in w._conversations.get(name, [])][-MAX_HISTORY_TURNS:]
+        # A follow-up is read in the light of this conversation (core decides, then rewrites it).
+        entries = w.context_entries(name)
+        if replace is not None:
+            entries = entries[:max(0, replace - (len(w._conversations.get(name, [])) - len(entries)))]
+        history = [turn_of(e.answer) for e in entries][-MAX_HISTORY_TURNS:]
         worker = GeneratorWorker(
-            lambda cancel: engine.run(answer_op, name, question, settings, history, backend=backend, cancel=cancel)
+            lambda cancel: engine.run(answer_op, name, question, settings, history, backend=backend, cancel=cancel,
+                                      follow_up=follow_up)
         )
         self._worker = worker
         self._workspace = name
+        self._replace = replace
         w.conversation.set_busy(True, self.tr("Waiting…"))
         w._jobs.start(worker, self._pool,
                       on_progress=lambda e: self._on_progress(worker, e),
@@ -110,26 +122,42 @@ class AnswerFlow(QObject):
     def _is_current(self, worker: GeneratorWorker) -> bool:
         return worker is self._worker
 
+    def ask_as_written(self, entry_index: int) -> None:
+        """Ask entry ``entry_index``'s question again, searched as written (undoes its follow-up rewrite);
+        the new answer takes the entry's place."""
+        entries = self.w.conversation.entries
+        if 0 <= entry_index < len(entries):
+            self.ask(entries[entry_index].answer.question, follow_up=False, replace=entry_index)
+
     def _on_progress(self, worker: GeneratorWorker, event: ProgressEvent) -> None:
         if self._is_current(worker) and not worker.is_cancelled:
-            self.w.conversation.set_busy(True, stage_text(event.stage, event.message))
+            n = event.done if event.stage == "reading" else 0
+            self.w.conversation.set_busy(True, stage_text(event.stage, event.message, n=n))
 
     def _on_returned(self, worker: GeneratorWorker, answer: Answer) -> None:
         if not self._is_current(worker):
             return
         w = self.w
         name = self._workspace or answer.workspace
+        replace = self._replace
         self._done()
         entry = Entry(answer=answer, asked_at=time.time())
-        self._append_entry(name, entry)
+        replaced = self._replace_entry(name, replace, entry) if replace is not None else None
+        if replace is None or replaced is False:
+            self._append_entry(name, entry)
         total = answer.trace.timings_ms.get("total")
         w.stage_label.setText(answer_status_text(answer.status) + (f" · {total / 1000:.1f} s" if total else ""))
         w.question_edit.setText("")
 
+        old_id = replaced if type(replaced) is int else None  # not False (bool is an int)
+
         def store():
             from core.history import History
 
-            return History(w._get_workspace(name).dir).add(answer)
+            history = History(w._get_workspace(name).dir)
+            if old_id is not None:
+                history.delete(old_id)  # the rewritten answer is replaced, not kept beside it
+            return history.add(answer)
 
         w._jobs.call(store, lambda rid, e=entry: setattr(e, "history_id", rid) or w._load_history(name), w._on_error)
         self.answer_ready.emit(answer)
@@ -150,7 +178,22 @@ class AnswerFlow(QObject):
     def _done(self) -> None:
         self._worker = None
         self._workspace = None
+        self._replace = None
         self.w.conversation.set_busy(False)
+
+    def _replace_entry(self, workspace: str, index: int, entry: Entry) -> int | bool | None:
+        """Put ``entry`` in place of conversation entry ``index``; returns the replaced entry's history
+        id (``None`` if it had none), or False when the entry is gone (then it is appended)."""
+        w = self.w
+        entries = w._conversations.get(workspace, [])
+        if not 0 <= index < len(entries):
+            return False
+        old = entries[index].history_id
+        entries[index] = entry
+        if workspace == w.workspace_name:
+            w.conversation.set_entries(entries, scroll_to=index)
+            self.set_current_entry(index)
+        return old
 
     # --- showing ----------------------------------------------------------------
 
@@ -169,10 +212,7 @@ class AnswerFlow(QObject):
         if 0 <= index < len(entries):
             self.current_entry = index
             self.answer = entries[index].answer
-            t = self.answer.trace
-            w.backend_label.setText(
-                f"{w.tr('Model')}: {t.backend} ({t.model})" if t.backend else f"{w.tr('Model')}: {w.tr('not called')}"
-            )
+            w.status.show_model(self.answer.trace)
 
     def show_answer(self, answer: Answer) -> None:
         """Append ``answer`` to the selected workspace's conversation (not stored in history)."""

@@ -1,10 +1,14 @@
 """The centre of the window: the question box and the workspace's conversation.
 
 The conversation is a ``QTextBrowser`` rebuilt from :class:`desktop.render.Entry`
-objects; its links (``cite:``, ``doc:``, ``toggle:``) are turned into signals.
+objects; its links (``cite:``, ``doc:``, ``toggle:``, ``aswritten:``) are turned into signals.
+Entries before :attr:`ConversationView.context_from` belong to earlier conversations:
+a divider marks where the current one starts ("New conversation").
 """
 
 from __future__ import annotations
+
+import html
 
 from PySide6.QtCore import QEvent, Qt, QUrl, Signal, Slot
 from PySide6.QtGui import QKeyEvent
@@ -67,6 +71,9 @@ class ConversationView(QWidget):
         citation_clicked(int, int): entry index, 1-based chip number.
         document_clicked(int, int): entry index, 0-based consulted-document index.
         copy_requested(), export_markdown_requested(), export_pdf_requested().
+        as_written_requested(int): entry index whose question should be searched as written
+            (undo of a follow-up rewrite).
+        new_conversation_requested(): the user starts a new conversation.
     """
 
     ask_requested = Signal(str)
@@ -76,10 +83,13 @@ class ConversationView(QWidget):
     copy_requested = Signal()
     export_markdown_requested = Signal()
     export_pdf_requested = Signal()
+    as_written_requested = Signal(int)
+    new_conversation_requested = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.entries: list[Entry] = []
+        self.context_from = 0  # entries before this index are earlier conversations
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
 
@@ -92,24 +102,22 @@ class ConversationView(QWidget):
         self.answer_view = QTextBrowser()
         self.answer_view.setOpenLinks(False)
         self.answer_view.setOpenExternalLinks(False)
-        self.answer_view.setAccessibleName(self.tr("Conversation"))
         self.answer_view.anchorClicked.connect(self._on_anchor)
 
         tools = QHBoxLayout()
-        self.copy_button = QPushButton(self.tr("Copy answer"))
-        self.copy_button.setToolTip(self.tr("Copy the last answer with its citations"))
+        self.new_conversation_button = QPushButton()
+        self.new_conversation_button.clicked.connect(self.new_conversation_requested)
+        self.copy_button = QPushButton()
         self.copy_button.clicked.connect(self.copy_requested)
-        self.export_md_button = QPushButton(self.tr("Export Markdown…"))
+        self.export_md_button = QPushButton()
         self.export_md_button.clicked.connect(self.export_markdown_requested)
-        self.export_pdf_button = QPushButton(self.tr("Export PDF…"))
+        self.export_pdf_button = QPushButton()
         self.export_pdf_button.clicked.connect(self.export_pdf_requested)
         tools.addWidget(self.title_label, 1)
-        for b in (self.copy_button, self.export_md_button, self.export_pdf_button):
-            b.setAccessibleName(b.text().rstrip("…"))
+        for b in (self.new_conversation_button, self.copy_button, self.export_md_button, self.export_pdf_button):
             tools.addWidget(b)
 
         self.stage_label = QLabel("")
-        self.stage_label.setAccessibleName(self.tr("Answering state"))
         self.busy_bar = QProgressBar()
         self.busy_bar.setRange(0, 0)
         self.busy_bar.setMaximumHeight(6)
@@ -118,17 +126,11 @@ class ConversationView(QWidget):
 
         row = QHBoxLayout()
         self.question_edit = QuestionEdit()
-        self.question_edit.setPlaceholderText(
-            self.tr("Ask a question about this workspace's documents (Ctrl+L). Enter asks, Ctrl+Enter adds a line.")
-        )
-        self.question_edit.setAccessibleName(self.tr("Question"))
         self.question_edit.submitted.connect(self._ask)
         buttons = QVBoxLayout()
-        self.ask_button = QPushButton(self.tr("Ask"))
-        self.ask_button.setAccessibleName(self.tr("Ask"))
+        self.ask_button = QPushButton()
         self.ask_button.clicked.connect(self._ask)
-        self.stop_button = QPushButton(self.tr("Stop"))
-        self.stop_button.setAccessibleName(self.tr("Stop answering"))
+        self.stop_button = QPushButton()
         self.stop_button.setEnabled(False)
         self.stop_button.clicked.connect(self.stop_requested)
         buttons.addWidget(self.ask_button)
@@ -141,7 +143,31 @@ class ConversationView(QWidget):
         layout.addWidget(self.busy_bar)
         layout.addWidget(self.stage_label)
         layout.addLayout(row)
+        self.retranslate()
         self.set_entries([])
+
+    def retranslate(self) -> None:
+        """Set every fixed text in the current language (also on ``LanguageChange``)."""
+        self.answer_view.setAccessibleName(self.tr("Conversation"))
+        self.new_conversation_button.setText(self.tr("New conversation"))
+        self.new_conversation_button.setToolTip(self.tr(
+            "Start a new conversation: the next question is not read as a follow-up of the earlier ones "
+            "(Ctrl+Shift+N)"))
+        self.copy_button.setText(self.tr("Copy answer"))
+        self.copy_button.setToolTip(self.tr("Copy the last answer with its citations"))
+        self.export_md_button.setText(self.tr("Export Markdown…"))
+        self.export_pdf_button.setText(self.tr("Export PDF…"))
+        for b in (self.new_conversation_button, self.copy_button, self.export_md_button, self.export_pdf_button):
+            b.setAccessibleName(b.text().rstrip("…"))
+        self.stage_label.setAccessibleName(self.tr("Answering state"))
+        self.question_edit.setPlaceholderText(
+            self.tr("Ask a question about this workspace's documents (Ctrl+L). Enter asks, Ctrl+Enter adds a line.")
+        )
+        self.question_edit.setAccessibleName(self.tr("Question"))
+        self.ask_button.setText(self.tr("Ask"))
+        self.ask_button.setAccessibleName(self.tr("Ask"))
+        self.stop_button.setText(self.tr("Stop"))
+        self.stop_button.setAccessibleName(self.tr("Stop answering"))
 
     # --- state ----------------------------------------------------------------
 
@@ -151,9 +177,28 @@ class ConversationView(QWidget):
         self.stop_button.setEnabled(busy)
         self.stage_label.setText(text)
 
-    def set_entries(self, entries: list[Entry], scroll_to: int | None = None) -> None:
-        """Show ``entries`` (oldest first); scrolls to entry ``scroll_to`` or to the end."""
+    def _html(self) -> str:
+        divider = ("<p style='color:gray; text-align:center; margin-top:14px'>— "
+                   + html.escape(self.tr("New conversation")) + " —</p>")
+        parts = []
+        for i, e in enumerate(self.entries):
+            if i == self.context_from and i > 0:
+                parts.append(divider)
+            parts.append(entry_html(i, e))
+        if self.entries and self.context_from == len(self.entries):
+            parts.append(divider)  # just started: the next question opens it
+        return "".join(parts)
+
+    def set_entries(self, entries: list[Entry], scroll_to: int | None = None, context_from: int | None = None) -> None:
+        """Show ``entries`` (oldest first); scrolls to entry ``scroll_to`` or to the end.
+
+        ``context_from``: index of the first entry of the current conversation (a divider
+        is drawn before it); ``None`` keeps the last value when it still fits.
+        """
         self.entries = entries
+        if context_from is not None:
+            self.context_from = context_from
+        self.context_from = min(self.context_from, len(entries))
         if not entries:
             self.answer_view.setHtml(
                 "<p style='color:gray'>" + self.tr(
@@ -161,7 +206,7 @@ class ConversationView(QWidget):
                     "click one to see the quoted passage on its page.") + "</p>"
             )
         else:
-            self.answer_view.setHtml("".join(entry_html(i, e) for i, e in enumerate(entries)))
+            self.answer_view.setHtml(self._html())
         has = bool(entries)
         for b in (self.copy_button, self.export_md_button, self.export_pdf_button):
             b.setEnabled(has)
@@ -180,7 +225,7 @@ class ConversationView(QWidget):
         """Re-render the entries, keeping the scroll position."""
         bar = self.answer_view.verticalScrollBar()
         pos = bar.value()
-        self.answer_view.setHtml("".join(entry_html(i, e) for i, e in enumerate(self.entries)))
+        self.answer_view.setHtml(self._html())
         bar.setValue(pos)
 
     # --- slots ----------------------------------------------------------------
@@ -204,9 +249,15 @@ class ConversationView(QWidget):
         elif scheme == "toggle" and len(nums) == 1 and 0 <= nums[0] < len(self.entries):
             self.entries[nums[0]].expanded = not self.entries[nums[0]].expanded
             self.refresh()
+        elif scheme == "aswritten" and len(nums) == 1 and 0 <= nums[0] < len(self.entries):
+            self.as_written_requested.emit(nums[0])
 
     def changeEvent(self, event: QEvent) -> None:
         """Re-render in the new language when the UI language changes."""
-        if event.type() == QEvent.Type.LanguageChange and self.entries:
-            self.refresh()
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+            if self.entries:
+                self.refresh()
+            else:
+                self.set_entries([])
         super().changeEvent(event)

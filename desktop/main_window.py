@@ -161,6 +161,7 @@ class MainWindow(QMainWindow):
         self.workspace_name: str | None = None
         self.requested_workspace = self._requested_workspace = workspace
         self._conversations: dict[str, list[Entry]] = {}
+        self._context_from: dict[str, int] = {}  # index of each conversation's first entry of the current one
         # Lanes (Anki's two executors, plus one for the network): index writes one
         # at a time; reads (manifest, history, exports) in parallel; Ollama checks
         # apart, so a slow or firewalled host never delays the window's reads.
@@ -273,6 +274,7 @@ class MainWindow(QMainWindow):
         self.file_menu.addSeparator()
         a["quit"] = self._action(self.file_menu, self.close, QKeySequence.StandardKey.Quit)
         self.edit_menu = self.menuBar().addMenu("")
+        a["new_conversation"] = self._action(self.edit_menu, self.new_conversation, "Ctrl+Shift+N")
         a["copy"] = self._action(self.edit_menu, self.copy_answer, "Ctrl+Shift+C")
         a["find"] = self._action(self.edit_menu, self.side_panel.focus_search, QKeySequence.StandardKey.Find)
         self.help_menu = self.menuBar().addMenu("")
@@ -300,6 +302,7 @@ class MainWindow(QMainWindow):
             "export_md": self.tr("Export conversation as Markdown…"), "export_pdf": self.tr("Export conversation as PDF…"),
             "settings": self.tr("Settings…"), "quit": self.tr("Quit"),
             "copy": self.tr("Copy answer with citations"), "find": self.tr("Find in document"),
+            "new_conversation": self.tr("New conversation"),
             "welcome": self.tr("Getting started"),
         }
         for key, text in texts.items():
@@ -335,6 +338,8 @@ class MainWindow(QMainWindow):
         c.copy_requested.connect(self.copy_answer)
         c.export_markdown_requested.connect(self._export_markdown_dialog)
         c.export_pdf_requested.connect(self._export_pdf_dialog)
+        c.as_written_requested.connect(self.answers.ask_as_written)
+        c.new_conversation_requested.connect(self.new_conversation)
         self.side_panel.page_rendered.connect(self.page_rendered)
         self.side_panel.previous_citation.connect(lambda: self.answers.step_citation(-1))
         self.side_panel.next_citation.connect(lambda: self.answers.step_citation(1))
@@ -353,7 +358,7 @@ class MainWindow(QMainWindow):
         self.centre.setCurrentWidget(self.conversation)
         self.answers.current_entry = None
         entries = self._conversations.get(name)
-        self.conversation.set_entries(entries or [])
+        self.conversation.set_entries(entries or [], context_from=self._context_from.get(name, 0))
         self.indexing.show()
         self.workspaces.refresh()
         if entries is None:
@@ -362,6 +367,27 @@ class MainWindow(QMainWindow):
     def forget_conversation(self, name: str) -> None:
         """Drop the conversation kept for workspace ``name`` (renamed or deleted)."""
         self._conversations.pop(name, None)
+        self._context_from.pop(name, None)
+
+    def context_entries(self, name: str) -> list[Entry]:
+        """The entries of workspace ``name``'s current conversation (since the last "New conversation"):
+        the context a follow-up question is read in."""
+        entries = self._conversations.get(name, [])
+        return entries[self._context_from.get(name, 0):]
+
+    def new_conversation(self) -> None:
+        """Start a new conversation in the selected workspace: earlier questions give no context to the
+        next ones (they stay on screen, above a divider, and in the history). Recorded in the
+        workspace's history (:meth:`core.history.History.start_new_conversation`), as ``verbatim ask --new`` does."""
+        name = self.workspace_name
+        if name is None:
+            return
+        entries = self._conversations.setdefault(name, [])
+        self._context_from[name] = len(entries)
+        self.conversation.set_entries(entries, context_from=len(entries))
+        self.statusBar().showMessage(self.tr("New conversation: the next question is read on its own."), 6000)
+        self._jobs.call(lambda: History(self._get_workspace(name).dir).start_new_conversation(), lambda _: None,
+                        self._on_error)
 
     def busy_on(self, name: str) -> bool:
         """True while workspace ``name`` is indexing or answering."""
@@ -479,16 +505,19 @@ class MainWindow(QMainWindow):
     def _load_history(self, name: str) -> None:
         def work():
             ws_dir = self._get_workspace(name).dir
-            entries = History(ws_dir).entries()
+            history = History(ws_dir)
+            entries = history.entries()
             current = manifest_sha256(ws_dir)
-            return name, entries, {e.id: e.stale_doc_ids(current) for e in entries}
+            return name, entries, {e.id: e.stale_doc_ids(current) for e in entries}, history.conversation_start()
 
         self._jobs.call(lambda: self._read(name, work), self._on_history, self._on_error)
 
     @Slot(object)
     def _on_history(self, result) -> None:
-        name, entries, stale = result
+        name, entries, stale, start = result
         session = [e for e in self._conversations.get(name, []) if e.history_id is None]
+        # The current conversation starts after the last "New conversation" (here or `verbatim ask --new`).
+        self._context_from[name] = sum(1 for h in entries if h.id <= start)
         expanded = {e.history_id for e in self._conversations.get(name, []) if e.expanded}
         conv = [Entry(answer=h.answer, history_id=h.id, asked_at=h.asked_at, stale=stale.get(h.id, set()),
                       expanded=h.id in expanded) for h in entries]
@@ -496,7 +525,7 @@ class MainWindow(QMainWindow):
         if name == self.workspace_name:
             self.workspaces_panel.set_history(entries, stale)
             keep = self.current_entry
-            self.conversation.set_entries(self._conversations[name])
+            self.conversation.set_entries(self._conversations[name], context_from=self._context_from[name])
             if keep is not None and keep < len(self._conversations[name]):
                 self.answers.set_current_entry(keep)
             elif self._conversations[name]:

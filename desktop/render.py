@@ -6,6 +6,8 @@ private schemes the conversation view interprets:
 * ``cite:<entry>:<n>``  citation ``n`` (1-based chip number) of entry ``entry``
 * ``doc:<entry>:<i>``   consulted document ``i`` (0-based) of an abstention
 * ``toggle:<entry>``    show or hide the removed sentences of an entry
+* ``aswritten:<entry>`` ask the entry's question again, searched as the user wrote it
+  (undoes the follow-up rewrite)
 """
 
 from __future__ import annotations
@@ -16,8 +18,9 @@ from pathlib import Path
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 
+from core.followup import fallback_previous
 from core.types import Answer, Citation
-from desktop.texts import abstention_text, answer_status_text, reason_text
+from desktop.texts import abstention_text, answer_status_text, backend_text, plurals, reason_text
 
 _CTX = "Render"
 
@@ -34,6 +37,32 @@ def _read_as(answer: Answer) -> str:
     """The standalone question a follow-up was rewritten into, if it differs from the question ('' if none)."""
     rewrite = getattr(answer.trace, "standalone_question", "")
     return rewrite if rewrite and rewrite.strip() != answer.question.strip() else ""
+
+
+def read_as_text(answer: Answer) -> str:
+    """How the window says what a follow-up was searched as, in its own language ('' without a rewrite).
+
+    The model's rewrite is quoted as written; core's deterministic fallback form
+    ("… (follow-up to: …)", English) is worded here instead.
+    """
+    rewrite = _read_as(answer)
+    if not rewrite:
+        return ""
+    previous = fallback_previous(rewrite, answer.question)
+    if previous is not None:
+        return QCoreApplication.translate(_CTX, "Read together with the previous question: “{previous}”").format(
+            previous=previous)
+    return QCoreApplication.translate(_CTX, "Read as: {rewrite}").format(rewrite=rewrite)
+
+
+def query_text(answer: Answer, query: str) -> str:
+    """The text searched (an abstention's ``query``) in the window's words: a fallback rewrite shows
+    the question and, in parentheses, the previous question it was read with."""
+    previous = fallback_previous(query, answer.question)
+    if previous is None:
+        return query
+    return QCoreApplication.translate(_CTX, "{question} (with the previous question: {previous})").format(
+        question=answer.question, previous=previous)
 
 
 def display_quote(text: str) -> str:
@@ -85,17 +114,22 @@ def entry_html(entry_index: int, entry: Entry) -> str:
         f"<a name='entry-{entry_index}'></a>",
         f"<p style='font-size:12pt; font-weight:600; margin-top:10px'>{esc(a.question)}</p>",
     ]
-    read_as = _read_as(a)
+    read_as = read_as_text(a)
     if read_as:
-        parts.append(f"<p style='color:gray; font-size:9pt'>{esc(_t('Read as'))}: {esc(read_as)}</p>")
+        # The rewrite is shown, and one click searches the question as the user wrote it.
+        undo = QCoreApplication.translate(_CTX, "search as I wrote it")
+        parts.append(f"<p style='color:gray; font-size:9pt'>{esc(read_as)} · "
+                     f"<a href='aswritten:{entry_index}'>{esc(undo)}</a></p>")
     if a.status == "abstained" and a.abstention is not None:
         ab = a.abstention
+        # The marker in words (NO_EVIDENCE stays in the Answer JSON, the CLI and exports).
+        badge = QCoreApplication.translate(_CTX, "No evidence in the documents")
         parts.append(
-            f"<p><span style='background-color:#e5e7eb; color:#374151; font-weight:700;'>&nbsp;{esc(ab.marker)}&nbsp;</span>"
-            f"&nbsp;{esc(answer_status_text(a.status))}</p>"
+            f"<p><span style='background-color:#e5e7eb; color:#374151; font-weight:700;' title='{esc(ab.marker)}'>"
+            f"&nbsp;{esc(badge)}&nbsp;</span>&nbsp;{esc(answer_status_text(a.status))}</p>"
         )
         parts.append(f"<p style='font-size:11pt'>{esc(abstention_text(ab.message))}</p>")
-        parts.append(f"<p><b>{esc(_t('Searched for'))}:</b> {esc(ab.query)}</p>")
+        parts.append(f"<p><b>{esc(_t('Searched for'))}:</b> {esc(query_text(a, ab.query))}</p>")
         if ab.consulted:
             parts.append(f"<p><b>{esc(_t('Documents consulted'))}:</b></p><ul>")
             for i, doc in enumerate(ab.consulted):
@@ -143,12 +177,13 @@ def entry_html(entry_index: int, entry: Entry) -> str:
                 f"<i>“{esc(display_quote(cit.quote))}”</i></td></tr>"
             )
         parts.append("</table>")
-    if a.rejected:
+    if any(r.claim for r in a.rejected):
+        # A rejection of the whole output (claim "") is the abstention's own message: no second line.
         parts.append(_rejected_html(entry_index, entry))
     t = a.trace
     footer = [answer_status_text(a.status)]
     if t.backend:
-        footer.append(f"{t.backend} ({t.model})")
+        footer.append(f"{backend_text(t.backend)} ({t.model})")
     if "total" in t.timings_ms:
         footer.append(f"{t.timings_ms['total'] / 1000:.1f} s")
     parts.append(f"<p style='color:gray; font-size:9pt'>{esc(' · '.join(footer))}</p><hr>")
@@ -173,9 +208,9 @@ def _rejected_html(entry_index: int, entry: Entry) -> str:
     esc = html.escape
     kept = {c.text for c in a.claims}
     groups = _rejected_groups(a)
-    removed = sum(1 for claim in groups if claim not in kept)
-    dropped = len(groups) - removed
-    summary = _t("{removed} removed, {dropped} with a citation dropped").format(removed=removed, dropped=dropped)
+    removed = sum(1 for claim in groups if claim and claim not in kept)
+    dropped = sum(1 for claim in groups if claim in kept)
+    summary = rejected_summary(removed, dropped)
     arrow = "▾" if entry.expanded else "▸"
     action = _t("hide") if entry.expanded else _t("show why")
     out = [
@@ -205,10 +240,12 @@ def entry_markdown(entry: Entry) -> str:
     a = entry.answer
     lines = [f"## {a.question}", ""]
     if _read_as(a):
-        lines += [f"*{_t('Read as')}: {_read_as(a)}*", ""]
+        lines += [f"*{read_as_text(a)}*", ""]
     if a.status == "abstained" and a.abstention is not None:
         ab = a.abstention
-        lines += [f"**{ab.marker}** — {abstention_text(ab.message)}", "", f"*{_t('Searched for')}:* {ab.query}", ""]
+        badge = QCoreApplication.translate(_CTX, "No evidence in the documents")
+        lines += [f"**{badge}** ({ab.marker}) — {abstention_text(ab.message)}", "",
+                  f"*{_t('Searched for')}:* {query_text(a, ab.query)}", ""]
         for doc in ab.consulted:
             lines.append(f"- {doc.doc_id} — {_t('pages')} {', '.join(str(p) for p in doc.pages)}")
         lines.append("")
@@ -236,7 +273,7 @@ def entry_markdown(entry: Entry) -> str:
             lines.append(f"{n}. {cit.doc_id}, {_t('page')} {cit.page}{marks}: “{display_quote(cit.quote)}”  ")
             lines.append(f"   `{cit.path}`")
         lines.append("")
-    if a.rejected:
+    if any(r.claim for r in a.rejected):
         kept = {c.text for c in a.claims}
         lines += [f"**{_t('Not verified')}**", ""]
         for claim, items in _rejected_groups(a).items():
@@ -246,6 +283,16 @@ def entry_markdown(entry: Entry) -> str:
             lines.append(f"- ~~{claim or _t('(the whole answer)')}~~ — {why}")
         lines.append("")
     return "\n".join(lines)
+
+
+def rejected_summary(removed: int, dropped: int) -> str:
+    """"2 sentences removed, 1 citation dropped" with Qt's plural forms; a zero count is left out."""
+    parts = []
+    if removed:
+        parts.append(plurals().sentences_removed(removed))
+    if dropped:
+        parts.append(plurals().citations_dropped(dropped))
+    return ", ".join(parts)
 
 
 def conversation_markdown(workspace: str, entries: list[Entry]) -> str:
@@ -272,14 +319,17 @@ _LUPDATE = (
     QT_TRANSLATE_NOOP("Render", "OCR — check the page"),
     QT_TRANSLATE_NOOP("Render", "changed since this answer"),
     QT_TRANSLATE_NOOP("Render", "page"),
-    QT_TRANSLATE_NOOP("Render", "{removed} removed, {dropped} with a citation dropped"),
     QT_TRANSLATE_NOOP("Render", "hide"),
     QT_TRANSLATE_NOOP("Render", "show why"),
     QT_TRANSLATE_NOOP("Render", "Not verified"),
     QT_TRANSLATE_NOOP("Render", "(the whole answer)"),
     QT_TRANSLATE_NOOP("Render", "citation dropped, sentence kept"),
     QT_TRANSLATE_NOOP("Render", "sentence removed"),
-    QT_TRANSLATE_NOOP("Render", "Read as"),
+    QT_TRANSLATE_NOOP("Render", "Read together with the previous question: “{previous}”"),
+    QT_TRANSLATE_NOOP("Render", "Read as: {rewrite}"),
+    QT_TRANSLATE_NOOP("Render", "{question} (with the previous question: {previous})"),
+    QT_TRANSLATE_NOOP("Render", "search as I wrote it"),
+    QT_TRANSLATE_NOOP("Render", "No evidence in the documents"),
     QT_TRANSLATE_NOOP("Render", "CONFLICT"),
     QT_TRANSLATE_NOOP("Render", "The cited passages disagree"),
     QT_TRANSLATE_NOOP("Render", "What each passage says"),

@@ -7,17 +7,63 @@ Each text goes through ``QCoreApplication.translate`` with the context
 
 from __future__ import annotations
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject
 
 _CTX = "Texts"
 
 
-def stage_text(stage: str, fallback: str = "") -> str:
-    """What the window says while a question is being answered, for a ProgressEvent stage."""
+class Plurals(QObject):
+    """Texts with a count, through Qt's ``%n`` plural forms (context ``Plurals``).
+
+    A class because ``pyside6-lupdate`` marks a string as plural only in a ``self.tr(text, "", n)``
+    call inside one; ``QCoreApplication.translate(context, text, "", n)`` is extracted as a plain
+    string, and Spanish then read "1 quitadas" (issue #16).
+    """
+
+    def sentences_removed(self, n: int) -> str:
+        """"1 sentence removed" / "3 sentences removed"."""
+        return self.tr("%n sentence(s) removed", "", n)
+
+    def citations_dropped(self, n: int) -> str:
+        """"1 citation dropped" / "2 citations dropped"."""
+        return self.tr("%n citation(s) dropped", "", n)
+
+    def reading_passages(self, n: int) -> str:
+        """The answering stage while the model reads the ``n`` passages delivered to it."""
+        return self.tr("Reading %n passage(s)…", "", n)
+
+    def tokens_so_far(self, n: int) -> str:
+        """The answering stage while a model's answer streams in (``n`` tokens so far)."""
+        return self.tr("Generating the answer — %n token(s) so far…", "", n)
+
+
+_plurals: Plurals | None = None
+
+
+def plurals() -> Plurals:
+    """The process's :class:`Plurals` (created on first use)."""
+    global _plurals
+    if _plurals is None:
+        _plurals = Plurals()
+    return _plurals
+
+
+def stage_text(stage: str, fallback: str = "", n: int = 0) -> str:
+    """What the window says while a question is being answered, for a ProgressEvent stage.
+
+    ``n``: the event's count where the stage has one (``reading``: passages given to the
+    model; ``generating`` while streaming: tokens so far). An unknown stage shows
+    ``fallback`` (core's English message) rather than nothing.
+    """
     t = QCoreApplication.translate
+    if stage == "reading":
+        return plurals().reading_passages(n)
+    if stage == "generating" and n > 0:
+        return plurals().tokens_so_far(n)
     texts = {
         "starting": t(_CTX, "Waiting for the engine to load the search libraries…"),
-        "retrieving": t(_CTX, "Retrieving passages…"),
+        "rewriting": t(_CTX, "Reading the question in the light of the conversation…"),
+        "retrieving": t(_CTX, "Searching the documents…"),
         "loading": t(_CTX, "Loading the model…"),
         "generating": t(_CTX, "Generating the answer…"),
         "verifying": t(_CTX, "Verifying every quote…"),
@@ -147,7 +193,8 @@ def abstention_text(message: str) -> str:
 # (it reads only literal tr()/translate() calls outside f-strings).
 _LUPDATE = (
     QT_TRANSLATE_NOOP("Texts", "Waiting for the engine to load the search libraries…"),
-    QT_TRANSLATE_NOOP("Texts", "Retrieving passages…"),
+    QT_TRANSLATE_NOOP("Texts", "Searching the documents…"),
+    QT_TRANSLATE_NOOP("Texts", "Reading the question in the light of the conversation…"),
     QT_TRANSLATE_NOOP("Texts", "Loading the model…"),
     QT_TRANSLATE_NOOP("Texts", "Generating the answer…"),
     QT_TRANSLATE_NOOP("Texts", "Verifying every quote…"),

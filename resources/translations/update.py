@@ -55,6 +55,9 @@ def _fill(ts: Path, glossary: dict) -> list[str]:
             translation.text = None
             for form in forms:
                 ET.SubElement(translation, "numerusform").text = form
+        elif isinstance(value, list):  # a plural in the glossary, used without a count here
+            missing.append(f"{source} (a plural form list for a string used without %n)")
+            continue
         else:
             translation.text = value
         translation.attrib.pop("type", None)

@@ -14,6 +14,29 @@
     </message>
 </context>
 <context>
+    <name>Plurals</name>
+    <message numerus="yes">
+        <location filename="../../desktop/texts.py" line="25" />
+        <source>%n sentence(s) removed</source>
+        <translation><numerusform>%n sentence removed</numerusform><numerusform>%n sentences removed</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/texts.py" line="29" />
+        <source>%n citation(s) dropped</source>
+        <translation><numerusform>%n citation dropped</numerusform><numerusform>%n citations dropped</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/texts.py" line="33" />
+        <source>Reading %n passage(s)…</source>
+        <translation><numerusform>Reading %n passage…</numerusform><numerusform>Reading %n passages…</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/texts.py" line="37" />
+        <source>Generating the answer — %n token(s) so far…</source>
+        <translation><numerusform>Generating the answer — %n token so far…</numerusform><numerusform>Generating the answer — %n tokens so far…</numerusform></translation>
+    </message>
+</context>
+<context>
     <name>WatchController</name>
     <message numerus="yes">
         <location filename="../../desktop/watch_controller.py" line="173" />
