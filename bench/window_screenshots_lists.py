@@ -1,0 +1,243 @@
+"""Screenshots of issue #16's states at 1440×900, for looking at them.
+
+States:
+
+* ``created_while_loading`` — a workspace created while the engine still loads its
+  libraries: listed and selected at once, the status bar still says "Engine: loading…";
+* ``documents_mid_index`` — the 15 CUAD contracts of ``tests/data`` being indexed:
+  committed documents listed with their state beside the queued ones, the folder
+  listed, the time left (or "estimating…");
+* ``fresh_question`` — "What is the capital of Mongolia?" after a question about the
+  impact levels: searched as written (no "Read as" line);
+* ``follow_up`` — "And what does a loss of integrity mean?": rewritten, the rewrite shown
+  with "search as I wrote it";
+* ``spanish_mid_index``, ``spanish_follow_up`` — the same in the Spanish window.
+
+Answers come from a scripted generator (retrieval, verification and rendering are real;
+the bench is about the window): its quotes are words found in the delivered chunks.
+The script stops with an error when a state is not what its name says.
+
+Run under Xvfb (``Xvfb :99 -screen 0 1440x900x24 &``; ``DISPLAY=:99``) or offscreen.
+
+Usage: ``python bench/window_screenshots_lists.py [OUT_DIR]`` (default ``tests/artifacts/screens``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+CONTRACTS = ROOT / "tests" / "data" / "corpora" / "cuad" / "pdf"
+_CHUNK = re.compile(r'<chunk id="([^"]+)">\n(.*?)\n</chunk>', re.DOTALL)
+
+FIRST_Q = "What are the potential impact levels?"
+FIRST = [("FIPS 199 defines three levels of potential impact: low, moderate and high.",
+          ["three levels of potential impact"])]
+FRESH_Q = "What is the capital of Mongolia?"
+FOLLOW_Q = "And what does a loss of integrity mean?"
+FOLLOW_REWRITE = "What does a loss of integrity mean under FIPS 199?"
+FOLLOW = [("A loss of integrity is the unauthorized modification or destruction of information.",
+           ["A loss of integrity is the unauthorized modification or destruction of information."])]
+ES_FIRST_Q = "¿Qué derechos protege la Constitución respecto a la libertad de expresión?"
+ES_FIRST = [("La Constitución protege el derecho a expresar y difundir libremente los pensamientos.",
+             ["A expresar y difundir libremente los pensamientos, ideas y opiniones"])]
+ES_FOLLOW_Q = "¿Y qué dice sobre la censura previa?"
+ES_FOLLOW_REWRITE = "¿Qué dice la Constitución sobre la censura previa?"
+ES_FOLLOW = [("El ejercicio de estos derechos no puede restringirse mediante censura previa.",
+              ["El ejercicio de estos derechos no puede restringirse mediante ningún tipo de censura previa."])]
+
+
+def _find(quote: str, chunks: list[tuple[str, str]]) -> tuple[str, str] | None:
+    pattern = re.compile(r"\s+".join(re.escape(w) for w in quote.split()), re.IGNORECASE)
+    for chunk_id, text in chunks:
+        m = pattern.search(text)
+        if m:
+            return chunk_id, text[m.start():m.end()]
+    return None
+
+
+class _Scripted:
+    """Answers from :attr:`script` (``None``: nothing found); rewrites a follow-up into :attr:`rewrite`."""
+
+    name = model = "scripted"
+    context_window = 8192
+
+    def __init__(self) -> None:
+        self.script = None
+        self.rewrite = ""
+        self.missing: list[str] = []
+
+    def count_tokens(self, text: str) -> int:
+        return len(text) // 3 + 1
+
+    def chat_json(self, messages, schema, *, num_ctx, max_tokens):
+        from core.generate import GenerationResult
+
+        if "standalone question" in messages[0]["content"]:
+            return GenerationResult(text=json.dumps({"question": self.rewrite}), prompt_tokens=0)
+        chunks = _CHUNK.findall(messages[-1]["content"])
+        claims = []
+        for text, quotes in self.script or []:
+            cites = []
+            for quote in quotes:
+                found = _find(quote, chunks)
+                if found is None:
+                    self.missing.append(quote)
+                else:
+                    cites.append({"chunk_id": found[0], "quote": found[1]})
+            if cites:
+                claims.append({"text": text, "citations": cites})
+        return GenerationResult(text=json.dumps({
+            "answer_found": bool(claims), "complete_answer": True, "conflicting_evidence": False,
+            "missing": "" if claims else "not in the documents", "claims": claims}), prompt_tokens=0)
+
+
+def _wait(app, cond, timeout_s: float = 900) -> None:
+    from PySide6.QtCore import QEventLoop
+
+    end = time.monotonic() + timeout_s
+    while not cond():
+        if time.monotonic() > end:
+            raise TimeoutError
+        app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 20)
+
+
+def _settle(app, seconds: float = 0.6) -> None:
+    end = time.monotonic() + seconds
+    _wait(app, lambda: time.monotonic() > end)
+
+
+def main() -> int:
+    """Save the screenshots; prints their paths and what each shows."""
+    out = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "tests" / "artifacts" / "screens"
+    out.mkdir(parents=True, exist_ok=True)
+    os.environ["VERBATIM_HOME"] = tempfile.mkdtemp(prefix="verbatim-shots16-")
+    from PySide6.QtWidgets import QApplication
+
+    import core  # noqa: F401
+    from core.engine import Engine
+    from core.paths import sample_corpus_dir
+    from core.settings import Settings
+    from desktop.i18n import install_translator
+    from desktop.main_window import MainWindow
+    from desktop.workspaces_panel import ROLE_STATUS
+
+    app = QApplication.instance() or QApplication([])
+    settings = Settings(ollama_host="http://127.0.0.1:9", index_commit_chunks=64)
+
+    def shot(window, name: str) -> None:
+        _settle(app)
+        path = out / f"{name}.png"
+        window.grab().save(str(path))
+        print(path)
+
+    def states(window) -> list[str]:
+        view = window.documents_view
+        return [view.topLevelItem(i).data(0, ROLE_STATUS) for i in range(view.topLevelItemCount())]
+
+    # 1. A workspace created while the engine loads.
+    class LoadingEngine(Engine):
+        def start(self):
+            pass
+
+        def wait_ready(self, timeout=None):
+            threading.Event().wait(timeout)
+            return False
+
+    window = MainWindow(settings, engine=LoadingEngine())
+    window.resize(1440, 900)
+    window.show()
+    _wait(app, lambda: window.ollama_ok is not None)
+    window.create_workspace("Contracts")
+    _wait(app, lambda: window.workspace_name == "Contracts")
+    if window.engine_label.text() != "Engine: loading…":
+        raise SystemExit("created_while_loading: the engine is not loading")
+    shot(window, "created_while_loading")
+    window.close()
+
+    # 2. Documents appearing mid-index (the real engine process).
+    backend = _Scripted()
+
+    def index_mid_run(win, name: str) -> None:
+        reports = []
+        win.indexing_finished.connect(reports.append)
+        win.start_indexing(str(CONTRACTS))
+        _wait(app, lambda: bool(reports) or ("active" in states(win) and "queued" in states(win)
+                                              and win.eta_label.isVisible()))
+        if reports:
+            raise SystemExit(f"{name}: the run ended before a mid-run state was seen")
+        shot(win, name)
+        _wait(app, lambda: bool(reports))
+
+    window = MainWindow(settings, workspace="Contracts", engine=Engine())
+    window.resize(1440, 900)
+    window.show()
+    _wait(app, lambda: window.workspace_name == "Contracts")
+    index_mid_run(window, "documents_mid_index")
+    window.close()
+
+    # 3-4. A fresh question after an unrelated one; a real follow-up.
+    window = MainWindow(settings, workspace="sample", backend=backend)
+    window.resize(1440, 900)
+    window.show()
+    _wait(app, lambda: window.workspace_name == "sample")
+    reports = []
+    window.indexing_finished.connect(reports.append)
+    window.start_indexing(str(sample_corpus_dir()))
+    _wait(app, lambda: bool(reports))
+    answers = []
+    window.answer_ready.connect(answers.append)
+
+    def ask(win, question, script, rewrite="") -> object:
+        backend.script, backend.rewrite, backend.missing = script, rewrite, []
+        before = len(answers)
+        win.ask(question)
+        _wait(app, lambda: len(answers) > before)
+        if backend.missing:
+            raise SystemExit(f"{question!r}: quotes not delivered: {backend.missing}")
+        return answers[-1]
+
+    ask(window, FIRST_Q, FIRST)
+    fresh = ask(window, FRESH_Q, None)
+    if fresh.trace.standalone_question or fresh.trace.follow_up_cue != "stands on its own":
+        raise SystemExit(f"fresh_question was rewritten: {fresh.trace}")
+    shot(window, "fresh_question")
+    follow = ask(window, FOLLOW_Q, FOLLOW, FOLLOW_REWRITE)
+    if follow.trace.standalone_question != FOLLOW_REWRITE or follow.status != "answered":
+        raise SystemExit(f"follow_up: {follow.status} {follow.trace.standalone_question!r}")
+    shot(window, "follow_up")
+    window.close()
+
+    # 5. Spanish.
+    install_translator(app, "es")
+    window = MainWindow(settings, workspace="Contratos", engine=Engine())
+    window.resize(1440, 900)
+    window.show()
+    _wait(app, lambda: window.workspace_name == "Contratos")
+    index_mid_run(window, "spanish_mid_index")
+    window.close()
+    window = MainWindow(settings, workspace="sample", backend=backend)
+    window.resize(1440, 900)
+    window.show()
+    window.answer_ready.connect(answers.append)
+    _wait(app, lambda: window.workspace_name == "sample" and window.history_view.count() >= 3)
+    window.new_conversation()
+    ask(window, ES_FIRST_Q, ES_FIRST)
+    follow = ask(window, ES_FOLLOW_Q, ES_FOLLOW, ES_FOLLOW_REWRITE)
+    if follow.trace.standalone_question != ES_FOLLOW_REWRITE:
+        raise SystemExit(f"spanish_follow_up: {follow.trace.standalone_question!r}")
+    shot(window, "spanish_follow_up")
+    window.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
