@@ -691,6 +691,23 @@ class Workspace:
         )
         return [ids[int(d)] for d, s in zip(docs[0], scores[0]) if s > 0]
 
+    def document_frequencies(self, tokens: list[str]) -> tuple[dict[str, int], int]:
+        """How many chunks of the BM25 index contain each of ``tokens`` (BM25 tokens, see
+        :func:`core.textproc.tokenize`), and the number of chunks indexed.
+
+        Read from bm25s' sparse score matrix (one column per vocabulary token: its
+        non-zero entries are the chunks that contain it). Tokens not in the
+        vocabulary count 0. ``({}, 0)`` for an empty workspace.
+        """
+        with self._bm25_lock:
+            self._load_bm25()
+            retriever, n = self._bm25, len(self._bm25_ids)
+        if retriever is None or not n:
+            return {}, 0
+        indptr = retriever.scores["indptr"]
+        vocab = retriever.vocab_dict
+        return {t: int(indptr[vocab[t] + 1] - indptr[vocab[t]]) if t in vocab else 0 for t in tokens}, n
+
     # --- commit and recovery --------------------------------------------------
 
     @contextmanager

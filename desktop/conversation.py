@@ -66,6 +66,7 @@ class ConversationView(QWidget):
         stop_requested(): the user pressed Stop.
         citation_clicked(int, int): entry index, 1-based chip number.
         document_clicked(int, int): entry index, 0-based consulted-document index.
+        passages_requested(int): entry index whose question should be answered with passages.
         copy_requested(), export_markdown_requested(), export_pdf_requested().
     """
 
@@ -73,6 +74,7 @@ class ConversationView(QWidget):
     stop_requested = Signal()
     citation_clicked = Signal(int, int)
     document_clicked = Signal(int, int)
+    passages_requested = Signal(int)
     copy_requested = Signal()
     export_markdown_requested = Signal()
     export_pdf_requested = Signal()
@@ -80,6 +82,7 @@ class ConversationView(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.entries: list[Entry] = []
+        self.live: Entry | None = None  # a model answer being written (its verified sentences so far)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
 
@@ -151,17 +154,21 @@ class ConversationView(QWidget):
         self.stop_button.setEnabled(busy)
         self.stage_label.setText(text)
 
+    def _html(self) -> str:
+        shown = self.entries + ([self.live] if self.live is not None else [])
+        return "".join(entry_html(i, e) for i, e in enumerate(shown))
+
     def set_entries(self, entries: list[Entry], scroll_to: int | None = None) -> None:
         """Show ``entries`` (oldest first); scrolls to entry ``scroll_to`` or to the end."""
         self.entries = entries
-        if not entries:
+        if not entries and self.live is None:
             self.answer_view.setHtml(
                 "<p style='color:gray'>" + self.tr(
                     "Answers appear here. Every sentence carries numbered citations; "
                     "click one to see the quoted passage on its page.") + "</p>"
             )
         else:
-            self.answer_view.setHtml("".join(entry_html(i, e) for i, e in enumerate(entries)))
+            self.answer_view.setHtml(self._html())
         has = bool(entries)
         for b in (self.copy_button, self.export_md_button, self.export_pdf_button):
             b.setEnabled(has)
@@ -180,8 +187,14 @@ class ConversationView(QWidget):
         """Re-render the entries, keeping the scroll position."""
         bar = self.answer_view.verticalScrollBar()
         pos = bar.value()
-        self.answer_view.setHtml("".join(entry_html(i, e) for i, e in enumerate(self.entries)))
+        self.answer_view.setHtml(self._html())
         bar.setValue(pos)
+
+    def set_live(self, entry: Entry | None) -> None:
+        """Show ``entry`` after the conversation as the answer being written (``None`` removes it);
+        scrolls to the end so the newest verified sentence is in view."""
+        self.live = entry
+        self.set_entries(self.entries)
 
     # --- slots ----------------------------------------------------------------
 
@@ -201,6 +214,8 @@ class ConversationView(QWidget):
             self.citation_clicked.emit(nums[0], nums[1])
         elif scheme == "doc" and len(nums) == 2:
             self.document_clicked.emit(nums[0], nums[1])
+        elif scheme == "passages" and len(nums) == 1 and 0 <= nums[0] < len(self.entries):
+            self.passages_requested.emit(nums[0])
         elif scheme == "toggle" and len(nums) == 1 and 0 <= nums[0] < len(self.entries):
             self.entries[nums[0]].expanded = not self.entries[nums[0]].expanded
             self.refresh()

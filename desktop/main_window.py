@@ -354,6 +354,7 @@ class MainWindow(QMainWindow):
         c.stop_requested.connect(self.answers.stop)
         c.citation_clicked.connect(self.answers.open_entry_citation)
         c.document_clicked.connect(self.answers.open_consulted_document)
+        c.passages_requested.connect(self.answers.show_passages)
         c.copy_requested.connect(self.copy_answer)
         c.export_markdown_requested.connect(self._export_markdown_dialog)
         c.export_pdf_requested.connect(self._export_pdf_dialog)
@@ -589,8 +590,10 @@ class MainWindow(QMainWindow):
             s = self.settings
             if s.backend == "ollama" or (s.backend == "auto" and ok):
                 expected = f"ollama ({s.ollama_model})"
-            else:
+            elif s.backend == "embedded":
                 expected = f"embedded ({self.tr('demo model')})"
+            else:  # "passages", or "auto" without Ollama
+                expected = self.tr("passages (no model)")
             self.backend_label.setText(f"{self.tr('Model')}: {expected}")
 
     # --- indexing -------------------------------------------------------------
