@@ -3,22 +3,28 @@
 <context>
     <name>AnswerFlow</name>
     <message>
-        <location filename="../../desktop/answer_flow.py" line="92" />
+        <location filename="../../desktop/answer_flow.py" line="117" />
         <source>Waiting…</source>
         <translation>Esperando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/answer_flow.py" line="103" />
+        <location filename="../../desktop/answer_flow.py" line="128" />
         <source>Stopping…</source>
         <translation>Deteniendo…</translation>
     </message>
     <message>
-        <location filename="../../desktop/answer_flow.py" line="141" />
+        <location filename="../../desktop/answer_flow.py" line="154" />
+        <location filename="../../desktop/answer_flow.py" line="279" />
+        <source>{n} sentences verified as the model writes…</source>
+        <translation>{n} frases verificadas mientras el modelo escribe…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/answer_flow.py" line="189" />
         <source>Could not answer: {error}</source>
         <translation>No se pudo responder: {error}</translation>
     </message>
     <message>
-        <location filename="../../desktop/answer_flow.py" line="148" />
+        <location filename="../../desktop/answer_flow.py" line="196" />
         <source>Stopped</source>
         <translation>Detenido</translation>
     </message>
@@ -130,63 +136,63 @@
 <context>
     <name>ConversationView</name>
     <message>
-        <location filename="../../desktop/conversation.py" line="95" />
+        <location filename="../../desktop/conversation.py" line="98" />
         <source>Conversation</source>
         <translation>Conversación</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="99" />
+        <location filename="../../desktop/conversation.py" line="102" />
         <source>Copy answer</source>
         <translation>Copiar respuesta</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="100" />
+        <location filename="../../desktop/conversation.py" line="103" />
         <source>Copy the last answer with its citations</source>
         <translation>Copiar la última respuesta con sus citas</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="102" />
+        <location filename="../../desktop/conversation.py" line="105" />
         <source>Export Markdown…</source>
         <translation>Exportar Markdown…</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="104" />
+        <location filename="../../desktop/conversation.py" line="107" />
         <source>Export PDF…</source>
         <translation>Exportar PDF…</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="112" />
+        <location filename="../../desktop/conversation.py" line="115" />
         <source>Answering state</source>
         <translation>Estado de la respuesta</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="122" />
+        <location filename="../../desktop/conversation.py" line="125" />
         <source>Ask a question about this workspace's documents (Ctrl+L). Enter asks, Ctrl+Enter adds a line.</source>
         <translation>Pregunte sobre los documentos de este espacio de trabajo (Ctrl+L). Intro pregunta, Ctrl+Intro añade una línea.</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="124" />
+        <location filename="../../desktop/conversation.py" line="127" />
         <source>Question</source>
         <translation>Pregunta</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="127" />
-        <location filename="../../desktop/conversation.py" line="128" />
+        <location filename="../../desktop/conversation.py" line="130" />
+        <location filename="../../desktop/conversation.py" line="131" />
         <source>Ask</source>
         <translation>Preguntar</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="130" />
+        <location filename="../../desktop/conversation.py" line="133" />
         <source>Stop</source>
         <translation>Detener</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="131" />
+        <location filename="../../desktop/conversation.py" line="134" />
         <source>Stop answering</source>
         <translation>Detener la respuesta</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="160" />
+        <location filename="../../desktop/conversation.py" line="167" />
         <source>Answers appear here. Every sentence carries numbered citations; click one to see the quoted passage on its page.</source>
         <translation>Las respuestas aparecen aquí. Cada frase lleva citas numeradas; pulse una para ver el pasaje citado en su página.</translation>
     </message>
@@ -269,57 +275,57 @@
         <translation>Primeros pasos</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="480" />
+        <location filename="../../desktop/main_window.py" line="481" />
         <source>New workspace</source>
         <translation>Nuevo espacio de trabajo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="480" />
+        <location filename="../../desktop/main_window.py" line="481" />
         <source>Name (for example the client or matter):</source>
         <translation>Nombre (por ejemplo el cliente o el asunto):</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="493" />
+        <location filename="../../desktop/main_window.py" line="494" />
         <source>Rename workspace</source>
         <translation>Renombrar espacio de trabajo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="493" />
+        <location filename="../../desktop/main_window.py" line="494" />
         <source>New name:</source>
         <translation>Nombre nuevo:</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="500" />
+        <location filename="../../desktop/main_window.py" line="501" />
         <source>Wait for indexing or answering to finish before renaming.</source>
         <translation>Espere a que termine la indexación o la respuesta antes de renombrar.</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="516" />
+        <location filename="../../desktop/main_window.py" line="517" />
         <source>Delete workspace</source>
         <translation>Eliminar espacio de trabajo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="517" />
+        <location filename="../../desktop/main_window.py" line="518" />
         <source>Delete workspace “{name}”? Its index and question history are removed; your documents stay where they are.</source>
         <translation>¿Eliminar el espacio de trabajo «{name}»? Se borran su índice y su historial de preguntas; sus documentos se quedan donde están.</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="549" />
+        <location filename="../../desktop/main_window.py" line="550" />
         <source>Reason</source>
         <translation>Motivo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="549" />
+        <location filename="../../desktop/main_window.py" line="550" />
         <source>Why (shown beside the document):</source>
         <translation>Por qué (se muestra junto al documento):</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="610" />
+        <location filename="../../desktop/main_window.py" line="613" />
         <source>Not a folder: </source>
         <translation>No es una carpeta: </translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="607" />
+        <location filename="../../desktop/main_window.py" line="610" />
         <source>Waiting to index </source>
         <translation>Esperando para indexar </translation>
     </message>
@@ -329,173 +335,178 @@
         <translation>Estado del motor</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="646" />
+        <location filename="../../desktop/main_window.py" line="596" />
+        <source>passages (no model)</source>
+        <translation>pasajes (sin modelo)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="649" />
         <source>Cancelling…</source>
         <translation>Cancelando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="679" />
+        <location filename="../../desktop/main_window.py" line="682" />
         <source>Indexing in the background: {names}</source>
         <translation>Indexando en segundo plano: {names}</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="684" />
+        <location filename="../../desktop/main_window.py" line="687" />
         <source>Indexing {names}</source>
         <translation>Indexando {names}</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="686" />
+        <location filename="../../desktop/main_window.py" line="689" />
         <source>(+{n} queued)</source>
         <translation>(+{n} en cola)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="692" />
+        <location filename="../../desktop/main_window.py" line="695" />
         <source>Cancelled</source>
         <translation>Cancelado</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="692" />
+        <location filename="../../desktop/main_window.py" line="695" />
         <source>Indexed</source>
         <translation>Indexado</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="693" />
+        <location filename="../../desktop/main_window.py" line="696" />
         <source>{state}: {new} new or changed, {same} unchanged, {removed} removed, {failed} failed ({s} s)</source>
         <translation>{state}: {new} nuevos o modificados, {same} sin cambios, {removed} quitados, {failed} con error ({s} s)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="718" />
+        <location filename="../../desktop/main_window.py" line="721" />
         <source>Add folder to index</source>
         <translation>Añadir una carpeta al índice</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="785" />
+        <location filename="../../desktop/main_window.py" line="788" />
         <source>Answer copied with its citations.</source>
         <translation>Respuesta copiada con sus citas.</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="800" />
+        <location filename="../../desktop/main_window.py" line="803" />
         <source>Exported to {path}</source>
         <translation>Exportado a {path}</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="804" />
-        <location filename="../../desktop/main_window.py" line="810" />
+        <location filename="../../desktop/main_window.py" line="807" />
+        <location filename="../../desktop/main_window.py" line="813" />
         <source>Export conversation</source>
         <translation>Exportar la conversación</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="862" />
+        <location filename="../../desktop/main_window.py" line="865" />
         <source>Delete history</source>
         <translation>Eliminar el historial</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="863" />
+        <location filename="../../desktop/main_window.py" line="866" />
         <source>Delete every question and answer of this workspace's history?</source>
         <translation>¿Eliminar todas las preguntas y respuestas del historial de este espacio de trabajo?</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="899" />
+        <location filename="../../desktop/main_window.py" line="902" />
         <source>The new language applies from the next start.</source>
         <translation>El nuevo idioma se aplica a partir del próximo inicio.</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="914" />
+        <location filename="../../desktop/main_window.py" line="917" />
         <source>Engine: in this process</source>
         <translation>Motor: en este proceso</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="916" />
+        <location filename="../../desktop/main_window.py" line="919" />
         <source>Engine: loading…</source>
         <translation>Motor: cargando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="917" />
+        <location filename="../../desktop/main_window.py" line="920" />
         <source>Loading the search libraries and the embedding model in the background; the window is usable meanwhile.</source>
         <translation>Cargando en segundo plano las bibliotecas de búsqueda y el modelo de embeddings; mientras tanto la ventana se puede usar.</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="926" />
+        <location filename="../../desktop/main_window.py" line="929" />
         <source>Engine: failed to start</source>
         <translation>Motor: no pudo arrancar</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="931" />
+        <location filename="../../desktop/main_window.py" line="934" />
         <source>Engine: stopped</source>
         <translation>Motor: detenido</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="933" />
+        <location filename="../../desktop/main_window.py" line="936" />
         <source>Engine: ready</source>
         <translation>Motor: listo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="934" />
+        <location filename="../../desktop/main_window.py" line="937" />
         <source>Engine process {pid}; loaded in {s} s</source>
         <translation>Proceso del motor {pid}; cargado en {s} s</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1032" />
+        <location filename="../../desktop/main_window.py" line="1035" />
         <source>Checking for changes made while Verbatim was closed…</source>
         <translation>Buscando cambios hechos mientras Verbatim estaba cerrado…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1038" />
+        <location filename="../../desktop/main_window.py" line="1041" />
         <source>{n} files changed: updating the index…</source>
         <translation>{n} archivos cambiaron: actualizando el índice…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1045" />
+        <location filename="../../desktop/main_window.py" line="1048" />
         <source>Folder watching stopped for {name}: {error}</source>
         <translation>Se dejó de vigilar las carpetas de {name}: {error}</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1063" />
+        <location filename="../../desktop/main_window.py" line="1066" />
         <source>Rebuild the index?</source>
         <translation>¿Reconstruir el índice?</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1065" />
+        <location filename="../../desktop/main_window.py" line="1068" />
         <source>This workspace was indexed with other settings (embedding model or chunking). Its vectors cannot be mixed with new ones: rebuild it to use it. Rebuilding re-reads every document and may take a while.</source>
         <translation>Este espacio de trabajo se indexó con otros ajustes (modelo de vectores o fragmentación). Sus vectores no pueden mezclarse con los nuevos: reconstrúyalo para usarlo. La reconstrucción vuelve a leer todos los documentos y puede tardar un rato.</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1069" />
+        <location filename="../../desktop/main_window.py" line="1072" />
         <source>Rebuild</source>
         <translation>Reconstruir</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1100" />
+        <location filename="../../desktop/main_window.py" line="1103" />
         <source>Rebuilding the index…</source>
         <translation>Reconstruyendo el índice…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1121" />
+        <location filename="../../desktop/main_window.py" line="1124" />
         <source>Chunks</source>
         <translation>Fragmentos</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1122" />
+        <location filename="../../desktop/main_window.py" line="1125" />
         <source>reachable</source>
         <translation>disponible</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1123" />
+        <location filename="../../desktop/main_window.py" line="1126" />
         <source>not reachable</source>
         <translation>no disponible</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1124" />
+        <location filename="../../desktop/main_window.py" line="1127" />
         <source>Model</source>
         <translation>Modelo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1125" />
+        <location filename="../../desktop/main_window.py" line="1128" />
         <source>not called</source>
         <translation>no se llamó</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1126" />
+        <location filename="../../desktop/main_window.py" line="1129" />
         <source>demo model</source>
         <translation>modelo de demostración</translation>
     </message>
@@ -503,117 +514,142 @@
 <context>
     <name>Render</name>
     <message>
-        <location filename="../../desktop/render.py" line="265" />
+        <location filename="../../desktop/render.py" line="295" />
+        <source>Passages that match your question — not an answer written by a model</source>
+        <translation>Pasajes que coinciden con su pregunta — no es una respuesta escrita por un modelo</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/render.py" line="296" />
+        <source>Verifying each sentence as the model writes…</source>
+        <translation>Verificando cada frase mientras el modelo escribe…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/render.py" line="297" />
+        <source>{n} verified so far</source>
+        <translation>{n} verificadas hasta ahora</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/render.py" line="298" />
+        <source>Show matching passages</source>
+        <translation>Mostrar los pasajes que coinciden</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/render.py" line="299" />
+        <source>the sentences of the documents that match the question, without a model</source>
+        <translation>las frases de los documentos que coinciden con la pregunta, sin modelo</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/render.py" line="300" />
         <source>the document changed since this answer</source>
         <translation>el documento cambió después de esta respuesta</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="266" />
+        <location filename="../../desktop/render.py" line="301" />
         <source>Searched for</source>
         <translation>Se buscó</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="267" />
+        <location filename="../../desktop/render.py" line="302" />
         <source>Documents consulted</source>
         <translation>Documentos consultados</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="268" />
+        <location filename="../../desktop/render.py" line="303" />
         <source>pages</source>
         <translation>páginas</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="269" />
+        <location filename="../../desktop/render.py" line="304" />
         <source>No document matched the question.</source>
         <translation>Ningún documento coincidió con la pregunta.</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="270" />
+        <location filename="../../desktop/render.py" line="305" />
         <source>some sentences were removed because no quote could be verified.</source>
         <translation>se quitaron algunas frases porque no se pudo verificar ninguna cita.</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="271" />
+        <location filename="../../desktop/render.py" line="306" />
         <source>Sources</source>
         <translation>Fuentes</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="272" />
+        <location filename="../../desktop/render.py" line="307" />
         <source>OCR — check the page</source>
         <translation>OCR — compruebe la página</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="273" />
+        <location filename="../../desktop/render.py" line="308" />
         <source>changed since this answer</source>
         <translation>cambió después de esta respuesta</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="274" />
+        <location filename="../../desktop/render.py" line="309" />
         <source>page</source>
         <translation>página</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="275" />
+        <location filename="../../desktop/render.py" line="310" />
         <source>{removed} removed, {dropped} with a citation dropped</source>
         <translation>{removed} quitadas, {dropped} con una cita descartada</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="276" />
+        <location filename="../../desktop/render.py" line="311" />
         <source>hide</source>
         <translation>ocultar</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="277" />
+        <location filename="../../desktop/render.py" line="312" />
         <source>show why</source>
         <translation>ver por qué</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="278" />
+        <location filename="../../desktop/render.py" line="313" />
         <source>Not verified</source>
         <translation>Sin verificar</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="279" />
+        <location filename="../../desktop/render.py" line="314" />
         <source>(the whole answer)</source>
         <translation>(toda la respuesta)</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="280" />
+        <location filename="../../desktop/render.py" line="315" />
         <source>citation dropped, sentence kept</source>
         <translation>cita descartada, frase conservada</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="281" />
+        <location filename="../../desktop/render.py" line="316" />
         <source>sentence removed</source>
         <translation>frase quitada</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="282" />
+        <location filename="../../desktop/render.py" line="317" />
         <source>Read as</source>
         <translation>Entendida como</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="283" />
+        <location filename="../../desktop/render.py" line="318" />
         <source>CONFLICT</source>
         <translation>CONFLICTO</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="284" />
+        <location filename="../../desktop/render.py" line="319" />
         <source>The cited passages disagree</source>
         <translation>Los pasajes citados no coinciden</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="285" />
+        <location filename="../../desktop/render.py" line="320" />
         <source>What each passage says</source>
         <translation>Lo que dice cada pasaje</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="286" />
+        <location filename="../../desktop/render.py" line="321" />
         <source>Verbatim gives no single answer: the passages below say different things about this question. Each sentence reports one passage; read them and decide.</source>
         <translation>Verbatim no da una única respuesta: los pasajes siguientes dicen cosas distintas sobre esta pregunta. Cada frase recoge un pasaje; léalos y decida.</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="287" />
+        <location filename="../../desktop/render.py" line="322" />
         <source>The model reported that the documents disagree, but fewer than two verified passages show it; the verified sentences are shown as they are.</source>
         <translation>El modelo indicó que los documentos no coinciden, pero menos de dos pasajes verificados lo muestran; las frases verificadas se muestran tal cual.</translation>
     </message>
@@ -627,8 +663,8 @@
     </message>
     <message>
         <location filename="../../desktop/settings_dialog.py" line="76" />
-        <source>Answering model</source>
-        <translation>Modelo que responde</translation>
+        <source>Answer with</source>
+        <translation>Responder con</translation>
     </message>
     <message>
         <location filename="../../desktop/settings_dialog.py" line="77" />
@@ -637,12 +673,13 @@
     </message>
     <message>
         <location filename="../../desktop/settings_dialog.py" line="78" />
+        <location filename="../../desktop/settings_dialog.py" line="131" />
         <source>Ollama model</source>
         <translation>Modelo de Ollama</translation>
     </message>
     <message>
         <location filename="../../desktop/settings_dialog.py" line="79" />
-        <location filename="../../desktop/settings_dialog.py" line="240" />
+        <location filename="../../desktop/settings_dialog.py" line="241" />
         <source>Embedding model folder</source>
         <translation>Carpeta del modelo de embeddings</translation>
     </message>
@@ -704,46 +741,51 @@
     </message>
     <message>
         <location filename="../../desktop/settings_dialog.py" line="130" />
-        <source>Automatic (Ollama when it runs, else the embedded model)</source>
-        <translation>Automático (Ollama si está en marcha; si no, el modelo integrado)</translation>
+        <source>Automatic (the Ollama model when it answers, else passages)</source>
+        <translation>Automático (el modelo de Ollama si responde; si no, pasajes)</translation>
     </message>
     <message>
         <location filename="../../desktop/settings_dialog.py" line="131" />
+        <source>Passages only (no model)</source>
+        <translation>Solo pasajes (sin modelo)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings_dialog.py" line="132" />
         <source>Embedded demo model</source>
         <translation>Modelo integrado de demostración</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="132" />
+        <location filename="../../desktop/settings_dialog.py" line="133" />
         <source>Off</source>
         <translation>Desactivado</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="132" />
+        <location filename="../../desktop/settings_dialog.py" line="133" />
         <source>The Ollama model as a judge</source>
         <translation>El modelo de Ollama como juez</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="197" />
+        <location filename="../../desktop/settings_dialog.py" line="198" />
         <source>Ollama host must start with http:// or https://</source>
         <translation>El servidor de Ollama debe empezar por http:// o https://</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="216" />
+        <location filename="../../desktop/settings_dialog.py" line="217" />
         <source>Asking Ollama for its models…</source>
         <translation>Preguntando a Ollama por sus modelos…</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="228" />
+        <location filename="../../desktop/settings_dialog.py" line="229" />
         <source>Ollama reports {n} models.</source>
         <translation>Ollama tiene {n} modelos.</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="229" />
+        <location filename="../../desktop/settings_dialog.py" line="230" />
         <source>Ollama has no models installed (ollama pull &lt;model&gt;).</source>
         <translation>Ollama no tiene modelos instalados (ollama pull &lt;modelo&gt;).</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="235" />
+        <location filename="../../desktop/settings_dialog.py" line="236" />
         <source>Ollama not reachable; type a model name.</source>
         <translation>Ollama no está disponible; escriba el nombre de un modelo.</translation>
     </message>
@@ -751,157 +793,167 @@
 <context>
     <name>Texts</name>
     <message>
-        <location filename="../../desktop/texts.py" line="76" />
+        <location filename="../../desktop/texts.py" line="77" />
         <source>This workspace has no indexed text yet: index a folder with documents that contain text (scanned pages need OCR).</source>
         <translation>Este espacio de trabajo aún no tiene texto indexado: indexe una carpeta con documentos que contengan texto (las páginas escaneadas necesitan OCR).</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="77" />
+        <location filename="../../desktop/texts.py" line="78" />
         <source>Nothing in this workspace matches the question; no document was given to the model.</source>
         <translation>Nada en este espacio de trabajo coincide con la pregunta; no se dio ningún documento al modelo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="78" />
+        <location filename="../../desktop/texts.py" line="79" />
         <source>The question is too long for the model's context window.</source>
         <translation>La pregunta es demasiado larga para la ventana de contexto del modelo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="79" />
+        <location filename="../../desktop/texts.py" line="80" />
         <source>The model's answer was cut off at its token limit; no answer can be shown.</source>
         <translation>La respuesta del modelo se cortó en su límite de tokens; no se puede mostrar ninguna respuesta.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="80" />
+        <location filename="../../desktop/texts.py" line="81" />
         <source>The model's output was not valid twice; no answer can be shown.</source>
         <translation>La salida del modelo no fue válida dos veces; no se puede mostrar ninguna respuesta.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="81" />
+        <location filename="../../desktop/texts.py" line="82" />
         <source>The model found no answer in the passages consulted.</source>
         <translation>El modelo no encontró respuesta en los pasajes consultados.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="82" />
+        <location filename="../../desktop/texts.py" line="83" />
         <source>The model answered, but its sentences state figures that its quotes do not contain.</source>
         <translation>El modelo respondió, pero sus frases dan cifras que sus citas no contienen.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="83" />
+        <location filename="../../desktop/texts.py" line="84" />
         <source>The model answered, but its quotes do not support its sentences.</source>
         <translation>El modelo respondió, pero sus citas no respaldan sus frases.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="84" />
+        <location filename="../../desktop/texts.py" line="85" />
         <source>The model answered, but none of its quotes could be found in the cited passages.</source>
         <translation>El modelo respondió, pero ninguna de sus citas se encontró en los pasajes citados.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="99" />
+        <location filename="../../desktop/texts.py" line="86" />
+        <source>No passage of the documents matches the question closely enough.</source>
+        <translation>Ningún pasaje de los documentos coincide lo bastante con la pregunta.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/texts.py" line="101" />
         <source>Waiting for the engine to load the search libraries…</source>
         <translation>Esperando a que el motor cargue las bibliotecas de búsqueda…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="100" />
+        <location filename="../../desktop/texts.py" line="102" />
         <source>Retrieving passages…</source>
         <translation>Buscando pasajes…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="101" />
+        <location filename="../../desktop/texts.py" line="103" />
         <source>Loading the model…</source>
         <translation>Cargando el modelo…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="102" />
+        <location filename="../../desktop/texts.py" line="104" />
         <source>Generating the answer…</source>
         <translation>Generando la respuesta…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="103" />
+        <location filename="../../desktop/texts.py" line="105" />
+        <source>Choosing the passages that match…</source>
+        <translation>Eligiendo los pasajes que coinciden…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/texts.py" line="106" />
         <source>Verifying every quote…</source>
         <translation>Verificando cada cita…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="104" />
+        <location filename="../../desktop/texts.py" line="107" />
         <source>cites a passage that was not given to the model</source>
         <translation>cita un pasaje que no se entregó al modelo</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="105" />
+        <location filename="../../desktop/texts.py" line="108" />
         <source>quote too short to check</source>
         <translation>cita demasiado corta para comprobarla</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="106" />
+        <location filename="../../desktop/texts.py" line="109" />
         <source>quote comes from a different passage than the one cited</source>
         <translation>la cita procede de un pasaje distinto del citado</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="107" />
+        <location filename="../../desktop/texts.py" line="110" />
         <source>quote not found in the cited passage</source>
         <translation>la cita no aparece en el pasaje citado</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="108" />
+        <location filename="../../desktop/texts.py" line="111" />
         <source>no verified quote left for this sentence</source>
         <translation>no queda ninguna cita verificada para esta frase</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="109" />
+        <location filename="../../desktop/texts.py" line="112" />
         <source>the model's output was not valid</source>
         <translation>la salida del modelo no era válida</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="110" />
+        <location filename="../../desktop/texts.py" line="113" />
         <source>a number, date or name in the sentence is not in its quote</source>
         <translation>un número, fecha o nombre de la frase no está en su cita</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="111" />
+        <location filename="../../desktop/texts.py" line="114" />
         <source>number not in quote</source>
         <translation>el número no está en la cita</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="112" />
+        <location filename="../../desktop/texts.py" line="115" />
         <source>not verified ({reason})</source>
         <translation>sin verificar ({reason})</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="113" />
+        <location filename="../../desktop/texts.py" line="116" />
         <source>indexed</source>
         <translation>indexado</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="114" />
+        <location filename="../../desktop/texts.py" line="117" />
         <source>superseded</source>
         <translation>sustituido</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="115" />
+        <location filename="../../desktop/texts.py" line="118" />
         <source>quarantined</source>
         <translation>en cuarentena</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="116" />
+        <location filename="../../desktop/texts.py" line="119" />
         <source>failed</source>
         <translation>error</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="117" />
+        <location filename="../../desktop/texts.py" line="120" />
         <source>needs OCR</source>
         <translation>necesita OCR</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="118" />
+        <location filename="../../desktop/texts.py" line="121" />
         <source>Answered</source>
         <translation>Respondida</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="119" />
+        <location filename="../../desktop/texts.py" line="122" />
         <source>Partial answer</source>
         <translation>Respuesta parcial</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="120" />
+        <location filename="../../desktop/texts.py" line="123" />
         <source>No verified answer</source>
         <translation>Sin respuesta verificada</translation>
     </message>
@@ -931,7 +983,7 @@
     </message>
     <message>
         <location filename="../../desktop/welcome.py" line="55" />
-        <location filename="../../desktop/welcome.py" line="97" />
+        <location filename="../../desktop/welcome.py" line="105" />
         <source>Create a workspace</source>
         <translation>Cree un espacio de trabajo</translation>
     </message>
@@ -952,37 +1004,42 @@
         <translation>Las respuestas las da el pequeño modelo de demostración integrado, que es lento y a menudo se abstiene. Para un uso real instale Ollama desde ollama.com y ejecute:</translation>
     </message>
     <message>
-        <location filename="../../desktop/welcome.py" line="98" />
+        <location filename="../../desktop/welcome.py" line="95" />
+        <source>Answers are the passages of your documents that match the question, each one highlighted on its page; no model writes anything. For answers written by a model, install Ollama from ollama.com, then run:</source>
+        <translation>Las respuestas son los pasajes de sus documentos que coinciden con la pregunta, cada uno resaltado en su página; ningún modelo escribe nada. Para respuestas escritas por un modelo, instale Ollama desde ollama.com y ejecute:</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/welcome.py" line="106" />
         <source>one per client, matter or project; answers never mix workspaces.</source>
         <translation>uno por cliente, asunto o proyecto; las respuestas nunca mezclan espacios de trabajo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/welcome.py" line="99" />
+        <location filename="../../desktop/welcome.py" line="107" />
         <source>Add folders</source>
         <translation>Añada carpetas</translation>
     </message>
     <message>
-        <location filename="../../desktop/welcome.py" line="100" />
+        <location filename="../../desktop/welcome.py" line="108" />
         <source>PDF and text files are read and indexed on this computer.</source>
         <translation>los PDF y archivos de texto se leen e indexan en este ordenador.</translation>
     </message>
     <message>
-        <location filename="../../desktop/welcome.py" line="101" />
+        <location filename="../../desktop/welcome.py" line="109" />
         <source>Ask</source>
         <translation>Preguntar</translation>
     </message>
     <message>
-        <location filename="../../desktop/welcome.py" line="102" />
+        <location filename="../../desktop/welcome.py" line="110" />
         <source>click a citation number to see the quoted passage highlighted on its page.</source>
         <translation>pulse un número de cita para ver el pasaje citado resaltado en su página.</translation>
     </message>
     <message>
-        <location filename="../../desktop/welcome.py" line="103" />
+        <location filename="../../desktop/welcome.py" line="111" />
         <source>Ollama found</source>
         <translation>Ollama encontrado</translation>
     </message>
     <message>
-        <location filename="../../desktop/welcome.py" line="104" />
+        <location filename="../../desktop/welcome.py" line="112" />
         <source>Ollama not found</source>
         <translation>Ollama no encontrado</translation>
     </message>

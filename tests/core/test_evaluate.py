@@ -102,7 +102,7 @@ def test_correct_answers_pass(lab_eval, answers, tmp_path, capsys) -> None:
         "ineligible_exposure": (0, 12), "forbidden_documents": (0, 12),
         "citation_validity": (8, 8), "citations_exists": (8, 8), "citations_delivered": (8, 8),
         "citations_eligible": (8, 8), "citations_verified": (8, 8), "claim_coverage": (8, 8),
-        "abstention_accuracy": (12, 12), "false_answers": (0, 5), "false_abstentions": (0, 7),
+        "abstention_accuracy": (12, 12), "false_answers": (0, 5), "must_abstain_accuracy": (5, 5), "false_abstentions": (0, 7),
         "missing_answers": (0, 12),
     }
     out = capsys.readouterr().out
