@@ -65,7 +65,7 @@ MIN_WORDS = 6
 the sentence after it (the one before it at the end of a chunk): it cannot be read alone."""
 
 MAX_PAIR_CHARS = 700
-"""Two adjacent sentences are offered as one span only if together they stay this short."""
+"""Joined pieces (:func:`sentence_spans`) and adjacent sentences offered as one span stay this short."""
 
 NO_PASSAGE_MESSAGE = "No passage of the documents matches the question closely enough."
 """Abstention message of a passages answer whose best span scores under the threshold."""
@@ -92,13 +92,26 @@ class Span:
         return self.chunk.start + self.start, self.chunk.start + self.end
 
 
-def sentence_spans(text: str, lang: str = "en") -> list[tuple[int, int]]:
-    """Sentences of ``text`` as ``[start, end)`` character offsets, whitespace trimmed.
+def _ends_open(text: str) -> bool:
+    """True if ``text`` does not end a sentence: no final ``. ! ? ; …`` (closing quotes and brackets
+    aside), or it ends with ``: — – - ,`` (a heading without a period, "The impact is HIGH if—")."""
+    end = text.rstrip().rstrip("\"'”’»)]")
+    return not end or end[-1] not in ".!?;…"
 
-    Segmentation is ``sentencex.get_sentence_boundaries`` (rule-based, language-aware
-    abbreviations: "Art. 5", "U.S.", "Sr."); paragraph breaks end a sentence too.
-    Sentences with fewer than :data:`MIN_WORDS` words are joined to the next one
-    (to the previous one when last), so a heading is shown with what it heads.
+
+def sentence_spans(text: str, lang: str = "en") -> list[tuple[int, int]]:
+    """Readable sentences of ``text`` as ``[start, end)`` character offsets, whitespace trimmed.
+
+    Segmentation is ``sentencex.get_sentence_boundaries`` (Wikimedia's rule-based segmenter,
+    language-aware abbreviations: "Art. 5", "U.S.", "Sr."); a library rather than our own
+    rules, which legal abbreviations would defeat. What is ours is when a piece cannot be
+    read alone and is joined to its neighbour, as long as the joined span stays within
+    :data:`MAX_PAIR_CHARS`:
+
+    * a piece of fewer than :data:`MIN_WORDS` words (a heading such as "12. Term.") or one
+      that does not end a sentence (:func:`_ends_open`: a heading without a period, a line
+      ending in "if—" or ":") is joined to the piece after it;
+    * a piece that starts with a lower-case letter continues the one before it.
     """
     import sentencex
 
@@ -112,19 +125,16 @@ def sentence_spans(text: str, lang: str = "en") -> list[tuple[int, int]]:
         if e > s:
             raw.append((s, e))
     units: list[tuple[int, int]] = []
-    pending: int | None = None  # start of short sentences waiting for the next one
     for s, e in raw:
-        start = pending if pending is not None else s
-        if len(text[s:e].split()) < MIN_WORDS:
-            pending = start
-            continue
-        units.append((start, e))
-        pending = None
-    if pending is not None:
-        if units:
-            units[-1] = (units[-1][0], raw[-1][1])
-        else:
-            units.append((pending, raw[-1][1]))
+        if units and e - units[-1][0] <= MAX_PAIR_CHARS:
+            prev = text[units[-1][0]:units[-1][1]]
+            if len(prev.split()) < MIN_WORDS or _ends_open(prev) or text[s].islower():
+                units[-1] = (units[-1][0], e)
+                continue
+        units.append((s, e))
+    if len(units) > 1 and len(text[units[-1][0]:units[-1][1]].split()) < MIN_WORDS \
+            and units[-1][1] - units[-2][0] <= MAX_PAIR_CHARS:
+        units[-2:] = [(units[-2][0], units[-1][1])]
     return units
 
 
@@ -255,7 +265,7 @@ def passages_answer(
     Raises:
         Cancelled: ``cancel()`` turned true.
     """
-    from core.ingest import span_rects
+    from core.ingest import span_rects_cached
     from core.verify import verify_claims
 
     trace.backend, trace.model = PassagesBackend.name, PASSAGES_MODEL
@@ -271,7 +281,7 @@ def passages_answer(
     if cancel():
         raise Cancelled()
     if not chosen:
-        return abstain(NO_PASSAGE_MESSAGE, ranked)
+        return _kind(abstain(NO_PASSAGE_MESSAGE, ranked))
     # Source text by construction; the verifier still checks every span where it is cited.
     # model_construct: a passage may be longer than a model's quote is allowed to be (300).
     proposal = ModelAnswer.model_construct(
@@ -283,7 +293,7 @@ def passages_answer(
     delivered = {c.chunk_id: c for c in ranked}
     claims, rejected = verify_claims(
         proposal, delivered, min_quote_chars=settings.min_quote_chars, fuzzy_threshold=settings.fuzzy_threshold,
-        rects=lambda chunk, s, e: span_rects(chunk.path, chunk.page, s, e), check_facts=settings.check_facts,
+        rects=span_rects_cached(), check_facts=settings.check_facts,
     )
     trace.timings_ms["verify"] = round((time.perf_counter() - t1) * 1000, 1)
     by_text = {s.text: s for s in chosen}
@@ -296,9 +306,14 @@ def passages_answer(
             claim.passage_score = round(span.score, 4)
     claims = [c for c in claims if all(cit.match == MatchKind.exact for cit in c.citations)]
     if not claims:
-        return abstain(NO_PASSAGE_MESSAGE, ranked, rejected)
+        return _kind(abstain(NO_PASSAGE_MESSAGE, ranked, rejected))
     return Answer(question=question, workspace=workspace.name, status="answered", kind="passages",
                   claims=claims, rejected=rejected, abstention=None, trace=trace)
+
+
+def _kind(answer: Answer) -> Answer:
+    answer.kind = "passages"
+    return answer
 
 
 def _rejected(claim: str, chunk_id: str, detail: str):

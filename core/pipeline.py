@@ -18,7 +18,7 @@ from pydantic import ValidationError
 
 from core.errors import Cancelled
 from core.generate import Backend, backend_choice, make_backend, parse_model_answer, validation_summary
-from core.ingest import span_rects
+from core.ingest import span_rects_cached
 from core.normalize import normalized
 from core.passages import passages_answer
 from core.prompts import (
@@ -289,12 +289,14 @@ def _run_round(
     ]
     t_gen = time.perf_counter()
 
+    rects = span_rects_cached()  # each cited page extracted once per round, streamed or not
+
     def verify(answer: ModelAnswer) -> tuple[list, list[Rejected]]:
         return verify_claims(
             answer, delivered,
             min_quote_chars=settings.min_quote_chars,
             fuzzy_threshold=settings.fuzzy_threshold,
-            rects=lambda chunk, s, e: span_rects(chunk.path, chunk.page, s, e),
+            rects=rects,
             check_facts=settings.check_facts,
         )
 
@@ -441,11 +443,11 @@ def answer_question(
     passages = (backend.name if backend is not None else settings.backend) == "passages"
     standalone = question
     if turns and passages:
-        # No model to rewrite the follow-up: the deterministic form (core.followup).
-        standalone = fallback_standalone(question, turns)
+        # No model to tell a follow-up from a new question: the question is searched as asked.
+        # (Appending the previous question, core.followup's fallback form, pulled an unrelated
+        # new question towards the previous topic.)
         trace.history_turns = min(len(turns), MAX_HISTORY_TURNS)
-        trace.standalone_question, trace.rewrite_method = standalone, "fallback"
-        trace.rewrite_detail = "passages answer: no model to rewrite the follow-up"
+        trace.rewrite_detail = "passages answer: no model to read the question as a follow-up; searched as asked"
     elif turns:
         if backend_ref[0] is None:
             yield ProgressEvent(stage="loading", message="Loading the model")
@@ -484,7 +486,9 @@ def answer_question(
         if cancel():
             raise Cancelled()
         if not ranked:
-            return nothing_found()
+            answer = nothing_found()
+            answer.kind = "passages"
+            return answer
         answer = yield from passages_answer(workspace, question, standalone, settings, trace,
                                             [s.chunk for s in ranked], abstain, cancel)
         finish()

@@ -156,7 +156,10 @@ def entry_html(entry_index: int, entry: Entry) -> str:
         parts.append("</table>")
     if a.rejected:
         parts.append(_rejected_html(entry_index, entry))
-    if a.kind == "model" and not entry.streaming and a.trace.context:
+    if entry.streaming:
+        parts.append("<hr>")
+        return "".join(parts)
+    if a.kind == "model" and a.trace.context:
         parts.append(f"<p><a href='passages:{entry_index}'>{esc(_t('Show matching passages'))}</a> "
                      f"<span style='color:gray; font-size:9pt'>— {esc(_t('the sentences of the documents that match the question, without a model'))}</span></p>")
     t = a.trace

@@ -81,6 +81,15 @@ def test_passages_answer_shows_the_header_and_opens_its_citation(qtbot, tmp_path
     with qtbot.waitSignal(window.page_rendered, timeout=TIMEOUT_MS):
         window.open_citation(1)
     assert window.answers.current_citation == 1
+    # an unrelated question asked next is searched as asked (no model to read it as a follow-up)
+    with qtbot.waitSignal(window.answer_ready, timeout=TIMEOUT_MS) as blocker:
+        window.ask("Who won the 1998 World Cup?")
+    abstained = blocker.args[0]
+    assert abstained.status == "abstained" and abstained.kind == "passages"
+    assert abstained.abstention.query == "Who won the 1998 World Cup?"
+    text = " ".join(window.answer_view.toPlainText().split())
+    assert "No passage of the documents matches the question closely enough." in text
+    assert "Show matching passages" not in text and "Read as" not in text
 
 
 def test_show_matching_passages_under_a_model_answer(qtbot, tmp_path) -> None:
