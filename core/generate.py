@@ -384,8 +384,9 @@ class EmbeddedBackend:
         produces them, returns the :class:`GenerationResult`.
 
         llama-cpp-python's streamed chunks carry no usage, so the counts are read from
-        the context afterwards: ``n_tokens`` (prompt plus generated tokens in the
-        context) minus the pieces generated (one token each). Closing the generator
+        the context afterwards: ``n_tokens`` (the tokens evaluated: the prompt and the
+        generated tokens, less the last one after a stop at ``max_tokens``) minus the
+        pieces generated (one token each). Closing the generator
         stops the generation at the next token and releases the model.
         """
         parts: list[str] = []
@@ -413,9 +414,13 @@ class EmbeddedBackend:
             finally:
                 stream.close()
             total = int(getattr(self._llm, "n_tokens", 0) or 0)
+        # After a stop on the end-of-generation token every generated token was evaluated; after
+        # a stop at max_tokens the last one was sampled but not evaluated (llama.cpp evaluates a
+        # token when it samples the next). Measured equal to the non-streamed usage on SmolLM2.
+        prompt = total - generated + (1 if finish == "length" else 0)
         return GenerationResult(
             text=strip_thinking("".join(parts)),
-            prompt_tokens=max(0, total - generated),
+            prompt_tokens=max(0, prompt),
             completion_tokens=generated,
             finish_reason=finish,
         )
