@@ -112,7 +112,7 @@ def main() -> int:
     window.answer_ready.connect(answers.append)
     window.page_rendered.connect(lambda: pages.append(1))
     window.open_sample()
-    _wait(app, lambda: bool(reports))
+    _wait(app, lambda: bool(reports), 1800)  # indexing the sample: minutes on a loaded machine
 
     def ask(win, question: str):
         before = len(answers)
