@@ -15,7 +15,7 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, QThreadPool, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QObject, QThreadPool, Signal
 
 from core.engine import LocalEngine, answer_op
 from core.pipeline import MAX_HISTORY_TURNS, turn_of
@@ -42,9 +42,12 @@ class AnswerFlow(QObject):
 
     Signals:
         answer_ready(Answer): an answer (or abstention) was shown.
+        live_shown(object): the preview of the answer being written changed (an
+            :class:`Entry` with ``streaming`` set, or ``None`` when it is taken away).
     """
 
     answer_ready = Signal(object)
+    live_shown = Signal(object)
 
     def __init__(self, window: "MainWindow") -> None:
         super().__init__(window)
@@ -58,7 +61,11 @@ class AnswerFlow(QObject):
         self._pool.setMaxThreadCount(1)
         self._worker: GeneratorWorker | None = None
         self._workspace: str | None = None
-        self._replace: int | None = None
+        self._question = ""
+        self._live: Entry | None = None  # the model answer being written, as far as verified
+        self._live_attempt = 0
+        self._replace: int | None = None  # the entry the running question's answer replaces
+        self._tokens = 0  # tokens of the reply streamed so far
 
     # --- asking ---------------------------------------------------------------
 
@@ -70,9 +77,11 @@ class AnswerFlow(QObject):
     def ask(self, question: str, follow_up: bool | None = None, replace: int | None = None) -> None:
         """Answer ``question`` in the selected workspace in the background; emits :attr:`answer_ready`.
 
-        A question asked while another runs cancels the earlier one. The current
-        conversation (since the last "New conversation") is passed to core, which reads
-        the question as a follow-up only when it points back (:func:`core.followup.detect_follow_up`).
+        A question asked while another runs cancels the earlier one. A model answer is
+        shown sentence by sentence as the model writes it (each verified first), then
+        replaced by the final answer. The current conversation (since the last "New
+        conversation") is passed to core, which reads the question as a follow-up only
+        when it points back (:func:`core.followup.detect_follow_up`).
 
         Args:
             follow_up: ``False`` searches the question as written (no rewrite), ``None`` lets core decide.
@@ -85,22 +94,48 @@ class AnswerFlow(QObject):
         name = w.workspace_name or w._requested_workspace or "default"
         if w.question_edit.text().strip() != question:
             w.question_edit.setText(question)
-        if self._worker is not None:
-            self._worker.cancel()
-        settings, backend = w.settings, w.backend
-        engine = w.engine if backend is None else self._local_engine
         # A follow-up is read in the light of this conversation (core decides, then rewrites it).
         entries = w.context_entries(name)
-        if replace is not None:
+        if replace is not None:  # the turns before the replaced entry
             entries = entries[:max(0, replace - (len(w._conversations.get(name, [])) - len(entries)))]
         history = [turn_of(e.answer) for e in entries][-MAX_HISTORY_TURNS:]
+        self._start(name, question, w.settings, w.backend, history, follow_up=follow_up, replace=replace)
+
+    def ask_as_written(self, entry_index: int) -> None:
+        """Ask entry ``entry_index``'s question again, searched as written (undoes its follow-up rewrite);
+        the new answer takes the entry's place."""
+        entries = self.w.conversation.entries
+        if 0 <= entry_index < len(entries):
+            self.ask(entries[entry_index].answer.question, follow_up=False, replace=entry_index)
+
+    def show_passages(self, entry_index: int) -> None:
+        """Answer the question of conversation entry ``entry_index`` again with passages (no model),
+        as its own new entry: the sentences of the documents that match it ("Show matching passages")."""
+        w = self.w
+        entries = w.conversation.entries
+        if not 0 <= entry_index < len(entries):
+            return
+        answer = entries[entry_index].answer
+        question = answer.trace.standalone_question or answer.question
+        name = w.workspace_name or answer.workspace
+        self._start(name, question, w.settings.model_copy(update={"backend": "passages"}), None, [])
+
+    def _start(self, name: str, question: str, settings, backend, history, follow_up: bool | None = None,
+               replace: int | None = None) -> None:
+        w = self.w
+        if self._worker is not None:
+            self._worker.cancel()
+        engine = w.engine if backend is None else self._local_engine
         worker = GeneratorWorker(
             lambda cancel: engine.run(answer_op, name, question, settings, history, backend=backend, cancel=cancel,
                                       follow_up=follow_up)
         )
         self._worker = worker
         self._workspace = name
+        self._question = question
         self._replace = replace
+        self._tokens = 0
+        self._set_live(None)
         w.conversation.set_busy(True, self.tr("Waiting…"))
         w._jobs.start(worker, self._pool,
                       on_progress=lambda e: self._on_progress(worker, e),
@@ -122,17 +157,41 @@ class AnswerFlow(QObject):
     def _is_current(self, worker: GeneratorWorker) -> bool:
         return worker is self._worker
 
-    def ask_as_written(self, entry_index: int) -> None:
-        """Ask entry ``entry_index``'s question again, searched as written (undoes its follow-up rewrite);
-        the new answer takes the entry's place."""
-        entries = self.w.conversation.entries
-        if 0 <= entry_index < len(entries):
-            self.ask(entries[entry_index].answer.question, follow_up=False, replace=entry_index)
-
     def _on_progress(self, worker: GeneratorWorker, event: ProgressEvent) -> None:
-        if self._is_current(worker) and not worker.is_cancelled:
+        if not self._is_current(worker) or worker.is_cancelled:
+            return
+        if event.stage == "tokens":  # a streamed reply: how far the model has written
+            self._tokens = event.done
+            verified = len(self._live.answer.claims) if self._live is not None else 0
+            text = stage_text("generating", n=event.done)
+            if verified:
+                text = self.tr("{n} sentences verified as the model writes…").format(n=verified) + " · " + text
+            self.w.conversation.set_busy(True, text)
+            return
+        if event.stage != "claim":
             n = event.done if event.stage == "reading" else 0
             self.w.conversation.set_busy(True, stage_text(event.stage, event.message, n=n))
+            return
+        # A claim of the reply being written, already verified: show it (or why it was removed) now.
+        live = self._live
+        if live is None or event.attempt != self._live_attempt:  # a new generation starts over
+            live = Entry(answer=Answer(question=self._question, workspace=self._workspace or "", status="answered"),
+                         streaming=True, expanded=True)
+            self._live_attempt = event.attempt
+        if event.claim is not None:
+            live.answer.claims.append(event.claim)
+        live.answer.rejected.extend(event.rejected)
+        self._set_live(live)
+        self.w.conversation.set_busy(True, self.tr("{n} sentences verified as the model writes…").format(
+            n=len(live.answer.claims)))
+
+    def _set_live(self, entry: Entry | None) -> None:
+        self._live = entry
+        if entry is None and self.w.conversation.live is None:
+            return
+        if entry is None or self._workspace == self.w.workspace_name:
+            self.w.conversation.set_live(entry)
+            self.live_shown.emit(entry)
 
     def _on_returned(self, worker: GeneratorWorker, answer: Answer) -> None:
         if not self._is_current(worker):
@@ -176,6 +235,7 @@ class AnswerFlow(QObject):
         self.w.stage_label.setText(self.tr("Stopped"))
 
     def _done(self) -> None:
+        self._set_live(None)
         self._worker = None
         self._workspace = None
         self._replace = None
@@ -263,3 +323,9 @@ class AnswerFlow(QObject):
             return
         doc = ab.consulted[doc_index]
         self.w.side_panel.show_document(doc.path, doc.pages[0] if doc.pages else 1, doc.doc_id)
+
+
+# Strings used through a helper or inside f-strings, listed for pyside6-lupdate.
+_LUPDATE = (
+    QT_TRANSLATE_NOOP("AnswerFlow", "{n} sentences verified as the model writes…"),
+)

@@ -3,22 +3,29 @@
 <context>
     <name>AnswerFlow</name>
     <message>
-        <location filename="../../desktop/answer_flow.py" line="104" />
+        <location filename="../../desktop/answer_flow.py" line="139" />
         <source>Waiting…</source>
         <translation>Esperando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/answer_flow.py" line="115" />
+        <location filename="../../desktop/answer_flow.py" line="150" />
         <source>Stopping…</source>
         <translation>Deteniendo…</translation>
     </message>
     <message>
-        <location filename="../../desktop/answer_flow.py" line="169" />
+        <location filename="../../desktop/answer_flow.py" line="168" />
+        <location filename="../../desktop/answer_flow.py" line="185" />
+        <location filename="../../desktop/answer_flow.py" line="330" />
+        <source>{n} sentences verified as the model writes…</source>
+        <translation>{n} frases verificadas mientras el modelo escribe…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/answer_flow.py" line="228" />
         <source>Could not answer: {error}</source>
         <translation>No se pudo responder: {error}</translation>
     </message>
     <message>
-        <location filename="../../desktop/answer_flow.py" line="176" />
+        <location filename="../../desktop/answer_flow.py" line="235" />
         <source>Stopped</source>
         <translation>Detenido</translation>
     </message>
@@ -136,74 +143,74 @@
 <context>
     <name>ConversationView</name>
     <message>
-        <location filename="../../desktop/conversation.py" line="151" />
+        <location filename="../../desktop/conversation.py" line="153" />
         <source>Conversation</source>
         <translation>Conversación</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="152" />
-        <location filename="../../desktop/conversation.py" line="185" />
+        <location filename="../../desktop/conversation.py" line="154" />
+        <location filename="../../desktop/conversation.py" line="184" />
         <source>New conversation</source>
         <translation>Nueva conversación</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="154" />
+        <location filename="../../desktop/conversation.py" line="156" />
         <source>Start a new conversation: the next question is not read as a follow-up of the earlier ones (Ctrl+Shift+N)</source>
         <translation>Empezar una conversación nueva: la siguiente pregunta no se lee como continuación de las anteriores (Ctrl+Mayús+N)</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="156" />
+        <location filename="../../desktop/conversation.py" line="158" />
         <source>Copy answer</source>
         <translation>Copiar respuesta</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="157" />
+        <location filename="../../desktop/conversation.py" line="159" />
         <source>Copy the last answer with its citations</source>
         <translation>Copiar la última respuesta con sus citas</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="158" />
+        <location filename="../../desktop/conversation.py" line="160" />
         <source>Export Markdown…</source>
         <translation>Exportar Markdown…</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="159" />
+        <location filename="../../desktop/conversation.py" line="161" />
         <source>Export PDF…</source>
         <translation>Exportar PDF…</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="162" />
+        <location filename="../../desktop/conversation.py" line="164" />
         <source>Answering state</source>
         <translation>Estado de la respuesta</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="164" />
+        <location filename="../../desktop/conversation.py" line="166" />
         <source>Ask a question about this workspace's documents (Ctrl+L). Enter asks, Ctrl+Enter adds a line.</source>
         <translation>Pregunte sobre los documentos de este espacio de trabajo (Ctrl+L). Intro pregunta, Ctrl+Intro añade una línea.</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="166" />
+        <location filename="../../desktop/conversation.py" line="168" />
         <source>Question</source>
         <translation>Pregunta</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="167" />
-        <location filename="../../desktop/conversation.py" line="168" />
+        <location filename="../../desktop/conversation.py" line="169" />
+        <location filename="../../desktop/conversation.py" line="170" />
         <source>Ask</source>
         <translation>Preguntar</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="169" />
+        <location filename="../../desktop/conversation.py" line="171" />
         <source>Stop</source>
         <translation>Detener</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="170" />
+        <location filename="../../desktop/conversation.py" line="172" />
         <source>Stop answering</source>
         <translation>Detener la respuesta</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="202" />
+        <location filename="../../desktop/conversation.py" line="209" />
         <source>Answers appear here. Every sentence carries numbered citations; click one to see the quoted passage on its page.</source>
         <translation>Las respuestas aparecen aquí. Cada frase lleva citas numeradas; pulse una para ver el pasaje citado en su página.</translation>
     </message>
@@ -354,33 +361,33 @@
         <translation>Primeros pasos</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="388" />
+        <location filename="../../desktop/main_window.py" line="389" />
         <source>New conversation: the next question is read on its own.</source>
         <translation>Nueva conversación: la siguiente pregunta se lee por sí sola.</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="473" />
+        <location filename="../../desktop/main_window.py" line="474" />
         <source>Answer copied with its citations.</source>
         <translation>Respuesta copiada con sus citas.</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="488" />
+        <location filename="../../desktop/main_window.py" line="489" />
         <source>Exported to {path}</source>
         <translation>Exportado a {path}</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="492" />
-        <location filename="../../desktop/main_window.py" line="498" />
+        <location filename="../../desktop/main_window.py" line="493" />
+        <location filename="../../desktop/main_window.py" line="499" />
         <source>Export conversation</source>
         <translation>Exportar la conversación</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="553" />
+        <location filename="../../desktop/main_window.py" line="554" />
         <source>Delete history</source>
         <translation>Eliminar el historial</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="554" />
+        <location filename="../../desktop/main_window.py" line="555" />
         <source>Delete every question and answer of this workspace's history?</source>
         <translation>¿Eliminar todas las preguntas y respuestas del historial de este espacio de trabajo?</translation>
     </message>
@@ -411,132 +418,157 @@
 <context>
     <name>Render</name>
     <message>
-        <location filename="../../desktop/render.py" line="312" />
+        <location filename="../../desktop/render.py" line="350" />
         <source>the document changed since this answer</source>
         <translation>el documento cambió después de esta respuesta</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="313" />
+        <location filename="../../desktop/render.py" line="351" />
         <source>Searched for</source>
         <translation>Se buscó</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="314" />
+        <location filename="../../desktop/render.py" line="352" />
         <source>Documents consulted</source>
         <translation>Documentos consultados</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="315" />
+        <location filename="../../desktop/render.py" line="353" />
         <source>pages</source>
         <translation>páginas</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="316" />
+        <location filename="../../desktop/render.py" line="354" />
         <source>No document matched the question.</source>
         <translation>Ningún documento coincidió con la pregunta.</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="317" />
+        <location filename="../../desktop/render.py" line="355" />
         <source>some sentences were removed because no quote could be verified.</source>
         <translation>se quitaron algunas frases porque no se pudo verificar ninguna cita.</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="318" />
+        <location filename="../../desktop/render.py" line="356" />
         <source>Sources</source>
         <translation>Fuentes</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="319" />
+        <location filename="../../desktop/render.py" line="357" />
         <source>OCR — check the page</source>
         <translation>OCR — compruebe la página</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="320" />
+        <location filename="../../desktop/render.py" line="358" />
         <source>changed since this answer</source>
         <translation>cambió después de esta respuesta</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="321" />
+        <location filename="../../desktop/render.py" line="359" />
         <source>page</source>
         <translation>página</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="328" />
+        <location filename="../../desktop/render.py" line="366" />
         <source>Read together with the previous question: “{previous}”</source>
         <translation>Leída junto con la pregunta anterior: «{previous}»</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="329" />
+        <location filename="../../desktop/render.py" line="367" />
         <source>Read as: {rewrite}</source>
         <translation>Leída como: {rewrite}</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="330" />
+        <location filename="../../desktop/render.py" line="368" />
         <source>{question} (with the previous question: {previous})</source>
         <translation>{question} (junto con la pregunta anterior: {previous})</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="331" />
+        <location filename="../../desktop/render.py" line="369" />
         <source>search as I wrote it</source>
         <translation>buscar tal como la escribí</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="332" />
+        <location filename="../../desktop/render.py" line="370" />
         <source>No evidence in the documents</source>
         <translation>Sin pruebas en los documentos</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="322" />
+        <location filename="../../desktop/render.py" line="360" />
         <source>hide</source>
         <translation>ocultar</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="323" />
+        <location filename="../../desktop/render.py" line="345" />
+        <source>Passages that match your question — not an answer written by a model</source>
+        <translation>Pasajes que coinciden con su pregunta — no es una respuesta escrita por un modelo</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/render.py" line="346" />
+        <source>Verifying each sentence as the model writes…</source>
+        <translation>Verificando cada frase mientras el modelo escribe…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/render.py" line="347" />
+        <source>{n} verified so far</source>
+        <translation>{n} verificadas hasta ahora</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/render.py" line="348" />
+        <source>Show matching passages</source>
+        <translation>Mostrar los pasajes que coinciden</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/render.py" line="349" />
+        <source>the sentences of the documents that match the question, without a model</source>
+        <translation>las frases de los documentos que coinciden con la pregunta, sin modelo</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/render.py" line="361" />
         <source>show why</source>
         <translation>ver por qué</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="324" />
+        <location filename="../../desktop/render.py" line="362" />
         <source>Not verified</source>
         <translation>Sin verificar</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="325" />
+        <location filename="../../desktop/render.py" line="363" />
         <source>(the whole answer)</source>
         <translation>(toda la respuesta)</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="326" />
+        <location filename="../../desktop/render.py" line="364" />
         <source>citation dropped, sentence kept</source>
         <translation>cita descartada, frase conservada</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="327" />
+        <location filename="../../desktop/render.py" line="365" />
         <source>sentence removed</source>
         <translation>frase quitada</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="333" />
+        <location filename="../../desktop/render.py" line="371" />
         <source>CONFLICT</source>
         <translation>CONFLICTO</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="334" />
+        <location filename="../../desktop/render.py" line="372" />
         <source>The cited passages disagree</source>
         <translation>Los pasajes citados no coinciden</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="335" />
+        <location filename="../../desktop/render.py" line="373" />
         <source>What each passage says</source>
         <translation>Lo que dice cada pasaje</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="336" />
+        <location filename="../../desktop/render.py" line="374" />
         <source>Verbatim gives no single answer: the passages below say different things about this question. Each sentence reports one passage; read them and decide.</source>
         <translation>Verbatim no da una única respuesta: los pasajes siguientes dicen cosas distintas sobre esta pregunta. Cada frase recoge un pasaje; léalos y decida.</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="337" />
+        <location filename="../../desktop/render.py" line="375" />
         <source>The model reported that the documents disagree, but fewer than two verified passages show it; the verified sentences are shown as they are.</source>
         <translation>El modelo indicó que los documentos no coinciden, pero menos de dos pasajes verificados lo muestran; las frases verificadas se muestran tal cual.</translation>
     </message>
@@ -550,8 +582,8 @@
     </message>
     <message>
         <location filename="../../desktop/settings_dialog.py" line="76" />
-        <source>Answering model</source>
-        <translation>Modelo que responde</translation>
+        <source>Answer with</source>
+        <translation>Responder con</translation>
     </message>
     <message>
         <location filename="../../desktop/settings_dialog.py" line="77" />
@@ -560,12 +592,13 @@
     </message>
     <message>
         <location filename="../../desktop/settings_dialog.py" line="78" />
+        <location filename="../../desktop/settings_dialog.py" line="131" />
         <source>Ollama model</source>
         <translation>Modelo de Ollama</translation>
     </message>
     <message>
         <location filename="../../desktop/settings_dialog.py" line="79" />
-        <location filename="../../desktop/settings_dialog.py" line="240" />
+        <location filename="../../desktop/settings_dialog.py" line="241" />
         <source>Embedding model folder</source>
         <translation>Carpeta del modelo de embeddings</translation>
     </message>
@@ -627,46 +660,51 @@
     </message>
     <message>
         <location filename="../../desktop/settings_dialog.py" line="130" />
-        <source>Automatic (Ollama when it runs, else the embedded model)</source>
-        <translation>Automático (Ollama si está en marcha; si no, el modelo integrado)</translation>
+        <source>Automatic (the Ollama model when it answers, else passages)</source>
+        <translation>Automático (el modelo de Ollama si responde; si no, pasajes)</translation>
     </message>
     <message>
         <location filename="../../desktop/settings_dialog.py" line="131" />
+        <source>Passages only (no model)</source>
+        <translation>Solo pasajes (sin modelo)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings_dialog.py" line="132" />
         <source>Embedded demo model</source>
         <translation>Modelo integrado de demostración</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="132" />
+        <location filename="../../desktop/settings_dialog.py" line="133" />
         <source>Off</source>
         <translation>Desactivado</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="132" />
+        <location filename="../../desktop/settings_dialog.py" line="133" />
         <source>The Ollama model as a judge</source>
         <translation>El modelo de Ollama como juez</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="197" />
+        <location filename="../../desktop/settings_dialog.py" line="198" />
         <source>Ollama host must start with http:// or https://</source>
         <translation>El servidor de Ollama debe empezar por http:// o https://</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="216" />
+        <location filename="../../desktop/settings_dialog.py" line="217" />
         <source>Asking Ollama for its models…</source>
         <translation>Preguntando a Ollama por sus modelos…</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="228" />
+        <location filename="../../desktop/settings_dialog.py" line="229" />
         <source>Ollama reports {n} models.</source>
         <translation>Ollama tiene {n} modelos.</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="229" />
+        <location filename="../../desktop/settings_dialog.py" line="230" />
         <source>Ollama has no models installed (ollama pull &lt;model&gt;).</source>
         <translation>Ollama no tiene modelos instalados (ollama pull &lt;modelo&gt;).</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="235" />
+        <location filename="../../desktop/settings_dialog.py" line="236" />
         <source>Ollama not reachable; type a model name.</source>
         <translation>Ollama no está disponible; escriba el nombre de un modelo.</translation>
     </message>
@@ -700,58 +738,64 @@
     </message>
     <message>
         <location filename="../../desktop/status_controller.py" line="78" />
-        <location filename="../../desktop/status_controller.py" line="88" />
-        <location filename="../../desktop/status_controller.py" line="91" />
+        <location filename="../../desktop/status_controller.py" line="96" />
+        <source>Model: {backend}</source>
+        <translation>Modelo: {backend}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/status_controller.py" line="80" />
+        <location filename="../../desktop/status_controller.py" line="90" />
+        <location filename="../../desktop/status_controller.py" line="93" />
         <source>Model: {backend} ({model})</source>
         <translation>Modelo: {backend} ({model})</translation>
     </message>
     <message>
-        <location filename="../../desktop/status_controller.py" line="81" />
+        <location filename="../../desktop/status_controller.py" line="83" />
         <source>Model: not called</source>
         <translation>Modelo: no se llamó</translation>
     </message>
     <message>
-        <location filename="../../desktop/status_controller.py" line="84" />
+        <location filename="../../desktop/status_controller.py" line="86" />
         <source>Model: —</source>
         <translation>Modelo: —</translation>
     </message>
     <message>
-        <location filename="../../desktop/status_controller.py" line="92" />
+        <location filename="../../desktop/status_controller.py" line="94" />
         <source>demo model</source>
         <translation>modelo de demostración</translation>
     </message>
     <message>
-        <location filename="../../desktop/status_controller.py" line="128" />
+        <location filename="../../desktop/status_controller.py" line="132" />
         <source>Engine: in this process</source>
         <translation>Motor: en este proceso</translation>
     </message>
     <message>
-        <location filename="../../desktop/status_controller.py" line="129" />
+        <location filename="../../desktop/status_controller.py" line="133" />
         <source>Engine: loading…</source>
         <translation>Motor: cargando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/status_controller.py" line="130" />
+        <location filename="../../desktop/status_controller.py" line="134" />
         <source>Engine: ready</source>
         <translation>Motor: listo</translation>
     </message>
     <message>
-        <location filename="../../desktop/status_controller.py" line="131" />
+        <location filename="../../desktop/status_controller.py" line="135" />
         <source>Engine: failed to start</source>
         <translation>Motor: no pudo arrancar</translation>
     </message>
     <message>
-        <location filename="../../desktop/status_controller.py" line="132" />
+        <location filename="../../desktop/status_controller.py" line="136" />
         <source>Engine: stopped</source>
         <translation>Motor: detenido</translation>
     </message>
     <message>
-        <location filename="../../desktop/status_controller.py" line="136" />
+        <location filename="../../desktop/status_controller.py" line="140" />
         <source>Loading the search libraries and the embedding model in the background; the window is usable meanwhile.</source>
         <translation>Cargando en segundo plano las bibliotecas de búsqueda y el modelo de embeddings; mientras tanto la ventana se puede usar.</translation>
     </message>
     <message>
-        <location filename="../../desktop/status_controller.py" line="139" />
+        <location filename="../../desktop/status_controller.py" line="143" />
         <source>Engine process {pid}; loaded in {s} s</source>
         <translation>Proceso del motor {pid}; cargado en {s} s</translation>
     </message>
@@ -759,237 +803,247 @@
 <context>
     <name>Texts</name>
     <message>
-        <location filename="../../desktop/texts.py" line="172" />
+        <location filename="../../desktop/texts.py" line="173" />
         <source>This workspace has no indexed text yet: index a folder with documents that contain text (scanned pages need OCR).</source>
         <translation>Este espacio de trabajo aún no tiene texto indexado: indexe una carpeta con documentos que contengan texto (las páginas escaneadas necesitan OCR).</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="173" />
+        <location filename="../../desktop/texts.py" line="174" />
         <source>Nothing in this workspace matches the question; no document was given to the model.</source>
         <translation>Nada en este espacio de trabajo coincide con la pregunta; no se dio ningún documento al modelo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="174" />
+        <location filename="../../desktop/texts.py" line="175" />
         <source>The question is too long for the model's context window.</source>
         <translation>La pregunta es demasiado larga para la ventana de contexto del modelo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="175" />
+        <location filename="../../desktop/texts.py" line="176" />
         <source>The model's answer was cut off at its token limit; no answer can be shown.</source>
         <translation>La respuesta del modelo se cortó en su límite de tokens; no se puede mostrar ninguna respuesta.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="176" />
+        <location filename="../../desktop/texts.py" line="177" />
         <source>The model's output was not valid twice; no answer can be shown.</source>
         <translation>La salida del modelo no fue válida dos veces; no se puede mostrar ninguna respuesta.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="177" />
+        <location filename="../../desktop/texts.py" line="178" />
         <source>The model found no answer in the passages consulted.</source>
         <translation>El modelo no encontró respuesta en los pasajes consultados.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="178" />
+        <location filename="../../desktop/texts.py" line="179" />
         <source>The model answered, but its sentences state figures that its quotes do not contain.</source>
         <translation>El modelo respondió, pero sus frases dan cifras que sus citas no contienen.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="179" />
+        <location filename="../../desktop/texts.py" line="180" />
         <source>The model answered, but its quotes do not support its sentences.</source>
         <translation>El modelo respondió, pero sus citas no respaldan sus frases.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="180" />
+        <location filename="../../desktop/texts.py" line="181" />
         <source>The model answered, but none of its quotes could be found in the cited passages.</source>
         <translation>El modelo respondió, pero ninguna de sus citas se encontró en los pasajes citados.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="195" />
+        <location filename="../../desktop/texts.py" line="182" />
+        <source>No passage of the documents matches the question closely enough.</source>
+        <translation>Ningún pasaje de los documentos coincide lo bastante con la pregunta.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/texts.py" line="197" />
         <source>Waiting for the engine to load the search libraries…</source>
         <translation>Esperando a que el motor cargue las bibliotecas de búsqueda…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="196" />
+        <location filename="../../desktop/texts.py" line="198" />
         <source>Searching the documents…</source>
         <translation>Buscando en los documentos…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="197" />
+        <location filename="../../desktop/texts.py" line="199" />
         <source>Reading the question in the light of the conversation…</source>
         <translation>Leyendo la pregunta a la luz de la conversación…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="198" />
+        <location filename="../../desktop/texts.py" line="200" />
         <source>Loading the model…</source>
         <translation>Cargando el modelo…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="199" />
+        <location filename="../../desktop/texts.py" line="201" />
         <source>Generating the answer…</source>
         <translation>Generando la respuesta…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="200" />
+        <location filename="../../desktop/texts.py" line="202" />
+        <source>Choosing the passages that match…</source>
+        <translation>Eligiendo los pasajes que coinciden…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/texts.py" line="203" />
         <source>Verifying every quote…</source>
         <translation>Verificando cada cita…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="201" />
+        <location filename="../../desktop/texts.py" line="204" />
         <source>cites a passage that was not given to the model</source>
         <translation>cita un pasaje que no se entregó al modelo</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="202" />
+        <location filename="../../desktop/texts.py" line="205" />
         <source>quote too short to check</source>
         <translation>cita demasiado corta para comprobarla</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="203" />
+        <location filename="../../desktop/texts.py" line="206" />
         <source>quote comes from a different passage than the one cited</source>
         <translation>la cita procede de un pasaje distinto del citado</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="204" />
+        <location filename="../../desktop/texts.py" line="207" />
         <source>quote not found in the cited passage</source>
         <translation>la cita no aparece en el pasaje citado</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="205" />
+        <location filename="../../desktop/texts.py" line="208" />
         <source>no verified quote left for this sentence</source>
         <translation>no queda ninguna cita verificada para esta frase</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="206" />
+        <location filename="../../desktop/texts.py" line="209" />
         <source>the model's output was not valid</source>
         <translation>la salida del modelo no era válida</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="207" />
+        <location filename="../../desktop/texts.py" line="210" />
         <source>a number, date or name in the sentence is not in its quote</source>
         <translation>un número, fecha o nombre de la frase no está en su cita</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="208" />
+        <location filename="../../desktop/texts.py" line="211" />
         <source>number not in quote</source>
         <translation>el número no está en la cita</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="209" />
+        <location filename="../../desktop/texts.py" line="212" />
         <source>not verified ({reason})</source>
         <translation>sin verificar ({reason})</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="210" />
+        <location filename="../../desktop/texts.py" line="213" />
         <source>indexed</source>
         <translation>indexado</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="211" />
+        <location filename="../../desktop/texts.py" line="214" />
         <source>superseded</source>
         <translation>sustituido</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="212" />
+        <location filename="../../desktop/texts.py" line="215" />
         <source>quarantined</source>
         <translation>en cuarentena</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="213" />
+        <location filename="../../desktop/texts.py" line="216" />
         <source>failed</source>
         <translation>error</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="214" />
+        <location filename="../../desktop/texts.py" line="217" />
         <source>needs OCR</source>
         <translation>necesita OCR</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="215" />
+        <location filename="../../desktop/texts.py" line="218" />
         <source>the model's answer was cut off at its token limit</source>
         <translation>la respuesta del modelo se cortó en su límite de tokens</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="216" />
+        <location filename="../../desktop/texts.py" line="219" />
         <source>the quote does not support the sentence</source>
         <translation>la cita no respalda la frase</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="217" />
+        <location filename="../../desktop/texts.py" line="220" />
         <source>queued</source>
         <translation>en cola</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="218" />
+        <location filename="../../desktop/texts.py" line="221" />
         <source>indexing…</source>
         <translation>indexando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="219" />
+        <location filename="../../desktop/texts.py" line="222" />
         <source>Looking for files…</source>
         <translation>Buscando archivos…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="220" />
+        <location filename="../../desktop/texts.py" line="223" />
         <source>Reading {name}</source>
         <translation>Leyendo {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="221" />
+        <location filename="../../desktop/texts.py" line="224" />
         <source>Embedding {name}: {done} of {total} chunks</source>
         <translation>Vectorizando {name}: {done} de {total} fragmentos</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="222" />
+        <location filename="../../desktop/texts.py" line="225" />
         <source>Embedding {name}</source>
         <translation>Vectorizando {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="223" />
+        <location filename="../../desktop/texts.py" line="226" />
         <source>Saving to the index…</source>
         <translation>Guardando en el índice…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="224" />
+        <location filename="../../desktop/texts.py" line="227" />
         <source>Finishing…</source>
         <translation>Terminando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="225" />
+        <location filename="../../desktop/texts.py" line="228" />
         <source>estimating…</source>
         <translation>calculando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="226" />
+        <location filename="../../desktop/texts.py" line="229" />
         <source>about {t} left</source>
         <translation>quedan unos {t}</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="227" />
+        <location filename="../../desktop/texts.py" line="230" />
         <source>embedded</source>
         <translation>integrado</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="228" />
+        <location filename="../../desktop/texts.py" line="231" />
         <source>passages (no model)</source>
         <translation>pasajes (sin modelo)</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="229" />
+        <location filename="../../desktop/texts.py" line="232" />
         <source>scripted</source>
         <translation>guionizado</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="230" />
+        <location filename="../../desktop/texts.py" line="233" />
         <source>Answered</source>
         <translation>Respondida</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="231" />
+        <location filename="../../desktop/texts.py" line="234" />
         <source>Partial answer</source>
         <translation>Respuesta parcial</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="232" />
+        <location filename="../../desktop/texts.py" line="235" />
         <source>No verified answer</source>
         <translation>Sin respuesta verificada</translation>
     </message>
@@ -1037,7 +1091,7 @@
     </message>
     <message>
         <location filename="../../desktop/welcome.py" line="82" />
-        <location filename="../../desktop/welcome.py" line="119" />
+        <location filename="../../desktop/welcome.py" line="127" />
         <source>Create a workspace</source>
         <translation>Cree un espacio de trabajo</translation>
     </message>
@@ -1058,37 +1112,42 @@
         <translation>Las respuestas las da el pequeño modelo de demostración integrado, que es lento y a menudo se abstiene. Para un uso real instale Ollama desde ollama.com y ejecute:</translation>
     </message>
     <message>
-        <location filename="../../desktop/welcome.py" line="120" />
+        <location filename="../../desktop/welcome.py" line="117" />
+        <source>Answers are the passages of your documents that match the question, each one highlighted on its page; no model writes anything. For answers written by a model, install Ollama from ollama.com, then run:</source>
+        <translation>Las respuestas son los pasajes de sus documentos que coinciden con la pregunta, cada uno resaltado en su página; ningún modelo escribe nada. Para respuestas escritas por un modelo, instale Ollama desde ollama.com y ejecute:</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/welcome.py" line="128" />
         <source>one per client, matter or project; answers never mix workspaces.</source>
         <translation>uno por cliente, asunto o proyecto; las respuestas nunca mezclan espacios de trabajo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/welcome.py" line="121" />
+        <location filename="../../desktop/welcome.py" line="129" />
         <source>Add folders</source>
         <translation>Añada carpetas</translation>
     </message>
     <message>
-        <location filename="../../desktop/welcome.py" line="122" />
+        <location filename="../../desktop/welcome.py" line="130" />
         <source>PDF and text files are read and indexed on this computer.</source>
         <translation>los PDF y archivos de texto se leen e indexan en este ordenador.</translation>
     </message>
     <message>
-        <location filename="../../desktop/welcome.py" line="123" />
+        <location filename="../../desktop/welcome.py" line="131" />
         <source>Ask</source>
         <translation>Preguntar</translation>
     </message>
     <message>
-        <location filename="../../desktop/welcome.py" line="124" />
+        <location filename="../../desktop/welcome.py" line="132" />
         <source>click a citation number to see the quoted passage highlighted on its page.</source>
         <translation>pulse un número de cita para ver el pasaje citado resaltado en su página.</translation>
     </message>
     <message>
-        <location filename="../../desktop/welcome.py" line="125" />
+        <location filename="../../desktop/welcome.py" line="133" />
         <source>Ollama found</source>
         <translation>Ollama encontrado</translation>
     </message>
     <message>
-        <location filename="../../desktop/welcome.py" line="126" />
+        <location filename="../../desktop/welcome.py" line="134" />
         <source>Ollama not found</source>
         <translation>Ollama no encontrado</translation>
     </message>
