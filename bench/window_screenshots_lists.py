@@ -7,8 +7,8 @@ States:
 * ``documents_mid_index`` — the 15 CUAD contracts of ``tests/data`` being indexed:
   committed documents listed with their state beside the queued ones, the folder
   listed, the time left (or "estimating…");
-* ``fresh_question`` — "What is the capital of Mongolia?" after a question about the
-  impact levels: searched as written (no "Read as" line);
+* ``fresh_question`` — "What is the capital of Mongolia?" after a question about
+  FISMA's security objectives: searched as written (no "Read as" line);
 * ``follow_up`` — "And what does a loss of integrity mean?": rewritten, the rewrite shown
   with "search as I wrote it";
 * ``spanish_mid_index``, ``spanish_follow_up`` — the same in the Spanish window.
@@ -38,9 +38,9 @@ sys.path.insert(0, str(ROOT))
 CONTRACTS = ROOT / "tests" / "data" / "corpora" / "cuad" / "pdf"
 _CHUNK = re.compile(r'<chunk id="([^"]+)">\n(.*?)\n</chunk>', re.DOTALL)
 
-FIRST_Q = "What are the potential impact levels?"
-FIRST = [("FIPS 199 defines three levels of potential impact: low, moderate and high.",
-          ["three levels of potential impact"])]
+FIRST_Q = "Which security objectives does FISMA define?"
+FIRST = [("FISMA defines the security objectives confidentiality, integrity and availability.",
+          ["SECURITY OBJECTIVE: Confidentiality, integrity, or availability."])]
 FRESH_Q = "What is the capital of Mongolia?"
 FOLLOW_Q = "And what does a loss of integrity mean?"
 FOLLOW_REWRITE = "What does a loss of integrity mean under FIPS 199?"
@@ -205,7 +205,9 @@ def main() -> int:
             raise SystemExit(f"{question!r}: quotes not delivered: {backend.missing}")
         return answers[-1]
 
-    ask(window, FIRST_Q, FIRST)
+    first = ask(window, FIRST_Q, FIRST)
+    if first.status != "answered":
+        raise SystemExit(f"the first question was not answered: {first.status}")
     fresh = ask(window, FRESH_Q, None)
     if fresh.trace.standalone_question or fresh.trace.follow_up_cue != "stands on its own":
         raise SystemExit(f"fresh_question was rewritten: {fresh.trace}")

@@ -13,14 +13,17 @@ from PySide6.QtGui import QKeyEvent, QTextCursor, QTextDocumentFragment
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
+    QMenu,
     QPlainTextEdit,
     QProgressBar,
     QPushButton,
     QTextBrowser,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
+from desktop.elide import ElidedLabel
 from desktop.render import Entry, entry_html
 
 
@@ -95,7 +98,8 @@ class ConversationView(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
 
-        self.title_label = QLabel("")
+        # The workspace's name, elided: a long name must not widen the column.
+        self.title_label = ElidedLabel("", mode=Qt.TextElideMode.ElideRight)
         font = self.title_label.font()
         font.setPointSizeF(font.pointSizeF() * 1.2)
         font.setBold(True)
@@ -111,12 +115,17 @@ class ConversationView(QWidget):
         self.new_conversation_button.clicked.connect(self.new_conversation_requested)
         self.copy_button = QPushButton()
         self.copy_button.clicked.connect(self.copy_requested)
-        self.export_md_button = QPushButton()
-        self.export_md_button.clicked.connect(self.export_markdown_requested)
-        self.export_pdf_button = QPushButton()
-        self.export_pdf_button.clicked.connect(self.export_pdf_requested)
+        # One "Export" button with a menu (Markdown, PDF): the row stays narrow enough for the
+        # column's minimum width on a 1280-px screen with the side panel open.
+        self.export_button = QToolButton()
+        self.export_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.export_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        export_menu = QMenu(self.export_button)
+        self.export_md_action = export_menu.addAction("", self.export_markdown_requested)
+        self.export_pdf_action = export_menu.addAction("", self.export_pdf_requested)
+        self.export_button.setMenu(export_menu)
         tools.addWidget(self.title_label, 1)
-        for b in (self.new_conversation_button, self.copy_button, self.export_md_button, self.export_pdf_button):
+        for b in (self.new_conversation_button, self.copy_button, self.export_button):
             tools.addWidget(b)
 
         self.stage_label = QLabel("")
@@ -157,9 +166,11 @@ class ConversationView(QWidget):
             "(Ctrl+Shift+N)"))
         self.copy_button.setText(self.tr("Copy answer"))
         self.copy_button.setToolTip(self.tr("Copy the last answer with its citations"))
-        self.export_md_button.setText(self.tr("Export Markdown…"))
-        self.export_pdf_button.setText(self.tr("Export PDF…"))
-        for b in (self.new_conversation_button, self.copy_button, self.export_md_button, self.export_pdf_button):
+        self.export_button.setText(self.tr("Export"))
+        self.export_button.setToolTip(self.tr("Export the conversation as Markdown or PDF"))
+        self.export_md_action.setText(self.tr("Export Markdown…"))
+        self.export_pdf_action.setText(self.tr("Export PDF…"))
+        for b in (self.new_conversation_button, self.copy_button, self.export_button):
             b.setAccessibleName(b.text().rstrip("…"))
         self.stage_label.setAccessibleName(self.tr("Answering state"))
         self.question_edit.setPlaceholderText(
@@ -213,7 +224,7 @@ class ConversationView(QWidget):
             self.answer_view.setHtml(self._html())
         self._live_pos = None
         has = bool(entries)
-        for b in (self.copy_button, self.export_md_button, self.export_pdf_button):
+        for b in (self.copy_button, self.export_button):
             b.setEnabled(has)
         if scroll_to is not None and 0 <= scroll_to < len(entries):
             self.answer_view.scrollToAnchor(f"entry-{scroll_to}")

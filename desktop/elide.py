@@ -94,6 +94,15 @@ def elide_distinct(name: str, start: int, width: float, measure: Callable[[str],
     return file[:lo] + ELLIPSIS
 
 
+def short_name(name: str, limit: int = 60) -> str:
+    """``name`` cut to at most ``limit`` characters in the middle (for a line of running text:
+    "Reading contracts/BONTONSTUDIOS,INC_0…-HOSTING AGREEMENT.PDF"); the full name is elsewhere."""
+    if len(name) <= limit:
+        return name
+    head = (limit - 1) // 2
+    return name[:head] + ELLIPSIS + name[len(name) - (limit - 1 - head):]
+
+
 class DistinctNameDelegate(QStyledItemDelegate):
     """Paints a list or tree column's names with :func:`elide_distinct` (set :attr:`starts` per list)."""
 

@@ -27,6 +27,7 @@ from core.errors import IndexError_, IndexMismatchError
 from core.progress import IndexProgress, manifest_files, manifest_folders, plan_index
 from core.types import IndexReport, ProgressEvent
 from core.workspace_ops import workspace_dir
+from desktop.elide import short_name
 from desktop.texts import eta_text, index_stage_text
 from desktop.workers import GeneratorWorker
 
@@ -200,7 +201,7 @@ class IndexingController(QObject):
             run.events.append((now, event))
         if not run.worker.is_cancelled:
             run.message = (index_stage_text(STARTING_STAGE) if event.stage == STARTING_STAGE
-                           else index_stage_text(event.stage, event.item, event.message))
+                           else index_stage_text(event.stage, short_name(event.item), event.message))
         if event.stage == "committed":
             self._refresh_documents(run)
         elif run.planned and run.progress.current != before:

@@ -50,6 +50,9 @@ class WorkspaceController(QObject):
         self._lock = threading.Lock()
         self._opening: dict[str, threading.Lock] = {}  # per-workspace open/create lock
         self.names: list[str] = []
+        # Workspaces whose deletion is running: a listing taken meanwhile still sees their
+        # folder, and must neither list nor select them again.
+        self._deleting: set[str] = set()
         self._snapshot: dict | None = None
         self._refreshing = False
         self._refresh_again = False
@@ -136,6 +139,7 @@ class WorkspaceController(QObject):
 
     def _on_workspaces(self, names: list[str], select: str | None) -> None:
         w = self.w
+        names = [n for n in names if n not in self._deleting]
         if select is None and names == self.names and w.workspace_name in names:
             return  # a file-system event that changed nothing listed
         self.names = list(names)
@@ -268,7 +272,17 @@ class WorkspaceController(QObject):
         w.watching.forget(name)
         if w.workspace_name == name:
             w.workspace_name = None
-        w.jobs.call(lambda: delete_workspace(name), lambda _: self.reload(), w.on_error, pool=w.index_pool)
+        self._deleting.add(name)
+
+        def done(_=None) -> None:
+            self._deleting.discard(name)
+            self.reload()
+
+        def failed(exc: Exception) -> None:
+            done()
+            w.on_error(exc)
+
+        w.jobs.call(lambda: delete_workspace(name), done, failed, pool=w.index_pool)
 
     # --- folders and document statuses -----------------------------------------------------
 

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QMenu,
     QProgressBar,
     QPushButton,
+    QSizePolicy,
     QTabWidget,
     QTreeWidget,
     QTreeWidgetItem,
@@ -149,7 +150,12 @@ class WorkspacesPanel(QWidget):
         self.progress_bar = QProgressBar()
         self.progress_bar.setRange(0, 1)
         self.progress_bar.setValue(0)
-        self.current_file_label = ElidedLabel("", mode=Qt.TextElideMode.ElideMiddle)
+        # Wraps (a run's summary takes two lines) but never asks for width: names in it are
+        # shortened by the indexing controller (desktop.elide.short_name).
+        self.current_file_label = QLabel("")
+        self.current_file_label.setWordWrap(True)
+        self.current_file_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Minimum)
+        self.current_file_label.setMinimumWidth(1)
         self.eta_label = ElidedLabel("", mode=Qt.TextElideMode.ElideRight)
         self.cancel_button = QPushButton()
         self.cancel_button.setEnabled(False)
@@ -374,7 +380,7 @@ class WorkspacesPanel(QWidget):
         parts = [self.tr("%n document(s)", "", n_docs)]
         for status in ("queued", "indexing", "superseded", "quarantined", "failed", "needs_ocr"):
             if counts.get(status):
-                parts.append(f"{doc_status_text(status)}: {counts[status]}")  # no plural to get wrong
+                parts.append(f"{doc_status_text(status).rstrip('…')}: {counts[status]}")  # no plural to get wrong
         parts.append(self.tr("%n chunk(s)", "", int(snap.get("chunks", 0) or 0)))
         last = snap.get("last_indexed")
         parts.append(

@@ -3,12 +3,12 @@
 <context>
     <name>IndexingController</name>
     <message numerus="yes">
-        <location filename="../../desktop/indexing_controller.py" line="230" />
+        <location filename="../../desktop/indexing_controller.py" line="231" />
         <source>(+%n queued)</source>
         <translation><numerusform>(+%n queued)</numerusform><numerusform>(+%n queued)</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/indexing_controller.py" line="249" />
+        <location filename="../../desktop/indexing_controller.py" line="250" />
         <source>Chunks: %n</source>
         <translation><numerusform>Chunks: %n</numerusform><numerusform>Chunks: %n</numerusform></translation>
     </message>
@@ -55,13 +55,13 @@
 <context>
     <name>WorkspacesPanel</name>
     <message numerus="yes">
-        <location filename="../../desktop/workspaces_panel.py" line="326" />
-        <location filename="../../desktop/workspaces_panel.py" line="378" />
+        <location filename="../../desktop/workspaces_panel.py" line="332" />
+        <location filename="../../desktop/workspaces_panel.py" line="384" />
         <source>%n chunk(s)</source>
         <translation><numerusform>%n chunk</numerusform><numerusform>%n chunks</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/workspaces_panel.py" line="374" />
+        <location filename="../../desktop/workspaces_panel.py" line="380" />
         <source>%n document(s)</source>
         <translation><numerusform>%n document</numerusform><numerusform>%n documents</numerusform></translation>
     </message>

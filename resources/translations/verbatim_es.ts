@@ -143,74 +143,84 @@
 <context>
     <name>ConversationView</name>
     <message>
-        <location filename="../../desktop/conversation.py" line="153" />
+        <location filename="../../desktop/conversation.py" line="162" />
         <source>Conversation</source>
         <translation>Conversación</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="154" />
-        <location filename="../../desktop/conversation.py" line="184" />
+        <location filename="../../desktop/conversation.py" line="163" />
+        <location filename="../../desktop/conversation.py" line="195" />
         <source>New conversation</source>
         <translation>Nueva conversación</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="156" />
+        <location filename="../../desktop/conversation.py" line="165" />
         <source>Start a new conversation: the next question is not read as a follow-up of the earlier ones (Ctrl+Shift+N)</source>
         <translation>Empezar una conversación nueva: la siguiente pregunta no se lee como continuación de las anteriores (Ctrl+Mayús+N)</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="158" />
+        <location filename="../../desktop/conversation.py" line="167" />
         <source>Copy answer</source>
         <translation>Copiar respuesta</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="159" />
+        <location filename="../../desktop/conversation.py" line="168" />
         <source>Copy the last answer with its citations</source>
         <translation>Copiar la última respuesta con sus citas</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="160" />
+        <location filename="../../desktop/conversation.py" line="169" />
+        <source>Export</source>
+        <translation>Exportar</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/conversation.py" line="170" />
+        <source>Export the conversation as Markdown or PDF</source>
+        <translation>Exportar la conversación como Markdown o PDF</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/conversation.py" line="171" />
         <source>Export Markdown…</source>
         <translation>Exportar Markdown…</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="161" />
+        <location filename="../../desktop/conversation.py" line="172" />
         <source>Export PDF…</source>
         <translation>Exportar PDF…</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="164" />
+        <location filename="../../desktop/conversation.py" line="175" />
         <source>Answering state</source>
         <translation>Estado de la respuesta</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="166" />
+        <location filename="../../desktop/conversation.py" line="177" />
         <source>Ask a question about this workspace's documents (Ctrl+L). Enter asks, Ctrl+Enter adds a line.</source>
         <translation>Pregunte sobre los documentos de este espacio de trabajo (Ctrl+L). Intro pregunta, Ctrl+Intro añade una línea.</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="168" />
+        <location filename="../../desktop/conversation.py" line="179" />
         <source>Question</source>
         <translation>Pregunta</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="169" />
-        <location filename="../../desktop/conversation.py" line="170" />
+        <location filename="../../desktop/conversation.py" line="180" />
+        <location filename="../../desktop/conversation.py" line="181" />
         <source>Ask</source>
         <translation>Preguntar</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="171" />
+        <location filename="../../desktop/conversation.py" line="182" />
         <source>Stop</source>
         <translation>Detener</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="172" />
+        <location filename="../../desktop/conversation.py" line="183" />
         <source>Stop answering</source>
         <translation>Detener la respuesta</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="209" />
+        <location filename="../../desktop/conversation.py" line="220" />
         <source>Answers appear here. Every sentence carries numbered citations; click one to see the quoted passage on its page.</source>
         <translation>Las respuestas aparecen aquí. Cada frase lleva citas numeradas; pulse una para ver el pasaje citado en su página.</translation>
     </message>
@@ -218,77 +228,77 @@
 <context>
     <name>IndexingController</name>
     <message>
-        <location filename="../../desktop/indexing_controller.py" line="114" />
+        <location filename="../../desktop/indexing_controller.py" line="115" />
         <source>Waiting to index {names}</source>
         <translation>Esperando para indexar {names}</translation>
     </message>
     <message>
-        <location filename="../../desktop/indexing_controller.py" line="118" />
+        <location filename="../../desktop/indexing_controller.py" line="119" />
         <source>Not a folder: </source>
         <translation>No es una carpeta: </translation>
     </message>
     <message>
-        <location filename="../../desktop/indexing_controller.py" line="181" />
+        <location filename="../../desktop/indexing_controller.py" line="182" />
         <source>Cancelling…</source>
         <translation>Cancelando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/indexing_controller.py" line="223" />
+        <location filename="../../desktop/indexing_controller.py" line="224" />
         <source>Indexing in the background: {names}</source>
         <translation>Indexando en segundo plano: {names}</translation>
     </message>
     <message>
-        <location filename="../../desktop/indexing_controller.py" line="228" />
+        <location filename="../../desktop/indexing_controller.py" line="229" />
         <source>Indexing {names}</source>
         <translation>Indexando {names}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/indexing_controller.py" line="230" />
+        <location filename="../../desktop/indexing_controller.py" line="231" />
         <source>(+%n queued)</source>
         <translation><numerusform>(+%n en cola)</numerusform><numerusform>(+%n en cola)</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop/indexing_controller.py" line="239" />
+        <location filename="../../desktop/indexing_controller.py" line="240" />
         <source>Cancelled</source>
         <translation>Cancelado</translation>
     </message>
     <message>
-        <location filename="../../desktop/indexing_controller.py" line="239" />
+        <location filename="../../desktop/indexing_controller.py" line="240" />
         <source>Indexed</source>
         <translation>Indexado</translation>
     </message>
     <message>
-        <location filename="../../desktop/indexing_controller.py" line="240" />
+        <location filename="../../desktop/indexing_controller.py" line="241" />
         <source>{state}: {new} new or changed, {same} unchanged, {removed} removed, {failed} failed ({s} s)</source>
         <translation>{state}: {new} nuevos o modificados, {same} sin cambios, {removed} quitados, {failed} con error ({s} s)</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/indexing_controller.py" line="249" />
+        <location filename="../../desktop/indexing_controller.py" line="250" />
         <source>Chunks: %n</source>
         <translation><numerusform>Fragmentos: %n</numerusform><numerusform>Fragmentos: %n</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop/indexing_controller.py" line="264" />
+        <location filename="../../desktop/indexing_controller.py" line="265" />
         <source>Add folder to index</source>
         <translation>Añadir una carpeta al índice</translation>
     </message>
     <message>
-        <location filename="../../desktop/indexing_controller.py" line="279" />
+        <location filename="../../desktop/indexing_controller.py" line="280" />
         <source>Rebuild the index?</source>
         <translation>¿Reconstruir el índice?</translation>
     </message>
     <message>
-        <location filename="../../desktop/indexing_controller.py" line="281" />
+        <location filename="../../desktop/indexing_controller.py" line="282" />
         <source>This workspace was indexed with other settings (embedding model or chunking). Its vectors cannot be mixed with new ones: rebuild it to use it. Rebuilding re-reads every document and may take a while.</source>
         <translation>Este espacio de trabajo se indexó con otros ajustes (modelo de vectores o fragmentación). Sus vectores no pueden mezclarse con los nuevos: reconstrúyalo para usarlo. La reconstrucción vuelve a leer todos los documentos y puede tardar un rato.</translation>
     </message>
     <message>
-        <location filename="../../desktop/indexing_controller.py" line="285" />
+        <location filename="../../desktop/indexing_controller.py" line="286" />
         <source>Rebuild</source>
         <translation>Reconstruir</translation>
     </message>
     <message>
-        <location filename="../../desktop/indexing_controller.py" line="321" />
+        <location filename="../../desktop/indexing_controller.py" line="322" />
         <source>Rebuilding the index…</source>
         <translation>Reconstruyendo el índice…</translation>
     </message>
@@ -1208,186 +1218,186 @@
 <context>
     <name>WorkspacesPanel</name>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="184" />
-        <location filename="../../desktop/workspaces_panel.py" line="185" />
+        <location filename="../../desktop/workspaces_panel.py" line="190" />
+        <location filename="../../desktop/workspaces_panel.py" line="191" />
         <source>Workspaces</source>
         <translation>Espacios de trabajo</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="186" />
+        <location filename="../../desktop/workspaces_panel.py" line="192" />
         <source>New…</source>
         <translation>Nuevo…</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="187" />
+        <location filename="../../desktop/workspaces_panel.py" line="193" />
         <source>Rename…</source>
         <translation>Renombrar…</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="188" />
+        <location filename="../../desktop/workspaces_panel.py" line="194" />
         <source>Delete…</source>
         <translation>Eliminar…</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="189" />
+        <location filename="../../desktop/workspaces_panel.py" line="195" />
         <source>New workspace</source>
         <translation>Nuevo espacio de trabajo</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="189" />
+        <location filename="../../desktop/workspaces_panel.py" line="195" />
         <source>Rename workspace</source>
         <translation>Renombrar espacio de trabajo</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="190" />
+        <location filename="../../desktop/workspaces_panel.py" line="196" />
         <source>Delete workspace</source>
         <translation>Eliminar espacio de trabajo</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="192" />
-        <location filename="../../desktop/workspaces_panel.py" line="193" />
+        <location filename="../../desktop/workspaces_panel.py" line="198" />
+        <location filename="../../desktop/workspaces_panel.py" line="199" />
         <source>Folders</source>
         <translation>Carpetas</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="194" />
+        <location filename="../../desktop/workspaces_panel.py" line="200" />
         <source>Add folder…</source>
         <translation>Añadir carpeta…</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="195" />
+        <location filename="../../desktop/workspaces_panel.py" line="201" />
         <source>Index a folder (or drop folders onto the window)</source>
         <translation>Indexar una carpeta (o suelte carpetas sobre la ventana)</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="196" />
+        <location filename="../../desktop/workspaces_panel.py" line="202" />
         <source>Remove folder</source>
         <translation>Quitar carpeta</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="197" />
-        <location filename="../../desktop/workspaces_panel.py" line="204" />
+        <location filename="../../desktop/workspaces_panel.py" line="203" />
+        <location filename="../../desktop/workspaces_panel.py" line="210" />
         <source>Documents</source>
         <translation>Documentos</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="198" />
+        <location filename="../../desktop/workspaces_panel.py" line="204" />
         <source>Document</source>
         <translation>Documento</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="198" />
+        <location filename="../../desktop/workspaces_panel.py" line="204" />
         <source>Pages</source>
         <translation>Páginas</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="198" />
+        <location filename="../../desktop/workspaces_panel.py" line="204" />
         <source>Status</source>
         <translation>Estado</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="199" />
+        <location filename="../../desktop/workspaces_panel.py" line="205" />
         <source>Question history</source>
         <translation>Historial de preguntas</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="200" />
+        <location filename="../../desktop/workspaces_panel.py" line="206" />
         <source>Delete</source>
         <translation>Eliminar</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="201" />
+        <location filename="../../desktop/workspaces_panel.py" line="207" />
         <source>Delete this question from the history</source>
         <translation>Eliminar esta pregunta del historial</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="202" />
+        <location filename="../../desktop/workspaces_panel.py" line="208" />
         <source>Delete all…</source>
         <translation>Eliminar todo…</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="203" />
+        <location filename="../../desktop/workspaces_panel.py" line="209" />
         <source>Delete the whole history</source>
         <translation>Eliminar todo el historial</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="205" />
+        <location filename="../../desktop/workspaces_panel.py" line="211" />
         <source>History</source>
         <translation>Historial</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="206" />
+        <location filename="../../desktop/workspaces_panel.py" line="212" />
         <source>Indexing progress</source>
         <translation>Progreso de la indexación</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="207" />
+        <location filename="../../desktop/workspaces_panel.py" line="213" />
         <source>Cancel</source>
         <translation>Cancelar</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="208" />
+        <location filename="../../desktop/workspaces_panel.py" line="214" />
         <source>Cancel indexing</source>
         <translation>Cancelar la indexación</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="286" />
+        <location filename="../../desktop/workspaces_panel.py" line="292" />
         <source>{name} (being added)</source>
         <translation>{name} (añadiéndose)</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/workspaces_panel.py" line="326" />
-        <location filename="../../desktop/workspaces_panel.py" line="378" />
+        <location filename="../../desktop/workspaces_panel.py" line="332" />
+        <location filename="../../desktop/workspaces_panel.py" line="384" />
         <source>%n chunk(s)</source>
         <translation><numerusform>%n fragmento</numerusform><numerusform>%n fragmentos</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="340" />
+        <location filename="../../desktop/workspaces_panel.py" line="346" />
         <source>(page {page})</source>
         <translation>(página {page})</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/workspaces_panel.py" line="374" />
+        <location filename="../../desktop/workspaces_panel.py" line="380" />
         <source>%n document(s)</source>
         <translation><numerusform>%n documento</numerusform><numerusform>%n documentos</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="381" />
+        <location filename="../../desktop/workspaces_panel.py" line="387" />
         <source>last indexed {when}</source>
         <translation>indexado por última vez el {when}</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="382" />
+        <location filename="../../desktop/workspaces_panel.py" line="388" />
         <source>never indexed</source>
         <translation>nunca indexado</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="392" />
+        <location filename="../../desktop/workspaces_panel.py" line="398" />
         <source>document changed</source>
         <translation>documento modificado</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="426" />
+        <location filename="../../desktop/workspaces_panel.py" line="432" />
         <source>Mark as active</source>
         <translation>Marcar como activo</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="426" />
+        <location filename="../../desktop/workspaces_panel.py" line="432" />
         <source>Release from quarantine</source>
         <translation>Liberar de la cuarentena</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="427" />
+        <location filename="../../desktop/workspaces_panel.py" line="433" />
         <source>Mark as superseded…</source>
         <translation>Marcar como sustituido…</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="428" />
+        <location filename="../../desktop/workspaces_panel.py" line="434" />
         <source>Quarantine…</source>
         <translation>Poner en cuarentena…</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="454" />
+        <location filename="../../desktop/workspaces_panel.py" line="460" />
         <source>{done} of {total} files</source>
         <translation>{done} de {total} archivos</translation>
     </message>

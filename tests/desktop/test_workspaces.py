@@ -78,6 +78,19 @@ def test_create_rename_delete(qtbot, window, tmp_path):
     assert not window.errors or window.errors == [blocker.args[0]]
 
 
+def test_a_listing_taken_during_deletion_does_not_bring_the_workspace_back(qtbot, window):
+    """CI failure: the folder watcher listed 'alpha' while its deletion ran; the window
+    selected it again and showed the conversation instead of the first-run view."""
+    controller = window.workspaces
+    controller.delete("alpha")
+    controller._on_workspaces(["alpha"], None)  # the listing a watcher event took before the folder went
+    assert window.workspace_name is None
+    assert window.centre.currentWidget() is window.welcome
+    qtbot.waitUntil(lambda: not (workspaces_root() / "alpha").exists(), timeout=120_000)
+    qtbot.waitUntil(lambda: controller.names == [] and not controller._deleting, timeout=120_000)
+    assert window.centre.currentWidget() is window.welcome
+
+
 def test_remove_folder(qtbot, window, tmp_path):
     a, b = tmp_path / "a", tmp_path / "b"
     a.mkdir()
