@@ -305,31 +305,38 @@ def child_query(runs: int) -> dict:
     excluded = {rng.choice(docs)}
     scope = set(rng.sample(docs, 2))
 
-    cpu_ms: dict[str, float] = {}
+    calls = {
+        "bm25": lambda q: ws.bm25_search(q, settings.bm25_candidates, set()),
+        "dense": lambda q: ws.dense_search(q, settings.dense_candidates, set()),
+        "retrieve": lambda q: retrieve(ws, q, settings, Trace()),
+        "bm25_excl": lambda q: ws.bm25_search(q, settings.bm25_candidates, excluded),
+        "dense_excl": lambda q: ws.dense_search(q, settings.dense_candidates, excluded),
+        "retrieve_excl": lambda q: retrieve_excluding(q),
+        "bm25_scope": lambda q: ws.bm25_search(q, settings.bm25_candidates, set(), scope),
+        "dense_scope": lambda q: ws.dense_search(q, settings.dense_candidates, set(), scope),
+    }
 
-    def p50(fn, name: str = "") -> float:
-        times, cpus = [], []
-        for _ in range(runs):
-            for q in QUERIES:
+    def retrieve_excluding(q: str):
+        original = ws.ineligible_doc_ids
+        ws.ineligible_doc_ids = lambda: set(excluded)  # as if the document were superseded
+        try:
+            return retrieve(ws, q, settings, Trace())
+        finally:
+            ws.ineligible_doc_ids = original
+
+    out = {"open_s": t_open, "first_s": t_first}
+    walls: dict[str, list[float]] = {name: [] for name in calls}
+    cpus: dict[str, list[float]] = {name: [] for name in calls}
+    for _ in range(runs):
+        for q in QUERIES:
+            for name, fn in calls.items():  # interleaved: the machine's load drifts over a run
                 c0, t0 = _cpu_s(), time.perf_counter()
                 fn(q)
-                times.append((time.perf_counter() - t0) * 1000)
-                cpus.append((_cpu_s() - c0) * 1000)
-        if name:
-            cpu_ms[name] = statistics.median(cpus)
-        return statistics.median(times)
-
-    out = {
-        "open_s": t_open, "first_s": t_first,
-        "bm25_ms": p50(lambda q: ws.bm25_search(q, settings.bm25_candidates, set())),
-        "dense_ms": p50(lambda q: ws.dense_search(q, settings.dense_candidates, set())),
-        "retrieve_ms": p50(lambda q: retrieve(ws, q, settings, Trace()), "retrieve"),
-        "bm25_excl_ms": p50(lambda q: ws.bm25_search(q, settings.bm25_candidates, excluded)),
-        "dense_excl_ms": p50(lambda q: ws.dense_search(q, settings.dense_candidates, excluded)),
-        "bm25_scope_ms": p50(lambda q: ws.bm25_search(q, settings.bm25_candidates, set(), scope)),
-        "dense_scope_ms": p50(lambda q: ws.dense_search(q, settings.dense_candidates, set(), scope)),
-    }
-    out["retrieve_cpu_ms"] = cpu_ms["retrieve"]
+                walls[name].append((time.perf_counter() - t0) * 1000)
+                cpus[name].append((_cpu_s() - c0) * 1000)
+    for name in calls:
+        out[f"{name}_ms"] = statistics.median(walls[name])
+        out[f"{name}_cpu_ms"] = statistics.median(cpus[name])
     out["recall10"] = ann_recall(ws, 10)
     out["peak_rss_mb"] = _peak_rss_mb()
     return out
@@ -382,24 +389,29 @@ def child_ann(runs: int, questions: str = "") -> dict:
     vecs = [np.asarray(embedder.get_query_embedding(q), dtype=np.float32) for q in queries]
     truth = [set(table.search(v).bypass_vector_index().limit(10).select(["id", "_distance"]).to_arrow()
                  .column("id").to_pylist()) for v in vecs]
-    parts = max(1, int(round(rows ** 0.5)))
     out = {"rows": rows, "queries": len(queries)}
-    for name, config in (("IVF_HNSW_SQ", HnswSq(distance_type="l2", num_partitions=parts)),
-                         ("IVF_PQ", IvfPq(distance_type="l2", num_partitions=parts))):
+    sqrt_parts = max(1, int(round(rows ** 0.5)))
+    configs = [(f"IVF_HNSW_SQ partitions={p}", HnswSq(distance_type="l2", num_partitions=p), grid)
+               for p, grid in ((sqrt_parts, [(n, 4, ef) for n in (10, 20, 40) for ef in (100, 200)]),
+                               (max(1, rows // 25_000), [(n, 4, ef) for n in (2, 5) for ef in (100, 200)]))]
+    configs.append((f"IVF_PQ partitions={sqrt_parts}", IvfPq(distance_type="l2", num_partitions=sqrt_parts),
+                    [(n, r, 100) for n in (20, 40) for r in (4, 20)]))
+    for name, config, grid in configs:
         t = time.perf_counter()
         table.create_index("vector", config=config, replace=True)
         build = time.perf_counter() - t
-        for nprobes in (10, 20, 40):
+        for nprobes, refine, ef in grid:
             times, found = [], 0
             for _ in range(runs):
                 for v, exact in zip(vecs, truth):
                     t0 = time.perf_counter()
-                    got = (table.search(v).limit(10).nprobes(nprobes).refine_factor(vectors.ANN_REFINE)
-                           .ef(vectors.ANN_EF).select(["id", "_distance"]).to_arrow().column("id").to_pylist())
+                    got = (table.search(v).limit(10).nprobes(nprobes).refine_factor(refine).ef(max(ef, 10 * refine))
+                           .select(["id", "_distance"]).to_arrow().column("id").to_pylist())
                     times.append((time.perf_counter() - t0) * 1000)
                     found += len(exact & set(got))
-            out[f"{name} nprobes={nprobes}"] = {"build_s": round(build, 1), "p50_ms": round(statistics.median(times), 2),
-                                              "recall10": round(found / (runs * sum(map(len, truth))), 4)}
+            out[f"{name} nprobes={nprobes} refine={refine} ef={ef}"] = {
+                "build_s": round(build, 1), "p50_ms": round(statistics.median(times), 2),
+                "recall10": round(found / (runs * sum(map(len, truth))), 4)}
     t = time.perf_counter()
     times = []
     for v in vecs:
@@ -458,13 +470,18 @@ def _child(args: list[str], home: Path) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def measure(size: int, work: Path, runs: int, real: bool, commit_chunks: int) -> dict:
+def measure(size: int, work: Path, runs: int, real: bool, commit_chunks: int, reuse: bool = False) -> dict:
     corpus = work / f"corpus-{size}"
     files = make_corpus(corpus, size)
     home = work / f"home-{size}{'-real' if real else ''}-{commit_chunks}"
-    shutil.rmtree(home, ignore_errors=True)
     res = {"size": size, "files": files, "real_model": real, "commit_chunks": commit_chunks}
-    res["index"] = _child(["index", str(corpus), "1" if real else "0", str(commit_chunks)], home)
+    saved = home / "index.json"
+    if reuse and saved.exists():  # measured before: query this workspace again
+        res["index"] = json.loads(saved.read_text())
+    else:
+        shutil.rmtree(home, ignore_errors=True)
+        res["index"] = _child(["index", str(corpus), "1" if real else "0", str(commit_chunks)], home)
+        saved.write_text(json.dumps(res["index"]))
     if not real and runs:
         res["query"] = _child(["query", str(runs)], home)
         res["add_one"] = _child(["add_one", str(corpus)], home)
@@ -474,9 +491,11 @@ def measure(size: int, work: Path, runs: int, real: bool, commit_chunks: int) ->
 
 
 def table(results: list[dict]) -> None:
+    print("\nLatencies: p50 ms wall (CPU, all threads).")
     print("\n| chunks | index s: wall (CPU); outside embedding, CPU ms/chunk | open → first result | bm25 p50 | dense p50 "
-          "| retrieve p50 (CPU) "
-          "| bm25 / dense p50, 1 doc excluded | bm25 / dense p50, 2-doc scope | ANN recall@10 | one file added: s, peak RSS "
+          "| retrieve p50 "
+          "| bm25 / dense / retrieve p50, 1 doc excluded | bm25 / dense p50, 2-doc scope | ANN recall@10 "
+          "| one file added: s, peak RSS "
           "| peak RSS indexing / querying | disk: manifest + BM25 + LanceDB (versions, data files) |")
     print("|" + "---|" * 12)
     for r in results:
@@ -486,10 +505,12 @@ def table(results: list[dict]) -> None:
         cells = [label, f"{ix['seconds']:.0f} ({ix['cpu_s']:.0f}); {per_chunk:.2f}"]
         if q:
             rec = "—" if q["recall10"] is None else f"{q['recall10']:.3f}"
-            cells += [f"{q['open_s']:.2f} s + {q['first_s']:.2f} s", f"{q['bm25_ms']:.1f} ms", f"{q['dense_ms']:.1f} ms",
-                      f"{q['retrieve_ms']:.1f} ms ({q['retrieve_cpu_ms']:.1f})",
-                      f"{q['bm25_excl_ms']:.1f} / {q['dense_excl_ms']:.1f} ms",
-                      f"{q['bm25_scope_ms']:.1f} / {q['dense_scope_ms']:.1f} ms", rec,
+            def ms(name: str) -> str:
+                return f"{q[name + '_ms']:.1f} ({q[name + '_cpu_ms']:.1f})"
+
+            cells += [f"{q['open_s']:.2f} s + {q['first_s']:.2f} s", ms("bm25"), ms("dense"), ms("retrieve"),
+                      f"{ms('bm25_excl')} / {ms('dense_excl')} / {ms('retrieve_excl')}",
+                      f"{ms('bm25_scope')} / {ms('dense_scope')}", rec,
                       f"{add['seconds']:.2f} s (CPU {add['cpu_s']:.2f}), {add['peak_rss_mb']:.0f} MB",
                       f"{ix['peak_rss_mb']:.0f} / {q['peak_rss_mb']:.0f} MB"]
         else:
@@ -532,6 +553,8 @@ def main() -> None:
     parser.add_argument("--commit-chunks", type=int, nargs="+", default=[512],
                         help="index_commit_chunks values to compare (each size is indexed once per value; "
                              "queries are measured on the first)")
+    parser.add_argument("--reuse", action="store_true",
+                        help="query workspaces indexed by an earlier run (their index figures are kept)")
     parser.add_argument("--ann", action="store_true", help="compare IVF_HNSW_SQ and IVF_PQ on the largest size")
     parser.add_argument("--ann-real", type=Path, metavar="CORPORA",
                         help="compare them on the real corpora (e.g. ../shared/eval/corpora), real model")
@@ -539,13 +562,13 @@ def main() -> None:
     args.work.mkdir(parents=True, exist_ok=True)
     results = []
     for size in args.sizes:
-        results.append(measure(size, args.work, args.runs, False, args.commit_chunks[0]))
+        results.append(measure(size, args.work, args.runs, False, args.commit_chunks[0], args.reuse))
         for other in args.commit_chunks[1:]:
             r = measure(size, args.work, 0, False, other)
             print(f"{size:,} chunks, index_commit_chunks {other}: index {r['index']['seconds']:.0f} s "
                   f"(CPU {r['index']['cpu_s']:.0f} s), commits {r['index']['stages'].get('commit_batch', 0):.0f} s")
     if args.real_model:
-        results.append(measure(args.real_model, args.work, args.runs, True, args.commit_chunks[0]))
+        results.append(measure(args.real_model, args.work, args.runs, True, args.commit_chunks[0], args.reuse))
     table(results)
     if args.ann:
         size = max(args.sizes)

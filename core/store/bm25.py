@@ -29,6 +29,7 @@ import logging
 import math
 import threading
 import uuid
+from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -60,6 +61,12 @@ BUILD_ROWS = 50_000
 MAX_SEGMENTS = 24
 
 _BM25_TEXT = "COALESCE(m.context || char(10), '') || c.text"
+
+
+#: Opened states shared by every Workspace of the process (the engine opens one per question):
+#: (segments folder, recorded state) → view, its statistics and masks computed once.
+_views: OrderedDict[tuple[str, str], "_View"] = OrderedDict()
+_views_lock = threading.Lock()
 
 
 def is_bm25_folder(name: str) -> bool:
@@ -269,10 +276,18 @@ class Bm25Index:
                     return self._view
             if not raw:
                 return None
-            try:
-                view = self._open(json.loads(raw))
-            except FileNotFoundError:
-                continue
+            key = (str(self.root), raw)
+            with _views_lock:
+                view = _views.get(key)
+            if view is None:
+                try:
+                    view = self._open(json.loads(raw))
+                except FileNotFoundError:
+                    continue
+                with _views_lock:
+                    _views[key] = view
+                    while len(_views) > 8:
+                        _views.popitem(last=False)
             with self._lock:
                 self._view, self._view_key = view, raw
             return view

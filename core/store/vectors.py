@@ -213,7 +213,8 @@ class VectorTable:
         if only_docs is not None:
             query = query.bypass_vector_index()
         else:
-            query = query.nprobes(ANN_NPROBES).refine_factor(ANN_REFINE).ef(ANN_EF)
+            # HNSW must keep at least the k · refine candidates the refine step re-ranks
+            query = query.nprobes(ANN_NPROBES).refine_factor(ANN_REFINE).ef(max(ANN_EF, k * ANN_REFINE))
         return query.select(["id", "_distance"]).to_arrow().column("id").to_pylist()
 
     # --- maintenance (the caller holds the writer lock) -----------------------------

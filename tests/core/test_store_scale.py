@@ -196,11 +196,12 @@ def test_ann_index_search_pre_filters_exactly(docs: Path, monkeypatch) -> None:
     excluded = {"docs/a00.txt", "docs/a01.txt", "docs/b00.txt"}
     vec = np.asarray(__import__("core.store.embedding", fromlist=["x"]).get_embedder()
                      .get_query_embedding("termination of the transportation services"), dtype=np.float32)
-    for exclude, only in ((excluded, None), (set(), {"docs/a02.txt", "docs/b03.txt"}), (excluded, {"docs/a00.txt"})):
-        got = ws.dense_search("termination of the transportation services", 8, exclude, only)
+    for k, exclude, only in ((8, excluded, None), (30, set(), None), (8, set(), {"docs/a02.txt", "docs/b03.txt"}),
+                             (8, excluded, {"docs/a00.txt"})):  # 30: the default candidates (HNSW ef >= k · refine)
+        got = ws.dense_search("termination of the transportation services", k, exclude, only)
         where = [f"doc_id NOT IN ({','.join(repr(d) for d in exclude)})"] if exclude else []
         where += [f"doc_id IN ({','.join(repr(d) for d in only)})"] if only else []
-        query = table.search(vec).bypass_vector_index().limit(8)
+        query = table.search(vec).bypass_vector_index().limit(k)
         if where:
             query = query.where(" AND ".join(where), prefilter=True)
         exact = query.select(["id", "_distance"]).to_arrow().column("id").to_pylist()
