@@ -293,6 +293,20 @@ class Bm25Index:
             return view
         return None
 
+    def document_frequencies(self, tokens: list[str]) -> tuple[dict[str, int], int]:
+        """How many indexed chunks contain each of ``tokens``, and how many chunks are indexed.
+
+        Live rows of every segment (the statistics BM25 scores with). Tokens no
+        chunk contains count 0. ``({}, 0)`` for an empty index.
+        """
+        view = self.view()
+        if view is None or not view.n:
+            return {}, 0
+        out = {}
+        for tok, h in zip(tokens, term_hashes(tokens).tolist()):
+            out[tok] = sum(part.live_count(part.seg.postings(h)[0]) for part in view.parts)
+        return out, view.n
+
     def search(self, query: str, k: int, exclude_docs: set[str], only_docs: set[str] | None = None) -> list[str]:
         """Chunk ids ranked by BM25 for ``query``, best first, score ties by chunk id; zero scores dropped.
 

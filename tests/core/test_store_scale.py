@@ -147,6 +147,16 @@ def test_incremental_bm25_ranks_exactly_as_a_full_rebuild_and_as_bm25s(docs: Pat
     incremental = _ranking(ws)
     assert ws.stored_chunk_ids()["bm25"] == ws.stored_chunk_ids()["manifest"]
 
+    # Document frequencies (core.passages' IDF weights) count live chunks only.
+    with ws.manifest.connect() as db:
+        token_sets = [set(tokenize(t, lang) or [EMPTY_TOKEN]) for t, lang in db.execute(
+            "SELECT COALESCE(m.context || char(10), '') || c.text, c.lang FROM chunks c "
+            "LEFT JOIN chunk_meta m ON m.chunk_id = c.chunk_id")]
+    tokens = tokenize_query("termination notice services agreement zzzunknown")
+    df, n = ws.document_frequencies(tokens)
+    assert n == len(token_sets) and df == {t: sum(t in s for s in token_sets) for t in tokens}
+    assert df["zzzunknown"] == 0 and df["termin"] > 0
+
     ws.bm25.rebuild()
     assert len(json.loads(ws.manifest.meta()["bm25_state"])["segments"]) == 1
     rebuilt = _ranking(ws)
