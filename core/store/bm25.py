@@ -37,6 +37,7 @@ import numpy as np
 
 from core.store.bm25_segment import (
     Segment,
+    forget_segments,
     build_segment,
     load_deleted,
     merge_segments,
@@ -466,7 +467,7 @@ class Bm25Index:
             return parts
         j, tail = len(parts) - 1, parts[-1].n_live
         while j > 0 and (parts[j - 1].n_live <= tail or parts[j - 1].n_live < parts[j - 1].seg.n // 2
-                         or len(parts) - (j - 1) > 1 and j - 1 >= MAX_SEGMENTS):
+                         or j >= MAX_SEGMENTS):
             j -= 1
             tail += parts[j].n_live
         if j == len(parts) - 1:
@@ -486,6 +487,7 @@ class Bm25Index:
         """Delete BM25 files the recorded state does not name (old segments, tombstones, old formats)."""
         state = self._state(self.manifest.meta())
         keep = {s["name"]: s["deleted"] for s in state["segments"]} if state else {}
+        forget_segments(self.root, keep)  # close this process's maps of what is deleted next
         for path in self.folder.iterdir():
             if is_bm25_folder(path.name) and path.name != FOLDER:
                 remove_tree(path)  # bm25s folders of the format before segments
@@ -497,4 +499,4 @@ class Bm25Index:
                 continue
             for f in path.iterdir():
                 if f.name.startswith("deleted-") and f.name != keep[path.name]:
-                    f.unlink(missing_ok=True)
+                    remove_tree(f)

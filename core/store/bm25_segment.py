@@ -60,7 +60,7 @@ def term_hashes(tokens: Sequence[str]) -> np.ndarray:
         if h is None:
             h = int.from_bytes(hashlib.blake2b(tok.encode("utf-8"), digest_size=8).digest(), "little")
             with _hash_lock:
-                if len(cache) > 2_000_000:  # bound the cache's memory
+                if len(cache) > 200_000:  # bound the cache's memory (~30 MB)
                     cache.clear()
                 cache[tok] = h
         out[i] = h
@@ -205,6 +205,18 @@ def open_segment(folder: Path) -> Segment:
     return seg
 
 
+def forget_segments(root: Path, keep: Iterable[str]) -> None:
+    """Drop cached segments under ``root`` other than ``keep`` (their files are about to be deleted).
+
+    On Windows a memory-mapped file cannot be deleted; elsewhere this only frees
+    the maps sooner. A reader still holding one keeps it until it lets go.
+    """
+    keep = set(keep)
+    with _cache_lock:
+        for key in [k for k in _cache if Path(k).parent == root and Path(k).name not in keep]:
+            del _cache[key]
+
+
 def load_deleted(path: Path | None) -> np.ndarray:
     """Deleted rows from a tombstone file (sorted int32); none when ``path`` is ``None``."""
     return np.load(path) if path is not None else _EMPTY_ROWS
@@ -312,8 +324,12 @@ def new_segment_name() -> str:
 
 
 def remove_tree(path: Path) -> None:
-    """Delete a file or folder, ignoring what is already gone."""
+    """Delete a file or folder; what cannot be deleted now (gone, or mapped by a reader on
+    Windows) is left for the next sweep."""
     if path.is_dir():
         shutil.rmtree(path, ignore_errors=True)
     else:
-        path.unlink(missing_ok=True)
+        try:
+            path.unlink(missing_ok=True)
+        except OSError:
+            pass
