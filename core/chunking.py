@@ -36,6 +36,7 @@ Chunks never cross a page; ids are ``<doc_id>#p<page>-c<n>`` (``n`` 0-based per 
 from __future__ import annotations
 
 import bisect
+import functools
 import re
 import threading
 from dataclasses import dataclass
@@ -177,12 +178,23 @@ class _HeadingPath:
 
 def _context_line(title: str, path: list[str]) -> str:
     """``title › heading › …`` shortened (outer headings first dropped) to ``MAX_CONTEXT_TOKENS``."""
-    parts = [p for p in [_shorten(title)] + path if p]
+    return _context_line_cached(title, tuple(path))
+
+
+@functools.lru_cache(maxsize=4096)
+def _context_tokens(line: str) -> int:
+    """:func:`count_tokens` of a context line; consecutive chunks share theirs, so it is cached."""
+    return count_tokens(line)
+
+
+@functools.lru_cache(maxsize=4096)
+def _context_line_cached(title: str, path: tuple[str, ...]) -> str:
+    parts = [p for p in [_shorten(title)] + list(path) if p]
     line = _PATH_SEP.join(parts)
-    while len(parts) > 2 and count_tokens(line) > MAX_CONTEXT_TOKENS:
+    while len(parts) > 2 and _context_tokens(line) > MAX_CONTEXT_TOKENS:
         parts.pop(1)
         line = _PATH_SEP.join(parts)
-    if count_tokens(line) > MAX_CONTEXT_TOKENS:
+    if _context_tokens(line) > MAX_CONTEXT_TOKENS:
         enc = get_tokenizer().encode(line, add_special_tokens=False)
         line = line[: enc.offsets[MAX_CONTEXT_TOKENS - 1][1]]
     return line
@@ -258,7 +270,7 @@ def chunk_pages(
                 h_i += 1
             path_names = headings.names()
             context = _context_line(title, path_names)
-            budget = limit - SPECIAL_TOKENS - (count_tokens(context) + 1 if context else 0)
+            budget = limit - SPECIAL_TOKENS - (_context_tokens(context) + 1 if context else 0)
             budget = max(budget, 16)
             first_tok = bisect.bisect_left(tok_starts, start)
             last_tok = first_tok + budget  # first token that no longer fits

@@ -294,7 +294,8 @@ def cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
     from core.pipeline import MAX_HISTORY_TURNS, turn_of
 
     try:
-        ws = Workspace(args.workspace, settings, create=False)  # asking never creates a workspace
+        # asking never creates a workspace, and reads only committed data (never recovers)
+        ws = Workspace(args.workspace, settings, create=False, recover=False)
     except WorkspaceNotFoundError:
         known = ", ".join(list_workspaces()) or "none yet"
         print(f"error: no workspace named '{args.workspace}' (existing: {known}). "

@@ -92,7 +92,7 @@ def answer_op(name: str, question: str, settings, history=None, *, cancel: Cance
     from core.pipeline import answer_question
     from core.store import Workspace
 
-    ws = Workspace(name, settings, create=False)
+    ws = Workspace(name, settings, create=False, recover=False)  # a reader: sees the last commit, never recovers
     return answer_question(ws, question, settings, backend=backend, cancel=cancel, history=history,
                            follow_up=follow_up)
 

@@ -32,10 +32,13 @@ corpora (false positives) and injection cases (hits).
 from __future__ import annotations
 
 import re
+import re._constants as _c  # the stdlib's own regex parser: literals a pattern requires (_requirements)
+import unicodedata
+from re._parser import parse as _sre_parse
 from dataclasses import dataclass
 from pathlib import Path
 
-from core.normalize import normalize, to_original_span
+from core.normalize import _DASHES, _DROP, _QUOTES, _dropped_spans, normalize, to_original_span
 
 DETECTOR_PREFIX = "detector: "
 """Every reason written by the detector starts with this (the store uses it to
@@ -175,7 +178,49 @@ PATTERNS: tuple[Pattern, ...] = (
             "CHATML"),
 )
 
+
+
+def _literal_prefix(items) -> str:
+    out = []
+    for op, av in items:
+        if op is not _c.LITERAL:
+            break
+        out.append(chr(av))
+    return "".join(out)
+
+
+def _requirements(items) -> list[frozenset[str]]:
+    """Literal strings a match must contain: every returned set has one of its strings in any match.
+
+    Derived from the parsed pattern (mandatory literal runs, alternations whose
+    every branch starts with a literal, mandatory groups and repeats), so the
+    screen can skip a pattern on a page without running it — never a different
+    result, only less work (tests/core/test_quarantine.py checks generated matches).
+    """
+    out: list[frozenset[str]] = []
+    run = ""
+    for op, av in items:
+        if op is _c.LITERAL:
+            run += chr(av)
+            continue
+        if len(run) >= 2:
+            out.append(frozenset([run]))
+        run = ""
+        if op is _c.SUBPATTERN:
+            out += _requirements(av[3])
+        elif op is _c.BRANCH:
+            prefixes = [_literal_prefix(alt) for alt in av[1]]
+            if all(len(x) >= 2 for x in prefixes):
+                out.append(frozenset(prefixes))
+        elif op in (_c.MAX_REPEAT, _c.MIN_REPEAT, _c.POSSESSIVE_REPEAT) and av[0] >= 1:
+            out += _requirements(av[2])
+    if len(run) >= 2:
+        out.append(frozenset([run]))
+    return out
+
+
 _COMPILED = tuple((p, re.compile(p.regex)) for p in PATTERNS)
+_REQUIRED = tuple(tuple(_requirements(_sre_parse(p.regex).data)) for p in PATTERNS)
 
 
 @dataclass(frozen=True)
@@ -220,16 +265,81 @@ def scan_text(text: str, page: int = 1) -> list[Finding]:
         text: page text as extracted.
         page: 1-based page number to report.
     """
-    norm, origin = normalize(text)
+    norm, origin = fast_normalized(text), None
+    if norm is None:
+        norm, origin = normalize(text)
     found: list[tuple[int, Finding]] = []
-    for pattern, rx in _COMPILED:
+    for (pattern, rx), required in zip(_COMPILED, _REQUIRED):
+        if not all(any(lit in norm for lit in options) for options in required):
+            continue  # a literal every match contains is absent: no match (most pages, most patterns)
         m = rx.search(norm)
         if m is None:
             continue
+        if origin is None:
+            origin = normalize(text)[1]  # the offset map, only for a page with a finding
         start, end = to_original_span(origin, text, m.start(), m.end())
         found.append((start, Finding("addressed-to-ai", pattern.id, page, _passage(text, start, end))))
     return [f for _, f in sorted(found, key=lambda sf: sf[0])]
 
+
+
+# --- fast path: the normalized text without the offset map ---------------------------------
+#
+# Screening runs on every page of every indexed document; normalize() builds its offset map in
+# a Python loop (2.5 µs a character: 298 s of a 119k-chunk index, issue #15). The patterns only
+# need the normalized *string*, so it is built here with C-level str operations (translate,
+# one whitespace collapse), and the offset map only for a page with a match. Exactly
+# normalize()'s string, or None where that is not guaranteed (combining marks, or a character
+# whose NFKC form holds a space): those pages take normalize() itself.
+# (tests/core/test_quarantine.py holds the equality on generated texts.)
+
+_PIECES: dict[int, str | None] = {}
+_SPACES = re.compile(r" {2,}")
+
+
+def _piece(ch: str) -> str | None:
+    """What normalize() emits for ``ch`` outside whitespace runs ("" dropped, None: no fast path)."""
+    if ch in _DROP:
+        return ""
+    if ch.isspace():
+        return " "
+    if unicodedata.combining(ch):
+        return None
+    if ch in _QUOTES:
+        return _QUOTES[ch]
+    if ch in _DASHES:
+        return "-"
+    piece = "".join(_QUOTES.get(c, _DASHES.get(c, c)) for c in unicodedata.normalize("NFKC", ch).casefold())
+    return None if not piece or any(c.isspace() for c in piece) else piece
+
+
+def fast_normalized(text: str) -> str | None:
+    """``normalize(text)[0]`` computed without the offset map, or ``None`` when only normalize() can say."""
+    spans = _dropped_spans(text)
+    if spans:  # the same span skipping as normalize()'s loop
+        parts, i, si, n = [], 0, 0, len(text)
+        while i < n:
+            if si < len(spans) and i >= spans[si][0]:
+                end = spans[si][1]
+                si += 1
+                if i < end:
+                    i = end
+                    continue
+                parts.append(text[i])
+                i += 1
+                continue
+            nxt = spans[si][0] if si < len(spans) else n
+            parts.append(text[i:nxt])
+            i = nxt
+        text = "".join(parts)
+    table = _PIECES
+    for ch in set(text):
+        code = ord(ch)
+        if code not in table:
+            table[code] = _piece(ch)
+        if table[code] is None:
+            return None
+    return _SPACES.sub(" ", text.translate(table)).strip(" ")
 
 _WORD = re.compile(r"^[^\W\d_]+[.,;:!?]?$")
 

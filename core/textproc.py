@@ -67,8 +67,11 @@ def tokenize(text: str, lang: str, stops: frozenset[str] | None = None) -> list[
         stops = _STOPWORDS.get(lang, _STOPWORDS["en"])
     words = [w for w in _WORD.findall(lower) if w not in stops]
     stemmer = _stemmer(lang)
-    tokens = [_strip_accents(s) for s in stemmer.stemWords(words)]
-    tokens += _IDENT.findall(lower)
+    tokens = [s if s.isascii() else _strip_accents(s) for s in stemmer.stemWords(words)]
+    # An identifier never spans whitespace, so only whitespace-separated pieces holding one
+    # of its separators are searched (same result as on the whole text, a third of the time).
+    tokens += [m for piece in lower.split() if "-" in piece or "." in piece or "/" in piece
+               for m in _IDENT.findall(piece)]
     return tokens
 
 

@@ -6,11 +6,11 @@ Layout of ``<data>/workspaces/<name>/``::
                       page offsets), failures (path, reason, page), folders, and ``meta``
                       (settings fingerprint, commit generation, LanceDB table version,
                       current BM25 folder) — the source of truth
-    bm25-<gen>/       BM25 index over every chunk of manifest generation ``<gen>``,
-                      derived from the manifest (no embedding work); the current one
+    bm25/             BM25 segments (term postings, memory-mapped) derived from the
+                      manifest, updated in proportion to each change; the current set
                       is named in ``meta``
-    lance/            LanceDB table of chunk embeddings; rows carry ``doc_id`` for
-                      deletes and pre-filtering
+    lance/            LanceDB table of chunk embeddings (``id``, ``doc_id``, ``vector``),
+                      with a ``doc_id`` index and, past 50k rows, an ANN index
     writer.lock       inter-process lock held while indexing or recovering
 
 Workspaces never share a store: each has its own folder.
@@ -22,9 +22,9 @@ Modules, by concern: :mod:`~core.store.manifest` (schema, fingerprint, rows),
 :mod:`~core.store.workspace` (the :class:`Workspace` facade).
 """
 
-from core.store.commit import OPTIMIZE_EVERY_WRITES, DocumentWrite
+from core.store.commit import OPTIMIZE_EVERY_WRITES, DocumentWrite, register_derived
 from core.store.crash import KILL_AT_ENV
-from core.store.embedding import EMBED_BATCH, embedding_model_id, get_embedder
+from core.store.embedding import EMBED_BATCH, embedding_model_id, get_embedder, use_embedder
 from core.store.indexing import CancelCheck
 from core.store.manifest import DOC_STATUSES, INDEX_SCHEMA_VERSION, DocStatus, index_fingerprint
 from core.store.workspace import Workspace, list_workspaces, workspaces_root
@@ -43,5 +43,7 @@ __all__ = [
     "get_embedder",
     "index_fingerprint",
     "list_workspaces",
+    "register_derived",
+    "use_embedder",
     "workspaces_root",
 ]

@@ -3,25 +3,37 @@
 **Commit protocol.** The manifest is the source of truth; its ``meta`` table
 records ``generation`` (bumped by every commit that changes chunks),
 ``lance_version`` (the LanceDB table version that holds exactly the manifest's
-vectors), ``bm25_dir``/``bm25_generation`` (the BM25 folder built from that
-generation) and the settings ``fingerprint``. One batch of documents is
+vectors), ``bm25_state`` (the BM25 segments built from generation
+``bm25_generation``) and the settings ``fingerprint``. One batch of documents is
 committed by :func:`commit_batch`:
 
-1. LanceDB: delete the batch's documents' old vectors, add the new ones
-   (each a LanceDB version; Lance commits each version atomically).
-2. SQLite, one transaction: documents, chunks, ``generation + 1`` and
-   ``lance_version = table.version``. This is the commit point.
+0. ``meta.commit_pending = 1`` (its own transaction): a commit is under way.
+1. LanceDB: delete the old vectors of the batch's documents that have some (a
+   document the manifest does not know has none), add the new ones (each a
+   LanceDB version; Lance commits each version atomically).
+2. SQLite, one transaction: documents, chunks, the changed documents in
+   ``doc_changes``, ``generation + 1``, ``lance_version = table.version``, and
+   ``commit_pending`` removed. This is the commit point.
 
-At the end of a run (:func:`finish_run`) the BM25 index is rebuilt into a new
-folder, recorded, and older folders deleted; every 20 LanceDB writes the table
-is compacted (``optimize``) and the new version recorded.
+Derived data follows the manifest (:func:`finish_run`, at the end of a run and
+every :data:`BM25_EVERY_CHUNKS` committed chunks): the BM25 index is updated
+for the documents listed in ``doc_changes`` (:mod:`core.store.bm25`); every
+:data:`OPTIMIZE_EVERY_WRITES` commits, and at the end of a run, LanceDB is
+compacted and its indexes brought up to date (the new version recorded), then
+every older version and unused data file is deleted: the recorded version is
+the only one recovery can need.
 
-**Recovery** (:func:`recover`): a LanceDB table newer than ``lance_version`` is
-restored to it (``restore``), a table with no recorded version is dropped, a
-stale or missing BM25 folder is rebuilt from the manifest, leftover BM25
-folders are deleted. If the recorded version no longer exists (cleaned up),
-vectors whose ids the manifest lacks are deleted and documents whose vectors
-are missing are dropped from the manifest, so the next run re-embeds them.
+**Recovery** (:func:`recover`, under the writer lock) runs only when
+:func:`needs_recovery` says so — an O(1) look at ``meta``: a commit left
+pending, a BM25 state behind the manifest or in an older format, vectors in an
+older layout — and at the start of every indexing run, which also compares
+the LanceDB version with the recorded one. It restores LanceDB to
+``lance_version`` (a table with no recorded version is dropped), and brings
+BM25 up to the manifest. If the recorded version no longer exists, vectors
+whose ids the manifest lacks are deleted and documents whose vectors are
+missing are dropped from the manifest, so the next run re-embeds them.
+Readers never recover: they search LanceDB at the recorded version and the
+recorded BM25 state, which an unfinished commit never changes.
 
 So a SIGKILL at any moment leaves the index at its last commit: manifest,
 vectors and BM25 hold the same chunk ids, from the same version of each file.
@@ -33,6 +45,7 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -49,6 +62,27 @@ log = logging.getLogger(__name__)
 #: LanceDB's docs: "run optimize if you have added or modified 100,000 or more
 #: records or run more than 20 data modification operations" (Table.optimize).
 OPTIMIZE_EVERY_WRITES = 20
+#: During a long run, BM25 catches up with the manifest after this many committed chunks.
+BM25_EVERY_CHUNKS = 50_000
+#: ``meta.vector_layout``: 2 = rows ``id, doc_id, vector`` (1: llama-index's, with text and metadata).
+VECTOR_LAYOUT = "2"
+
+#: Builders of derived per-document data, called at the end of every run (see :func:`register_derived`).
+_DERIVED: list[Callable[[Workspace, set[str]], None]] = []
+
+
+def register_derived(builder: Callable[[Workspace, set[str]], None]) -> None:
+    """Register ``builder(workspace, doc_ids)``, called at the end of every indexing run.
+
+    ``doc_ids``: the documents the run wrote, moved (new ids) or removed (gone
+    from the manifest). The place for data derived per document (e.g. a
+    document profile in a manifest table keyed by ``doc_id``: rows of such
+    tables are already deleted and re-keyed with their document by the commit).
+    Called under the writer lock, after BM25 is current; an exception is
+    logged, never fails the run.
+    """
+    if builder not in _DERIVED:
+        _DERIVED.append(builder)
 
 
 @dataclass
@@ -96,8 +130,17 @@ def commit_batch(ws: Workspace, writes: list[DocumentWrite], removals: list[str]
 
 
 def _commit_unsafe(ws: Workspace, writes: list[DocumentWrite], removals: list[str]) -> None:
-    replaced = [w.doc_id for w in writes] + [w.renamed_from for w in writes if w.renamed_from]
-    ws.vectors.delete_docs(replaced + removals)
+    touched = [w.doc_id for w in writes] + [w.renamed_from for w in writes if w.renamed_from] + list(removals)
+    with ws.manifest.connect() as db:
+        set_meta(db, commit_pending=1)
+        stored = set()
+        for i in range(0, len(touched), 500):
+            part = touched[i : i + 500]
+            stored |= {r[0] for r in db.execute(
+                f"SELECT doc_id FROM documents WHERE doc_id IN ({','.join('?' * len(part))})", part)}
+    # Only documents the manifest holds have vectors (the table is at the recorded version):
+    # a first index deletes nothing.
+    ws.vectors.delete_docs(d for d in touched if d in stored)
     crash_point("after_delete")
     chunks = [c for w in writes for c in w.chunks]
     vectors = [v for w in writes for v in w.vectors]
@@ -116,41 +159,83 @@ def _commit_unsafe(ws: Workspace, writes: list[DocumentWrite], removals: list[st
                 Manifest.insert_document_rows(db, w)
             db.execute("DELETE FROM failures WHERE path = ?", (str(w.path),))
         meta = get_meta(db)
+        generation = int(meta.get("generation", "0")) + 1
+        db.executemany("INSERT INTO doc_changes (doc_id, generation) VALUES (?, ?)",
+                       [(d, generation) for d in dict.fromkeys(touched)])
         set_meta(
             db,
-            generation=int(meta.get("generation", "0")) + 1,
+            generation=generation,
             lance_version=table.version if table is not None else "",
             lance_writes=int(meta.get("lance_writes", "0")) + 1,
+            vector_layout=VECTOR_LAYOUT,
         )
+        db.execute("DELETE FROM meta WHERE key = 'commit_pending'")
     crash_point("after_manifest")
+    ws.run_changes |= set(touched)
+    ws.run_chunks += len(chunks)
+    if ws.run_chunks >= BM25_EVERY_CHUNKS:
+        ws.bm25.update()
+        ws.run_chunks = 0
+    if int(meta.get("lance_writes", "0")) + 1 >= OPTIMIZE_EVERY_WRITES:
+        maintain_vectors(ws, cleanup=True)
 
 
 def finish_run(ws: Workspace) -> None:
-    """End of an indexing run (also after a cancel or an error): derived data, then compaction.
+    """End of an indexing run (also after a cancel or an error): derived data, then LanceDB upkeep.
 
-    The place where data derived from the whole manifest is brought up to the
-    last commit: the BM25 index (rebuilt when its generation is behind).
+    The place where data derived from the manifest is brought up to the last
+    commit: the BM25 index (in proportion to what changed), then every builder
+    registered with :func:`register_derived`, for the documents this run changed.
     """
-    meta = ws.manifest.meta()
-    if not ws.bm25.is_current(meta):
-        ws.bm25.rebuild()
-    maybe_optimize(ws)
+    ws.bm25.update()
+    ws.run_chunks = 0
+    changed, ws.run_changes = ws.run_changes, set()
+    for builder in list(_DERIVED):
+        if changed:
+            try:
+                builder(ws, changed)
+            except Exception:  # noqa: BLE001 - derived data is rebuilt on the next run
+                log.exception("workspace %s: derived data builder %r failed", ws.name, builder)
+    if int(ws.manifest.meta().get("lance_writes", "0")) > 0:
+        maintain_vectors(ws, cleanup=True)
 
 
-def maybe_optimize(ws: Workspace) -> None:
-    """Compact LanceDB every :data:`OPTIMIZE_EVERY_WRITES` commits, then record the new version."""
+def maintain_vectors(ws: Workspace, cleanup: bool) -> None:
+    """Compact LanceDB and update its indexes, record the new version, then delete older versions."""
     table = ws.vectors.table()
-    writes = int(ws.manifest.meta().get("lance_writes", "0"))
-    if table is None or writes < OPTIMIZE_EVERY_WRITES:
+    if table is None:
         return
     try:
-        table.optimize()  # versions older than 7 days are cleaned; the recorded one is newer
-    except Exception:  # noqa: BLE001 - compaction is an optimisation, never a reason to fail a run
+        ws.vectors.maintain()
+    except Exception:  # noqa: BLE001 - upkeep is an optimisation, never a reason to fail a run
         log.exception("workspace %s: LanceDB optimize failed", ws.name)
         return
     crash_point("after_optimize")
     with ws.manifest.connect() as db:
         set_meta(db, lance_version=table.version, lance_writes=0)
+    if cleanup:
+        recorded = table.version
+        try:
+            ws.vectors.cleanup()
+        except Exception:  # noqa: BLE001 - as above
+            log.exception("workspace %s: LanceDB cleanup failed", ws.name)
+        if table.version != recorded:  # the cleanup's optimize found more to compact
+            with ws.manifest.connect() as db:
+                set_meta(db, lance_version=table.version)
+
+
+def needs_recovery(ws: Workspace, meta: dict[str, str]) -> bool:
+    """Whether opening must run :func:`recover` — O(1): ``meta`` and one folder check, no LanceDB.
+
+    True when a commit was left unfinished (``commit_pending``), the BM25 state is
+    behind the manifest or in an older format, or the vectors are in an older
+    layout (or exist with no recorded version).
+    """
+    if meta.get("commit_pending") or not ws.bm25.is_current(meta):
+        return True
+    if ws.vectors.exists():
+        return meta.get("vector_layout") != VECTOR_LAYOUT or not meta.get("lance_version")
+    return False
 
 
 def recover(ws: Workspace) -> None:
@@ -179,13 +264,15 @@ def recover(ws: Workspace) -> None:
                 set_meta(db, lance_version=table.version)
     if (table.count_rows() if table is not None else 0) != n_chunks:
         reconcile_vectors(ws)
-    meta = ws.manifest.meta()
-    bm25_dir = meta.get("bm25_dir", "")
-    stale = meta.get("bm25_generation", "0") != meta.get("generation", "0")
-    if stale or (bm25_dir and not (ws.dir / bm25_dir / "ids.json").exists()):
-        ws.bm25.rebuild()
-    else:
-        ws.bm25.sweep(keep=bm25_dir)
+    if table is not None and meta.get("vector_layout") != VECTOR_LAYOUT:
+        if ws.vectors.migrate():
+            with ws.manifest.connect() as db:
+                set_meta(db, lance_version=table.version)
+    with ws.manifest.connect() as db:
+        set_meta(db, vector_layout=VECTOR_LAYOUT)
+        db.execute("DELETE FROM meta WHERE key = 'commit_pending'")
+    ws.bm25.update()
+    ws.bm25.sweep()
 
 
 def reconcile_vectors(ws: Workspace) -> None:
@@ -200,9 +287,12 @@ def reconcile_vectors(ws: Workspace) -> None:
         ws.vectors.delete_docs(bad_docs)
         ws.vectors.delete_ids(stray)
     with ws.manifest.connect() as db:
+        generation = int(get_meta(db).get("generation", "0")) + 1
         for doc in bad_docs:  # the next run sees them as new and re-embeds them
             Manifest.delete_document_rows(db, doc)
-        generation = int(get_meta(db).get("generation", "0")) + 1
+        db.executemany("INSERT INTO doc_changes (doc_id, generation) VALUES (?, ?)",
+                       [(d, generation) for d in bad_docs])
         set_meta(db, generation=generation, lance_version=table.version if table is not None else "")
     log.warning("workspace %s: reconciled vectors by id; %d document(s) will be re-embedded",
                 ws.name, len(bad_docs))
+

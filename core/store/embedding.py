@@ -49,3 +49,17 @@ def embedding_model_id() -> str:
     """
     override = os.environ.get("VERBATIM_EMBEDDING_MODEL")
     return Path(override).name if override else EMBEDDING_MODEL_NAME
+
+
+def use_embedder(embedder) -> None:
+    """Make ``embedder`` the process-wide embedding model (what :func:`get_embedder` returns).
+
+    For writers that embed elsewhere or differently (a benchmark's stand-in, a
+    cluster's GPU actors feeding :meth:`core.store.Workspace.commit_documents`):
+    any object with llama-index's ``get_text_embedding_batch(texts)`` and
+    ``get_query_embedding(text)``. The vectors must match the index's
+    fingerprinted model, or searches compare unlike vectors.
+    """
+    global _embedder
+    with _embedder_lock:
+        _embedder = embedder

@@ -50,10 +50,13 @@ CREATE TABLE IF NOT EXISTS chunk_meta (
     ocr_confidence REAL
 );
 CREATE TABLE IF NOT EXISTS failures (path TEXT PRIMARY KEY, folder TEXT NOT NULL, reason TEXT NOT NULL, page INTEGER);
+CREATE TABLE IF NOT EXISTS doc_changes (doc_id TEXT NOT NULL, generation INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS doc_changes_generation ON doc_changes(generation);
 """
 
-#: Tables whose rows belong to one document and are written by the commit itself.
-_CORE_TABLES = frozenset({"chunks", "documents"})
+#: Tables the commit writes itself (``doc_changes``: which documents each generation changed,
+#: read by the BM25 update; a log, so never deleted or re-keyed with a document).
+_CORE_TABLES = frozenset({"chunks", "documents", "doc_changes"})
 
 
 def index_fingerprint(settings: Settings) -> dict[str, object]:
@@ -96,6 +99,12 @@ def get_meta(db: sqlite3.Connection) -> dict[str, str]:
 def set_meta(db: sqlite3.Connection, **values: object) -> None:
     """Write ``meta`` keys (values stored as ``str``), inside the caller's transaction."""
     db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", [(k, str(v)) for k, v in values.items()])
+
+
+def bump_status_generation(db: sqlite3.Connection) -> None:
+    """Record that some document's status changed (readers drop their cached eligibility sets)."""
+    db.execute("INSERT INTO meta VALUES ('status_generation', '1') "
+               "ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1")
 
 
 def tables_with(db: sqlite3.Connection, column: str) -> list[str]:
@@ -269,6 +278,7 @@ class Manifest:
             if row is None:
                 raise IndexError_(f"workspace {self.name!r} has no document {doc_id!r}")
             db.execute("UPDATE documents SET status = ?, status_reason = ? WHERE doc_id = ?", (status, reason, doc_id))
+            bump_status_generation(db)
             if status == "active" and row[0] == "quarantined":
                 db.execute("INSERT OR REPLACE INTO releases VALUES (?, ?)", (doc_id, row[1]))
             elif status == "quarantined":
@@ -361,8 +371,10 @@ def reset_manifest(path: Path) -> None:
     try:
         with conn:
             migrate(conn)
-            for table in ("chunks", "documents", "failures", "meta", "releases"):
-                conn.execute(f"DELETE FROM {table}")  # noqa: S608 - fixed table names
+            tables = {"chunks", "documents", "failures", "meta", "releases", "doc_changes"}
+            tables |= set(tables_with(conn, "chunk_id")) | set(tables_with(conn, "doc_id"))
+            for table in sorted(tables):
+                conn.execute(f'DELETE FROM "{table}"')  # noqa: S608 - names from the schema
     finally:
         conn.close()
 

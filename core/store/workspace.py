@@ -16,7 +16,7 @@ from core.errors import IndexError_, WorkspaceNotFoundError
 from core.paths import data_dir
 from core.settings import Settings
 from core.store.bm25 import Bm25Index, is_bm25_folder
-from core.store.commit import DocumentWrite, commit_batch, finish_run, recover
+from core.store.commit import DocumentWrite, commit_batch, finish_run, needs_recovery, recover
 from core.store.embedding import get_embedder
 from core.store.indexing import CancelCheck, index_run
 from core.store.manifest import DocStatus, Manifest, reset_manifest
@@ -56,15 +56,20 @@ class Workspace:
     (a document is never split across batches). A killed run keeps the documents
     it committed; the next run skips them (size and mtime match) and resumes.
 
-    **Recovery** runs when a workspace is opened and before each indexing run,
-    under the inter-process ``writer.lock`` (skipped if another process holds it).
+    **Opening** reads the manifest's ``meta`` only; recovery (under the
+    inter-process ``writer.lock``, skipped if another process holds it) runs on
+    open only when :func:`core.store.commit.needs_recovery` finds something to
+    recover (an unfinished commit, derived data behind the manifest), and at the
+    start of each indexing run. Searches read LanceDB at the version the
+    manifest records and the recorded BM25 state, so a reader sees the last
+    commit whatever a crashed or running writer left.
 
     **Settings fingerprint** (:func:`core.store.index_fingerprint`): opening an
     index built with another embedding model, other chunking settings or another
     schema raises :class:`IndexMismatchError`; :meth:`reset` empties it for a rebuild.
 
-    Layout of ``<data>/workspaces/<name>/``: ``manifest.sqlite``, ``bm25-<gen>-<random>/``,
-    ``lance/`` and ``writer.lock`` (held while indexing or recovering).
+    Layout of ``<data>/workspaces/<name>/``: ``manifest.sqlite``, ``bm25/``, ``lance/``
+    and ``writer.lock`` (held while indexing or recovering).
 
     Args:
         name: workspace name (letters, digits, ``-``, ``_``, ``.``; becomes a folder name).
@@ -72,11 +77,10 @@ class Workspace:
         root: folder holding the workspace folder (default: :func:`workspaces_root`).
         create: create the workspace if missing (CLI indexing); False to open only
             an existing one (the window's reads), never re-creating its files.
-        recover: run recovery on open (the default). The window's process passes
-            False: it only reads the manifest (SQLite, always consistent), while
-            indexing and answering — which recover first — run in the engine
-            process; so the window never loads LanceDB (pyarrow, ~200 MB) and never
-            takes the writer lock.
+        recover: recover on open when something was left unfinished (the
+            default: writers, the CLI's ``index``). Readers pass False (the
+            window, ``ask``, ``eval``): the open then never takes the writer lock
+            nor loads LanceDB, and searches still see only committed data.
 
     Raises:
         IndexError_: invalid name or an index that cannot be opened.
@@ -103,8 +107,12 @@ class Workspace:
         self.bm25 = Bm25Index(self.dir, self.manifest)
         self._write_lock = threading.Lock()
         self._file_lock = FileLock(str(self.dir / "writer.lock"), thread_local=False)
+        self._status_cache: tuple[tuple[str, str], set[str], set[str]] | None = None
+        #: Documents changed and chunks committed by the current run (commit.finish_run).
+        self.run_changes: set[str] = set()
+        self.run_chunks = 0
         self.manifest.check_fingerprint(self.settings, self._drop_vector_folder)
-        if recover:
+        if recover and needs_recovery(self, self.manifest.meta()):
             self._recover()
 
     def _drop_vector_folder(self) -> None:
@@ -144,12 +152,23 @@ class Workspace:
         return self.manifest.get_chunks(chunk_ids)
 
     def eligible_doc_ids(self) -> set[str]:
-        """Documents whose chunks may reach the model (status ``active``)."""
-        return self.manifest.doc_ids_with_status(active=True)
+        """Documents whose chunks may reach the model (status ``active``); computed once per index state."""
+        return set(self._statuses()[0])
 
     def ineligible_doc_ids(self) -> set[str]:
-        """Documents excluded from retrieval (superseded, quarantined)."""
-        return self.manifest.doc_ids_with_status(active=False)
+        """Documents excluded from retrieval (superseded, quarantined); computed once per index state."""
+        return set(self._statuses()[1])
+
+    def _statuses(self) -> tuple[set[str], set[str]]:
+        """``(eligible, ineligible)`` document ids, cached until a commit or a status change."""
+        meta = self.manifest.meta()
+        key = (meta.get("generation", "0"), meta.get("status_generation", "0"))
+        cached = self._status_cache
+        if cached is None or cached[0] != key:
+            cached = (key, self.manifest.doc_ids_with_status(active=True),
+                      self.manifest.doc_ids_with_status(active=False))
+            self._status_cache = cached
+        return cached[1], cached[2]
 
     def set_status(self, doc_id: str, status: DocStatus, reason: str = "") -> None:
         """Set a document's status (``active``, ``superseded``, ``quarantined``) and reason.
@@ -198,14 +217,23 @@ class Workspace:
         question's document scope), restricts the search to those documents the
         same way. An empty ``only_docs`` set finds nothing.
         """
-        if self.vectors.table() is None or (only_docs is not None and not only_docs):
+        version = self.manifest.meta().get("lance_version")
+        if not version or not self.vectors.exists() or (only_docs is not None and not only_docs):
             return []
         vec = get_embedder().get_query_embedding(query)
-        return self.vectors.search(vec, k, exclude_docs, only_docs)
+        try:
+            return self.vectors.search(vec, k, exclude_docs, only_docs, int(version))
+        except (RuntimeError, OSError, ValueError):
+            # A writer recorded a newer version and deleted the one read: read the new one.
+            version = self.manifest.meta().get("lance_version")
+            return self.vectors.search(vec, k, exclude_docs, only_docs, int(version)) if version else []
 
     def rebuild_bm25(self) -> None:
-        """Rebuild the BM25 index from the manifest's chunks into a new folder, then record it."""
-        self.bm25.rebuild()
+        """Bring the BM25 index up to the manifest (in proportion to what changed since it was built).
+
+        The caller holds the writer lock (it follows a commit).
+        """
+        self.bm25.update()
 
     # --- writes ---------------------------------------------------------------
 

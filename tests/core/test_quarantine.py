@@ -102,3 +102,41 @@ def test_more_ways_of_addressing_the_model_are_flagged(text: str, rule: str) -> 
 )
 def test_ordinary_contract_sentences_are_not_flagged(text: str) -> None:
     assert scan_text(text) == []
+
+
+# --- the screen's shortcuts give the same findings (issue #15: screening at a fraction of its cost) ---
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from core.normalize import normalize  # noqa: E402
+from core.quarantine import _REQUIRED, fast_normalized  # noqa: E402
+
+_TRICKY = st.sampled_from(list("aZé\u0301ﬁ\u00ad\u200b-–—‘’“”«»´`[]1,\n\t\r \u00a0\u2002ÉñßİﬀＡ①¨") +
+                          ["-\n", "[12]", "[4-6]", "obliga-\nción", "  ", "ignore ", "AI"])
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.one_of(_TRICKY, st.text(max_size=4)), max_size=30).map("".join))
+def test_fast_normalized_text_is_normalize_s_or_none(text: str) -> None:
+    fast = fast_normalized(text)
+    assert fast is None or fast == normalize(text)[0]
+
+
+def test_fast_normalized_takes_plain_and_accented_pages() -> None:
+    page = "Cláusula 7.2 — «Renta»: ‘5 días’ [12] obliga-\nción\u00a0ﬁnal.\n\n  THE LESSEE "
+    assert fast_normalized(page) == normalize(page)[0]
+
+
+@pytest.mark.parametrize("pattern", PATTERNS, ids=lambda p: p.id)
+def test_literals_required_by_a_pattern_are_in_every_match(pattern) -> None:
+    import re
+
+    required = _REQUIRED[PATTERNS.index(pattern)]
+
+    @settings(max_examples=150, deadline=None)
+    @given(st.from_regex(re.compile(pattern.regex), fullmatch=True))
+    def check(match: str) -> None:
+        assert all(any(lit in match for lit in options) for options in required)
+
+    check()
