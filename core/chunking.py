@@ -308,7 +308,9 @@ def chunk_pages(
             if piece_end > start:
                 b = bisect.bisect_right(block_starts, start) - 1
                 location = _PATH_SEP.join(path_names)
-                if page.blocks and b >= 0 and page.blocks[b].index and not page.boxes:
+                if page.blocks and b >= 0 and page.blocks[b].label:  # "footnote 1", "header"
+                    location = (location + " › " if location else "") + page.blocks[b].label
+                elif page.blocks and b >= 0 and page.blocks[b].index and not page.boxes:
                     location = (location + " " if location else "") + f"¶ {page.blocks[b].index}"
                 chunks.append(
                     Chunk(

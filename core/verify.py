@@ -40,7 +40,7 @@ from rapidfuzz import fuzz
 from rapidfuzz.distance import Levenshtein
 
 from core.facts import missing_facts
-from core.normalize import normalize, normalized, to_original_span
+from core.normalize import MARKS, normalize, normalized, to_original_span
 from core.types import (
     Chunk,
     Citation,
@@ -134,11 +134,14 @@ def _cuts_token(text: str, start: int, end: int) -> bool:
     "5 business days" inside "15 business days", "0 days" inside "60 days", "1" inside
     "1.5", "2024-0017" inside "PO-2024-0017": each is literally in the source, and each
     states something the source does not. A quote must start and end on token
-    boundaries (except between characters of scripts written without spaces).
+    boundaries (except between characters of scripts written without spaces). A
+    superscript or subscript marker is a token of its own: "EUR 320" ends before "¹".
     """
     def joined(inside: str, outside: str, beyond: str) -> bool:
         if not inside.isalnum() or _UNSPACED.match(inside) or _UNSPACED.match(outside or " "):
             return False
+        if (inside in MARKS) != (outside in MARKS):
+            return False  # a footnote marker is not part of the word or number it follows: "EUR 320¹"
         if outside.isalnum():
             return True
         return outside in _JOINERS and beyond.isalnum() if outside else False
