@@ -72,7 +72,7 @@ def format_answer(answer: Answer) -> str:
         lines.extend(notes)
         if answer.status == "partial":
             removed = [r for r in answer.rejected
-                       if r.reason.value in ("no_citation", "fact_not_in_quote", "not_supported")]
+                       if r.reason.value in ("no_citation", "fact_not_in_quote", "not_supported", "polarity_mismatch")]
             lines.append("")
             lines.append(f"Removed {len(removed)} claim(s) whose quotes could not be verified:")
             lines.extend(f"  - {r.claim}" + (f" ({r.reason.value}: {r.detail})" if r.detail else "") for r in removed)

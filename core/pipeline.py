@@ -299,6 +299,7 @@ def _run_round(
         fuzzy_threshold=settings.fuzzy_threshold,
         rects=lambda chunk, s, e: span_rects(chunk.path, chunk.page, s, e),
         check_facts=settings.check_facts,
+        check_polarity=settings.check_facts,
     )
     trace.timings_ms[f"verify{'' if round_no == 1 else round_no}"] = round((time.perf_counter() - t_ver) * 1000, 1)
     if settings.support_check == "judge" and backend.name != "embedded" and rnd.claims:
@@ -478,13 +479,16 @@ def answer_question(
             message = "The model found no answer in the passages consulted."
         elif rejected and all(r.reason == RejectReason.fact_not_in_quote for r in rejected):
             message = "The model answered, but its sentences state figures that its quotes do not contain."
+        elif rejected and all(r.reason == RejectReason.polarity_mismatch for r in rejected):
+            message = "The model answered, but its sentences negate what its quotes state, or the reverse."
         elif rejected and all(r.reason == RejectReason.not_supported for r in rejected):
             message = "The model answered, but its quotes do not support its sentences."
         else:
             message = "The model answered, but none of its quotes could be found in the cited passages."
         return abstain(message, context, rejected)
     dropped_claims = any(
-        r.reason in (RejectReason.no_citation, RejectReason.fact_not_in_quote, RejectReason.not_supported)
+        r.reason in (RejectReason.no_citation, RejectReason.fact_not_in_quote, RejectReason.not_supported,
+                     RejectReason.polarity_mismatch)
         for r in rejected
     )
     conflict = trace.model_conflicting_evidence = model_answer.conflicting_evidence

@@ -261,6 +261,9 @@ class RejectReason(str, Enum):
     """The model stopped at its token budget twice; its JSON was cut off."""
     not_supported = "not_supported"
     """The optional support check judged the claim neutral or contradicted by its quotes."""
+    polarity_mismatch = "polarity_mismatch"
+    """The claim negates what its quotes state, or the reverse ("The deposit is not refundable"
+    citing "The deposit is refundable"; funnel step 5, :mod:`core.polarity`)."""
 
 
 class Rejected(BaseModel):

@@ -23,6 +23,11 @@ Cheapest check first (DESIGN.md step 6):
    a flag, because a sentence shown to the user must be supported by its
    quotes: "within 60 days" citing "within thirty (30) days" is a verified
    quote under a false sentence.
+5. polarity — the claim does not negate what its quotes state, nor the reverse
+   (:func:`core.polarity.polarity_mismatch`: "The deposit is not refundable" citing
+   "The deposit is refundable"); otherwise the claim is removed with reason
+   ``polarity_mismatch``. Runs without a judge model; its blind spots are listed in
+   :mod:`core.polarity`.
 
 For every accepted citation the span shown to the user is the *source's* text at
 the matched offsets, never the model's copy.
@@ -40,6 +45,7 @@ from rapidfuzz import fuzz
 from rapidfuzz.distance import Levenshtein
 
 from core.facts import missing_facts
+from core.polarity import polarity_mismatch
 from core.normalize import MARKS, normalize, normalized, to_original_span
 from core.types import (
     Chunk,
@@ -255,6 +261,7 @@ def verify_claims(
     rects: RectsFn | None = None,
     check_facts: bool = True,
     claim_lang: str | None = None,
+    check_polarity: bool = True,
 ) -> tuple[list[Claim], list[Rejected]]:
     """Run the funnel over every citation of every claim.
 
@@ -267,13 +274,15 @@ def verify_claims(
         check_facts: run the facts check (step 4 above).
         claim_lang: language of the claims' number words (``"en"``/``"es"``);
             ``None`` detects it per claim.
+        check_polarity: run the polarity check (step 5 above).
 
     Returns:
         ``(claims, rejected)``: claims that kept at least one verified citation
         (duplicates of the same span collapsed), and every rejected citation or
         claim with its reason. A claim that loses all its citations is reported
         once more with reason ``no_citation``; a claim whose facts are not in
-        its quotes is reported once with reason ``fact_not_in_quote``.
+        its quotes is reported once with reason ``fact_not_in_quote``, one that
+        negates its quotes once with ``polarity_mismatch``.
     """
     claims: list[Claim] = []
     rejected: list[Rejected] = []
@@ -341,6 +350,19 @@ def verify_claims(
                         quote=kept[0].quote,
                         reason=RejectReason.fact_not_in_quote,
                         detail="not in the quotes: " + "; ".join(f.describe() for f in missing),
+                    )
+                )
+                continue
+        if kept and check_polarity:
+            mismatch = polarity_mismatch(model_claim.text, [c.quote for c in kept])
+            if mismatch:
+                rejected.append(
+                    Rejected(
+                        claim=model_claim.text,
+                        chunk_id=kept[0].chunk_id,
+                        quote=kept[0].quote,
+                        reason=RejectReason.polarity_mismatch,
+                        detail=mismatch,
                     )
                 )
                 continue

@@ -37,6 +37,7 @@ def reason_text(reason: object) -> str:
         "no_citation": t(_CTX, "no verified quote left for this sentence"),
         "model_output_invalid": t(_CTX, "the model's output was not valid"),
         "fact_not_in_quote": t(_CTX, "a number, date or name in the sentence is not in its quote"),
+        "polarity_mismatch": t(_CTX, "the sentence negates what its quote says, or the reverse"),
         "number_not_in_quote": t(_CTX, "number not in quote"),
     }
     if value in texts:
@@ -80,6 +81,7 @@ ABSTENTION_MESSAGES = (
     QT_TRANSLATE_NOOP("Texts", "The model's output was not valid twice; no answer can be shown."),
     QT_TRANSLATE_NOOP("Texts", "The model found no answer in the passages consulted."),
     QT_TRANSLATE_NOOP("Texts", "The model answered, but its sentences state figures that its quotes do not contain."),
+    QT_TRANSLATE_NOOP("Texts", "The model answered, but its sentences negate what its quotes state, or the reverse."),
     QT_TRANSLATE_NOOP("Texts", "The model answered, but its quotes do not support its sentences."),
     QT_TRANSLATE_NOOP("Texts", "The model answered, but none of its quotes could be found in the cited passages."),
 )

@@ -271,32 +271,32 @@
         <translation>Espere a que termine la indexación o la respuesta antes de renombrar.</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="518" />
+        <location filename="../../desktop/main_window.py" line="524" />
         <source>Delete workspace</source>
         <translation>Eliminar espacio de trabajo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="519" />
+        <location filename="../../desktop/main_window.py" line="525" />
         <source>Delete workspace “{name}”? Its index and question history are removed; your documents stay where they are.</source>
         <translation>¿Eliminar el espacio de trabajo «{name}»? Se borran su índice y su historial de preguntas; sus documentos se quedan donde están.</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="551" />
+        <location filename="../../desktop/main_window.py" line="557" />
         <source>Reason</source>
         <translation>Motivo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="551" />
+        <location filename="../../desktop/main_window.py" line="557" />
         <source>Why (shown beside the document):</source>
         <translation>Por qué (se muestra junto al documento):</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="612" />
+        <location filename="../../desktop/main_window.py" line="618" />
         <source>Not a folder: </source>
         <translation>No es una carpeta: </translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="609" />
+        <location filename="../../desktop/main_window.py" line="615" />
         <source>Waiting to index </source>
         <translation>Esperando para indexar </translation>
     </message>
@@ -306,193 +306,193 @@
         <translation>Estado del motor</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="648" />
+        <location filename="../../desktop/main_window.py" line="654" />
         <source>Cancelling…</source>
         <translation>Cancelando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="681" />
+        <location filename="../../desktop/main_window.py" line="687" />
         <source>Indexing in the background: {names}</source>
         <translation>Indexando en segundo plano: {names}</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="686" />
+        <location filename="../../desktop/main_window.py" line="692" />
         <source>Indexing {names}</source>
         <translation>Indexando {names}</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="688" />
+        <location filename="../../desktop/main_window.py" line="694" />
         <source>(+{n} queued)</source>
         <translation>(+{n} en cola)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="694" />
+        <location filename="../../desktop/main_window.py" line="700" />
         <source>Cancelled</source>
         <translation>Cancelado</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="694" />
+        <location filename="../../desktop/main_window.py" line="700" />
         <source>Indexed</source>
         <translation>Indexado</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="695" />
+        <location filename="../../desktop/main_window.py" line="701" />
         <source>{state}: {new} new or changed, {same} unchanged, {removed} removed, {failed} failed ({s} s)</source>
         <translation>{state}: {new} nuevos o modificados, {same} sin cambios, {removed} quitados, {failed} con error ({s} s)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="717" />
+        <location filename="../../desktop/main_window.py" line="726" />
         <source>Add folder to index</source>
         <translation>Añadir una carpeta al índice</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="761" />
+        <location filename="../../desktop/main_window.py" line="770" />
         <source>Waiting…</source>
         <translation>Esperando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="772" />
+        <location filename="../../desktop/main_window.py" line="781" />
         <source>Stopping…</source>
         <translation>Deteniendo…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="804" />
+        <location filename="../../desktop/main_window.py" line="813" />
         <source>Could not answer: {error}</source>
         <translation>No se pudo responder: {error}</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="811" />
+        <location filename="../../desktop/main_window.py" line="820" />
         <source>Stopped</source>
         <translation>Detenido</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="891" />
+        <location filename="../../desktop/main_window.py" line="900" />
         <source>Answer copied with its citations.</source>
         <translation>Respuesta copiada con sus citas.</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="906" />
+        <location filename="../../desktop/main_window.py" line="915" />
         <source>Exported to {path}</source>
         <translation>Exportado a {path}</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="910" />
-        <location filename="../../desktop/main_window.py" line="916" />
+        <location filename="../../desktop/main_window.py" line="919" />
+        <location filename="../../desktop/main_window.py" line="925" />
         <source>Export conversation</source>
         <translation>Exportar la conversación</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="968" />
+        <location filename="../../desktop/main_window.py" line="977" />
         <source>Delete history</source>
         <translation>Eliminar el historial</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="969" />
+        <location filename="../../desktop/main_window.py" line="978" />
         <source>Delete every question and answer of this workspace's history?</source>
         <translation>¿Eliminar todas las preguntas y respuestas del historial de este espacio de trabajo?</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1005" />
+        <location filename="../../desktop/main_window.py" line="1014" />
         <source>The new language applies from the next start.</source>
         <translation>El nuevo idioma se aplica a partir del próximo inicio.</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1020" />
+        <location filename="../../desktop/main_window.py" line="1029" />
         <source>Engine: in this process</source>
         <translation>Motor: en este proceso</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1022" />
+        <location filename="../../desktop/main_window.py" line="1031" />
         <source>Engine: loading…</source>
         <translation>Motor: cargando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1023" />
+        <location filename="../../desktop/main_window.py" line="1032" />
         <source>Loading the search libraries and the embedding model in the background; the window is usable meanwhile.</source>
         <translation>Cargando en segundo plano las bibliotecas de búsqueda y el modelo de embeddings; mientras tanto la ventana se puede usar.</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1032" />
+        <location filename="../../desktop/main_window.py" line="1041" />
         <source>Engine: failed to start</source>
         <translation>Motor: no pudo arrancar</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1037" />
+        <location filename="../../desktop/main_window.py" line="1046" />
         <source>Engine: stopped</source>
         <translation>Motor: detenido</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1039" />
+        <location filename="../../desktop/main_window.py" line="1048" />
         <source>Engine: ready</source>
         <translation>Motor: listo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1040" />
+        <location filename="../../desktop/main_window.py" line="1049" />
         <source>Engine process {pid}; loaded in {s} s</source>
         <translation>Proceso del motor {pid}; cargado en {s} s</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1138" />
+        <location filename="../../desktop/main_window.py" line="1147" />
         <source>Checking for changes made while Verbatim was closed…</source>
         <translation>Buscando cambios hechos mientras Verbatim estaba cerrado…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1144" />
+        <location filename="../../desktop/main_window.py" line="1153" />
         <source>{n} files changed: updating the index…</source>
         <translation>{n} archivos cambiaron: actualizando el índice…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1151" />
+        <location filename="../../desktop/main_window.py" line="1160" />
         <source>Folder watching stopped for {name}: {error}</source>
         <translation>Se dejó de vigilar las carpetas de {name}: {error}</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1169" />
+        <location filename="../../desktop/main_window.py" line="1178" />
         <source>Rebuild the index?</source>
         <translation>¿Reconstruir el índice?</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1171" />
+        <location filename="../../desktop/main_window.py" line="1180" />
         <source>This workspace was indexed with other settings (embedding model or chunking). Its vectors cannot be mixed with new ones: rebuild it to use it. Rebuilding re-reads every document and may take a while.</source>
         <translation>Este espacio de trabajo se indexó con otros ajustes (modelo de vectores o fragmentación). Sus vectores no pueden mezclarse con los nuevos: reconstrúyalo para usarlo. La reconstrucción vuelve a leer todos los documentos y puede tardar un rato.</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1175" />
+        <location filename="../../desktop/main_window.py" line="1184" />
         <source>Rebuild</source>
         <translation>Reconstruir</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1201" />
+        <location filename="../../desktop/main_window.py" line="1215" />
         <source>Rebuilding the index…</source>
         <translation>Reconstruyendo el índice…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1222" />
+        <location filename="../../desktop/main_window.py" line="1236" />
         <source>Chunks</source>
         <translation>Fragmentos</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1223" />
+        <location filename="../../desktop/main_window.py" line="1237" />
         <source>reachable</source>
         <translation>disponible</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1224" />
+        <location filename="../../desktop/main_window.py" line="1238" />
         <source>not reachable</source>
         <translation>no disponible</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1225" />
+        <location filename="../../desktop/main_window.py" line="1239" />
         <source>Model</source>
         <translation>Modelo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1226" />
+        <location filename="../../desktop/main_window.py" line="1240" />
         <source>not called</source>
         <translation>no se llamó</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1227" />
+        <location filename="../../desktop/main_window.py" line="1241" />
         <source>demo model</source>
         <translation>modelo de demostración</translation>
     </message>
@@ -748,157 +748,162 @@
 <context>
     <name>Texts</name>
     <message>
-        <location filename="../../desktop/texts.py" line="76" />
+        <location filename="../../desktop/texts.py" line="77" />
         <source>This workspace has no indexed text yet: index a folder with documents that contain text (scanned pages need OCR).</source>
         <translation>Este espacio de trabajo aún no tiene texto indexado: indexe una carpeta con documentos que contengan texto (las páginas escaneadas necesitan OCR).</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="77" />
+        <location filename="../../desktop/texts.py" line="78" />
         <source>Nothing in this workspace matches the question; no document was given to the model.</source>
         <translation>Nada en este espacio de trabajo coincide con la pregunta; no se dio ningún documento al modelo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="78" />
+        <location filename="../../desktop/texts.py" line="79" />
         <source>The question is too long for the model's context window.</source>
         <translation>La pregunta es demasiado larga para la ventana de contexto del modelo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="79" />
+        <location filename="../../desktop/texts.py" line="80" />
         <source>The model's answer was cut off at its token limit; no answer can be shown.</source>
         <translation>La respuesta del modelo se cortó en su límite de tokens; no se puede mostrar ninguna respuesta.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="80" />
+        <location filename="../../desktop/texts.py" line="81" />
         <source>The model's output was not valid twice; no answer can be shown.</source>
         <translation>La salida del modelo no fue válida dos veces; no se puede mostrar ninguna respuesta.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="81" />
+        <location filename="../../desktop/texts.py" line="82" />
         <source>The model found no answer in the passages consulted.</source>
         <translation>El modelo no encontró respuesta en los pasajes consultados.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="82" />
+        <location filename="../../desktop/texts.py" line="83" />
         <source>The model answered, but its sentences state figures that its quotes do not contain.</source>
         <translation>El modelo respondió, pero sus frases dan cifras que sus citas no contienen.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="83" />
+        <location filename="../../desktop/texts.py" line="84" />
+        <source>The model answered, but its sentences negate what its quotes state, or the reverse.</source>
+        <translation>El modelo respondió, pero sus frases niegan lo que dicen sus citas, o al revés.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/texts.py" line="85" />
         <source>The model answered, but its quotes do not support its sentences.</source>
         <translation>El modelo respondió, pero sus citas no respaldan sus frases.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="84" />
+        <location filename="../../desktop/texts.py" line="86" />
         <source>The model answered, but none of its quotes could be found in the cited passages.</source>
         <translation>El modelo respondió, pero ninguna de sus citas se encontró en los pasajes citados.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="99" />
+        <location filename="../../desktop/texts.py" line="101" />
         <source>Waiting for the engine to load the search libraries…</source>
         <translation>Esperando a que el motor cargue las bibliotecas de búsqueda…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="100" />
+        <location filename="../../desktop/texts.py" line="102" />
         <source>Retrieving passages…</source>
         <translation>Buscando pasajes…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="101" />
+        <location filename="../../desktop/texts.py" line="103" />
         <source>Loading the model…</source>
         <translation>Cargando el modelo…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="102" />
+        <location filename="../../desktop/texts.py" line="104" />
         <source>Generating the answer…</source>
         <translation>Generando la respuesta…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="103" />
+        <location filename="../../desktop/texts.py" line="105" />
         <source>Verifying every quote…</source>
         <translation>Verificando cada cita…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="104" />
+        <location filename="../../desktop/texts.py" line="106" />
         <source>cites a passage that was not given to the model</source>
         <translation>cita un pasaje que no se entregó al modelo</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="105" />
+        <location filename="../../desktop/texts.py" line="107" />
         <source>quote too short to check</source>
         <translation>cita demasiado corta para comprobarla</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="106" />
+        <location filename="../../desktop/texts.py" line="108" />
         <source>quote comes from a different passage than the one cited</source>
         <translation>la cita procede de un pasaje distinto del citado</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="107" />
+        <location filename="../../desktop/texts.py" line="109" />
         <source>quote not found in the cited passage</source>
         <translation>la cita no aparece en el pasaje citado</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="108" />
+        <location filename="../../desktop/texts.py" line="110" />
         <source>no verified quote left for this sentence</source>
         <translation>no queda ninguna cita verificada para esta frase</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="109" />
+        <location filename="../../desktop/texts.py" line="111" />
         <source>the model's output was not valid</source>
         <translation>la salida del modelo no era válida</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="110" />
+        <location filename="../../desktop/texts.py" line="112" />
         <source>a number, date or name in the sentence is not in its quote</source>
         <translation>un número, fecha o nombre de la frase no está en su cita</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="111" />
+        <location filename="../../desktop/texts.py" line="113" />
         <source>number not in quote</source>
         <translation>el número no está en la cita</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="112" />
+        <location filename="../../desktop/texts.py" line="114" />
         <source>not verified ({reason})</source>
         <translation>sin verificar ({reason})</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="113" />
+        <location filename="../../desktop/texts.py" line="115" />
         <source>indexed</source>
         <translation>indexado</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="114" />
+        <location filename="../../desktop/texts.py" line="116" />
         <source>superseded</source>
         <translation>sustituido</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="115" />
+        <location filename="../../desktop/texts.py" line="117" />
         <source>quarantined</source>
         <translation>en cuarentena</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="116" />
+        <location filename="../../desktop/texts.py" line="118" />
         <source>failed</source>
         <translation>error</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="117" />
+        <location filename="../../desktop/texts.py" line="119" />
         <source>needs OCR</source>
         <translation>necesita OCR</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="118" />
+        <location filename="../../desktop/texts.py" line="120" />
         <source>Answered</source>
         <translation>Respondida</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="119" />
+        <location filename="../../desktop/texts.py" line="121" />
         <source>Partial answer</source>
         <translation>Respuesta parcial</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="120" />
+        <location filename="../../desktop/texts.py" line="122" />
         <source>No verified answer</source>
         <translation>Sin respuesta verificada</translation>
     </message>
