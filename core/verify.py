@@ -53,6 +53,7 @@ from core.types import (
     Claim,
     MatchKind,
     ModelAnswer,
+    PageSpan,
     Rect,
     Rejected,
     RejectReason,
@@ -249,7 +250,9 @@ def match_quote(quote: str, text: str, *, fuzzy_threshold: float = 92.0, ocr: bo
 
 
 RectsFn = Callable[[Chunk, int, int], list[Rect]]
-"""``rects(chunk, page_start, page_end)`` → rectangles (PDF points) of a page-text span."""
+"""``rects(chunk, page_start, page_end)`` → rectangles (PDF points) of a span of the text of page
+``chunk.page``; for the other pages of a quote across a page break it is called with a copy of
+the chunk whose ``page`` is that page."""
 
 
 def verify_claims(
@@ -312,28 +315,38 @@ def verify_claims(
                     )
                     reason = RejectReason.wrong_chunk if elsewhere else RejectReason.quote_not_found
                 else:
-                    page_start = chunk.start + found.start
-                    page_end = chunk.start + found.end
-                    key = (chunk.chunk_id, page_start, page_end)
+                    spans = chunk.page_spans(found.start, found.end)
+                    first, rest = spans[0], spans[1:]
+                    key = (chunk.chunk_id, found.start, found.end)
                     if key in seen:
                         continue
                     seen.add(key)
+
+                    def rects_on(page: int, start: int, end: int, chunk: Chunk = chunk) -> list[Rect]:
+                        if rects is None:
+                            return []
+                        return rects(chunk if page == chunk.page else chunk.model_copy(update={"page": page}), start, end)
+
                     kept.append(
                         Citation(
                             chunk_id=chunk.chunk_id,
                             doc_id=chunk.doc_id,
                             path=chunk.path,
-                            page=chunk.page,
+                            page=first.page,
                             quote=chunk.text[found.start : found.end],
                             match=found.kind,
                             score=found.score,
-                            start=page_start,
-                            end=page_end,
-                            rects=rects(chunk, page_start, page_end) if rects else [],
+                            start=first.start,
+                            end=first.end,
+                            rects=rects_on(first.page, first.start, first.end),
                             modality=chunk.modality,
                             ocr_confidence=chunk.ocr_confidence,
                             page_label=chunk.page_label,
                             location=chunk.location,
+                            continued=[
+                                PageSpan(page=s.page, start=s.start, end=s.end, rects=rects_on(s.page, s.start, s.end))
+                                for s in rest
+                            ],
                         )
                     )
             if reason is not None:

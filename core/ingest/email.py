@@ -52,7 +52,8 @@ def read_message(data: bytes, path: Path | str) -> EmailMessage:
 def attachments(msg: EmailMessage) -> list[tuple[str, bytes | None, str]]:
     """The message's attachments as ``(file name, bytes, content type)``, in message order.
 
-    Names are the attachment's file name without folders (a missing one becomes
+    Names are the attachment's file name without folders (an attached message without one
+    is named by its subject, ``Subject.eml``; any other nameless part becomes
     ``attachment-N`` with the type's suffix; a repeated one gets " (2)", " (3)"…), so
     they are unique within the message and :func:`core.ingest.open_member` finds the same
     one again. ``bytes`` is ``None`` when the part could not be decoded. Inline parts of
@@ -64,6 +65,12 @@ def attachments(msg: EmailMessage) -> list[tuple[str, bytes | None, str]]:
         ctype = part.get_content_type()
         name = (part.get_filename() or "").replace("\\", "/").rsplit("/", 1)[-1].strip()
         name = name.replace(ATTACHMENT_SEP.strip(), "-")
+        if not name and ctype == "message/rfc822":  # an attached message is named by its subject
+            try:
+                subject = str(part.get_content()["Subject"] or "")
+            except Exception:
+                subject = ""
+            name = re.sub(r"[\\/:*?\"<>|\s]+", " ", subject.replace(ATTACHMENT_SEP.strip(), "-")).strip()[:80]
         if not name:
             name = f"attachment-{n}{_TYPE_SUFFIX.get(ctype, '')}"
         if ctype == "message/rfc822" and not name.lower().endswith(".eml"):

@@ -287,7 +287,8 @@ def page_text_from_rawdict(page, raw: dict, fields: list[FormValue] | None = Non
 # A line is a running header or footer (case B38) when the same text, digits and lone roman
 # numerals masked ("Page 2 of 4" = "Page 3 of 4"), sits at the same height (within
 # _SAME_PLACE_PT) in the top or bottom _MARGIN_SHARE of the page on at least _MOST of the
-# document's pages (and on two pages at least). Our own rule, as in the header/footer
+# document's pages (and on two pages at least), unless that would leave the page without
+# text (a short page whose every line repeats with other numbers is body). Our own rule, as in the header/footer
 # removal of layout-analysis tools (repetition at a fixed position across pages); measured
 # on ../shared/eval/corpora with bench/ingest.py.
 _SAME_PLACE_PT = 6.0
@@ -339,4 +340,8 @@ def find_running_lines(pages: list[PageText], heights: list[float]) -> None:
             if len(pages_here) >= need:
                 marks.setdefault(idx, []).append((start, end))
     for idx, spans in marks.items():
+        text = pages[idx].text
+        covered = sum(e - s for s, e in spans)
+        if covered >= sum(1 for c in text if c != "\n"):
+            continue  # every line would go: these are the page's body, repeated with other numbers
         pages[idx].running = sorted(spans)
