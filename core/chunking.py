@@ -49,9 +49,12 @@ from dataclasses import dataclass
 from core.ingest import Block, PageText
 from core.types import SEGMENT_SEP, Chunk, Segment
 
-#: Bumped when the chunker's output changes for the same settings; recorded in the index
+#: Bumped when the chunker's output changes for the same settings — or the page texts it is
+#: given do (3: issue #14's extraction: DOCX revisions, numbering and notes, PDF form values and
+#: super/subscript markers, BM25 number tokens; 4: a document is chunked as one stream, chunks
+#: cross page breaks and leave out running headers and footers); recorded in the index
 #: fingerprint (core.store.index_fingerprint), so old indexes ask for a rebuild.
-CHUNKER_VERSION = 3
+CHUNKER_VERSION = 4
 MAX_SEQ_TOKENS = 256  # all-MiniLM-L6-v2 max_seq_length (sentence_bert_config.json)
 SPECIAL_TOKENS = 2  # [CLS] and [SEP]
 MAX_CONTEXT_TOKENS = 32  # the context line is shortened to this many tokens
