@@ -335,9 +335,11 @@ def scan_pdf_hidden_text(path: str | Path) -> list[Finding]:
     """
     import pymupdf
 
+    from core.ingest import open_pdf_document
+
     findings: list[Finding] = []
     try:
-        doc = pymupdf.open(str(path))
+        doc = open_pdf_document(path)  # a file, or a PDF attached to an e-mail (member path)
     except Exception:  # noqa: BLE001 - parse_file already reported unreadable files
         return []
     with doc:
