@@ -82,8 +82,7 @@ def _consulted(chunks: list[Chunk]) -> list[ConsultedDoc]:
     by_doc: dict[str, ConsultedDoc] = {}
     for c in chunks:
         doc = by_doc.setdefault(c.doc_id, ConsultedDoc(doc_id=c.doc_id, path=c.path, pages=[]))
-        if c.page not in doc.pages:
-            doc.pages.append(c.page)
+        doc.pages.extend(p for p in c.pages if p not in doc.pages)  # a chunk may cross a page break
     for doc in by_doc.values():
         doc.pages.sort()
     return list(by_doc.values())
