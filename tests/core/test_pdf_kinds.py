@@ -68,6 +68,22 @@ def test_a_number_glued_to_its_marker_never_verifies(markers: Path) -> None:
     assert missing_facts("The area is 85 m2.", ["The area is 85 m² of office space."]) == []
 
 
+def test_markers_in_html_and_word_are_kept_apart_too(tmp_path: Path) -> None:
+    (tmp_path / "fees.html").write_text(
+        "<html><body><p>The annual fee is EUR 320<sup>1</sup>, payable in January.</p>"
+        "<p>CO<sub>2</sub> limits apply.</p></body></html>", encoding="utf-8")
+    text = parse_file(tmp_path / "fees.html").pages[0].text
+    assert "EUR 320¹, payable" in text and "CO₂ limits" in text
+    import docx
+
+    d = docx.Document()
+    para = d.add_paragraph("The deposit is EUR 2,500")
+    para.add_run("2").font.superscript = True
+    para.add_run(" and is held apart.")
+    d.save(tmp_path / "fees.docx")
+    assert "EUR 2,500² and is held apart." in parse_file(tmp_path / "fees.docx").pages[0].text
+
+
 # --- running headers and footers, a clause across a page break ------------------------------------
 
 _BODY = [

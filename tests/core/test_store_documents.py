@@ -87,3 +87,28 @@ def test_a_chunk_across_a_page_break_comes_back_from_the_index_with_its_segments
     })
     claims, rejected = verify_claims(answer, chunks)
     assert not rejected and claims[0].citations[0].continued[0].page == 2
+
+
+def test_apostrophes_ampersands_dashes_and_accents_in_names(tmp_path: Path) -> None:
+    """B41 in another shape: such names in the workspace, folders and files index, re-index after
+    an edit and a deletion, and are found, with their doc_ids exactly as written."""
+    import shutil
+
+    from tests.conftest import CASES
+
+    folder = tmp_path / "Expediente d'Ávila & Cía – 2025"
+    shutil.copytree(CASES / "B41_Expediente O'Brien & Hijos – Año 2024", folder)
+    extra = folder / "Correspondència d'l'Hospitalet" / "acta «final» – n.º 2.md"
+    extra.write_text("# Acta\n\nLa entrega de llaves será el 1 de julio de 2025.\n", encoding="utf-8")
+    ws = Workspace("D'Ávila & Cía – Año 2025", Settings())
+    run(index_folders(ws, [folder]))
+    ids = {d["doc_id"] for d in ws.documents()}
+    assert f"{folder.name}/Correspondència d'l'Hospitalet/acta «final» – n.º 2.md" in ids and len(ids) == 3
+    [hit, *_] = ws.bm25_search("¿Cuánto dura el arrendamiento?", 3, set())
+    assert "duración de cinco años" in ws.get_chunks([hit])[hit].text
+    extra.write_text("# Acta\n\nLa entrega de llaves será el 15 de julio de 2025.\n", encoding="utf-8")
+    (folder / "Correspondència d'l'Hospitalet" / "nota 'urgente' ñandú.txt").unlink()
+    report = run(index_folders(ws, [folder]))
+    assert (report.documents, report.removed) == (1, 1)
+    reopened = Workspace("D'Ávila & Cía – Año 2025", Settings())
+    assert len(reopened.documents()) == 2
