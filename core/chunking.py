@@ -324,6 +324,7 @@ def chunk_pages(
     if not text:
         return chunks
     headings = _HeadingPath()
+    by_number = {pg.page: pg for pg in pages}
     per_page: dict[int, int] = {}
     enc = tokenizer.encode(text, add_special_tokens=False)
     tok_starts = [o[0] for o in enc.offsets]
@@ -392,8 +393,8 @@ def chunk_pages(
             piece_end -= 1
         if piece_end > start:
             segments = _segments(pieces, pages, start, piece_end)
-            first = next(pg for pg in pages if pg.page == segments[0].page)
-            chunk_pages_ = [pg for pg in pages if pg.page in {s.page for s in segments}]
+            first = by_number[segments[0].page]
+            chunk_pages_ = [by_number[p] for p in dict.fromkeys(s.page for s in segments)]
             b = bisect.bisect_right(block_starts, start) - 1
             location = _PATH_SEP.join(path_names)
             if blocks and b >= 0 and blocks[b].label:  # "footnote 1", "header"
