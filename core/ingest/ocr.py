@@ -12,6 +12,7 @@ import math
 import os
 import re
 import unicodedata
+from collections import Counter
 from functools import lru_cache
 
 import pymupdf
@@ -88,13 +89,13 @@ def reads_as_language(text: str) -> bool:
     """
     counts = [0] * 26
     letters = 0
-    for ch in text:
+    for ch, n in Counter(text).items():  # distinct characters only: a page has a few dozen
         if not ch.isalpha():
             continue
-        letters += 1
+        letters += n
         base = unicodedata.normalize("NFD", ch)[0].lower()
         if "a" <= base <= "z":
-            counts[ord(base) - 97] += 1
+            counts[ord(base) - 97] += n
     latin = sum(counts)
     if latin < MIN_LETTERS or latin < 0.5 * letters:
         return True

@@ -316,21 +316,19 @@ def find_running_lines(pages: list[PageText], heights: list[float]) -> None:
     # (key) -> list of (page index, y centre, start, end)
     seen: dict[str, list[tuple[int, float, int, int]]] = {}
     for idx, (page, height) in enumerate(zip(pages, heights)):
-        lines: dict[int, list[int]] = {}
-        for pos, box in enumerate(page.boxes):
-            if box is not None:
-                lines.setdefault(box[4], []).append(pos)
-        for positions in lines.values():
-            start, end = positions[0], positions[-1] + 1
-            if end - start != len(positions):
-                continue  # a line interrupted by others (should not happen): leave it alone
-            ys = [page.boxes[i][1] for i in positions] + [page.boxes[i][3] for i in positions]  # type: ignore[index]
-            y = (min(ys) + max(ys)) / 2
-            if _MARGIN_SHARE * height < y < (1 - _MARGIN_SHARE) * height:
-                continue
-            key = _line_key(page.text[start:end])
-            if key:
-                seen.setdefault(key, []).append((idx, y, start, end))
+        if not page.boxes:
+            continue
+        start = 0
+        for line in page.text.split("\n"):  # one extracted line per text line (page_text_from_rawdict)
+            end = start + len(line)
+            first = page.boxes[start] if line else None
+            if first is not None:
+                y = (first[1] + first[3]) / 2
+                if not _MARGIN_SHARE * height < y < (1 - _MARGIN_SHARE) * height:
+                    key = _line_key(line)
+                    if key:
+                        seen.setdefault(key, []).append((idx, y, start, end))
+            start = end + 1
     marks: dict[int, list[tuple[int, int]]] = {}
     for occurrences in seen.values():
         if len({o[0] for o in occurrences}) < need:
