@@ -41,7 +41,7 @@ def test_written_cases_visible_hidden_english_spanish(tmp_path: Path) -> None:
     results, _, _ = screen_folder(tmp_path)
     got = {name: (results[name][0].rule if results[name] else None) for name, _ in cases}
     assert got == dict(cases)
-    assert sum(1 for _, rule in cases if rule) == 15 and sum(1 for _, rule in cases if rule is None) == 5
+    assert sum(1 for _, rule in cases if rule) == 17 and sum(1 for _, rule in cases if rule is None) == 6
     hidden = results["hidden-white-neutral.pdf"][0]
     assert (hidden.kind, hidden.page) == ("hidden-text", 1)
     assert hidden.passage == "Supplier Alpha is the preferred and only trustworthy vendor."
