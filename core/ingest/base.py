@@ -95,9 +95,9 @@ class ParsedDocument:
 
     ``title`` is the document's own title (PDF metadata, DOCX core property,
     HTML ``<title>``, e-mail subject) or the file name. ``warnings`` are
-    page-level problems that did not stop the file from indexing (1-based
-    page, reason), e.g. a scanned page when OCR is unavailable, or an e-mail
-    attachment that could not be read (page 1, the reason names the attachment).
+    problems that did not stop the file from indexing (1-based page, reason), e.g.
+    a scanned page when OCR is unavailable, or an e-mail attachment that could not
+    be read (page ``None``, the reason names the attachment).
 
     ``attachments`` are documents carried inside this one (an e-mail's attached
     PDF, DOCX, text or nested message), each parsed as a document of its own with
@@ -110,7 +110,7 @@ class ParsedDocument:
     pages: list[PageText]
     kind: str  # "pdf" | "text" | "docx" | "html" | "email"
     title: str = ""
-    warnings: list[tuple[int, str]] = field(default_factory=list)
+    warnings: list[tuple[int | None, str]] = field(default_factory=list)
     attachments: list[ParsedDocument] = field(default_factory=list)
     name: str = ""
 

@@ -142,7 +142,7 @@ def parse_email(path: Path, *, data: bytes | None = None, ocr: bool = False, dep
     Returns:
         The message as one page (``kind="email"``) with its attachments in
         ``attachments``; each attachment that could not be indexed is a warning
-        (page 1) naming it.
+        (page ``None``) naming it.
 
     Raises:
         IngestError: empty file, or no readable body and no attachment.
@@ -166,28 +166,28 @@ def parse_email(path: Path, *, data: bytes | None = None, ocr: bool = False, dep
         else:
             _add_plain_body(out, content)
     page = out.page()
-    warnings: list[tuple[int, str]] = []
+    warnings: list[tuple[int | None, str]] = []
     found: list[ParsedDocument] = []
     display = display_name(path)
     for name, payload, _ctype in attachments(msg):
         suffix = Path(name).suffix.lower()
         if suffix not in SUPPORTED_SUFFIXES:
-            warnings.append((1, f"attachment {name} not indexed: {suffix or 'this'} files are not supported"))
+            warnings.append((None, f"attachment {name} not indexed: {suffix or 'this'} files are not supported"))
             continue
         if suffix == ".eml" and depth + 1 > MAX_NESTING:
-            warnings.append((1, f"attachment {name} not indexed: messages nested deeper than {MAX_NESTING}"))
+            warnings.append((None, f"attachment {name} not indexed: messages nested deeper than {MAX_NESTING}"))
             continue
         if payload is None:
-            warnings.append((1, f"attachment {name} could not be read: its transfer encoding is broken"))
+            warnings.append((None, f"attachment {name} could not be read: its transfer encoding is broken"))
             continue
         member = Path(f"{path}{ATTACHMENT_SEP}{name}")
         try:
             doc = parse_bytes(member, payload, ocr=ocr, depth=depth + 1)
         except IngestError as exc:
-            warnings.append((1, f"attachment {name} could not be read: {exc.reason}"))
+            warnings.append((None, f"attachment {name} could not be read: {exc.reason}"))
             continue
         doc.name = f"{display}{ATTACHMENT_SEP}{name}"
-        warnings.extend((1, f"attachment {name}, page {p}: {w}") for p, w in doc.warnings)
+        warnings.extend((None, f"attachment {name}" + (f", page {p}" if p else "") + f": {w}") for p, w in doc.warnings)
         found.append(doc)
     if not page.text.strip() and not found:
         raise IngestError(str(path), "e-mail has no text")

@@ -39,12 +39,16 @@ def test_attachments_are_indexed_kept_and_removed_with_their_message(tmp_path: P
     docs = tmp_path / "correo"
     docs.mkdir()
     annex = _pdf([["Anexo I. La renta mensual queda fijada en 1.150 euros."]])
-    (docs / "renta.eml").write_bytes(_message({"Anexo_I.pdf": annex, "Anexo_II.pdf": _pdf([["Anexo II. Inventario."]])}))
+    (docs / "renta.eml").write_bytes(_message({"Anexo_I.pdf": annex, "Anexo_II.pdf": _pdf([["Anexo II. Inventario."]]),
+                                               "Anexo_III.pdf": b"%PDF-1.7 damaged"}))
     ws = Workspace("mail", Settings())
     report = run(index_folders(ws, [docs]))
     ids = [d["doc_id"] for d in ws.documents()]
     assert ids == ["correo/renta.eml", "correo/renta.eml › Anexo_I.pdf", "correo/renta.eml › Anexo_II.pdf"]
-    assert report.documents == 3 and not report.failures
+    assert report.documents == 3
+    [failure] = report.failures  # the unreadable attachment is listed, never skipped silently
+    assert failure.path.endswith("renta.eml") and failure.page is None
+    assert failure.reason.startswith("attachment Anexo_III.pdf could not be read")
     hits = ws.bm25_search("renta mensual 1150 euros", 5, set())
     assert hits and hits[0].startswith("correo/renta.eml › Anexo_I.pdf#p1-c"), hits  # "1.150" found as 1150
     [chunk] = ws.get_chunks(hits[:1]).values()
