@@ -66,7 +66,7 @@ def index_run(
             for i, (path, doc_id, root) in enumerate(files):
                 if cancel():
                     raise Cancelled()
-                yield ProgressEvent(stage="index", done=i, total=len(files), message=str(path.name))
+                yield ProgressEvent(stage="index", done=i, total=len(files), message=str(path.name), item=doc_id)
                 try:
                     st = path.stat()
                 except OSError as exc:
@@ -115,6 +115,7 @@ def index_run(
                         # committed now, not after its (possibly long) embedding (tester,
                         # session 3: a run killed inside a 5 MB file had kept nothing).
                         commit_batch(ws, writes, [])
+                        yield _committed(writes, i, len(files))
                         writes, pending_chunks = [], 0
                     vectors: list[list[float]] = []
                     embedder = get_embedder() if chunks else None
@@ -126,6 +127,7 @@ def index_run(
                         yield ProgressEvent(
                             stage="embed", done=i, total=len(files),
                             message=f"{display_name(this.path)}: {min(b + EMBED_BATCH, len(chunks))}/{len(chunks)} chunks",
+                            item=this_id,
                         )
                     writes.append(DocumentWrite(
                         doc_id=this_id, path=this.path, root=root, size=st.st_size, mtime=st.st_mtime,
@@ -138,6 +140,7 @@ def index_run(
                     pending_chunks += len(chunks)
                 if pending_chunks >= commit_chunks:
                     commit_batch(ws, writes, [])
+                    yield _committed(writes, i + 1, len(files))
                     writes, pending_chunks = [], 0
             report.removed = len(gone)
             commit_batch(ws, writes, sorted(gone))
@@ -165,6 +168,12 @@ def attachment_doc_id(doc_id: str, name: str) -> str:
     """The doc_id of an attachment named ``name`` ("m.eml › a.pdf") of the file ``doc_id``:
     ``<doc_id> › a.pdf`` (nested: ``<doc_id> › b.eml › c.pdf``)."""
     return doc_id + ATTACHMENT_SEP + name.split(ATTACHMENT_SEP, 1)[1]
+
+
+def _committed(writes: list[DocumentWrite], done: int, total: int) -> ProgressEvent:
+    """The progress event after a batch commit: the manifest now holds these documents (the window shows them)."""
+    return ProgressEvent(stage="committed", done=done, total=total, message=f"{len(writes)} documents committed",
+                         item=writes[-1].doc_id if writes else "")
 
 
 def _moved_document(
