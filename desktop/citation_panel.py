@@ -291,7 +291,7 @@ class CitationPanel(QDockWidget):
         self.ocr_label.setVisible(getattr(citation, "modality", "text") == "ocr")
         self._view = _View(path=citation.path, doc_id=citation.doc_id, page=citation.page,
                            rects=list(citation.rects), span=(citation.start, citation.end), cited_page=citation.page,
-                           more_rects={c.page: list(c.rects) for c in continued})
+                           more_rects={c.page: list(c.rects) for c in getattr(citation, "continued", []) or []})
         self.show()
         self.raise_()
         self._load()
