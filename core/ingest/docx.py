@@ -34,6 +34,7 @@ XML; every rule above is a few lines over ``lxml`` elements.
 
 from __future__ import annotations
 
+import copy
 import io
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -392,6 +393,9 @@ class _Reader:
             for part in self.header_footer_parts(kind):
                 sub = _Reader.__new__(_Reader)
                 sub.__dict__.update(self.__dict__)
+                # headers count their own lists and notes: the body's clause 1 stays clause 1
+                sub.numbering = copy.deepcopy(self.numbering)
+                sub.notes = {k: copy.copy(v) for k, v in self.notes.items()}
                 sub.out = TextBuilder()
                 sub.blocks(part.element, "header", kind)
                 text = sub.out.page().text.strip()

@@ -254,3 +254,11 @@ def test_content_controls_text_boxes_and_headers_once(tmp_path) -> None:
     assert text.startswith("CONFIDENTIAL – Lease 2291") and "Header box text" in text and "First page header" in text
     assert text.rstrip().endswith("Footer line")
     assert [b.label for b in parsed.pages[0].blocks if b.kind == "header"] == ["header", "header", "footer"]
+
+
+def test_a_numbered_list_in_a_header_does_not_shift_the_body_numbers(tmp_path) -> None:
+    sect = '<w:headerReference w:type="default" r:id="hdr1"/>'
+    path = make_docx(tmp_path / "h.docx", p("Definitions", num=(5, 0)) + p("Payment", num=(5, 0)),
+                     numbering=_LEGAL, headers={"hdr1": p("Draft for review", num=(5, 0))}, sect=sect)
+    lines = [ln for ln in text_of(path).split("\n") if ln]
+    assert lines == ["ARTICLE I. Draft for review", "ARTICLE I. Definitions", "ARTICLE II. Payment"]
