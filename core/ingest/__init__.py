@@ -57,6 +57,7 @@ from core.ingest.files import (
     rects_for_span,
     render_page_png,
     span_rects,
+    span_rects_cached,
 )
 from core.ingest.html import html_to_page, parse_html
 from core.ingest.ocr import OCR_DPI, OCR_LANGUAGES, ocr_page, reads_as_language, tessdata_dir, text_layer_problem
@@ -71,6 +72,6 @@ __all__ = [
     "as_subscript", "as_superscript", "decode_text", "display_name", "extract_page", "file_sha256", "html_to_page",
     "is_member", "iter_files", "ocr_page", "open_member", "open_pdf_document", "page_text", "parse_bytes",
     "parse_docx", "parse_email", "parse_file", "parse_html", "parse_pdf", "read_text_file", "reads_as_language",
-    "rects_for_span", "render_page_png", "span_rects", "tessdata_dir", "text_blocks", "text_layer_page",
+    "rects_for_span", "render_page_png", "span_rects", "span_rects_cached", "tessdata_dir", "text_blocks", "text_layer_page",
     "text_layer_problem",
 ]
