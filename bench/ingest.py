@@ -1,6 +1,10 @@
 """Chunking figures, old (1,000 characters, 200 overlap) vs new (section-aware, embedding-model tokens).
 
-Usage: python bench/ingest.py [--k K] [--skip-lab]
+Usage: python bench/ingest.py [--k K] [--skip-lab] [--baseline REV [--repeats N]]
+
+``--baseline REV`` also times extraction with the ``core`` package of git revision REV
+(e.g. the commit before a change to the readers) against this tree's, alternating, each in
+a fresh process, on the same files: pages/s of both, best of N runs, and their ratio.
 
 For each variant, in one run on this machine:
 * extraction: pages/s of ``parse_file`` over ../shared/eval/corpora/pdfs (same for both);
@@ -131,11 +135,52 @@ def lab_recall(chunker, k: int) -> tuple[float, int, float]:
         store.chunk_pages = original
 
 
+def _extraction_rate(root: Path, repeats: int) -> list[float]:
+    """pages/s of ``parse_file`` (OCR off) with the ``core`` package found under ``root``, one process per run."""
+    import subprocess
+
+    code = (
+        "import sys, time; from pathlib import Path; sys.path.insert(0, sys.argv[1]); "
+        "from core.ingest import iter_files, parse_file; "
+        "files = sorted(iter_files(Path(sys.argv[2]))) + sorted(iter_files(Path(sys.argv[3]))); "
+        "t = time.perf_counter(); pages = sum(len(parse_file(f, ocr=False).pages) for f in files); "
+        "print(pages / (time.perf_counter() - t))"
+    )
+    rates = []
+    for _ in range(repeats):
+        out = subprocess.run([sys.executable, "-c", code, str(root), str(PDFS), str(LAB / "corpus")],
+                             capture_output=True, text=True, check=True, cwd=root)
+        rates.append(float(out.stdout.strip().splitlines()[-1]))
+    return rates
+
+
+def compare_extraction(rev: str, repeats: int) -> None:
+    """Extraction pages/s of revision ``rev``'s readers and this tree's, alternating runs."""
+    import subprocess
+    import tarfile
+    import io
+
+    repo = Path(__file__).resolve().parents[1]
+    base = Path(tempfile.mkdtemp(prefix="verbatim-bench-baseline-"))
+    archive = subprocess.run(["git", "-C", str(repo), "archive", rev, "core"], capture_output=True, check=True).stdout
+    tarfile.open(fileobj=io.BytesIO(archive)).extractall(base)
+    old, new = [], []
+    for _ in range(repeats):  # alternate, so a change in the machine's load hits both
+        old += _extraction_rate(base, 1)
+        new += _extraction_rate(repo, 1)
+    print(f"extraction pages/s, best of {repeats}: {rev} {max(old):.1f}, this tree {max(new):.1f} "
+          f"(ratio {max(new) / max(old):.2f}; medians {statistics.median(old):.1f} and {statistics.median(new):.1f})")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--k", type=int, default=6, help="recall@k cut-off (the project's default top_k)")
     parser.add_argument("--skip-lab", action="store_true", help="skip indexing the lab (embedding is slow)")
+    parser.add_argument("--baseline", help="git revision whose readers' extraction speed to compare with this tree's")
+    parser.add_argument("--repeats", type=int, default=3, help="runs of each variant for --baseline")
     args = parser.parse_args()
+    if args.baseline:
+        compare_extraction(args.baseline, args.repeats)
     os.environ.setdefault("VERBATIM_HOME", tempfile.mkdtemp(prefix="verbatim-bench-ingest-"))
     files = sorted(iter_files(PDFS)) + sorted(iter_files(LAB / "corpus"))
     t = time.perf_counter()

@@ -88,8 +88,8 @@ def collect(corpora: Path, lab: Path, store: Path, limit: int | None) -> list[di
                 "doc": (case.source or {}).get("doc") or (case.expected_docs[0] if case.expected_docs else case.case_id),
                 "gold": gold, "retrieved": [quote_retrieved(q, chunks) for q in gold],
                 "retrieve_ms": (t2 - t1) * 1000, "score_ms": (t3 - t2) * 1000,
-                "spans": [{"chunk": s.chunk.chunk_id, "doc": s.chunk.doc_id, "page": s.chunk.page,
-                           "start": s.page_span[0], "end": s.page_span[1], "cos": s.cosine, "terms": s.terms,
+                "spans": [{"chunk": s.chunk.chunk_id, "doc": s.chunk.doc_id,
+                           "page": s.page_span[0], "start": s.page_span[1], "end": s.page_span[2], "cos": s.cosine, "terms": s.terms,
                            "text": s.text} for s in spans],
             })
         print(f"{corpus}: {len(cases)} cases", file=sys.stderr)

@@ -17,6 +17,9 @@ Usage: python bench/verify.py [--anchors N] [--embedded [--save-answers FILE]] [
    cases (B21's simulated quotes; true, paraphrased, wrong-chunk, invented-id,
    wrong-number claims). With ``--embedded`` also the real pipeline with the
    embedded SmolLM2 model over the twelve lab questions (slow: minutes).
+4. Polarity: false removals of :func:`core.polarity.polarity_mismatch` on the BOE
+   anchors and the lab's sentences (true claims), and its detections when "no" is
+   inserted into an anchor or put before a lab gold quote.
 
 Prints figures; nothing here passes or fails.
 """
@@ -276,6 +279,44 @@ def funnel_simulated() -> None:
     print(f"kept citations by match kind: {dict(kept_kinds)}")
 
 
+def polarity() -> None:
+    """False removals and detections of the polarity check (core.polarity) on the BOE anchors and the lab."""
+    import re
+
+    from core.ingest import iter_files
+    from core.polarity import polarity_mismatch
+
+    print("\n== 4. polarity check: false removals (true claims removed) / detections (negation inserted) ==")
+    anchors = [json.loads(line) for line in (PDFS / "boe_constitution_anchors.jsonl").open(encoding="utf-8")]
+    true = [a["anchor_text"] for a in anchors if a["found_in_pdf"]]
+    false_removed = sum(polarity_mismatch(t, [t]) is not None for t in true)
+    inserted = detected = 0
+    t0 = time.perf_counter()
+    for text in true:
+        words = text.split()
+        if len(words) < 6:
+            continue
+        i = RNG.randrange(1, len(words) - 2)
+        edited = " ".join(words[:i] + ["no"] + words[i:])
+        inserted += 1
+        detected += polarity_mismatch(edited, [text]) is not None
+    secs = time.perf_counter() - t0
+    print(f"BOE anchors: {false_removed}/{len(true)} true claims removed; 'no' inserted before a random word: "
+          f"{detected}/{inserted} removed ({secs / max(inserted, 1) * 1e6:.0f} µs per check)")
+    sentences = []
+    for path in iter_files(LAB / "corpus"):
+        for page in parse_file(path).pages:
+            sentences += [(s.strip(), page.text) for s in re.split(r"(?<=[.;:])\s+|\n", page.text) if len(s.strip()) > 20]
+    removed_self = sum(polarity_mismatch(s, [s]) is not None for s, _ in sentences)
+    removed_page = sum(polarity_mismatch(s, [page]) is not None for s, page in sentences)
+    lab_cases = [json.loads(line) for line in (LAB / "cases.jsonl").read_text(encoding="utf-8").splitlines() if line.strip()]
+    gold = [g for c in lab_cases for g in c["gold_quotes"]]
+    negated = [("No " + g[0].lower() + g[1:], g) for g in gold]
+    print(f"lab: {removed_self}/{len(sentences)} sentences removed citing themselves, {removed_page}/{len(sentences)} "
+          f"citing their page; gold quotes negated ('No …'): {sum(polarity_mismatch(c, [g]) is not None for c, g in negated)}"
+          f"/{len(negated)} removed")
+
+
 def funnel_embedded(save: str | None) -> None:
     """The lab's twelve questions through the real pipeline with the embedded model.
 
@@ -340,6 +381,7 @@ def main() -> None:
         return
     thresholds(args.anchors)
     funnel_simulated()
+    polarity()
     if args.embedded:
         funnel_embedded(args.save_answers)
 

@@ -28,9 +28,15 @@ therefore share a chunk, and every cut between sections falls on a heading.
 heading path in force at its start ("Contrato marco › Capítulo II › Artículo 12").
 It is prepended for embedding and BM25 (:meth:`core.types.Chunk.embedding_text`)
 but is never part of ``text``: quotes verify against, and offsets index, only the
-chunk's own text (``text == page_text[start:end]``).
+chunk's own text (``text == page_text[start:end]`` for a single-segment chunk).
 
-Chunks never cross a page; ids are ``<doc_id>#p<page>-c<n>`` (``n`` 0-based per page).
+**Pages.** A document is chunked as one stream of its pages' texts, without their
+running headers and footers (``PageText.running``): a chunk may cross a page break
+(a clause that goes on over the page is quotable whole, case B38), and no chunk
+carries "CONFIDENTIAL – Page 2 of 4". Such a chunk lists its page-text
+``segments`` (:class:`core.types.Chunk`); the running lines stay in the page texts,
+so highlighting and offsets are unchanged. Ids are ``<doc_id>#p<page>-c<n>`` with
+``page`` where the chunk starts and ``n`` 0-based among the chunks starting there.
 """
 
 from __future__ import annotations
@@ -42,11 +48,14 @@ import threading
 from dataclasses import dataclass
 
 from core.ingest import Block, PageText
-from core.types import Chunk
+from core.types import SEGMENT_SEP, Chunk, Segment
 
-#: Bumped when the chunker's output changes for the same settings; recorded in the index
+#: Bumped when the chunker's output changes for the same settings — or the page texts it is
+#: given do (3: issue #14's extraction: DOCX revisions, numbering and notes, PDF form values and
+#: super/subscript markers, BM25 number tokens; 4: a document is chunked as one stream, chunks
+#: cross page breaks and leave out running headers and footers); recorded in the index
 #: fingerprint (core.store.index_fingerprint), so old indexes ask for a rebuild.
-CHUNKER_VERSION = 2
+CHUNKER_VERSION = 4
 MAX_SEQ_TOKENS = 256  # all-MiniLM-L6-v2 max_seq_length (sentence_bert_config.json)
 SPECIAL_TOKENS = 2  # [CLS] and [SEP]
 MAX_CONTEXT_TOKENS = 32  # the context line is shortened to this many tokens
@@ -211,6 +220,80 @@ def _best_break(text: str, lo: int, hi: int) -> int | None:
     return lo + space + 1 if space >= 0 else None
 
 
+@dataclass
+class _Piece:
+    """A span of one page's text placed in the document stream: ``stream[at:at + end - start]``."""
+
+    at: int
+    page: int  # index into the pages list
+    start: int
+    end: int
+
+
+_SENTENCE_END = (".", ":", ";", "!", "?", "…", ")", '"', "”", "»")
+
+
+def _stream(pages: list[PageText]) -> tuple[str, list[_Piece], list[Block]]:
+    """The document's body text as one stream: every page's text without its running headers
+    and footers (``PageText.running``), pieces stripped of edge whitespace and joined by
+    :data:`core.types.SEGMENT_SEP`; the pages' blocks moved to stream offsets.
+
+    A page whose body ends mid-sentence runs on into the next page: the next page's
+    first block then continues the previous block instead of starting a paragraph, so
+    the chunker does not prefer to cut a clause at a page break.
+    """
+    parts: list[str] = []
+    pieces: list[_Piece] = []
+    blocks: list[Block] = []
+    pos = 0
+    for idx, page in enumerate(pages):
+        text = page.text
+        cuts = sorted(page.running)
+        bounds, cursor = [], 0
+        for a, b in cuts:
+            bounds.append((cursor, a))
+            cursor = max(cursor, b)
+        bounds.append((cursor, len(text)))
+        first_piece = True
+        for a, b in bounds:
+            while a < b and text[a].isspace():
+                a += 1
+            while b > a and text[b - 1].isspace():
+                b -= 1
+            if a >= b:
+                continue
+            if parts:
+                parts.append(SEGMENT_SEP)
+                pos += len(SEGMENT_SEP)
+            runs_on = first_piece and bool(blocks) and not parts[-2].rstrip().endswith(_SENTENCE_END)
+            piece = _Piece(pos, idx, a, b)
+            pieces.append(piece)
+            parts.append(text[a:b])
+            for blk in page.blocks:
+                s, e = max(blk.start, a), min(blk.end, b)
+                if s >= e and not (blk.start == blk.end and a <= blk.start < b):
+                    continue
+                moved = Block(pos + s - a, pos + max(s, e) - a, blk.kind, blk.level, blk.index, blk.label)
+                if runs_on and blk.start <= a:
+                    blocks[-1].end = moved.end  # the clause goes on from the previous page
+                else:
+                    blocks.append(moved)
+                runs_on = False
+            pos += b - a
+            first_piece = False
+    return "".join(parts), pieces, blocks
+
+
+def _segments(pieces: list[_Piece], pages: list[PageText], start: int, end: int) -> list[Segment]:
+    out = []
+    for pc in pieces:
+        length = pc.end - pc.start
+        a, b = max(start, pc.at), min(end, pc.at + length)
+        if a < b:
+            out.append(Segment(page=pages[pc.page].page, start=pc.start + a - pc.at, end=pc.start + b - pc.at))
+    return out
+
+
 def chunk_pages(
     doc_id: str,
     path: str,
@@ -221,12 +304,13 @@ def chunk_pages(
     lang: str = "en",
     title: str = "",
 ) -> list[Chunk]:
-    """Chunk every page of one document (see the module docstring for the rules).
+    """Chunk one document (see the module docstring for the rules).
 
     Args:
         doc_id: the document's stable id (``<folder>/<relative path>``).
         path: absolute path of the file.
-        pages: the document's pages (1-based numbers), with their blocks.
+        pages: the document's pages (1-based numbers), with their blocks and running
+            header/footer spans.
         chunk_tokens: maximum tokens of a chunk's embedding text, ``[CLS]``,
             context line and ``[SEP]`` included; capped at ``MAX_SEQ_TOKENS``.
             Default ``DEFAULT_CHUNK_TOKENS``.
@@ -236,7 +320,9 @@ def chunk_pages(
         title: document title for the context line (file name if empty).
 
     Returns:
-        Chunks with ids ``<doc_id>#p<page>-c<n>``; whitespace-only pages give none.
+        Chunks with ids ``<doc_id>#p<page>-c<n>`` (``page`` where the chunk starts);
+        a chunk crossing a page break or a left-out running line has ``segments``.
+        Whitespace-only pages give none.
 
     Raises:
         ModelUnavailableError: the embedding model (its tokenizer) is not installed.
@@ -246,105 +332,110 @@ def chunk_pages(
     title = title or path.rsplit("/", 1)[-1]
     tokenizer = get_tokenizer()
     chunks: list[Chunk] = []
+    text, pieces, blocks = _stream(pages)
+    if not text:
+        return chunks
     headings = _HeadingPath()
-    for page in pages:
-        text = page.text
-        if not text.strip():
-            continue
-        enc = tokenizer.encode(text, add_special_tokens=False)
-        tok_starts = [o[0] for o in enc.offsets]
-        page_heads = find_headings(text, page.blocks)
-        head_starts = [h.start for h in page_heads]
-        block_starts = [b.start for b in page.blocks]
-        para_starts = paragraph_starts(text, page.blocks)
-        h_i = 0
-        n = 0
-        start = 0
-        while True:
-            while start < len(text) and text[start].isspace():
-                start += 1
-            if start >= len(text):
-                break
-            while h_i < len(page_heads) and page_heads[h_i].start <= start:
-                headings.push(page_heads[h_i])
-                h_i += 1
-            path_names = headings.names()
-            context = _context_line(title, path_names)
-            budget = limit - SPECIAL_TOKENS - (_context_tokens(context) + 1 if context else 0)
-            budget = max(budget, 16)
-            first_tok = bisect.bisect_left(tok_starts, start)
-            last_tok = first_tok + budget  # first token that no longer fits
-            if last_tok >= len(tok_starts):
-                end, next_start = len(text), None
-            else:
-                max_end = tok_starts[last_tok]
-                min_tok = first_tok + budget // 4
-                lo_sec = tok_starts[min(min_tok, len(tok_starts) - 1)]
-                # a section start inside the budget (after a quarter of it) ends the chunk there
-                k = bisect.bisect_right(head_starts, max_end) - 1
-                if k >= 0 and head_starts[k] > lo_sec:
-                    end, next_start = head_starts[k], head_starts[k]
-                else:
-                    # prefer ending right before a paragraph in the second half of the budget
-                    mid = start + (max_end - start) // 2
-                    p = bisect.bisect_right(para_starts, max_end) - 1
-                    if p >= 0 and para_starts[p] > mid:
-                        end = next_start = para_starts[p]
-                    else:
-                        lo = start + int((max_end - start) * 0.7)
-                        end = _best_break(text, lo, max_end) or max_end
-                        end_tok = bisect.bisect_left(tok_starts, end)
-                        ov_tok = max(end_tok - overlap_n, first_tok + 1)
-                        next_start = tok_starts[ov_tok] if ov_tok < len(tok_starts) else end
-                        # begin the overlap at a word boundary
-                        if 0 < next_start < end and not text[next_start - 1].isspace():
-                            space = text.find(" ", next_start, end)
-                            nl = text.find("\n", next_start, end)
-                            cands = [c for c in (space, nl) if c >= 0]
-                            next_start = min(cands) + 1 if cands else next_start
-                        # a paragraph cut in two is repeated whole by the next chunk when it began
-                        # inside this one (so any paragraph that fits the budget lies in one chunk)
-                        p = bisect.bisect_right(para_starts, end - 1) - 1
-                        if p >= 0 and start < para_starts[p] < next_start:
-                            para_end = para_starts[p + 1] if p + 1 < len(para_starts) else len(text)
-                            para_tokens = bisect.bisect_left(tok_starts, para_end) - bisect.bisect_left(
-                                tok_starts, para_starts[p]
-                            )
-                            if para_tokens <= budget:
-                                next_start = para_starts[p]
-                        if next_start <= start:
-                            next_start = end
-            piece_end = end
-            while piece_end > start and text[piece_end - 1].isspace():
-                piece_end -= 1
-            if piece_end > start:
-                b = bisect.bisect_right(block_starts, start) - 1
-                location = _PATH_SEP.join(path_names)
-                if page.blocks and b >= 0 and page.blocks[b].index and not page.boxes:
-                    location = (location + " " if location else "") + f"¶ {page.blocks[b].index}"
-                chunks.append(
-                    Chunk(
-                        chunk_id=f"{doc_id}#p{page.page}-c{n}",
-                        doc_id=doc_id,
-                        path=path,
-                        page=page.page,
-                        start=start,
-                        end=piece_end,
-                        text=text[start:piece_end],
-                        lang=lang,
-                        modality="ocr" if page.modality == "ocr" else "text",
-                        ocr_confidence=page.ocr_confidence,
-                        page_label=page.label,
-                        location=location,
-                        context=context,
-                    )
-                )
-                n += 1
-            if next_start is None:
-                break
-            start = next_start
-        # headings later on the page stay in force for the next page
-        while h_i < len(page_heads):
+    by_number = {pg.page: pg for pg in pages}
+    per_page: dict[int, int] = {}
+    enc = tokenizer.encode(text, add_special_tokens=False)
+    tok_starts = [o[0] for o in enc.offsets]
+    page_heads = find_headings(text, blocks)
+    head_starts = [h.start for h in page_heads]
+    block_starts = [b.start for b in blocks]
+    para_starts = paragraph_starts(text, blocks)
+    h_i = 0
+    start = 0
+    while True:
+        while start < len(text) and text[start].isspace():
+            start += 1
+        if start >= len(text):
+            break
+        while h_i < len(page_heads) and page_heads[h_i].start <= start:
             headings.push(page_heads[h_i])
             h_i += 1
+        path_names = headings.names()
+        context = _context_line(title, path_names)
+        budget = limit - SPECIAL_TOKENS - (_context_tokens(context) + 1 if context else 0)
+        budget = max(budget, 16)
+        first_tok = bisect.bisect_left(tok_starts, start)
+        last_tok = first_tok + budget  # first token that no longer fits
+        if last_tok >= len(tok_starts):
+            end, next_start = len(text), None
+        else:
+            max_end = tok_starts[last_tok]
+            min_tok = first_tok + budget // 4
+            lo_sec = tok_starts[min(min_tok, len(tok_starts) - 1)]
+            # a section start inside the budget (after a quarter of it) ends the chunk there
+            k = bisect.bisect_right(head_starts, max_end) - 1
+            if k >= 0 and head_starts[k] > lo_sec:
+                end, next_start = head_starts[k], head_starts[k]
+            else:
+                # prefer ending right before a paragraph in the second half of the budget
+                mid = start + (max_end - start) // 2
+                p = bisect.bisect_right(para_starts, max_end) - 1
+                if p >= 0 and para_starts[p] > mid:
+                    end = next_start = para_starts[p]
+                else:
+                    lo = start + int((max_end - start) * 0.7)
+                    end = _best_break(text, lo, max_end) or max_end
+                    end_tok = bisect.bisect_left(tok_starts, end)
+                    ov_tok = max(end_tok - overlap_n, first_tok + 1)
+                    next_start = tok_starts[ov_tok] if ov_tok < len(tok_starts) else end
+                    # begin the overlap at a word boundary
+                    if 0 < next_start < end and not text[next_start - 1].isspace():
+                        space = text.find(" ", next_start, end)
+                        nl = text.find("\n", next_start, end)
+                        cands = [c for c in (space, nl) if c >= 0]
+                        next_start = min(cands) + 1 if cands else next_start
+                    # a paragraph cut in two is repeated whole by the next chunk when it began
+                    # inside this one (so any paragraph that fits the budget lies in one chunk)
+                    p = bisect.bisect_right(para_starts, end - 1) - 1
+                    if p >= 0 and start < para_starts[p] < next_start:
+                        para_end = para_starts[p + 1] if p + 1 < len(para_starts) else len(text)
+                        para_tokens = bisect.bisect_left(tok_starts, para_end) - bisect.bisect_left(
+                            tok_starts, para_starts[p]
+                        )
+                        if para_tokens <= budget:
+                            next_start = para_starts[p]
+                    if next_start <= start:
+                        next_start = end
+        piece_end = end
+        while piece_end > start and text[piece_end - 1].isspace():
+            piece_end -= 1
+        if piece_end > start:
+            segments = _segments(pieces, pages, start, piece_end)
+            first = by_number[segments[0].page]
+            chunk_pages_ = [by_number[p] for p in dict.fromkeys(s.page for s in segments)]
+            b = bisect.bisect_right(block_starts, start) - 1
+            location = _PATH_SEP.join(path_names)
+            if blocks and b >= 0 and blocks[b].label:  # "footnote 1", "header"
+                location = (location + " › " if location else "") + blocks[b].label
+            elif blocks and b >= 0 and blocks[b].index and not first.boxes:
+                location = (location + " " if location else "") + f"¶ {blocks[b].index}"
+            ocr = [pg for pg in chunk_pages_ if pg.modality == "ocr"]
+            confidences = [pg.ocr_confidence for pg in ocr if pg.ocr_confidence is not None]
+            n = per_page.get(first.page, 0)
+            per_page[first.page] = n + 1
+            chunks.append(
+                Chunk(
+                    chunk_id=f"{doc_id}#p{first.page}-c{n}",
+                    doc_id=doc_id,
+                    path=path,
+                    page=segments[0].page,
+                    start=segments[0].start,
+                    end=segments[0].end,
+                    text=text[start:piece_end],
+                    segments=segments if len(segments) > 1 else [],
+                    lang=lang,
+                    modality="ocr" if ocr else "text",
+                    ocr_confidence=min(confidences) if confidences else None,
+                    page_label=first.label,
+                    location=location,
+                    context=context,
+                )
+            )
+        if next_start is None:
+            break
+        start = next_start
     return chunks

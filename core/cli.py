@@ -51,6 +51,7 @@ REASON_TEXT = {
     "number_not_in_quote": "number not in quote",
     "model_output_truncated": "the model's answer was cut off at its token limit",
     "not_supported": "the quote does not support the sentence",
+    "polarity_mismatch": "the sentence negates what its quote says, or the reverse",
 }
 
 

@@ -362,7 +362,7 @@ class _Judge:
             )
             result.citations.append(check)
             if check.valid and chunk is not None and found is not None:
-                spans.append((chunk.doc_id, chunk.page, chunk.start + found.start, chunk.start + found.end))
+                spans += [(chunk.doc_id, sp.page, sp.start, sp.end) for sp in chunk.page_spans(found.start, found.end)]
         if case.must_abstain or not case.gold_quotes:
             return
         if answer.kind == "passages":
@@ -376,8 +376,8 @@ class _Judge:
                 m = match_quote(quote, chunk.text, fuzzy_threshold=self.settings.fuzzy_threshold)
                 if m is None:
                     continue
-                g0, g1 = chunk.start + m.start, chunk.start + m.end
-                if any(d == chunk.doc_id and p == chunk.page and s < g1 and g0 < e for d, p, s, e in spans):
+                if any(d == chunk.doc_id and p == g.page and s < g.end and g.start < e
+                       for g in chunk.page_spans(m.start, m.end) for d, p, s, e in spans):
                     hit = True
                     break
             result.gold_cited.append(hit)

@@ -52,12 +52,13 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from functools import lru_cache
 
 from text_to_num import alpha2digit
 
-from core.textproc import SUPPORTED_LANGS, detect_language
+from core.normalize import MARKS
+from core.textproc import NUMBER, SUPPORTED_LANGS, detect_language, number_readings
 
 # --- vocabularies (small closed lists; see module docstring for why by hand) ---
 
@@ -92,7 +93,7 @@ for _i, (_en, _es) in enumerate(
 _MONTHS["setiembre"] = 9
 _MONTHS["sept"] = 9
 
-_NUM = r"\d{1,3}(?:[ \u00a0\u202f\u2009.,]\d{3})+(?:[.,]\d+)?|\d+(?:[.,]\d+)?"
+_NUM = NUMBER
 _MONTH_RE = "|".join(sorted((re.escape(m) for m in _MONTHS), key=len, reverse=True))
 _ORD = r"(?:st|nd|rd|th|º|ª|°|o|a|er|ᵒ|ᵃ)?"
 
@@ -147,29 +148,8 @@ class Fact:
 
 
 def _readings(token: str) -> frozenset[Decimal]:
-    """Numeric readings of a digit token (see module docstring, ``number``)."""
-    t = re.sub(r"[ \u00a0\u202f\u2009]", "", token)
-    seps = [c for c in t if c in ".,"]
-    out: set[Decimal] = set()
-    try:
-        if not seps:
-            out.add(Decimal(t))
-        elif len(set(seps)) == 2:
-            dec = t[max(t.rfind("."), t.rfind(","))]
-            grp = "," if dec == "." else "."
-            out.add(Decimal(t.replace(grp, "").replace(dec, ".")))
-        else:
-            sep = seps[0]
-            parts = t.split(sep)
-            if len(parts) > 2:
-                out.add(Decimal("".join(parts)))
-            else:
-                out.add(Decimal(t.replace(sep, ".")))
-                if len(parts[1]) == 3 and parts[0] != "0":
-                    out.add(Decimal("".join(parts)))
-    except InvalidOperation:
-        return frozenset()
-    return frozenset(v.normalize() for v in out)
+    """Numeric readings of a digit token (:func:`core.textproc.number_readings`)."""
+    return number_readings(token)
 
 
 def _year(text: str) -> int:
@@ -192,7 +172,14 @@ def _words_to_digits(text: str, lang: str, threshold: float) -> str:
         return text
 
 
+_MARK_AFTER_DIGIT = re.compile("(?<=\\d)[" + "".join(sorted(MARKS)) + "]+")
+
+
 def _prepare(text: str) -> str:
+    # A superscript or subscript right after a digit is a footnote marker, never part of the
+    # number: "EUR 320¹" states 320, not 3201 (case B37); elsewhere it is a digit ("m²" = "m2").
+    text = _MARK_AFTER_DIGIT.sub(" ", text)
+    text = unicodedata.normalize("NFKC", text) if any(c in MARKS for c in text) else text
     text = unicodedata.normalize("NFC", text)
     text = _REF_MARKER.sub(" ", text)
     # Unify dashes; a soft hyphen counts as a hyphen, so "01-2301" typed with "-" equals the

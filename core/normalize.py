@@ -18,6 +18,9 @@ keeps a per-character map back to the source, which highlighting needs.
   spaces) and a lowercase letter is dropped together with the break, so
   ``obliga-\\nción`` reads ``obligación``.
 * Bracketed reference markers such as ``[9]``, ``[12, 13]`` or ``[4-6]`` are dropped.
+* A superscript or subscript character right after a digit is a marker, not part of the
+  number: a space is put before it, so ``320¹`` reads ``320 1``, never ``3201`` (case B37:
+  "EUR 320¹" must never match a quote "EUR 3201"); elsewhere NFKC applies (``m²`` → ``m2``).
 * Every run of whitespace becomes one space; leading and trailing spaces are removed.
 """
 
@@ -30,6 +33,8 @@ _QUOTES = {c: "'" for c in "‘’‚‛‹›′`´"} | {c: '"' for c in "“�
 _DASHES = {c: "-" for c in "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d"}
 _DROP = set("\u00ad\u200b\u200c\u200d\u2060\ufeff")
 _HYPHENS = set("-\u2010\u2011")
+MARKS = frozenset("⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿⁱ₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎")
+"""Superscript and subscript characters: footnote markers and exponents (see the module docstring)."""
 _REF_MARKER = re.compile(r"\[\s*\d{1,3}(?:\s*[,\u2013\-]\s*\d{1,3})*\s*\]")
 _LINEBREAK_HYPHEN = re.compile(r"(?<=[^\W\d_])[-\u00ad\u2010\u2011][ \t]*\r?\n[ \t]*(?=[^\W\d_])")
 
@@ -83,6 +88,9 @@ def normalize(text: str) -> tuple[str, list[int]]:
                 out.append(" ")
                 origin.append(pending_space)
             pending_space = -1
+        elif ch in MARKS and out and out[-1].isdigit() and text[i - 1] not in MARKS:
+            out.append(" ")
+            origin.append(i)
         if ch in _QUOTES:
             piece = _QUOTES[ch]
         elif ch in _DASHES:

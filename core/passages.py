@@ -87,9 +87,11 @@ class Span:
         return self.chunk.text[self.start:self.end]
 
     @property
-    def page_span(self) -> tuple[int, int]:
-        """``[start, end)`` in the page text, characters."""
-        return self.chunk.start + self.start, self.chunk.start + self.end
+    def page_span(self) -> tuple[int, int, int]:
+        """``(page, start, end)``: where the span begins in the page texts (1-based page, characters;
+        a chunk may cross a page break, :meth:`core.types.Chunk.page_spans`)."""
+        first = self.chunk.page_spans(self.start, self.end)[0]
+        return first.page, first.start, first.end
 
 
 def _ends_open(text: str) -> bool:
@@ -216,9 +218,9 @@ def select_spans(spans: list[Span], *, max_total: int = 5, per_chunk: int = 2, m
             break
         if per.get(span.chunk.chunk_id, 0) >= per_chunk:
             continue
-        p0, p1 = span.page_span
-        if any(c.chunk.doc_id == span.chunk.doc_id and c.chunk.page == span.chunk.page
-               and p0 < c.page_span[1] and c.page_span[0] < p1 for c in chosen):
+        page, p0, p1 = span.page_span
+        if any(c.chunk.doc_id == span.chunk.doc_id and c.page_span[0] == page
+               and p0 < c.page_span[2] and c.page_span[1] < p1 for c in chosen):
             continue
         chosen.append(span)
         per[span.chunk.chunk_id] = per.get(span.chunk.chunk_id, 0) + 1

@@ -86,8 +86,7 @@ def _consulted(chunks: list[Chunk]) -> list[ConsultedDoc]:
     by_doc: dict[str, ConsultedDoc] = {}
     for c in chunks:
         doc = by_doc.setdefault(c.doc_id, ConsultedDoc(doc_id=c.doc_id, path=c.path, pages=[]))
-        if c.page not in doc.pages:
-            doc.pages.append(c.page)
+        doc.pages.extend(p for p in c.pages if p not in doc.pages)  # a chunk may cross a page break
     for doc in by_doc.values():
         doc.pages.sort()
     return list(by_doc.values())
@@ -301,6 +300,7 @@ def _run_round(
             fuzzy_threshold=settings.fuzzy_threshold,
             rects=rects,
             check_facts=settings.check_facts,
+            check_polarity=settings.check_facts,
         )
 
     def on_claim(key: int) -> ClaimHandler:
@@ -556,13 +556,16 @@ def answer_question(
             message = "The model found no answer in the passages consulted."
         elif rejected and all(r.reason == RejectReason.fact_not_in_quote for r in rejected):
             message = "The model answered, but its sentences state figures that its quotes do not contain."
+        elif rejected and all(r.reason == RejectReason.polarity_mismatch for r in rejected):
+            message = "The model answered, but its sentences negate what its quotes state, or the reverse."
         elif rejected and all(r.reason == RejectReason.not_supported for r in rejected):
             message = "The model answered, but its quotes do not support its sentences."
         else:
             message = "The model answered, but none of its quotes could be found in the cited passages."
         return abstain(message, context, rejected)
     dropped_claims = any(
-        r.reason in (RejectReason.no_citation, RejectReason.fact_not_in_quote, RejectReason.not_supported)
+        r.reason in (RejectReason.no_citation, RejectReason.fact_not_in_quote, RejectReason.not_supported,
+                     RejectReason.polarity_mismatch)
         for r in rejected
     )
     conflict = trace.model_conflicting_evidence = model_answer.conflicting_evidence

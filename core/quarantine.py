@@ -10,8 +10,12 @@ Two detectors:
 
 * **Addressed-to-an-AI text** — the regular expressions in :data:`PATTERNS`
   (English and Spanish), matched on the normalized text
-  (:func:`core.normalize.normalize`: NFKC, case folded, whitespace collapsed),
-  with the passage reported from the original text.
+  (:func:`core.normalize.normalize`: NFKC, case folded, whitespace collapsed)
+  with look-alike letters of other scripts read as the Latin letters they imitate
+  ("іgnore аll" written with Cyrillic і and а; :func:`skeleton`, Unicode's
+  confusables through ``confusable_homoglyphs``), and once more on letter-spaced
+  runs with their spaces removed ("i g n o r e  a l l  p r e v i o u s …";
+  :func:`_letter_spaced`), with the passage reported from the original text.
 * **Hidden text in PDFs** — spans read with PyMuPDF ``page.get_text("dict")``
   that a reader cannot see: fill colour near the page background (white),
   font size under :data:`TINY_FONT_PT`, or a bbox outside the page box. Only
@@ -36,6 +40,7 @@ import re._constants as _c  # the stdlib's own regex parser: literals a pattern 
 import unicodedata
 from re._parser import parse as _sre_parse
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from core.normalize import _DASHES, _DROP, _QUOTES, _dropped_spans, normalize, to_original_span
@@ -221,6 +226,54 @@ def _requirements(items) -> list[frozenset[str]]:
 
 _COMPILED = tuple((p, re.compile(p.regex)) for p in PATTERNS)
 _REQUIRED = tuple(tuple(_requirements(_sre_parse(p.regex).data)) for p in PATTERNS)
+# The same patterns for text whose spaces were removed (letter-spaced runs): whitespace and
+# word boundaries dropped from the expressions.
+_SPACELESS = tuple(
+    (p, re.compile(re.sub(r"\\s[+*?]?|\\b| ", "", p.regex))) for p in PATTERNS
+)
+
+
+@lru_cache(maxsize=1)
+def _confusables() -> dict[int, str]:
+    """Characters of other scripts that look like a Latin letter → that letter (lower case).
+
+    From Unicode's confusables data (TR39, ``confusables.txt``) as packaged by
+    ``confusable_homoglyphs``: every non-Latin letter whose confusable is one ASCII letter
+    (Cyrillic а е і о р с у х ѕ ј ԁ ԛ ԝ, Greek ο ν α ι κ …).
+    """
+    from confusable_homoglyphs import categories, confusables
+
+    table: dict[int, str] = {}
+    for char, glyphs in confusables.confusables_data.items():
+        if len(char) != 1 or not char.isalpha() or categories.alias(char) in ("LATIN", "COMMON"):
+            continue
+        latin = [g["c"] for g in glyphs if len(g["c"]) == 1 and g["c"].isascii() and g["c"].isalpha()]
+        if latin:
+            table[ord(char)] = latin[0].lower()
+    return table
+
+
+def skeleton(norm: str) -> str:
+    """``norm`` with look-alike letters of other scripts replaced by the Latin letter they imitate.
+
+    One character for one, so offsets into ``norm`` stay valid. Text without such letters is
+    returned unchanged; a Greek or Russian text becomes Latin-looking garbage, which no
+    pattern matches.
+    """
+    return norm.translate(_confusables())
+
+
+# Four or more single letters each followed by one space or separator: "i g n o r e", "i.g.n.o.r.e".
+_SPACED_RUN = re.compile(r"(?<!\w)(?:\w[ .\-_*·]){3,}\w(?!\w)")
+
+
+def _letter_spaced(norm: str) -> list[tuple[int, int, str]]:
+    """Letter-spaced runs of ``norm``: ``(start, end, letters without separators)``.
+
+    Neighbouring runs (the words of a letter-spaced sentence) are one run: normalization
+    already collapsed the wider gaps between words to one space.
+    """
+    return [(m.start(), m.end(), re.sub(r"[ .\-_*·]", "", m[0])) for m in _SPACED_RUN.finditer(norm)]
 
 
 @dataclass(frozen=True)
@@ -268,16 +321,24 @@ def scan_text(text: str, page: int = 1) -> list[Finding]:
     norm, origin = fast_normalized(text), None
     if norm is None:
         norm, origin = normalize(text)
+    if not norm.isascii():
+        norm = skeleton(norm)  # one character for one: offsets stay valid
+    runs = _letter_spaced(norm)
     found: list[tuple[int, Finding]] = []
-    for (pattern, rx), required in zip(_COMPILED, _REQUIRED):
-        if not all(any(lit in norm for lit in options) for options in required):
-            continue  # a literal every match contains is absent: no match (most pages, most patterns)
-        m = rx.search(norm)
-        if m is None:
-            continue
+    for (pattern, rx), required, (_, spaceless) in zip(_COMPILED, _REQUIRED, _SPACELESS):
+        span = None
+        # a literal every match contains is absent: no match (most pages, most patterns)
+        if all(any(lit in norm for lit in options) for options in required):
+            m = rx.search(norm)
+            if m is not None:
+                span = m.start(), m.end()
+        if span is None:
+            span = next(((a, b) for a, b, letters in runs if spaceless.search(letters)), None)
+            if span is None:
+                continue
         if origin is None:
             origin = normalize(text)[1]  # the offset map, only for a page with a finding
-        start, end = to_original_span(origin, text, m.start(), m.end())
+        start, end = to_original_span(origin, text, *span)
         found.append((start, Finding("addressed-to-ai", pattern.id, page, _passage(text, start, end))))
     return [f for _, f in sorted(found, key=lambda sf: sf[0])]
 
@@ -386,9 +447,11 @@ def scan_pdf_hidden_text(path: str | Path) -> list[Finding]:
     """
     import pymupdf
 
+    from core.ingest import open_pdf_document
+
     findings: list[Finding] = []
     try:
-        doc = pymupdf.open(str(path))
+        doc = open_pdf_document(path)  # a file, or a PDF attached to an e-mail (member path)
     except Exception:  # noqa: BLE001 - parse_file already reported unreadable files
         return []
     with doc:

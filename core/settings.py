@@ -104,7 +104,8 @@ class Settings(BaseSettings):
         92.0, ge=50, le=100, description="Minimum rapidfuzz partial_ratio (0-100) for a fuzzy quote match."
     )
     check_facts: bool = Field(
-        True, description="Remove claims whose numbers, dates or amounts are not in their quotes (core.facts)."
+        True, description="Remove claims whose numbers, dates or amounts are not in their quotes (core.facts), "
+        "or whose negation differs from their quotes' (core.polarity)."
     )
     support_check: Literal["off", "judge"] = Field(
         "off",

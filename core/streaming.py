@@ -15,13 +15,13 @@ the whole reply, exactly as without streaming (:func:`core.pipeline._generate`).
 from __future__ import annotations
 
 import json
-import re
 import time
 from collections.abc import Callable, Iterator
 
 import pydantic_core
 
 from core.errors import Cancelled
+from core.generate import REASONING_TAG, UnclosedReasoningError, final_answer
 from core.types import ProgressEvent
 
 ClaimHandler = Callable[[dict], Iterator[ProgressEvent]]
@@ -30,15 +30,15 @@ ClaimHandler = Callable[[dict], Iterator[ProgressEvent]]
 #: Seconds between two "tokens" progress events of a streamed reply.
 TOKENS_EVERY_S = 0.5
 
-_THINK_OPEN = "<think>"
-_THINK_BLOCK = re.compile(r"<think>.*?</think>", re.DOTALL)
-
 
 class ClaimStream:
     """Feed it the reply's text pieces; it returns each claim object (a ``dict``) once it is closed.
 
-    Reasoning blocks (``<think>…</think>``) are skipped; an unfinished one holds
-    everything back until it ends. A reply that is not (yet) a JSON object yields nothing.
+    Reasoning blocks, in every form :func:`core.generate.final_answer` knows, are skipped;
+    an unfinished one holds everything back until it ends, and so does a reply that
+    begins with prose before any reasoning tag has appeared (its opening tag may have been
+    written by the chat template, case B39-a): a draft inside reasoning is never handed
+    out. A reply that is not (yet) a JSON object yields nothing.
     """
 
     def __init__(self) -> None:
@@ -57,8 +57,12 @@ class ClaimStream:
         return self._closed(final=True)
 
     def _closed(self, final: bool) -> list[dict]:
-        body = _THINK_BLOCK.sub("", self.text)
-        if _THINK_OPEN in body:
+        lead = self.text.lstrip()[:1]
+        if not final and lead and lead not in "{`" and not REASONING_TAG.search(self.text):
+            return []  # prose first: perhaps reasoning whose opening tag the template wrote
+        try:
+            body = final_answer(self.text)
+        except UnclosedReasoningError:
             return []
         start = body.find("{")
         if start < 0:

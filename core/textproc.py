@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 import threading
 import unicodedata
+from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 
 import Stemmer
@@ -28,6 +29,64 @@ _STOPWORDS = {
 _WORD = re.compile(r"\w+", re.UNICODE)
 _IDENT = re.compile(r"\w+(?:[-./]\w+)+", re.UNICODE)
 _lock = threading.Lock()
+
+NUMBER = r"\d{1,3}(?:[ \u00a0\u202f\u2009.,]\d{3})+(?:[.,]\d+)?|\d+(?:[.,]\d+)?"
+"""A number in digits with English or Spanish grouping and decimal marks ("12,480.50",
+"12.480,50", "12 480", "12480"); groups separated by spaces join (NBSP and narrow NBSP too)."""
+_NUMBER_TOKEN = re.compile(rf"(?<![\w.,])(?:{NUMBER})(?!\d)")
+
+
+def number_readings(token: str) -> frozenset[Decimal]:
+    """The values a number written in digits can mean, whatever the convention.
+
+    ``"1,000"`` and ``"1.000"`` are ambiguous (one thousand in English or Spanish
+    grouping, or one with a decimal part) and carry both readings; ``"1,5"`` is only
+    1.5; ``"1.000,50"`` / ``"1,000.50"`` are 1000.5; ``"12 480"`` is 12480. Values are
+    normalized (``Decimal("12480.00")`` → ``12480``). Empty for a token that is no number.
+    """
+    t = re.sub(r"[ \u00a0\u202f\u2009]", "", token)
+    seps = [c for c in t if c in ".,"]
+    out: set[Decimal] = set()
+    try:
+        if not seps:
+            out.add(Decimal(t))
+        elif len(set(seps)) == 2:
+            dec = t[max(t.rfind("."), t.rfind(","))]
+            grp = "," if dec == "." else "."
+            out.add(Decimal(t.replace(grp, "").replace(dec, ".")))
+        else:
+            sep = seps[0]
+            parts = t.split(sep)
+            if len(parts) > 2:
+                out.add(Decimal("".join(parts)))
+            else:
+                out.add(Decimal(t.replace(sep, ".")))
+                if len(parts[1]) == 3 and parts[0] != "0":
+                    out.add(Decimal("".join(parts)))
+    except InvalidOperation:
+        return frozenset()
+    return frozenset(v.normalize() for v in out)
+
+
+def _canonical(value: Decimal) -> str:
+    return format(value, "f")
+
+
+def number_tokens(text: str) -> list[str]:
+    """Canonical tokens of the numbers in ``text`` written with separators, one per reading.
+
+    "12.480,00 €", "EUR 12,480" and "12480 euros" all give the token ``12480`` (the last
+    one as its plain word), so BM25 treats one amount written in different conventions as
+    the same term and different amounts as different ones; an ambiguous "12,480" also
+    gives ``12.48``. Numbers without separators give nothing here (their word token is
+    already canonical).
+    """
+    out: list[str] = []
+    for m in _NUMBER_TOKEN.finditer(text):
+        if not any(c in m[0] for c in ".,  \u202f\u2009"):
+            continue
+        out.extend(_canonical(v) for v in sorted(number_readings(m[0])))
+    return out
 
 
 def _strip_accents(token: str) -> str:
@@ -60,7 +119,8 @@ def tokenize(text: str, lang: str, stops: frozenset[str] | None = None) -> list[
 
     Lowercased, stopwords of ``lang`` removed, Snowball-stemmed, accents stripped
     after stemming (so an unaccented query matches accented text). Identifiers
-    with inner ``-./`` are also kept whole (lowercased, unstemmed).
+    with inner ``-./`` are also kept whole (lowercased, unstemmed), and numbers
+    written with separators add their canonical value (:func:`number_tokens`).
     """
     lower = text.casefold()
     if stops is None:
@@ -72,6 +132,7 @@ def tokenize(text: str, lang: str, stops: frozenset[str] | None = None) -> list[
     # of its separators are searched (same result as on the whole text, a third of the time).
     tokens += [m for piece in lower.split() if "-" in piece or "." in piece or "/" in piece
                for m in _IDENT.findall(piece)]
+    tokens += number_tokens(text)
     return tokens
 
 

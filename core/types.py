@@ -8,6 +8,15 @@ Conventions used in every model here:
   the text exactly as extracted, never into a normalized copy.
 * **Rectangles are PDF points** ``(x0, y0, x1, y1)`` in PyMuPDF's page space
   (origin top-left, y grows downwards), one per text line the span covers.
+* **A chunk is one or more segments of page texts.** Most chunks are one span
+  ``page_text[start:end]`` of one page (``Chunk.segments`` empty). A chunk that
+  crosses a page break, or leaves out a running header or footer inside its range,
+  lists its :class:`Segment` s in order; its ``text`` is their page texts joined by
+  :data:`SEGMENT_SEP`, and ``page``/``start``/``end`` are its first segment's, so code
+  that reads only those still gets the right page and offsets for the first part.
+  :meth:`Chunk.page_spans` maps offsets of ``text`` back to ``(page, start, end)``
+  spans of page texts; a :class:`Citation` of a quote across a page break carries
+  the other pages' spans and rectangles in ``continued``.
 
 The JSON shapes of :class:`ModelAnswer` and :class:`Answer` are the contracts of
 ``DESIGN.md`` ("Contracts").
@@ -28,13 +37,31 @@ NO_EVIDENCE = "NO_EVIDENCE"
 Rect = tuple[float, float, float, float]
 
 
-class Chunk(BaseModel):
-    """A piece of one page of one document, the unit retrieved and cited.
+SEGMENT_SEP = "\n"
+"""Joins the segments of a multi-segment chunk in its ``text`` (one character, never quotable
+on its own: normalization reads it as a space)."""
 
-    ``text == page_text[start:end]`` of page ``page`` of ``doc_id``.
-    Chunk ids are ``<doc_id>#p<page>-c<n>`` with ``page`` 1-based and ``n`` the
-    0-based index of the chunk within that page; they are stable as long as the
-    page's text and the chunking settings do not change.
+
+class Segment(BaseModel):
+    """One span of one page's text: ``page_text(page)[start:end]`` (1-based page, characters)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    page: int = Field(ge=1)
+    start: int = Field(ge=0)
+    end: int = Field(ge=0)
+
+
+class Chunk(BaseModel):
+    """A piece of one document, the unit retrieved and cited.
+
+    Single-segment chunks (``segments`` empty): ``text == page_text[start:end]`` of page
+    ``page`` of ``doc_id``. Multi-segment chunks (a page break crossed, or a running
+    header/footer left out): ``text == SEGMENT_SEP.join(page_text(s.page)[s.start:s.end]
+    for s in segments)`` and ``(page, start, end)`` is the first segment. Chunk ids are
+    ``<doc_id>#p<page>-c<n>`` with ``page`` the 1-based page where the chunk starts and
+    ``n`` the 0-based index of the chunks starting on that page; they are stable as long
+    as the document's text and the chunking settings do not change.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -60,9 +87,39 @@ class Chunk(BaseModel):
         description="Context line (document title and heading path) used for embedding and BM25; never quotable.",
     )
 
+    segments: list[Segment] = Field(
+        default_factory=list,
+        description="The page-text spans the text is made of, in order, when more than one; empty = (page, start, end).",
+    )
+
     def embedding_text(self) -> str:
         """Text given to the embedder and BM25: the context line, a newline, then the chunk text."""
         return f"{self.context}\n{self.text}" if self.context else self.text
+
+    def spans(self) -> list[Segment]:
+        """The chunk's segments; one ``(page, start, end)`` segment for a single-segment chunk."""
+        return list(self.segments) or [Segment(page=self.page, start=self.start, end=self.end)]
+
+    @property
+    def pages(self) -> list[int]:
+        """1-based pages the chunk's text comes from, in order, without repeats."""
+        return list(dict.fromkeys(s.page for s in self.spans()))
+
+    def page_spans(self, start: int, end: int) -> list[Segment]:
+        """The page-text spans of ``text[start:end]`` (chunk offsets, characters), in order.
+
+        A span that crosses a segment boundary is split there; the separators between
+        segments belong to no page. Empty pieces are left out.
+        """
+        out: list[Segment] = []
+        pos = 0
+        for seg in self.spans():
+            length = seg.end - seg.start
+            a, b = max(start, pos), min(end, pos + length)
+            if a < b:
+                out.append(Segment(page=seg.page, start=seg.start + a - pos, end=seg.start + b - pos))
+            pos += length + len(SEGMENT_SEP)
+        return out
 
 
 class ScoredChunk(BaseModel):
@@ -200,11 +257,23 @@ class MatchKind(str, Enum):
     fuzzy = "fuzzy"
 
 
+class PageSpan(BaseModel):
+    """The part of a quote that lies on another page (a quote across a page break)."""
+
+    page: int = Field(ge=1, description="1-based page.")
+    start: int = Field(ge=0, description="Start offset in that page's text, characters.")
+    end: int = Field(ge=0, description="End offset (exclusive) in that page's text, characters.")
+    rects: list[Rect] = Field(default_factory=list, description="PDF points, one per line; empty for non-PDF.")
+
+
 class Citation(BaseModel):
     """A citation that passed verification.
 
     ``quote`` is the text of the *source* at ``[start, end)`` of the page text,
-    not the model's copy (they differ for normalized and fuzzy matches).
+    not the model's copy (they differ for normalized and fuzzy matches). A quote
+    that crosses a page break starts at ``[start, end)`` of ``page`` and goes on in
+    ``continued`` (the next pages' spans and rectangles); ``quote`` is then the whole
+    quote, its parts joined by :data:`SEGMENT_SEP`.
     """
 
     chunk_id: str
@@ -221,6 +290,9 @@ class Citation(BaseModel):
     ocr_confidence: float | None = Field(None, description="Mean OCR word confidence 0-100 (OCR pages only).")
     page_label: str = Field("", description="Printed page label of the PDF page, '' if none.")
     location: str = Field("", description="Heading path (and '¶ n' for non-PDF formats) of the cited chunk.")
+    continued: list[PageSpan] = Field(
+        default_factory=list, description="Where the quote goes on, on the following pages (empty: one page)."
+    )
 
 
 class Claim(BaseModel):
@@ -264,6 +336,9 @@ class RejectReason(str, Enum):
     """The model stopped at its token budget twice; its JSON was cut off."""
     not_supported = "not_supported"
     """The optional support check judged the claim neutral or contradicted by its quotes."""
+    polarity_mismatch = "polarity_mismatch"
+    """The claim negates what its quotes state, or the reverse ("The deposit is not refundable"
+    citing "The deposit is refundable"; funnel step 5, :mod:`core.polarity`)."""
 
 
 class Rejected(BaseModel):

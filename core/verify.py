@@ -23,6 +23,11 @@ Cheapest check first (DESIGN.md step 6):
    a flag, because a sentence shown to the user must be supported by its
    quotes: "within 60 days" citing "within thirty (30) days" is a verified
    quote under a false sentence.
+5. polarity — the claim does not negate what its quotes state, nor the reverse
+   (:func:`core.polarity.polarity_mismatch`: "The deposit is not refundable" citing
+   "The deposit is refundable"); otherwise the claim is removed with reason
+   ``polarity_mismatch``. Runs without a judge model; its blind spots are listed in
+   :mod:`core.polarity`.
 
 For every accepted citation the span shown to the user is the *source's* text at
 the matched offsets, never the model's copy.
@@ -40,13 +45,15 @@ from rapidfuzz import fuzz
 from rapidfuzz.distance import Levenshtein
 
 from core.facts import missing_facts
-from core.normalize import normalize, normalized, to_original_span
+from core.polarity import polarity_mismatch
+from core.normalize import MARKS, normalize, normalized, to_original_span
 from core.types import (
     Chunk,
     Citation,
     Claim,
     MatchKind,
     ModelAnswer,
+    PageSpan,
     Rect,
     Rejected,
     RejectReason,
@@ -134,11 +141,14 @@ def _cuts_token(text: str, start: int, end: int) -> bool:
     "5 business days" inside "15 business days", "0 days" inside "60 days", "1" inside
     "1.5", "2024-0017" inside "PO-2024-0017": each is literally in the source, and each
     states something the source does not. A quote must start and end on token
-    boundaries (except between characters of scripts written without spaces).
+    boundaries (except between characters of scripts written without spaces). A
+    superscript or subscript marker is a token of its own: "EUR 320" ends before "¹".
     """
     def joined(inside: str, outside: str, beyond: str) -> bool:
         if not inside.isalnum() or _UNSPACED.match(inside) or _UNSPACED.match(outside or " "):
             return False
+        if (inside in MARKS) != (outside in MARKS):
+            return False  # a footnote marker is not part of the word or number it follows: "EUR 320¹"
         if outside.isalnum():
             return True
         return outside in _JOINERS and beyond.isalnum() if outside else False
@@ -240,7 +250,9 @@ def match_quote(quote: str, text: str, *, fuzzy_threshold: float = 92.0, ocr: bo
 
 
 RectsFn = Callable[[Chunk, int, int], list[Rect]]
-"""``rects(chunk, page_start, page_end)`` → rectangles (PDF points) of a page-text span."""
+"""``rects(chunk, page_start, page_end)`` → rectangles (PDF points) of a span of the text of page
+``chunk.page``; for the other pages of a quote across a page break it is called with a copy of
+the chunk whose ``page`` is that page."""
 
 
 def verify_claims(
@@ -252,6 +264,7 @@ def verify_claims(
     rects: RectsFn | None = None,
     check_facts: bool = True,
     claim_lang: str | None = None,
+    check_polarity: bool = True,
 ) -> tuple[list[Claim], list[Rejected]]:
     """Run the funnel over every citation of every claim.
 
@@ -264,13 +277,15 @@ def verify_claims(
         check_facts: run the facts check (step 4 above).
         claim_lang: language of the claims' number words (``"en"``/``"es"``);
             ``None`` detects it per claim.
+        check_polarity: run the polarity check (step 5 above).
 
     Returns:
         ``(claims, rejected)``: claims that kept at least one verified citation
         (duplicates of the same span collapsed), and every rejected citation or
         claim with its reason. A claim that loses all its citations is reported
         once more with reason ``no_citation``; a claim whose facts are not in
-        its quotes is reported once with reason ``fact_not_in_quote``.
+        its quotes is reported once with reason ``fact_not_in_quote``, one that
+        negates its quotes once with ``polarity_mismatch``.
     """
     claims: list[Claim] = []
     rejected: list[Rejected] = []
@@ -300,28 +315,38 @@ def verify_claims(
                     )
                     reason = RejectReason.wrong_chunk if elsewhere else RejectReason.quote_not_found
                 else:
-                    page_start = chunk.start + found.start
-                    page_end = chunk.start + found.end
-                    key = (chunk.chunk_id, page_start, page_end)
+                    spans = chunk.page_spans(found.start, found.end)
+                    first, rest = spans[0], spans[1:]
+                    key = (chunk.chunk_id, found.start, found.end)
                     if key in seen:
                         continue
                     seen.add(key)
+
+                    def rects_on(page: int, start: int, end: int, chunk: Chunk = chunk) -> list[Rect]:
+                        if rects is None:
+                            return []
+                        return rects(chunk if page == chunk.page else chunk.model_copy(update={"page": page}), start, end)
+
                     kept.append(
                         Citation(
                             chunk_id=chunk.chunk_id,
                             doc_id=chunk.doc_id,
                             path=chunk.path,
-                            page=chunk.page,
+                            page=first.page,
                             quote=chunk.text[found.start : found.end],
                             match=found.kind,
                             score=found.score,
-                            start=page_start,
-                            end=page_end,
-                            rects=rects(chunk, page_start, page_end) if rects else [],
+                            start=first.start,
+                            end=first.end,
+                            rects=rects_on(first.page, first.start, first.end),
                             modality=chunk.modality,
                             ocr_confidence=chunk.ocr_confidence,
                             page_label=chunk.page_label,
                             location=chunk.location,
+                            continued=[
+                                PageSpan(page=s.page, start=s.start, end=s.end, rects=rects_on(s.page, s.start, s.end))
+                                for s in rest
+                            ],
                         )
                     )
             if reason is not None:
@@ -338,6 +363,19 @@ def verify_claims(
                         quote=kept[0].quote,
                         reason=RejectReason.fact_not_in_quote,
                         detail="not in the quotes: " + "; ".join(f.describe() for f in missing),
+                    )
+                )
+                continue
+        if kept and check_polarity:
+            mismatch = polarity_mismatch(model_claim.text, [c.quote for c in kept])
+            if mismatch:
+                rejected.append(
+                    Rejected(
+                        claim=model_claim.text,
+                        chunk_id=kept[0].chunk_id,
+                        quote=kept[0].quote,
+                        reason=RejectReason.polarity_mismatch,
+                        detail=mismatch,
                     )
                 )
                 continue

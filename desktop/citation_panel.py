@@ -35,7 +35,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.ingest import PDF_SUFFIXES, parse_file, render_page_png
+from core.ingest import PDF_SUFFIXES, open_pdf_document, parse_file, render_page_png
 from core.types import Citation, Rect
 from desktop.elide import ElidedLabel
 from desktop.render import display_quote
@@ -49,10 +49,8 @@ _ZOOM_STEPS = (0.5, 0.67, 0.8, 1.0, 1.25, 1.5, 2.0, 3.0)
 
 def _render_pdf(path: str, page: int, rects: list[Rect], scale: float) -> tuple[bytes, int]:
     """Worker: PNG of ``page`` (1-based) with ``rects`` highlighted, and the document's page count."""
-    import pymupdf
-
     png = render_page_png(path, page, rects, zoom=scale)
-    with pymupdf.open(path) as doc:
+    with open_pdf_document(path) as doc:  # a file, or a PDF attached to an e-mail
         return png, doc.page_count
 
 
@@ -65,9 +63,7 @@ def _page_text(path: str, page: int) -> tuple[str, int]:
 
 def _search_pdf(path: str, start_page: int, term: str) -> tuple[int, list[Rect]] | None:
     """Worker: first page at or after ``start_page`` (wrapping) containing ``term``, with its rects."""
-    import pymupdf
-
-    with pymupdf.open(path) as doc:
+    with open_pdf_document(path) as doc:
         n = doc.page_count
         for k in range(n):
             index = (start_page - 1 + k) % n
@@ -86,6 +82,7 @@ class _View:
     rects: list[Rect] = field(default_factory=list)
     span: tuple[int, int] | None = None
     cited_page: int = 0
+    more_rects: dict[int, list[Rect]] = field(default_factory=dict)  # a quote across a page break
 
 
 class CitationPanel(QDockWidget):
@@ -262,7 +259,8 @@ class CitationPanel(QDockWidget):
         # PDFs: "page N" (1-based physical page), plus the printed page label when it differs
         # (Chunk.page_label, e.g. "iv"); other formats name the place by section/paragraph
         # (Chunk.location, e.g. "Terms > ¶ 3").
-        where = self.tr("page {n}").format(n=citation.page)
+        continued = list(getattr(citation, "continued", []) or [])  # a quote across a page break
+        where = self.tr("page {n}").format(n=f"{citation.page}–{continued[-1].page}" if continued else citation.page)
         label = getattr(citation, "page_label", "") or ""
         if label and label != str(citation.page):
             where += " " + self.tr("(printed {label})").format(label=label)
@@ -292,7 +290,8 @@ class CitationPanel(QDockWidget):
         self.quote_label.show()
         self.ocr_label.setVisible(getattr(citation, "modality", "text") == "ocr")
         self._view = _View(path=citation.path, doc_id=citation.doc_id, page=citation.page,
-                           rects=list(citation.rects), span=(citation.start, citation.end), cited_page=citation.page)
+                           rects=list(citation.rects), span=(citation.start, citation.end), cited_page=citation.page,
+                           more_rects={c.page: list(c.rects) for c in getattr(citation, "continued", []) or []})
         self.show()
         self.raise_()
         self._load()
@@ -311,7 +310,7 @@ class CitationPanel(QDockWidget):
         self._load()
 
     def go_to_page(self, page: int) -> None:
-        """Show another page of the same document (highlights stay on the cited page only)."""
+        """Show another page of the same document (highlights stay on the cited page(s) only)."""
         v = self._view
         if not v.path or page < 1 or (v.page_count and page > v.page_count) or page == v.page:
             return
@@ -358,7 +357,7 @@ class CitationPanel(QDockWidget):
             fit = max(0.5, (self.scroll.viewport().width() - 8) / _PAGE_WIDTH_PT)
             self.zoom = fit * self.zoom_factor
             self.render_scale = self.zoom * dpr
-            rects = v.rects if v.page == v.cited_page else []
+            rects = v.rects if v.page == v.cited_page else v.more_rects.get(v.page, [])
             path, page, scale = v.path, v.page, self.render_scale
             self.image_label.setAlignment(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop)
             self.image_label.setMargin(0)

@@ -130,6 +130,7 @@ def reason_text(reason: object) -> str:
         "no_citation": t(_CTX, "no verified quote left for this sentence"),
         "model_output_invalid": t(_CTX, "the model's output was not valid"),
         "fact_not_in_quote": t(_CTX, "a number, date or name in the sentence is not in its quote"),
+        "polarity_mismatch": t(_CTX, "the sentence negates what its quote says, or the reverse"),
         "number_not_in_quote": t(_CTX, "number not in quote"),
         "model_output_truncated": t(_CTX, "the model's answer was cut off at its token limit"),
         "not_supported": t(_CTX, "the quote does not support the sentence"),
@@ -177,6 +178,7 @@ ABSTENTION_MESSAGES = (
     QT_TRANSLATE_NOOP("Texts", "The model's output was not valid twice; no answer can be shown."),
     QT_TRANSLATE_NOOP("Texts", "The model found no answer in the passages consulted."),
     QT_TRANSLATE_NOOP("Texts", "The model answered, but its sentences state figures that its quotes do not contain."),
+    QT_TRANSLATE_NOOP("Texts", "The model answered, but its sentences negate what its quotes state, or the reverse."),
     QT_TRANSLATE_NOOP("Texts", "The model answered, but its quotes do not support its sentences."),
     QT_TRANSLATE_NOOP("Texts", "The model answered, but none of its quotes could be found in the cited passages."),
     QT_TRANSLATE_NOOP("Texts", "No passage of the documents matches the question closely enough."),  # core.passages
@@ -208,6 +210,7 @@ _LUPDATE = (
     QT_TRANSLATE_NOOP("Texts", "no verified quote left for this sentence"),
     QT_TRANSLATE_NOOP("Texts", "the model's output was not valid"),
     QT_TRANSLATE_NOOP("Texts", "a number, date or name in the sentence is not in its quote"),
+    QT_TRANSLATE_NOOP("Texts", "the sentence negates what its quote says, or the reverse"),
     QT_TRANSLATE_NOOP("Texts", "number not in quote"),
     QT_TRANSLATE_NOOP("Texts", "not verified ({reason})"),
     QT_TRANSLATE_NOOP("Texts", "indexed"),

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from core.chunking import chunk_pages
 from core.errors import Cancelled, IndexError_, IngestError
-from core.ingest import file_sha256, iter_files, parse_file
+from core.ingest import ATTACHMENT_SEP, display_name, file_sha256, iter_files, parse_file
 from core.store.commit import DocumentWrite, commit_batch, finish_run, recover
 from core.store.embedding import EMBED_BATCH, get_embedder
 from core.textproc import detect_language
@@ -56,7 +56,8 @@ def index_run(
             }
         on_disk = {doc_id for _, doc_id, _ in files}
         root_names = {str(r) for r in roots}
-        gone = {d: v for d, v in known.items() if d not in on_disk and v[3] in root_names}
+        # an e-mail's attachments are documents of their own, kept and removed with their message
+        gone = {d: v for d, v in known.items() if container_of(d) not in on_disk and v[3] in root_names}
         gone_by_sha = {v[2]: d for d, v in gone.items()}
         gone_sizes = {v[0] for v in gone.values()}
         writes: list[DocumentWrite] = []
@@ -99,40 +100,44 @@ def index_run(
                     report.unchanged += 1
                     ws.manifest.clear_failure(path)
                     continue
-                lang = detect_language(" ".join(p.text for p in parsed.pages[:5]))
-                chunks = chunk_pages(
-                    doc_id, str(path), parsed.pages,
-                    chunk_tokens=ws.settings.chunk_tokens, overlap_tokens=ws.settings.chunk_overlap_tokens,
-                    lang=lang, title=parsed.title,
-                )
-                if writes and pending_chunks + len(chunks) > commit_chunks:
-                    # A big document starts its own batch: the documents before it are
-                    # committed now, not after its (possibly long) embedding (tester,
-                    # session 3: a run killed inside a 5 MB file had kept nothing).
-                    commit_batch(ws, writes, [])
-                    yield _committed(writes, i, len(files))
-                    writes, pending_chunks = [], 0
-                vectors: list[list[float]] = []
-                embedder = get_embedder() if chunks else None
-                for b in range(0, len(chunks), EMBED_BATCH):
-                    if cancel():
-                        raise Cancelled()
-                    batch = chunks[b : b + EMBED_BATCH]
-                    vectors += embedder.get_text_embedding_batch([c.embedding_text() for c in batch])
-                    yield ProgressEvent(
-                        stage="embed", done=i, total=len(files),
-                        message=f"{path.name}: {min(b + EMBED_BATCH, len(chunks))}/{len(chunks)} chunks",
-                        item=doc_id,
+                members = {attachment_doc_id(doc_id, d.name): d for d in parsed.all_documents()[1:]}
+                for stale in [d for d in known if container_of(d) == doc_id and d != doc_id and d not in members]:
+                    gone[stale] = known[stale]  # an attachment the message no longer carries
+                for this_id, this in [(doc_id, parsed), *members.items()]:
+                    lang = detect_language(" ".join(p.text for p in this.pages[:5]))
+                    chunks = chunk_pages(
+                        this_id, str(this.path), this.pages,
+                        chunk_tokens=ws.settings.chunk_tokens, overlap_tokens=ws.settings.chunk_overlap_tokens,
+                        lang=lang, title=this.title,
                     )
-                writes.append(DocumentWrite(
-                    doc_id=doc_id, path=path, root=root, size=st.st_size, mtime=st.st_mtime,
-                    sha256=parsed.sha256, kind=parsed.kind, lang=lang, pages=len(parsed.pages),
-                    chunks=chunks, vectors=vectors, screened=_screened_status(ws, doc_id, parsed),
-                ))
-                report.documents += 1
-                report.pages += len(parsed.pages)
-                report.chunks += len(chunks)
-                pending_chunks += len(chunks)
+                    if writes and pending_chunks + len(chunks) > commit_chunks:
+                        # A big document starts its own batch: the documents before it are
+                        # committed now, not after its (possibly long) embedding (tester,
+                        # session 3: a run killed inside a 5 MB file had kept nothing).
+                        commit_batch(ws, writes, [])
+                        yield _committed(writes, i, len(files))
+                        writes, pending_chunks = [], 0
+                    vectors: list[list[float]] = []
+                    embedder = get_embedder() if chunks else None
+                    for b in range(0, len(chunks), EMBED_BATCH):
+                        if cancel():
+                            raise Cancelled()
+                        batch = chunks[b : b + EMBED_BATCH]
+                        vectors += embedder.get_text_embedding_batch([c.embedding_text() for c in batch])
+                        yield ProgressEvent(
+                            stage="embed", done=i, total=len(files),
+                            message=f"{display_name(this.path)}: {min(b + EMBED_BATCH, len(chunks))}/{len(chunks)} chunks",
+                            item=this_id,
+                        )
+                    writes.append(DocumentWrite(
+                        doc_id=this_id, path=this.path, root=root, size=st.st_size, mtime=st.st_mtime,
+                        sha256=this.sha256, kind=this.kind, lang=lang, pages=len(this.pages),
+                        chunks=chunks, vectors=vectors, screened=_screened_status(ws, this_id, this),
+                    ))
+                    report.documents += 1
+                    report.pages += len(this.pages)
+                    report.chunks += len(chunks)
+                    pending_chunks += len(chunks)
                 if pending_chunks >= commit_chunks:
                     commit_batch(ws, writes, [])
                     yield _committed(writes, i + 1, len(files))
@@ -154,6 +159,17 @@ def index_run(
     return report
 
 
+def container_of(doc_id: str) -> str:
+    """The doc_id of the file a document comes from: itself, or the message an attachment is in."""
+    return doc_id.split(ATTACHMENT_SEP, 1)[0]
+
+
+def attachment_doc_id(doc_id: str, name: str) -> str:
+    """The doc_id of an attachment named ``name`` ("m.eml › a.pdf") of the file ``doc_id``:
+    ``<doc_id> › a.pdf`` (nested: ``<doc_id> › b.eml › c.pdf``)."""
+    return doc_id + ATTACHMENT_SEP + name.split(ATTACHMENT_SEP, 1)[1]
+
+
 def _committed(writes: list[DocumentWrite], done: int, total: int) -> ProgressEvent:
     """The progress event after a batch commit: the manifest now holds these documents (the window shows them)."""
     return ProgressEvent(stage="committed", done=done, total=total, message=f"{len(writes)} documents committed",
@@ -165,8 +181,9 @@ def _moved_document(
 ) -> DocumentWrite | None:
     """A new file whose bytes equal a document gone from disk: its chunks and vectors, re-keyed.
 
-    Returns ``None`` when no gone document has the same sha256, or when the
-    stored chunks and vectors of that document do not match one to one
+    Returns ``None`` when no gone document has the same sha256, when the
+    stored chunks and vectors of that document do not match one to one, or when
+    it carries attachments (an e-mail: its attachments are parsed again with it)
     (the file is then indexed normally).
     """
     try:
@@ -176,6 +193,10 @@ def _moved_document(
     old = gone_by_sha.get(sha)
     if old is None:
         return None
+    with ws.manifest.connect() as db:
+        if db.execute("SELECT 1 FROM documents WHERE doc_id LIKE ? ESCAPE '!'",
+                      (old.replace("!", "!!").replace("%", "!%").replace("_", "!_") + ATTACHMENT_SEP + "%",)).fetchone():
+            return None
     with ws.manifest.connect() as db:
         ids = [r[0] for r in db.execute("SELECT chunk_id FROM chunks WHERE doc_id = ? ORDER BY ord", (old,))]
         row = db.execute("SELECT kind, lang, pages FROM documents WHERE doc_id = ?", (old,)).fetchone()

@@ -20,7 +20,7 @@ import core.chunking
 from core.errors import IndexError_, IndexMismatchError
 from core.settings import Settings
 from core.store.embedding import embedding_model_id
-from core.types import Chunk, FileError
+from core.types import Chunk, FileError, Segment
 
 if TYPE_CHECKING:
     from core.store.commit import DocumentWrite
@@ -52,7 +52,10 @@ CREATE TABLE IF NOT EXISTS chunk_meta (
 CREATE TABLE IF NOT EXISTS failures (path TEXT PRIMARY KEY, folder TEXT NOT NULL, reason TEXT NOT NULL, page INTEGER);
 CREATE TABLE IF NOT EXISTS doc_changes (doc_id TEXT NOT NULL, generation INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS doc_changes_generation ON doc_changes(generation);
+CREATE TABLE IF NOT EXISTS chunk_segments (chunk_id TEXT PRIMARY KEY, segments TEXT NOT NULL);
 """
+# chunk_segments: the page-text segments of a chunk made of more than one (a page break crossed,
+# a running header left out), as JSON [[page, start, end], ...]; single-segment chunks have no row.
 
 #: Tables the commit writes itself (``doc_changes``: which documents each generation changed,
 #: read by the BM25 update; a log, so never deleted or re-keyed with a document).
@@ -252,16 +255,20 @@ class Manifest:
                 part = ids[i : i + 500]
                 q = (
                     'SELECT c.chunk_id, c.doc_id, d.path, c.page, c.start, c."end", c.text, c.lang, c.modality, '
-                    "COALESCE(m.context, ''), COALESCE(m.page_label, ''), COALESCE(m.location, ''), m.ocr_confidence "
+                    "COALESCE(m.context, ''), COALESCE(m.page_label, ''), COALESCE(m.location, ''), m.ocr_confidence, "
+                    "s.segments "
                     "FROM chunks c JOIN documents d ON d.doc_id = c.doc_id "
-                    "LEFT JOIN chunk_meta m ON m.chunk_id = c.chunk_id WHERE c.chunk_id IN "
+                    "LEFT JOIN chunk_meta m ON m.chunk_id = c.chunk_id "
+                    "LEFT JOIN chunk_segments s ON s.chunk_id = c.chunk_id WHERE c.chunk_id IN "
                     f"({','.join('?' * len(part))})"
                 )
                 for row in db.execute(q, part):
+                    segments = [Segment(page=p, start=a, end=b) for p, a, b in json.loads(row[13])] if row[13] else []
                     out[row[0]] = Chunk(
                         chunk_id=row[0], doc_id=row[1], path=row[2], page=row[3], start=row[4], end=row[5],
                         text=row[6], lang=row[7], modality=row[8],
                         context=row[9], page_label=row[10], location=row[11], ocr_confidence=row[12],
+                        segments=segments,
                     )
         return out
 
@@ -344,6 +351,11 @@ class Manifest:
             "INSERT OR REPLACE INTO chunk_meta (chunk_id, context, page_label, location, ocr_confidence) "
             "VALUES (?,?,?,?,?)",
             [(c.chunk_id, c.context, c.page_label, c.location, c.ocr_confidence) for c in w.chunks],
+        )
+        db.executemany(
+            "INSERT OR REPLACE INTO chunk_segments (chunk_id, segments) VALUES (?,?)",
+            [(c.chunk_id, json.dumps([[sg.page, sg.start, sg.end] for sg in c.segments]))
+             for c in w.chunks if c.segments],
         )
 
     @staticmethod

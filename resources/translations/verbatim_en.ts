@@ -47,7 +47,7 @@
 <context>
     <name>WorkspaceController</name>
     <message numerus="yes">
-        <location filename="../../desktop/workspace_controller.py" line="198" />
+        <location filename="../../desktop/workspace_controller.py" line="202" />
         <source>Chunks: %n</source>
         <translation><numerusform>Chunks: %n</numerusform><numerusform>Chunks: %n</numerusform></translation>
     </message>

@@ -8,6 +8,7 @@ import pytest
 
 from core.chunking import MAX_SEQ_TOKENS, chunk_pages, count_tokens, find_headings
 from core.ingest import PageText, parse_file, text_blocks
+from core.types import SEGMENT_SEP
 from core.verify import match_quote
 from tests.conftest import CASES, CORPORA
 
@@ -28,8 +29,8 @@ def test_no_chunk_exceeds_the_embedding_models_window(path) -> None:
     for c in chunks:
         # [CLS] + context line + "\n" + text + [SEP], as the embedder sees it
         assert count_tokens(c.embedding_text()) + 2 <= MAX_SEQ_TOKENS, c.chunk_id
-        page = parsed.pages[c.page - 1]
-        assert page.text[c.start : c.end] == c.text
+        # the text is its page-text segments (one, or several across a page break / running line)
+        assert SEGMENT_SEP.join(parsed.pages[s.page - 1].text[s.start : s.end] for s in c.spans()) == c.text
         assert re.fullmatch(r"f/[^#]+#p\d+-c\d+", c.chunk_id)
 
 

@@ -7,7 +7,7 @@ import json
 import pytest
 from pydantic import ValidationError
 
-from core.generate import parse_model_answer
+from core.generate import UnclosedReasoningError, final_answer, parse_model_answer
 from core.prompts import SYSTEM_PROMPT
 from core.types import ModelAnswer, answer_schema
 from tests.conftest import CASES
@@ -93,21 +93,16 @@ def test_recorded_raw_outputs_never_crash_and_never_parse_partially(sample_id: s
 
 
 B39 = {s["id"]: s for s in json.loads((CASES / "B39_reasoning_raw_outputs.json").read_text(encoding="utf-8"))}
-_B39_LATER = {"B39-a", "B39-b", "B39-d", "B39-e"}
 
 
-@pytest.mark.parametrize(
-    "sample_id",
-    [pytest.param(i, marks=[pytest.mark.xfail(reason="issue #14: draft answers inside reasoning blocks", strict=True)]
-                  if i in _B39_LATER else []) for i in sorted(B39)],
-)
+@pytest.mark.parametrize("sample_id", sorted(B39))
 def test_reasoning_replies_parse_the_final_answer_never_the_draft(sample_id: str) -> None:
     """B39: only the final JSON counts; a draft inside any form of reasoning block never does.
 
     A reply whose reasoning was never closed (B39-b) has no final answer: it is rejected."""
     sample = B39[sample_id]
     if "no answer" in sample["expected"]:
-        with pytest.raises((ValueError, ValidationError)):
+        with pytest.raises(UnclosedReasoningError):
             parse_model_answer(sample["raw"])
         return
     try:
@@ -117,3 +112,33 @@ def test_reasoning_replies_parse_the_final_answer_never_the_draft(sample_id: str
         return
     texts = [c.text for c in answer.claims]
     assert texts == ["The monthly rent is 1,350 euros."]
+
+
+_DRAFT = '{"answer_found": true, "complete_answer": true, "conflicting_evidence": false, "missing": "", "claims": []}'
+_FINAL = ('{"answer_found": false, "complete_answer": false, "conflicting_evidence": false, '
+          '"missing": "the [THINK] tag is quoted", "claims": []}')
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        f"Sure. <thinking mode='deep'>{_DRAFT}</thinking> <Think>{_DRAFT}</Think>\n{_FINAL}",  # two blocks, preamble
+        f"<think>outer <think>{_DRAFT}</think> still thinking</think>{_FINAL}",  # nested
+        f"[think]{_DRAFT}[/think]```json\n{_FINAL}\n```",  # lower-case brackets, fenced answer
+        f"<|begin_of_thought|>{_DRAFT}<|end_of_thought|>\n{_FINAL}",
+        f"<|channel|>analysis<|message|>{_DRAFT}<|end|><|start|>assistant<|channel|>final<|message|>{_FINAL}",
+        f"{_DRAFT} on reflection the rent changed </REASONING>{_FINAL}",  # pre-filled opening tag
+    ],
+)
+def test_only_the_json_after_every_reasoning_form_counts(reply: str) -> None:
+    """Reasoning blocks in other shapes than B39's: the final object is parsed, never a draft;
+    a reasoning tag quoted inside the final JSON's strings does not cut it."""
+    answer = parse_model_answer(reply)
+    assert answer.answer_found is False and answer.missing == "the [THINK] tag is quoted"
+
+
+@pytest.mark.parametrize("reply", [f"<THINKING>{_DRAFT}", f"preamble [THINK] {_DRAFT} and then", f"<think>a</think><think>{_DRAFT}"])
+def test_a_reply_ending_inside_reasoning_is_rejected_with_its_own_reason(reply: str) -> None:
+    with pytest.raises(UnclosedReasoningError, match="never closed"):
+        parse_model_answer(reply)
+    assert final_answer("no reasoning at all") == "no reasoning at all"

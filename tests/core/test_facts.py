@@ -160,3 +160,34 @@ def test_subdivision_letters_are_part_of_an_identifier() -> None:
     assert missing_facts("ART-12.3(a) requires weekly progress reports.", quote) == []
     assert [f.text for f in missing_facts("Section 12.3(b) applies.", ["Section 12.3(a) applies here"])] == ["12.3(b)"]
     assert missing_facts("See 5(a)(ii).", ["as set out in 5(a)(ii) above"]) == []
+
+
+# --- one amount written in different conventions (issue #14) ------------------------------------
+
+_SAME = ["12480 euros", "12.480,00 €", "EUR 12,480", "€12,480.00", "12 480 EUR", "12.480 euros", "EUR 12480.-"]
+
+
+@pytest.mark.parametrize("claim_amount", _SAME)
+def test_one_amount_in_any_convention_is_the_same_fact(claim_amount: str) -> None:
+    for quote_amount in _SAME:
+        assert missing_facts(f"The rent is {claim_amount}.", [f"la renta es de {quote_amount}"], "en") == []
+    for other in ["12,840 euros", "1.248,00 €", "EUR 124,80", "12.481,00 €", "USD 12,480"]:
+        assert missing_facts(f"The rent is {claim_amount}.", [f"la renta es de {other}"], "en") != [], other
+
+
+def test_bm25_gives_one_token_to_one_amount_in_any_convention() -> None:
+    from core.textproc import number_tokens, tokenize, tokenize_query
+
+    for written in _SAME[:4]:
+        assert "12480" in tokenize(f"la renta es de {written}", "es"), written
+    assert "12480" in tokenize_query("rent of EUR 12,480")
+    assert "12840" not in tokenize("la renta es de 12.480,00 €", "es")
+    assert number_tokens("1,5 % y 1.000,50 €") == ["1.5", "1000.5"]
+
+
+def test_a_superscript_marker_is_never_part_of_the_number() -> None:
+    """B37: "EUR 320¹" states 320; a claim of 3,201 is never found in it."""
+    assert [f.kind for f in missing_facts("The fee is EUR 3,201.", ["the annual fee is EUR 320¹"], "en")] == ["money"]
+    assert missing_facts("The fee is EUR 320.", ["the annual fee is EUR 320¹"], "en") == []
+    assert missing_facts("Repairs start within 4 hours.", ["repairs start within 4³ hours"], "en") == []
+    assert missing_facts("The flat has 85 m2.", ["un piso de 85 m² útiles"], "en") == []

@@ -200,3 +200,24 @@ def test_embedded_stream_gives_the_same_answer_and_claims_before_the_end(lease_w
         # a claim closed before the reply's end: it was verified and reported while the model wrote on
         assert claim_times and claim_times[0] < end
         assert streamed.trace.timings_ms["first_claim"] < streamed.trace.timings_ms["generate"]
+
+
+def test_a_draft_inside_any_reasoning_form_is_never_streamed() -> None:
+    """B39's replies fed piece by piece: the preview hands out only the final answer's claims
+    (the whole reply is parsed again afterwards; the preview must not show the draft either)."""
+    import json as _json
+
+    from tests.conftest import CASES
+
+    samples = _json.loads((CASES / "B39_reasoning_raw_outputs.json").read_text(encoding="utf-8"))
+    for sample in samples:
+        stream = ClaimStream()
+        got = []
+        raw = sample["raw"]
+        for i in range(0, len(raw), 7):
+            got += stream.feed(raw[i : i + 7])
+        got += stream.finish()
+        texts = [c.get("text") for c in got]
+        assert "The monthly rent is 1,200 euros." not in texts, sample["id"]
+        if "no answer" not in sample["expected"]:
+            assert texts == ["The monthly rent is 1,350 euros."], sample["id"]

@@ -1,0 +1,266 @@
+"""Entry points: parse a file (or an attachment's bytes), re-extract one page, highlight, render.
+
+A *member path* (``/x/message.eml › Anexo_I.pdf``, :data:`core.ingest.base.ATTACHMENT_SEP`)
+names a document carried inside a file; every function here accepts one where it
+accepts a path, and :func:`open_member` reads its bytes back from the container.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+import pymupdf
+
+from core.errors import IngestError
+from core.ingest.base import (
+    ATTACHMENT_SEP,
+    DOCX_SUFFIXES,
+    EMAIL_SUFFIXES,
+    HTML_SUFFIXES,
+    PDF_SUFFIXES,
+    TEXT_SUFFIXES,
+    PageText,
+    ParsedDocument,
+    file_sha256,
+)
+from core.ingest.ocr import tessdata_dir
+from core.types import Rect
+
+
+def _ocr_setting(ocr: bool | None) -> bool:
+    if ocr is None:
+        from core.settings import Settings
+
+        return Settings().ocr_enabled
+    return ocr
+
+
+def is_member(path: str | Path) -> bool:
+    """True if ``path`` names a document inside a file (an attachment), not a file on disk."""
+    s = str(path)
+    return ATTACHMENT_SEP in s and not os.path.exists(s)
+
+
+def open_member(path: str | Path) -> bytes:
+    """The bytes of the document a member path names (``a.eml › b.eml › c.pdf``: c.pdf inside b.eml inside a.eml).
+
+    Raises:
+        IngestError: the container is missing or unreadable, or no longer holds the attachment.
+    """
+    from core.ingest.email import attachments, read_message
+
+    head, *names = str(path).split(ATTACHMENT_SEP)
+    try:
+        data = Path(head).read_bytes()
+    except OSError as exc:
+        raise IngestError(str(path), f"file could not be read ({exc.strerror})") from exc
+    for name in names:
+        found = {n: d for n, d, _ in attachments(read_message(data, head))}
+        if found.get(name) is None:
+            raise IngestError(str(path), f"the message no longer holds the attachment {name}")
+        data = found[name]  # type: ignore[assignment]
+    return data
+
+
+def parse_bytes(path: Path, data: bytes, *, ocr: bool = False, depth: int = 0) -> ParsedDocument:
+    """Parse a document given as bytes (an attachment), ``path`` being its member path.
+
+    Raises:
+        IngestError: the bytes cannot be read as the type ``path``'s suffix names.
+    """
+    from core.ingest.docx import parse_docx
+    from core.ingest.email import parse_email
+    from core.ingest.html import parse_html
+    from core.ingest.pdf import parse_pdf
+    from core.ingest.text import decode_text, text_blocks
+
+    suffix = path.suffix.lower()
+    if suffix in PDF_SUFFIXES:
+        parsed = parse_pdf(path, ocr=ocr, data=data)
+    elif suffix in TEXT_SUFFIXES:
+        if not data.strip():
+            raise IngestError(str(path), "empty file")
+        text = decode_text(data, path)
+        page = PageText(page=1, text=text, blocks=text_blocks(text, markdown=suffix not in {".txt", ".text"}))
+        parsed = ParsedDocument(path, "", [page], "text", title=path.name)
+    elif suffix in DOCX_SUFFIXES:
+        parsed = parse_docx(path, data=data)
+    elif suffix in HTML_SUFFIXES:
+        parsed = parse_html(path, data=data)
+    elif suffix in EMAIL_SUFFIXES:
+        parsed = parse_email(path, data=data, ocr=ocr, depth=depth)
+    else:
+        raise IngestError(str(path), f"unsupported file type '{suffix}'")
+    parsed.sha256 = hashlib.sha256(data).hexdigest()
+    return parsed
+
+
+def parse_file(path: Path, *, ocr: bool | None = None) -> ParsedDocument:
+    """Parse one supported file (or member path) into pages; an e-mail's attachments come in ``attachments``.
+
+    Args:
+        ocr: allow OCR of scanned or garbled PDF pages; ``None`` reads ``Settings().ocr_enabled``
+            (environment ``VERBATIM_OCR_ENABLED``).
+
+    Raises:
+        IngestError: the file cannot be read; the message names it and says why.
+    """
+    path = Path(path)
+    ocr = _ocr_setting(ocr)
+    if is_member(path):
+        return parse_bytes(path, open_member(path), ocr=ocr)
+    try:
+        digest = file_sha256(path)
+    except FileNotFoundError as exc:
+        raise IngestError(str(path), "file disappeared while indexing") from exc
+    except PermissionError as exc:
+        raise IngestError(str(path), "no permission to read the file") from exc
+    except IsADirectoryError as exc:
+        raise IngestError(str(path), "is a folder, not a file") from exc
+    except OSError as exc:
+        raise IngestError(str(path), f"file could not be read ({exc.strerror})") from exc
+    suffix = path.suffix.lower()
+    if suffix in PDF_SUFFIXES:
+        from core.ingest.pdf import parse_pdf
+
+        parsed = parse_pdf(path, ocr=ocr)
+    elif suffix in TEXT_SUFFIXES:
+        from core.ingest.text import read_text_file, text_blocks
+
+        text = read_text_file(path)
+        page = PageText(page=1, text=text, blocks=text_blocks(text, markdown=suffix not in {".txt", ".text"}))
+        parsed = ParsedDocument(path, "", [page], "text", title=path.name)
+    elif suffix in DOCX_SUFFIXES:
+        from core.ingest.docx import parse_docx
+
+        parsed = parse_docx(path)
+    elif suffix in HTML_SUFFIXES:
+        from core.ingest.html import parse_html
+
+        parsed = parse_html(path)
+    elif suffix in EMAIL_SUFFIXES:
+        from core.ingest.email import parse_email
+
+        parsed = parse_email(path, ocr=ocr)
+    else:
+        raise IngestError(str(path), f"unsupported file type '{suffix}'")
+    parsed.sha256 = digest
+    return parsed
+
+
+def open_pdf_document(path: str | Path) -> pymupdf.Document:
+    """A PyMuPDF document for a PDF file or a PDF member path (use as a context manager).
+
+    Raises:
+        IngestError: the file or attachment cannot be opened.
+    """
+    try:
+        if is_member(path):
+            return pymupdf.open(stream=open_member(path), filetype="pdf")
+        return pymupdf.open(path)
+    except IngestError:
+        raise
+    except Exception as exc:
+        raise IngestError(str(path), f"not a readable PDF ({exc})") from exc
+
+
+def rects_for_span(boxes: list, start: int, end: int) -> list[Rect]:
+    """Union of character boxes in ``[start, end)``, one rectangle per text line (PDF points).
+
+    Lines are the extractor's lines, numbered per page; lines of different
+    columns have different numbers, so a rectangle never spans a column gap.
+    """
+    per_line: dict[int, list[float]] = {}
+    order: list[int] = []
+    for box in boxes[start:end]:
+        if box is None:
+            continue
+        x0, y0, x1, y1, line = box
+        if line not in per_line:
+            per_line[line] = [x0, y0, x1, y1]
+            order.append(line)
+        else:
+            r = per_line[line]
+            r[0], r[1], r[2], r[3] = min(r[0], x0), min(r[1], y0), max(r[2], x1), max(r[3], y1)
+    return [tuple(round(v, 2) for v in per_line[line]) for line in order]  # type: ignore[misc]
+
+
+def page_text(path: str | Path, page: int, *, ocr: bool | None = None) -> PageText | None:
+    """The page text (with boxes for PDFs) of 1-based ``page``, re-extracted; ``None`` if unreadable.
+
+    A page that needed OCR is OCRed again (deterministic for the same Tesseract data).
+    Same text as :func:`parse_file` gave for that page, so stored offsets apply.
+    """
+    path = Path(path)
+    try:
+        if path.suffix.lower() in PDF_SUFFIXES:
+            from core.ingest.pdf import extract_page
+
+            with open_pdf_document(path) as doc:
+                pg = doc.load_page(page - 1)
+                result, problem = extract_page(pg, tessdata=None)
+                if problem and _ocr_setting(ocr):
+                    result, _ = extract_page(pg, tessdata=tessdata_dir(), confidence=False)
+                return result
+        parsed = parse_file(path, ocr=False)
+        return parsed.pages[page - 1] if 0 < page <= len(parsed.pages) else None
+    except Exception:
+        return None
+
+
+def span_rects(path: str | Path, page: int, start: int, end: int) -> list[Rect]:
+    """Rectangles (PDF points of the displayed page, one per line) of span ``[start, end)`` on 1-based ``page``.
+
+    Returns an empty list for non-PDF files or when the page cannot be read.
+    """
+    path = Path(path)
+    if path.suffix.lower() not in PDF_SUFFIXES:
+        return []
+    pt = page_text(path, page)
+    return rects_for_span(pt.boxes, start, end) if pt else []
+
+
+def span_rects_cached() -> Callable[[object, int, int], list[Rect]]:
+    """A ``rects(chunk, start, end)`` for one answer's citations: :func:`span_rects` with each page's
+    text and boxes extracted once (a dense page's ``rawdict`` costs up to 75 ms, and an answer
+    cites the same page several times; a streamed answer verifies claim by claim). ``chunk.page``
+    is the page of the span (see ``core.verify.RectsFn``)."""
+    pages: dict[tuple[str, int], PageText | None] = {}
+
+    def rects(chunk, start: int, end: int) -> list[Rect]:
+        if Path(chunk.path).suffix.lower() not in PDF_SUFFIXES:
+            return []
+        key = (chunk.path, chunk.page)
+        if key not in pages:
+            pages[key] = page_text(chunk.path, chunk.page)
+        pt = pages[key]
+        return rects_for_span(pt.boxes, start, end) if pt else []
+
+    return rects
+
+
+def render_page_png(path: str | Path, page: int, rects: list[Rect], zoom: float = 2.0) -> bytes:
+    """Render 1-based ``page`` of a PDF to PNG bytes with ``rects`` (displayed-page points) highlighted.
+
+    Args:
+        zoom: scale factor; 1.0 = 72 dpi (one pixel per PDF point).
+
+    Raises:
+        IngestError: the file or page cannot be opened.
+    """
+    try:
+        with open_pdf_document(path) as doc:
+            pg = doc.load_page(page - 1)
+            shape = pg.new_shape()
+            for r in rects:
+                # Drawing happens in the unrotated page space; rects are in the displayed one.
+                shape.draw_rect(pymupdf.Rect(r) * pg.derotation_matrix if pg.rotation else pymupdf.Rect(r))
+            shape.finish(color=(0.9, 0.6, 0.0), fill=(1.0, 0.85, 0.0), fill_opacity=0.35, width=0.8)
+            shape.commit()
+            pix = pg.get_pixmap(matrix=pymupdf.Matrix(zoom, zoom), alpha=False)
+            return pix.tobytes("png")
+    except Exception as exc:
+        raise IngestError(str(path), f"page could not be rendered ({exc})", page=page) from exc
