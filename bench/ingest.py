@@ -101,7 +101,7 @@ def chunk_figures(docs, chunker) -> dict:
 
 def lab_recall(chunker, k: int) -> tuple[float, int, float]:
     """recall@k over the lab's answerable cases, and indexing pages/s; in a fresh data folder."""
-    import core.store as store
+    import core.store.indexing as store
     from core.normalize import normalized
     from core.pipeline import index_folders, retrieve, run
     from core.settings import Settings

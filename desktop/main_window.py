@@ -52,11 +52,10 @@ from PySide6.QtWidgets import (
 )
 
 import core  # noqa: F401  (offline switches before any ML import)
-from core.engine import STARTING_STAGE, Engine, LocalEngine, answer_op, index_op, rebuild_op, remove_folder_op
+from core.engine import STARTING_STAGE, Engine, LocalEngine, index_op, rebuild_op, remove_folder_op
 from core.errors import EngineError, IndexError_, IndexMismatchError, WorkspaceNotFoundError
 from core.generate import Backend, ollama_reachable
 from core.history import History, manifest_sha256
-from core.pipeline import MAX_HISTORY_TURNS, turn_of
 from core.settings import Settings
 from core.store import Workspace, list_workspaces
 from core.types import Answer, Citation, IndexReport, ProgressEvent
@@ -68,10 +67,11 @@ from core.workspace_ops import (
     rename_workspace,
     workspace_dir,
 )
+from desktop.answer_flow import AnswerFlow
 from desktop.citation_panel import CitationPanel
 from desktop.conversation import ConversationView
 from desktop.render import Entry, conversation_markdown, entry_markdown
-from desktop.texts import answer_status_text, stage_text
+from desktop.texts import stage_text
 from desktop.welcome import WelcomeView
 from desktop.workers import CallWorker, GeneratorWorker, Jobs
 from desktop.workspaces_panel import WorkspacesPanel
@@ -221,11 +221,7 @@ class MainWindow(QMainWindow):
         self.settings = settings or Settings()
         self.backend = backend
         self.engine = engine if engine is not None else LocalEngine()
-        self._local_engine = LocalEngine()
         self.workspace_name: str | None = None
-        self.answer: Answer | None = None
-        self.current_entry: int | None = None
-        self.current_citation = 0
         self.ollama_ok: bool | None = None
         self._workspaces: dict[str, Workspace] = {}
         self._workspace_lock = threading.Lock()
@@ -242,10 +238,6 @@ class MainWindow(QMainWindow):
         self._jobs = Jobs(self, pool=self._read_pool)
         self._index_pool = QThreadPool(self)
         self._index_pool.setMaxThreadCount(1)
-        self._ask_pool = QThreadPool(self)
-        self._ask_pool.setMaxThreadCount(1)
-        self._ask_worker: GeneratorWorker | None = None
-        self._ask_workspace: str | None = None
         self.rebuild_box: QMessageBox | None = None
         # Folder watching: one long-lived watcher worker per workspace seen this session.
         self._watch_pool = _DaemonThreads()
@@ -266,6 +258,7 @@ class MainWindow(QMainWindow):
 
         self.workspaces_panel = WorkspacesPanel()
         self.conversation = ConversationView()
+        self.answers = AnswerFlow(self)
         self.welcome = WelcomeView()
         self.centre = QStackedWidget()
         self.centre.addWidget(self.conversation)
@@ -333,8 +326,8 @@ class MainWindow(QMainWindow):
         help_menu = self.menuBar().addMenu(self.tr("&Help"))
         self._action(help_menu, self.tr("Getting started"), self.show_welcome)
         QShortcut(QKeySequence("Ctrl+L"), self, activated=self._focus_question)
-        QShortcut(QKeySequence("Alt+Left"), self, activated=lambda: self.step_citation(-1))
-        QShortcut(QKeySequence("Alt+Right"), self, activated=lambda: self.step_citation(1))
+        QShortcut(QKeySequence("Alt+Left"), self, activated=lambda: self.answers.step_citation(-1))
+        QShortcut(QKeySequence("Alt+Right"), self, activated=lambda: self.answers.step_citation(1))
 
     def _action(self, menu, text: str, slot, shortcut=None) -> QAction:
         action = QAction(text, self)
@@ -357,16 +350,17 @@ class MainWindow(QMainWindow):
         p.history_delete.connect(self.delete_history_entry)
         p.history_clear.connect(self._clear_history_dialog)
         p.status_requested.connect(self._status_dialog)
-        c.ask_requested.connect(self.ask)
-        c.stop_requested.connect(self.stop_asking)
-        c.citation_clicked.connect(self.open_entry_citation)
-        c.document_clicked.connect(self.open_consulted_document)
+        c.ask_requested.connect(self.answers.ask)
+        c.stop_requested.connect(self.answers.stop)
+        c.citation_clicked.connect(self.answers.open_entry_citation)
+        c.document_clicked.connect(self.answers.open_consulted_document)
         c.copy_requested.connect(self.copy_answer)
         c.export_markdown_requested.connect(self._export_markdown_dialog)
         c.export_pdf_requested.connect(self._export_pdf_dialog)
         self.side_panel.page_rendered.connect(self.page_rendered)
-        self.side_panel.previous_citation.connect(lambda: self.step_citation(-1))
-        self.side_panel.next_citation.connect(lambda: self.step_citation(1))
+        self.side_panel.previous_citation.connect(lambda: self.answers.step_citation(-1))
+        self.side_panel.next_citation.connect(lambda: self.answers.step_citation(1))
+        self.answers.answer_ready.connect(self.answer_ready)
         self.welcome.sample_requested.connect(self.open_sample)
         self.welcome.new_requested.connect(self.new_workspace)
 
@@ -441,7 +435,7 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(f"Verbatim — {name}")
         self.conversation.title_label.setText(name)
         self.centre.setCurrentWidget(self.conversation)
-        self.current_entry = None
+        self.answers.current_entry = None
         entries = self._conversations.get(name)
         self.conversation.set_entries(entries or [])
         self._show_progress()
@@ -493,9 +487,7 @@ class MainWindow(QMainWindow):
                         lambda n: self.reload_workspaces(select=n), self._on_error)
 
     def _busy_on(self, name: str) -> bool:
-        return any(r.workspace == name and not r.worker.done for r in self._runs) or (
-            self._ask_worker is not None and self._ask_workspace == name
-        )
+        return any(r.workspace == name and not r.worker.done for r in self._runs) or self.answers.busy_workspace == name
 
     def _rename_dialog(self, old: str) -> None:
         new, ok = QInputDialog.getText(self, self.tr("Rename workspace"), self.tr("New name:"), text=old)
@@ -739,155 +731,48 @@ class MainWindow(QMainWindow):
             event.acceptProposedAction()
             self.start_indexing(paths)
 
-    # --- asking ---------------------------------------------------------------
+    # --- asking (desktop.answer_flow.AnswerFlow) ---------------------------------
 
     def _focus_question(self) -> None:
         self.question_edit.setFocus()
         self.question_edit.selectAll()
 
-    def ask(self, question: str) -> None:
-        """Answer ``question`` in the selected workspace in the background; emits :attr:`answer_ready`.
+    @property
+    def answer(self) -> Answer | None:
+        """The answer of the current conversation entry (``None`` before the first)."""
+        return self.answers.answer
 
-        A question asked while another runs cancels the earlier one.
-        """
-        question = question.strip()
-        if not question:
-            return
-        name = self.workspace_name or self._requested_workspace or "default"
-        if self.question_edit.text().strip() != question:
-            self.question_edit.setText(question)
-        if self._ask_worker is not None:
-            self._ask_worker.cancel()
-        settings, backend = self.settings, self.backend
-        engine = self.engine if backend is None else self._local_engine
-        # A follow-up is read in the light of this workspace's conversation (core rewrites it).
-        history = [turn_of(e.answer) for e in self._conversations.get(name, [])][-MAX_HISTORY_TURNS:]
-        worker = GeneratorWorker(
-            lambda cancel: engine.run(answer_op, name, question, settings, history, backend=backend, cancel=cancel)
-        )
-        self._ask_worker = worker
-        self._ask_workspace = name
-        self.conversation.set_busy(True, self.tr("Waiting…"))
-        self._jobs.start(worker, self._ask_pool,
-                         on_progress=lambda e: self._on_ask_progress(worker, e),
-                         on_result=lambda a: self._on_ask_returned(worker, a),
-                         on_error=lambda exc: self._on_ask_error(worker, exc),
-                         on_cancelled=lambda: self._on_ask_cancelled(worker))
-
-    def stop_asking(self) -> None:
-        """Cancel the running question (cooperatively: core stops at its next check)."""
-        if self._ask_worker is not None:
-            self._ask_worker.cancel()
-            self.conversation.set_busy(True, self.tr("Stopping…"))
-
-    def _is_current(self, worker: GeneratorWorker) -> bool:
-        return worker is self._ask_worker
-
-    def _on_ask_progress(self, worker: GeneratorWorker, event: ProgressEvent) -> None:
-        if self._is_current(worker) and not self._ask_worker.is_cancelled:
-            self.conversation.set_busy(True, stage_text(event.stage, event.message))
-
-    def _on_ask_returned(self, worker: GeneratorWorker, answer: Answer) -> None:
-        if not self._is_current(worker):
-            return
-        name = self._ask_workspace or answer.workspace
-        self._ask_done()
-        entry = Entry(answer=answer, asked_at=time.time())
-        self._append_entry(name, entry)
-        total = answer.trace.timings_ms.get("total")
-        self.stage_label.setText(answer_status_text(answer.status) + (f" · {total / 1000:.1f} s" if total else ""))
-        self.question_edit.setText("")
-
-        def store():
-            ws = self._get_workspace(name)
-            return History(ws.dir).add(answer)
-
-        self._jobs.call(store, lambda rid, e=entry: setattr(e, "history_id", rid) or self._load_history(name),
-                        self._on_error)
-        self.answer_ready.emit(answer)
-
-    def _on_ask_error(self, worker: GeneratorWorker, exc: Exception) -> None:
-        if not self._is_current(worker):
-            return
-        self._ask_done()
-        self.stage_label.setText(self.tr("Could not answer: {error}").format(error=exc))
-        self.error_occurred.emit(str(exc))
-
-    def _on_ask_cancelled(self, worker: GeneratorWorker) -> None:
-        if not self._is_current(worker):
-            return
-        self._ask_done()
-        self.stage_label.setText(self.tr("Stopped"))
-
-    def _ask_done(self) -> None:
-        self._ask_worker = None
-        self._ask_workspace = None
-        self.conversation.set_busy(False)
-
-    # --- conversation ---------------------------------------------------------
-
-    def _append_entry(self, workspace: str, entry: Entry) -> None:
-        entries = self._conversations.setdefault(workspace, [])
-        entries.append(entry)
-        if workspace == self.workspace_name:
-            self.conversation.set_entries(entries, scroll_to=len(entries) - 1)
-            self._set_current_entry(len(entries) - 1)
-
-    def _set_current_entry(self, index: int) -> None:
-        entries = self.conversation.entries
-        if 0 <= index < len(entries):
-            self.current_entry = index
-            self.answer = entries[index].answer
-            t = self.answer.trace
-            self.backend_label.setText(
-                f"{self.tr('Model')}: {t.backend} ({t.model})" if t.backend else f"{self.tr('Model')}: {self.tr('not called')}"
-            )
+    @property
+    def current_entry(self) -> int | None:
+        """Index of the current conversation entry, or ``None``."""
+        return self.answers.current_entry
 
     @property
     def citations(self) -> list[Citation]:
         """Citations of the current answer, in chip order."""
-        if self.current_entry is None or self.current_entry >= len(self.conversation.entries):
-            return []
-        return self.conversation.entries[self.current_entry].citations()
+        return self.answers.citations
+
+    def ask(self, question: str) -> None:
+        """Answer ``question`` in the selected workspace in the background (:meth:`AnswerFlow.ask`)."""
+        self.answers.ask(question)
+
+    def stop_asking(self) -> None:
+        """Cancel the running question (:meth:`AnswerFlow.stop`)."""
+        self.answers.stop()
 
     def show_answer(self, answer: Answer) -> None:
-        """Append ``answer`` to the selected workspace's conversation (not stored in history)."""
-        self.stage_label.setText("")
-        self._append_entry(self.workspace_name or answer.workspace, Entry(answer=answer, asked_at=time.time()))
-        if answer.workspace != self.workspace_name and self.workspace_name is None:
-            self.conversation.set_entries(self._conversations[answer.workspace])
-            self._set_current_entry(len(self.conversation.entries) - 1)
-
-    def open_entry_citation(self, entry_index: int, n: int) -> None:
-        """Show citation ``n`` (1-based chip number) of conversation entry ``entry_index``."""
-        self._set_current_entry(entry_index)
-        self.open_citation(n)
+        """Append ``answer`` to the conversation without storing it (:meth:`AnswerFlow.show_answer`)."""
+        self.answers.show_answer(answer)
 
     def open_citation(self, n: int) -> None:
         """Show citation ``n`` (1-based chip number) of the current answer in the side panel."""
-        cits = self.citations
-        if 1 <= n <= len(cits):
-            self.current_citation = n
-            self.side_panel.show_citation(cits[n - 1], n, len(cits))
-
-    def step_citation(self, step: int) -> None:
-        """Move to the previous (``-1``) or next (``+1``) citation of the current answer (Alt+Left/Right)."""
-        cits = self.citations
-        if not cits:
-            return
-        n = self.current_citation + step if self.current_citation else (1 if step > 0 else len(cits))
-        self.open_citation(max(1, min(len(cits), n)))
+        self.answers.open_citation(n)
 
     def open_consulted_document(self, entry_index: int, doc_index: int) -> None:
         """Show the first consulted page of document ``doc_index`` of an abstention."""
-        entries = self.conversation.entries
-        if not 0 <= entry_index < len(entries):
-            return
-        ab = entries[entry_index].answer.abstention
-        if ab is None or not 0 <= doc_index < len(ab.consulted):
-            return
-        doc = ab.consulted[doc_index]
-        self.side_panel.show_document(doc.path, doc.pages[0] if doc.pages else 1, doc.doc_id)
+        self.answers.open_consulted_document(entry_index, doc_index)
+
+    # --- conversation ---------------------------------------------------------
 
     def copy_answer(self) -> str:
         """Copy the current (else the last) answer with its citations as Markdown; returns the text."""
@@ -951,16 +836,16 @@ class MainWindow(QMainWindow):
             keep = self.current_entry
             self.conversation.set_entries(self._conversations[name])
             if keep is not None and keep < len(self._conversations[name]):
-                self._set_current_entry(keep)
+                self.answers.set_current_entry(keep)
             elif self._conversations[name]:
-                self._set_current_entry(len(self._conversations[name]) - 1)
+                self.answers.set_current_entry(len(self._conversations[name]) - 1)
         self.history_loaded.emit(name)
 
     def open_history_entry(self, history_id: int) -> None:
         """Scroll the conversation to a stored question and make it current."""
         for i, e in enumerate(self.conversation.entries):
             if e.history_id == history_id:
-                self._set_current_entry(i)
+                self.answers.set_current_entry(i)
                 self.conversation.answer_view.scrollToAnchor(f"entry-{i}")
                 return
 
@@ -1219,9 +1104,9 @@ class MainWindow(QMainWindow):
         """Cancel background work and wait for index writes to finish cleanly."""
         self._jobs.cancel_all()
         self.side_panel.stop()
-        self._ask_pool.clear()
+        self.answers.close()
         self._index_pool.clear()
-        for pool in (self._ask_pool, self._index_pool, self._read_pool):
+        for pool in (self._index_pool, self._read_pool):
             pool.clear()
             pool.waitForDone(60000)
         self._net_pool.clear()

@@ -1,6 +1,29 @@
 <?xml version='1.0' encoding='utf-8'?>
 <TS version="2.1" language="es_ES">
 <context>
+    <name>AnswerFlow</name>
+    <message>
+        <location filename="../../desktop/answer_flow.py" line="92" />
+        <source>Waiting…</source>
+        <translation>Esperando…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/answer_flow.py" line="103" />
+        <source>Stopping…</source>
+        <translation>Deteniendo…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/answer_flow.py" line="141" />
+        <source>Could not answer: {error}</source>
+        <translation>No se pudo responder: {error}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/answer_flow.py" line="148" />
+        <source>Stopped</source>
+        <translation>Detenido</translation>
+    </message>
+</context>
+<context>
     <name>CitationPanel</name>
     <message>
         <location filename="../../desktop/citation_panel.py" line="110" />
@@ -171,328 +194,308 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../desktop/main_window.py" line="311" />
+        <location filename="../../desktop/main_window.py" line="304" />
         <source>Model: —</source>
         <translation>Modelo: —</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="312" />
+        <location filename="../../desktop/main_window.py" line="305" />
         <source>Ollama: checking…</source>
         <translation>Ollama: comprobando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="313" />
+        <location filename="../../desktop/main_window.py" line="306" />
         <source>Chunks: —</source>
         <translation>Fragmentos: —</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="320" />
+        <location filename="../../desktop/main_window.py" line="313" />
         <source>&amp;File</source>
         <translation>&amp;Archivo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="321" />
+        <location filename="../../desktop/main_window.py" line="314" />
         <source>New workspace…</source>
         <translation>Nuevo espacio de trabajo…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="322" />
+        <location filename="../../desktop/main_window.py" line="315" />
         <source>Add folder…</source>
         <translation>Añadir carpeta…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="324" />
+        <location filename="../../desktop/main_window.py" line="317" />
         <source>Export conversation as Markdown…</source>
         <translation>Exportar la conversación como Markdown…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="325" />
+        <location filename="../../desktop/main_window.py" line="318" />
         <source>Export conversation as PDF…</source>
         <translation>Exportar la conversación como PDF…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="327" />
+        <location filename="../../desktop/main_window.py" line="320" />
         <source>Settings…</source>
         <translation>Preferencias…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="329" />
+        <location filename="../../desktop/main_window.py" line="322" />
         <source>Quit</source>
         <translation>Salir</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="330" />
+        <location filename="../../desktop/main_window.py" line="323" />
         <source>&amp;Edit</source>
         <translation>&amp;Editar</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="331" />
+        <location filename="../../desktop/main_window.py" line="324" />
         <source>Copy answer with citations</source>
         <translation>Copiar la respuesta con sus citas</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="332" />
+        <location filename="../../desktop/main_window.py" line="325" />
         <source>Find in document</source>
         <translation>Buscar en el documento</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="333" />
+        <location filename="../../desktop/main_window.py" line="326" />
         <source>&amp;Help</source>
         <translation>A&amp;yuda</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="334" />
+        <location filename="../../desktop/main_window.py" line="327" />
         <source>Getting started</source>
         <translation>Primeros pasos</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="486" />
+        <location filename="../../desktop/main_window.py" line="480" />
         <source>New workspace</source>
         <translation>Nuevo espacio de trabajo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="486" />
+        <location filename="../../desktop/main_window.py" line="480" />
         <source>Name (for example the client or matter):</source>
         <translation>Nombre (por ejemplo el cliente o el asunto):</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="501" />
+        <location filename="../../desktop/main_window.py" line="493" />
         <source>Rename workspace</source>
         <translation>Renombrar espacio de trabajo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="501" />
+        <location filename="../../desktop/main_window.py" line="493" />
         <source>New name:</source>
         <translation>Nombre nuevo:</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="508" />
+        <location filename="../../desktop/main_window.py" line="500" />
         <source>Wait for indexing or answering to finish before renaming.</source>
         <translation>Espere a que termine la indexación o la respuesta antes de renombrar.</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="518" />
+        <location filename="../../desktop/main_window.py" line="516" />
         <source>Delete workspace</source>
         <translation>Eliminar espacio de trabajo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="519" />
+        <location filename="../../desktop/main_window.py" line="517" />
         <source>Delete workspace “{name}”? Its index and question history are removed; your documents stay where they are.</source>
         <translation>¿Eliminar el espacio de trabajo «{name}»? Se borran su índice y su historial de preguntas; sus documentos se quedan donde están.</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="551" />
+        <location filename="../../desktop/main_window.py" line="549" />
         <source>Reason</source>
         <translation>Motivo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="551" />
+        <location filename="../../desktop/main_window.py" line="549" />
         <source>Why (shown beside the document):</source>
         <translation>Por qué (se muestra junto al documento):</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="612" />
+        <location filename="../../desktop/main_window.py" line="610" />
         <source>Not a folder: </source>
         <translation>No es una carpeta: </translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="609" />
+        <location filename="../../desktop/main_window.py" line="607" />
         <source>Waiting to index </source>
         <translation>Esperando para indexar </translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="315" />
+        <location filename="../../desktop/main_window.py" line="308" />
         <source>Engine state</source>
         <translation>Estado del motor</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="648" />
+        <location filename="../../desktop/main_window.py" line="646" />
         <source>Cancelling…</source>
         <translation>Cancelando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="681" />
+        <location filename="../../desktop/main_window.py" line="679" />
         <source>Indexing in the background: {names}</source>
         <translation>Indexando en segundo plano: {names}</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="686" />
+        <location filename="../../desktop/main_window.py" line="684" />
         <source>Indexing {names}</source>
         <translation>Indexando {names}</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="688" />
+        <location filename="../../desktop/main_window.py" line="686" />
         <source>(+{n} queued)</source>
         <translation>(+{n} en cola)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="694" />
+        <location filename="../../desktop/main_window.py" line="692" />
         <source>Cancelled</source>
         <translation>Cancelado</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="694" />
+        <location filename="../../desktop/main_window.py" line="692" />
         <source>Indexed</source>
         <translation>Indexado</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="695" />
+        <location filename="../../desktop/main_window.py" line="693" />
         <source>{state}: {new} new or changed, {same} unchanged, {removed} removed, {failed} failed ({s} s)</source>
         <translation>{state}: {new} nuevos o modificados, {same} sin cambios, {removed} quitados, {failed} con error ({s} s)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="717" />
+        <location filename="../../desktop/main_window.py" line="718" />
         <source>Add folder to index</source>
         <translation>Añadir una carpeta al índice</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="761" />
-        <source>Waiting…</source>
-        <translation>Esperando…</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/main_window.py" line="772" />
-        <source>Stopping…</source>
-        <translation>Deteniendo…</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/main_window.py" line="804" />
-        <source>Could not answer: {error}</source>
-        <translation>No se pudo responder: {error}</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/main_window.py" line="811" />
-        <source>Stopped</source>
-        <translation>Detenido</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/main_window.py" line="891" />
+        <location filename="../../desktop/main_window.py" line="785" />
         <source>Answer copied with its citations.</source>
         <translation>Respuesta copiada con sus citas.</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="906" />
+        <location filename="../../desktop/main_window.py" line="800" />
         <source>Exported to {path}</source>
         <translation>Exportado a {path}</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="910" />
-        <location filename="../../desktop/main_window.py" line="916" />
+        <location filename="../../desktop/main_window.py" line="804" />
+        <location filename="../../desktop/main_window.py" line="810" />
         <source>Export conversation</source>
         <translation>Exportar la conversación</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="968" />
+        <location filename="../../desktop/main_window.py" line="862" />
         <source>Delete history</source>
         <translation>Eliminar el historial</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="969" />
+        <location filename="../../desktop/main_window.py" line="863" />
         <source>Delete every question and answer of this workspace's history?</source>
         <translation>¿Eliminar todas las preguntas y respuestas del historial de este espacio de trabajo?</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1005" />
+        <location filename="../../desktop/main_window.py" line="899" />
         <source>The new language applies from the next start.</source>
         <translation>El nuevo idioma se aplica a partir del próximo inicio.</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1020" />
+        <location filename="../../desktop/main_window.py" line="914" />
         <source>Engine: in this process</source>
         <translation>Motor: en este proceso</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1022" />
+        <location filename="../../desktop/main_window.py" line="916" />
         <source>Engine: loading…</source>
         <translation>Motor: cargando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1023" />
+        <location filename="../../desktop/main_window.py" line="917" />
         <source>Loading the search libraries and the embedding model in the background; the window is usable meanwhile.</source>
         <translation>Cargando en segundo plano las bibliotecas de búsqueda y el modelo de embeddings; mientras tanto la ventana se puede usar.</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1032" />
+        <location filename="../../desktop/main_window.py" line="926" />
         <source>Engine: failed to start</source>
         <translation>Motor: no pudo arrancar</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1037" />
+        <location filename="../../desktop/main_window.py" line="931" />
         <source>Engine: stopped</source>
         <translation>Motor: detenido</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1039" />
+        <location filename="../../desktop/main_window.py" line="933" />
         <source>Engine: ready</source>
         <translation>Motor: listo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1040" />
+        <location filename="../../desktop/main_window.py" line="934" />
         <source>Engine process {pid}; loaded in {s} s</source>
         <translation>Proceso del motor {pid}; cargado en {s} s</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1138" />
+        <location filename="../../desktop/main_window.py" line="1032" />
         <source>Checking for changes made while Verbatim was closed…</source>
         <translation>Buscando cambios hechos mientras Verbatim estaba cerrado…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1144" />
+        <location filename="../../desktop/main_window.py" line="1038" />
         <source>{n} files changed: updating the index…</source>
         <translation>{n} archivos cambiaron: actualizando el índice…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1151" />
+        <location filename="../../desktop/main_window.py" line="1045" />
         <source>Folder watching stopped for {name}: {error}</source>
         <translation>Se dejó de vigilar las carpetas de {name}: {error}</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1169" />
+        <location filename="../../desktop/main_window.py" line="1063" />
         <source>Rebuild the index?</source>
         <translation>¿Reconstruir el índice?</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1171" />
+        <location filename="../../desktop/main_window.py" line="1065" />
         <source>This workspace was indexed with other settings (embedding model or chunking). Its vectors cannot be mixed with new ones: rebuild it to use it. Rebuilding re-reads every document and may take a while.</source>
         <translation>Este espacio de trabajo se indexó con otros ajustes (modelo de vectores o fragmentación). Sus vectores no pueden mezclarse con los nuevos: reconstrúyalo para usarlo. La reconstrucción vuelve a leer todos los documentos y puede tardar un rato.</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1175" />
+        <location filename="../../desktop/main_window.py" line="1069" />
         <source>Rebuild</source>
         <translation>Reconstruir</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1201" />
+        <location filename="../../desktop/main_window.py" line="1100" />
         <source>Rebuilding the index…</source>
         <translation>Reconstruyendo el índice…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1222" />
+        <location filename="../../desktop/main_window.py" line="1121" />
         <source>Chunks</source>
         <translation>Fragmentos</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1223" />
+        <location filename="../../desktop/main_window.py" line="1122" />
         <source>reachable</source>
         <translation>disponible</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1224" />
+        <location filename="../../desktop/main_window.py" line="1123" />
         <source>not reachable</source>
         <translation>no disponible</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1225" />
+        <location filename="../../desktop/main_window.py" line="1124" />
         <source>Model</source>
         <translation>Modelo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1226" />
+        <location filename="../../desktop/main_window.py" line="1125" />
         <source>not called</source>
         <translation>no se llamó</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1227" />
+        <location filename="../../desktop/main_window.py" line="1126" />
         <source>demo model</source>
         <translation>modelo de demostración</translation>
     </message>

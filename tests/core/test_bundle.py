@@ -1,6 +1,6 @@
 """What the frozen installer relies on: the store works without pylance, caches stay in the data folder.
 
-build.spec leaves out the ``lance`` package (pylance, 215 MB) because core/store.py
+build.spec leaves out the ``lance`` package (pylance, 215 MB) because core/store/
 reads LanceDB through lancedb's own scans; these tests hold that promise on the
 code paths the installer's self-test does not reach (moved files re-use their
 stored vectors, consistency checks list every vector id, deletes).

@@ -1,0 +1,329 @@
+"""The :class:`Workspace` facade: one workspace's manifest, BM25 index and vectors."""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+import threading
+from collections.abc import Generator, Iterable
+from contextlib import contextmanager, suppress
+from pathlib import Path
+
+from filelock import FileLock, Timeout
+
+from core.errors import IndexError_, WorkspaceNotFoundError
+from core.paths import data_dir
+from core.settings import Settings
+from core.store.bm25 import Bm25Index, is_bm25_folder
+from core.store.commit import DocumentWrite, commit_batch, finish_run, recover
+from core.store.embedding import get_embedder
+from core.store.indexing import CancelCheck, index_run
+from core.store.manifest import DocStatus, Manifest, reset_manifest
+from core.store.vectors import VectorTable
+from core.types import Chunk, FileError, IndexReport, ProgressEvent
+
+log = logging.getLogger(__name__)
+
+
+def workspaces_root() -> Path:
+    """Folder holding one sub-folder per workspace."""
+    root = data_dir() / "workspaces"
+    root.mkdir(parents=True, exist_ok=True)
+    return root
+
+
+def list_workspaces() -> list[str]:
+    """Names of the workspaces that exist on disk, sorted."""
+    return sorted(p.name for p in workspaces_root().iterdir() if (p / "manifest.sqlite").exists())
+
+
+def _check_name(name: str) -> None:
+    if not name or any(c in name for c in "/\\:") or name in {".", ".."}:
+        raise IndexError_(f"invalid workspace name {name!r}")
+
+
+class Workspace:
+    """One workspace's index. Safe to use from one writer thread and many reader threads.
+
+    The manifest (:mod:`core.store.manifest`) is the source of truth; the BM25
+    index (:mod:`core.store.bm25`) and the vectors (:mod:`core.store.vectors`)
+    are kept equal to it across crashes by the commit protocol and recovery of
+    :mod:`core.store.commit`. Indexing (:meth:`index`) embeds documents into a
+    pending batch; every ``settings.index_commit_chunks`` chunks, before a
+    document that would push the batch past that size (so a big document starts
+    its own batch), and at the end of a run or on cancel, the batch is committed
+    (a document is never split across batches). A killed run keeps the documents
+    it committed; the next run skips them (size and mtime match) and resumes.
+
+    **Recovery** runs when a workspace is opened and before each indexing run,
+    under the inter-process ``writer.lock`` (skipped if another process holds it).
+
+    **Settings fingerprint** (:func:`core.store.index_fingerprint`): opening an
+    index built with another embedding model, other chunking settings or another
+    schema raises :class:`IndexMismatchError`; :meth:`reset` empties it for a rebuild.
+
+    Layout of ``<data>/workspaces/<name>/``: ``manifest.sqlite``, ``bm25-<gen>-<random>/``,
+    ``lance/`` and ``writer.lock`` (held while indexing or recovering).
+
+    Args:
+        name: workspace name (letters, digits, ``-``, ``_``, ``.``; becomes a folder name).
+        settings: pipeline settings (chunking, retrieval sizes, commit batch size).
+        root: folder holding the workspace folder (default: :func:`workspaces_root`).
+        create: create the workspace if missing (CLI indexing); False to open only
+            an existing one (the window's reads), never re-creating its files.
+        recover: run recovery on open (the default). The window's process passes
+            False: it only reads the manifest (SQLite, always consistent), while
+            indexing and answering — which recover first — run in the engine
+            process; so the window never loads LanceDB (pyarrow, ~200 MB) and never
+            takes the writer lock.
+
+    Raises:
+        IndexError_: invalid name or an index that cannot be opened.
+        IndexMismatchError: the index was built with other settings (see above).
+        WorkspaceNotFoundError: ``create`` is False and the workspace has no manifest.
+    """
+
+    def __init__(self, name: str, settings: Settings | None = None, root: Path | None = None, *,
+                 create: bool = True, recover: bool = True) -> None:
+        _check_name(name)
+        self.name = name
+        self.settings = settings or Settings()
+        # root: the evaluator keeps its own folder so it never touches the user's workspaces.
+        self.dir = (Path(root) if root is not None else workspaces_root()) / name
+        self._db_path = self.dir / "manifest.sqlite"
+        self._create = create
+        if create:
+            self.dir.mkdir(parents=True, exist_ok=True)
+        elif not self._db_path.exists():
+            # A reader racing a delete or rename must not bring back an empty workspace.
+            raise WorkspaceNotFoundError(name, str(self.dir))
+        self.manifest = Manifest(self._db_path, name, create)
+        self.vectors = VectorTable(self.dir / "lance")
+        self.bm25 = Bm25Index(self.dir, self.manifest)
+        self._write_lock = threading.Lock()
+        self._file_lock = FileLock(str(self.dir / "writer.lock"), thread_local=False)
+        self.manifest.check_fingerprint(self.settings, self._drop_vector_folder)
+        if recover:
+            self._recover()
+
+    def _drop_vector_folder(self) -> None:
+        self.vectors.close()
+        shutil.rmtree(self.dir / "lance", ignore_errors=True)
+
+    # --- reads ----------------------------------------------------------------
+
+    def fingerprint(self) -> dict[str, object]:
+        """The settings fingerprint recorded in the index (see :func:`core.store.index_fingerprint`)."""
+        import json
+
+        return json.loads(self.manifest.meta().get("fingerprint", "{}"))
+
+    def folders(self) -> list[str]:
+        """Folders this workspace indexes (absolute paths)."""
+        return self.manifest.folders()
+
+    def documents(self) -> list[dict]:
+        """Indexed documents: ``doc_id, path, pages, status, reason, lang, chunks`` each.
+
+        ``status`` is ``active``, ``superseded`` or ``quarantined``; ``reason`` says why
+        (for a quarantine by the detector, the matched passage), ``""`` when none.
+        """
+        return self.manifest.documents()
+
+    def failures(self) -> list[FileError]:
+        """Files that could not be indexed in the last run that saw them."""
+        return self.manifest.failures()
+
+    def chunk_count(self) -> int:
+        """Number of chunks in the workspace."""
+        return self.manifest.chunk_count()
+
+    def get_chunks(self, chunk_ids: Iterable[str]) -> dict[str, Chunk]:
+        """Chunks by id (unknown ids are absent from the result)."""
+        return self.manifest.get_chunks(chunk_ids)
+
+    def eligible_doc_ids(self) -> set[str]:
+        """Documents whose chunks may reach the model (status ``active``)."""
+        return self.manifest.doc_ids_with_status(active=True)
+
+    def ineligible_doc_ids(self) -> set[str]:
+        """Documents excluded from retrieval (superseded, quarantined)."""
+        return self.manifest.doc_ids_with_status(active=False)
+
+    def set_status(self, doc_id: str, status: DocStatus, reason: str = "") -> None:
+        """Set a document's status (``active``, ``superseded``, ``quarantined``) and reason.
+
+        Setting ``active`` on a quarantined document is a *release*: it is recorded
+        with the document's content hash, so re-indexing unchanged content keeps it
+        active; changed content is screened again. Takes effect on the next query.
+
+        Raises:
+            IndexError_: unknown status, or no document ``doc_id`` in this workspace.
+        """
+        self.manifest.set_status(doc_id, status, reason)
+
+    def stored_chunk_ids(self) -> dict[str, list[str]]:
+        """Chunk ids as each store holds them, sorted, duplicates kept: ``manifest``, ``vectors``, ``bm25``.
+
+        After any commit or recovery the three lists are equal (the crash-safety
+        invariant, checked by the tests).
+        """
+        return {"manifest": sorted(self.manifest.chunk_ids()), "vectors": sorted(self.vectors.ids()),
+                "bm25": sorted(self.bm25.ids())}
+
+    # --- search ---------------------------------------------------------------
+
+    def bm25_search(self, query: str, k: int, exclude_docs: set[str],
+                    only_docs: set[str] | None = None) -> list[str]:
+        """Chunk ids ranked by BM25 for ``query``, best first (zero-score hits dropped).
+
+        Excluded documents — and, when ``only_docs`` is given (the question's
+        document scope), every document outside it — are filtered before
+        ranking (pre-filter). An empty ``only_docs`` set finds nothing.
+        """
+        return self.bm25.search(query, k, exclude_docs, only_docs)
+
+    def dense_search(self, query: str, k: int, exclude_docs: set[str],
+                     only_docs: set[str] | None = None) -> list[str]:
+        """Chunk ids nearest to ``query`` by cosine similarity, best first.
+
+        ``exclude_docs`` are filtered inside the LanceDB query (pre-filter), so
+        they cannot take places in the top ``k``; ``only_docs``, when given (the
+        question's document scope), restricts the search to those documents the
+        same way. An empty ``only_docs`` set finds nothing.
+        """
+        if self.vectors.table() is None or (only_docs is not None and not only_docs):
+            return []
+        vec = get_embedder().get_query_embedding(query)
+        return self.vectors.search(vec, k, exclude_docs, only_docs)
+
+    def rebuild_bm25(self) -> None:
+        """Rebuild the BM25 index from the manifest's chunks into a new folder, then record it."""
+        self.bm25.rebuild()
+
+    # --- writes ---------------------------------------------------------------
+
+    def index(
+        self, folders: list[str | Path], cancel: CancelCheck | None = None
+    ) -> Generator[ProgressEvent, None, IndexReport]:
+        """Index ``folders`` incrementally; a generator of progress returning the report.
+
+        Unchanged files (same size and mtime, or same sha256) are skipped with no
+        embedding work; changed files replace exactly their own chunks; files gone
+        from disk are removed; a new file whose bytes equal a file gone in the same
+        run (moved or renamed) takes over its chunks and vectors without
+        embedding (``report.renamed``). A file that fails keeps its previously
+        indexed chunks and is listed in ``report.failures`` with the reason.
+        Work is committed in atomic batches (class docstring), so a crash loses
+        at most one batch and the next run resumes.
+
+        Args:
+            folders: folders to index recursively (added to the workspace).
+            cancel: polled between files and embedding batches; when it returns
+                True, work embedded so far is committed, the run stops and the
+                report says ``cancelled``.
+
+        Raises:
+            IndexError_: a folder does not exist, or another process is indexing
+                this workspace.
+        """
+        return (yield from index_run(self, folders, cancel))
+
+    def commit_documents(self, writes: list[DocumentWrite], removals: Iterable[str] = ()) -> None:
+        """Commit prepared documents (chunks + vectors) and removals atomically, for any writer.
+
+        The entry point for writers that prepare documents outside :meth:`index`
+        (e.g. a cluster that parsed, chunked, screened and embedded them): each
+        :class:`DocumentWrite` replaces its document's chunks and vectors, each id
+        in ``removals`` is deleted; then derived data (BM25) is brought up to date.
+        Call it once per batch; the batch is the unit of atomicity.
+
+        Raises:
+            IndexError_: another process is writing this workspace.
+        """
+        with self._write_lock, self._writer(wait_s=30):
+            recover(self)
+            try:
+                commit_batch(self, list(writes), sorted(set(removals)))
+            finally:
+                finish_run(self)
+
+    def remove_documents(self, doc_ids: Iterable[str]) -> None:
+        """Remove documents (chunks, vectors, per-document rows) in one atomic commit.
+
+        Raises:
+            IndexError_: another process is writing this workspace.
+        """
+        self.commit_documents([], doc_ids)
+
+    # Kept for callers written before the split (core.workspace_ops).
+    def _commit(self, writes: list[DocumentWrite], removals: list[str]) -> None:
+        commit_batch(self, writes, removals)
+
+    @contextmanager
+    def _writer(self, wait_s: float = 0) -> Generator[None, None, None]:
+        """Hold the inter-process writer lock, or raise if another process holds it after ``wait_s`` seconds."""
+        try:
+            self._file_lock.acquire(timeout=wait_s)
+        except Timeout as exc:
+            raise IndexError_(f"workspace '{self.name}' is being indexed by another process") from exc
+        if not self._create and not self._db_path.exists():
+            # Deleted or renamed since it was opened. The lock file (and py-filelock creates
+            # its parent folder) must not bring the folder back: undo, and say so.
+            self._file_lock.release()
+            with suppress(OSError):
+                os.remove(self._file_lock.lock_file)
+            with suppress(OSError):
+                self.dir.rmdir()  # only if empty: never removes anything else
+            raise WorkspaceNotFoundError(self.name, str(self.dir))
+        try:
+            yield
+        finally:
+            self._file_lock.release()
+
+    def _recover(self) -> None:
+        try:
+            with self._writer():
+                recover(self)
+        except WorkspaceNotFoundError:
+            raise
+        except IndexError_:
+            # Another process is writing: it recovers; readers here see its last
+            # commit (retrieval drops ids the manifest does not know).
+            log.info("workspace %s: writer active elsewhere, recovery skipped", self.name)
+
+    def delete(self) -> None:
+        """Remove the workspace's stores from disk."""
+        self.vectors.close()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    @classmethod
+    def reset(cls, name: str, settings: Settings | None = None) -> Workspace:
+        """Empty a workspace's index, keeping its folder list, and open it under ``settings``.
+
+        The way out of :class:`IndexMismatchError`: the caller then re-indexes
+        :meth:`folders` (``verbatim index --rebuild``). Vectors are deleted first,
+        then the manifest in one transaction; a crash in between leaves the old
+        fingerprint, so the next open asks for the rebuild again.
+
+        Raises:
+            IndexError_: invalid name, or another process is indexing the workspace.
+        """
+        _check_name(name)
+        folder = workspaces_root() / name
+        folder.mkdir(parents=True, exist_ok=True)
+        lock = FileLock(str(folder / "writer.lock"), thread_local=False)
+        try:
+            lock.acquire(timeout=0)
+        except Timeout as exc:
+            raise IndexError_(f"workspace '{name}' is being indexed by another process") from exc
+        try:
+            shutil.rmtree(folder / "lance", ignore_errors=True)
+            for path in folder.iterdir():
+                if is_bm25_folder(path.name):
+                    shutil.rmtree(path, ignore_errors=True)
+            reset_manifest(folder / "manifest.sqlite")
+        finally:
+            lock.release()
+        return cls(name, settings)

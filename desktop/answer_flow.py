@@ -1,0 +1,225 @@
+"""The window's answer flow: ask, follow the progress, show the answer, cancel, open citations.
+
+A controller in the napari style: it holds a reference to the :class:`MainWindow`
+whose widgets it drives (the conversation view, the side panel, the status bar)
+and owns the state of answering — the running question, the current entry and
+citation — so the window itself only composes panels and wires signals.
+
+Every core call runs in the engine (:mod:`core.engine`) through a
+:class:`desktop.workers.GeneratorWorker` on the single-thread ask lane; the GUI
+thread only formats what comes back.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject, QThreadPool, Signal
+
+from core.engine import LocalEngine, answer_op
+from core.pipeline import MAX_HISTORY_TURNS, turn_of
+from core.types import Answer, Citation, ProgressEvent
+from desktop.render import Entry
+from desktop.texts import answer_status_text, stage_text
+from desktop.workers import GeneratorWorker
+
+if TYPE_CHECKING:  # pragma: no cover
+    from desktop.main_window import MainWindow
+
+
+class AnswerFlow(QObject):
+    """Asks questions of the selected workspace and shows the answers in the window's conversation.
+
+    Args:
+        window: the main window (its ``settings``, ``backend``, ``engine``,
+            ``conversation``, ``side_panel``, ``_jobs`` and conversations are used).
+
+    Attributes:
+        answer: the answer of the current entry (``None`` before the first).
+        current_entry: index of the current conversation entry, or ``None``.
+        current_citation: 1-based chip number of the citation shown in the side panel (0 = none).
+
+    Signals:
+        answer_ready(Answer): an answer (or abstention) was shown.
+    """
+
+    answer_ready = Signal(object)
+
+    def __init__(self, window: "MainWindow") -> None:
+        super().__init__(window)
+        self.w = window
+        self.answer: Answer | None = None
+        self.current_entry: int | None = None
+        self.current_citation = 0
+        # A backend injected into the window lives in this process: its questions run here.
+        self._local_engine = LocalEngine()
+        self._pool = QThreadPool(self)
+        self._pool.setMaxThreadCount(1)
+        self._worker: GeneratorWorker | None = None
+        self._workspace: str | None = None
+
+    # --- asking ---------------------------------------------------------------
+
+    @property
+    def busy_workspace(self) -> str | None:
+        """Name of the workspace a question is being answered in, or ``None``."""
+        return self._workspace if self._worker is not None else None
+
+    def ask(self, question: str) -> None:
+        """Answer ``question`` in the selected workspace in the background; emits :attr:`answer_ready`.
+
+        A question asked while another runs cancels the earlier one.
+        """
+        w = self.w
+        question = question.strip()
+        if not question:
+            return
+        name = w.workspace_name or w._requested_workspace or "default"
+        if w.question_edit.text().strip() != question:
+            w.question_edit.setText(question)
+        if self._worker is not None:
+            self._worker.cancel()
+        settings, backend = w.settings, w.backend
+        engine = w.engine if backend is None else self._local_engine
+        # A follow-up is read in the light of this workspace's conversation (core rewrites it).
+        history = [turn_of(e.answer) for e in w._conversations.get(name, [])][-MAX_HISTORY_TURNS:]
+        worker = GeneratorWorker(
+            lambda cancel: engine.run(answer_op, name, question, settings, history, backend=backend, cancel=cancel)
+        )
+        self._worker = worker
+        self._workspace = name
+        w.conversation.set_busy(True, self.tr("Waiting…"))
+        w._jobs.start(worker, self._pool,
+                      on_progress=lambda e: self._on_progress(worker, e),
+                      on_result=lambda a: self._on_returned(worker, a),
+                      on_error=lambda exc: self._on_error(worker, exc),
+                      on_cancelled=lambda: self._on_cancelled(worker))
+
+    def stop(self) -> None:
+        """Cancel the running question (cooperatively: core stops at its next check)."""
+        if self._worker is not None:
+            self._worker.cancel()
+            self.w.conversation.set_busy(True, self.tr("Stopping…"))
+
+    def close(self) -> None:
+        """Drop queued questions and wait (up to 60 s) for the running one to stop; the window is closing."""
+        self._pool.clear()
+        self._pool.waitForDone(60000)
+
+    def _is_current(self, worker: GeneratorWorker) -> bool:
+        return worker is self._worker
+
+    def _on_progress(self, worker: GeneratorWorker, event: ProgressEvent) -> None:
+        if self._is_current(worker) and not worker.is_cancelled:
+            self.w.conversation.set_busy(True, stage_text(event.stage, event.message))
+
+    def _on_returned(self, worker: GeneratorWorker, answer: Answer) -> None:
+        if not self._is_current(worker):
+            return
+        w = self.w
+        name = self._workspace or answer.workspace
+        self._done()
+        entry = Entry(answer=answer, asked_at=time.time())
+        self._append_entry(name, entry)
+        total = answer.trace.timings_ms.get("total")
+        w.stage_label.setText(answer_status_text(answer.status) + (f" · {total / 1000:.1f} s" if total else ""))
+        w.question_edit.setText("")
+
+        def store():
+            from core.history import History
+
+            return History(w._get_workspace(name).dir).add(answer)
+
+        w._jobs.call(store, lambda rid, e=entry: setattr(e, "history_id", rid) or w._load_history(name), w._on_error)
+        self.answer_ready.emit(answer)
+
+    def _on_error(self, worker: GeneratorWorker, exc: Exception) -> None:
+        if not self._is_current(worker):
+            return
+        self._done()
+        self.w.stage_label.setText(self.tr("Could not answer: {error}").format(error=exc))
+        self.w.error_occurred.emit(str(exc))
+
+    def _on_cancelled(self, worker: GeneratorWorker) -> None:
+        if not self._is_current(worker):
+            return
+        self._done()
+        self.w.stage_label.setText(self.tr("Stopped"))
+
+    def _done(self) -> None:
+        self._worker = None
+        self._workspace = None
+        self.w.conversation.set_busy(False)
+
+    # --- showing ----------------------------------------------------------------
+
+    def _append_entry(self, workspace: str, entry: Entry) -> None:
+        w = self.w
+        entries = w._conversations.setdefault(workspace, [])
+        entries.append(entry)
+        if workspace == w.workspace_name:
+            w.conversation.set_entries(entries, scroll_to=len(entries) - 1)
+            self.set_current_entry(len(entries) - 1)
+
+    def set_current_entry(self, index: int) -> None:
+        """Make conversation entry ``index`` current (its citations are the ones Alt+Left/Right steps through)."""
+        w = self.w
+        entries = w.conversation.entries
+        if 0 <= index < len(entries):
+            self.current_entry = index
+            self.answer = entries[index].answer
+            t = self.answer.trace
+            w.backend_label.setText(
+                f"{w.tr('Model')}: {t.backend} ({t.model})" if t.backend else f"{w.tr('Model')}: {w.tr('not called')}"
+            )
+
+    def show_answer(self, answer: Answer) -> None:
+        """Append ``answer`` to the selected workspace's conversation (not stored in history)."""
+        w = self.w
+        w.stage_label.setText("")
+        self._append_entry(w.workspace_name or answer.workspace, Entry(answer=answer, asked_at=time.time()))
+        if answer.workspace != w.workspace_name and w.workspace_name is None:
+            w.conversation.set_entries(w._conversations[answer.workspace])
+            self.set_current_entry(len(w.conversation.entries) - 1)
+
+    # --- citations --------------------------------------------------------------
+
+    @property
+    def citations(self) -> list[Citation]:
+        """Citations of the current answer, in chip order."""
+        entries = self.w.conversation.entries
+        if self.current_entry is None or self.current_entry >= len(entries):
+            return []
+        return entries[self.current_entry].citations()
+
+    def open_entry_citation(self, entry_index: int, n: int) -> None:
+        """Show citation ``n`` (1-based chip number) of conversation entry ``entry_index``."""
+        self.set_current_entry(entry_index)
+        self.open_citation(n)
+
+    def open_citation(self, n: int) -> None:
+        """Show citation ``n`` (1-based chip number) of the current answer in the side panel."""
+        cits = self.citations
+        if 1 <= n <= len(cits):
+            self.current_citation = n
+            self.w.side_panel.show_citation(cits[n - 1], n, len(cits))
+
+    def step_citation(self, step: int) -> None:
+        """Move to the previous (``-1``) or next (``+1``) citation of the current answer (Alt+Left/Right)."""
+        cits = self.citations
+        if not cits:
+            return
+        n = self.current_citation + step if self.current_citation else (1 if step > 0 else len(cits))
+        self.open_citation(max(1, min(len(cits), n)))
+
+    def open_consulted_document(self, entry_index: int, doc_index: int) -> None:
+        """Show the first consulted page of document ``doc_index`` of an abstention."""
+        entries = self.w.conversation.entries
+        if not 0 <= entry_index < len(entries):
+            return
+        ab = entries[entry_index].answer.abstention
+        if ab is None or not 0 <= doc_index < len(ab.consulted):
+            return
+        doc = ab.consulted[doc_index]
+        self.w.side_panel.show_document(doc.path, doc.pages[0] if doc.pages else 1, doc.doc_id)
