@@ -19,8 +19,8 @@ its specificity across the workspace, an inverse document frequency scaled so th
 one profile weighs 1 and a word in every profile about 0:
 ``log((N + 1) / (df + 0.5)) / log((N + 1) / 1.5)``. A document is the question's scope when its
 score is at least :data:`MIN_SCORE` and at least :data:`MARGIN` times the next one's; two or
-three documents within :data:`AMBIGUOUS_SHARE` of the best (each ≥ ``MIN_SCORE``) are an
-ambiguous reference and all are searched. Questions that name no document (most questions in
+three documents that share the question's naming words, within :data:`AMBIGUOUS_SHARE` of the
+best, are an ambiguous reference and all are searched (:meth:`DocResolver._ambiguous`). Questions that name no document (most questions in
 a collection of articles) match no profile strongly enough and are searched everywhere.
 
 **Cleaning** (:func:`strip_reference`). The runs of the question made of the resolved
@@ -45,9 +45,14 @@ HEAD_CHARS = 1500
 MIN_SCORE = 1.0
 #: ... and this many times the evidence for the next document.
 MARGIN = 2.0
-#: Documents within this share of the best score (and above MIN_SCORE) make the reference ambiguous.
+#: Documents within this share of the best score make the reference ambiguous ...
 AMBIGUOUS_SHARE = 0.5
+#: ... when each has at least this much evidence: about one name shared by two documents of
+#: a small workspace (see :meth:`DocResolver._ambiguous`).
+MIN_AMBIGUOUS_SCORE = 0.45
 MAX_AMBIGUOUS = 3
+#: Share of its weight a naming word keeps when the question does not write it as a name.
+WEAK_WORD = 0.3
 
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
 # Sentence punctuation ends a naming run; commas, periods of abbreviations, ampersands and
@@ -154,29 +159,41 @@ class DocResolver:
     def resolve(self, question: str, protected: frozenset[str] = frozenset()) -> Resolution:
         """Which documents ``question`` names (module docstring), and the question without the names.
 
+        A word counts fully when the question writes it as a name — capitalised inside the
+        sentence ("the Depomed agreement") or next to another of the document's naming words
+        ("general electric capital") — and :data:`WEAK_WORD` of its weight otherwise:
+        "security" typed in a question about a security deposit is not a reference to a
+        standard titled "Security Categorization", nor "death" to a file named Black_Death.
+        A workspace with one eligible document has nothing to resolve.
+
         Args:
             protected: folded words that must not count as naming words nor be removed (the
                 words of a clause type the question asks about: "right of first offer" in a
                 question is the clause, even when a contract's title says "Right of First Offer").
         """
-        words = {w for w in fold_words(question) if w not in GENERIC and w not in protected and not w.isdigit()}
+        if len(self.profiles) < 2:
+            return Resolution(query=question)
+        tokens = _question_words(question)
+        words = {f for f, _ in tokens if f not in GENERIC and f not in protected and not f.isdigit()}
         scored = []
         for p in self.profiles:
             hit = words & p.names
             if hit:
-                scored.append((sum(self.weight[w] for w in hit), p.doc_id, hit))
+                strong = _strong_words(tokens, p.names)
+                score = sum(self.weight[w] * (1.0 if w in strong else WEAK_WORD) for w in hit)
+                scored.append((score, p.doc_id, hit))
         scored.sort(key=lambda s: (-s[0], s[1]))
         res = Resolution(query=question, scores={d: round(s, 3) for s, d, _ in scored[:MAX_AMBIGUOUS + 1]})
-        if not scored or scored[0][0] < MIN_SCORE:
+        if not scored or scored[0][0] < MIN_AMBIGUOUS_SCORE:
             return res
         best = scored[0][0]
         second = scored[1][0] if len(scored) > 1 else 0.0
-        if best >= MARGIN * second:
+        if best >= MIN_SCORE and best >= MARGIN * second:
             chosen = scored[:1]
         else:
-            chosen = [s for s in scored[:MAX_AMBIGUOUS] if s[0] >= MIN_SCORE and s[0] >= AMBIGUOUS_SHARE * best]
-            if len(chosen) < 2:
-                return res  # the second is close but too weak itself: no reliable reference
+            chosen = self._ambiguous(scored, words)
+            if not chosen:
+                return res
             res.ambiguous = True
         res.doc_ids = [d for _, d, _ in chosen]
         names = frozenset().union(*(hit for _, _, hit in chosen))
@@ -186,16 +203,59 @@ class DocResolver:
         return res
 
 
+    def _ambiguous(self, scored: list, words: set[str]) -> list:
+        """Two or three documents that share the question's naming words, none of them clearly
+        ahead: "the Acme agreement" when two contracts are with Acme. Each needs at least
+        :data:`MIN_AMBIGUOUS_SCORE` and :data:`AMBIGUOUS_SHARE` of the best score, and every
+        document holding one of the matched words must be among them (else the words are
+        common ones, not a reference)."""
+        best = scored[0][0]
+        chosen = [s for s in scored if s[0] >= MIN_AMBIGUOUS_SCORE and s[0] >= AMBIGUOUS_SHARE * best]
+        if not 2 <= len(chosen) <= MAX_AMBIGUOUS or len(chosen) >= len(self.profiles):
+            return []
+        hit = frozenset().union(*(h for _, _, h in chosen))
+        ids = {d for _, d, _ in chosen}
+        if any(p.doc_id not in ids and hit & p.names for p in self.profiles):
+            return []
+        return chosen
+
+
+def _question_words(question: str) -> list[tuple[str, bool]]:
+    """The question's words, folded, each with whether it is written as a name (capitalised,
+    not at a sentence start)."""
+    out = []
+    for m in _WORD.finditer(question):
+        word = m.group(0)
+        before = question[max(0, m.start() - 4):m.start()]
+        sentence_start = m.start() == 0 or re.search(r"(?:^|[.!?:;¿¡\n])[\s\"“(]*$", before) is not None
+        out.append((fold(word), word[0].isupper() and not sentence_start))
+    return out
+
+
+def _strong_words(tokens: list[tuple[str, bool]], names: frozenset[str]) -> set[str]:
+    """Naming words of one document that the question writes as a name (see :meth:`DocResolver.resolve`)."""
+    strong = set()
+    for i, (f, capital) in enumerate(tokens):
+        if f not in names or f in GENERIC:
+            continue
+        beside = any(0 <= j < len(tokens) and tokens[j][0] in names and tokens[j][0] not in GENERIC
+                     for j in (i - 1, i + 1))
+        if capital or beside:
+            strong.add(f)
+    return strong
+
+
 def strip_reference(question: str, names: frozenset[str], protected: frozenset[str] = frozenset()) -> str:
     """``question`` without the runs of words that name a document.
 
     A run is a maximal sequence of words each either in ``names`` or generic
     (:data:`GENERIC`), holding at least one word of ``names``, not crossing sentence
-    punctuation (``; ? ! :``); the whole run goes, generic words included ("the Duckwall agreement").
-    Protected words end a run. Returns the question itself when the result would be
+    punctuation (``; ? ! :``) and holding a word written as a name (see :meth:`DocResolver.resolve`);
+    the whole run goes, generic words included ("the Duckwall agreement"). Protected words end a run. Returns the question itself when the result would be
     empty or hold no word outside the removed runs.
     """
     tokens = list(_WORD.finditer(question))
+    strong = _strong_words(_question_words(question), names)
     kinds = []
     for m in tokens:
         f = fold(m.group(0))
@@ -217,7 +277,7 @@ def strip_reference(question: str, names: frozenset[str], protected: frozenset[s
         while j + 1 < len(tokens) and kinds[j + 1] != "o" and not _RUN_BREAK.search(
                 question[tokens[j].end():tokens[j + 1].start()]):
             j += 1
-        if "n" in kinds[i:j + 1]:
+        if any(kinds[x] == "n" and fold(tokens[x].group(0)) in strong for x in range(i, j + 1)):
             cut.append((tokens[i].start(), tokens[j].end()))
         i = j + 1
     if not cut:

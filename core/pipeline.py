@@ -236,19 +236,20 @@ class _Round:
 
 def _run_round(
     workspace: Workspace, question: str, query: str, settings: Settings, backend_ref: list, trace: Trace,
-    round_no: int, cancel: CancelCheck,
+    round_no: int, cancel: CancelCheck, scope: list[str] | None = None,
 ) -> Generator[ProgressEvent, None, _Round | None]:
-    """Retrieve with ``query``, generate for ``question``, verify. ``None`` when nothing was retrieved."""
+    """Retrieve with ``query`` (inside ``scope`` when given), generate for ``question``, verify.
+    ``None`` when nothing was retrieved."""
     yield ProgressEvent(stage="retrieving", message="Searching the documents" if round_no == 1
                         else "The answer was incomplete: searching wider")
-    k = settings.top_k
+    k = None  # the retriever's own: more chunks when the question names its document
     if round_no > 1:
         f = settings.widen_factor
         settings = settings.model_copy(update={
             "bm25_candidates": settings.bm25_candidates * f, "dense_candidates": settings.dense_candidates * f,
         })
         k = settings.top_k * f
-    ranked = retrieve(workspace, query, settings, trace, k=k)
+    ranked = retrieve(workspace, query, settings, trace, k=k, scope=scope)
     retrieval = {"bm25": trace.bm25, "dense": trace.dense, "fused": trace.fused, "eligible": trace.eligible}
     if cancel():
         raise Cancelled()
@@ -301,6 +302,7 @@ def _run_round(
         check_facts=settings.check_facts,
     )
     trace.timings_ms[f"verify{'' if round_no == 1 else round_no}"] = round((time.perf_counter() - t_ver) * 1000, 1)
+    _name_duplicates(workspace, rnd.claims, trace.duplicates)
     if settings.support_check == "judge" and backend.name != "embedded" and rnd.claims:
         yield ProgressEvent(stage="verifying", message="Checking that each quote supports its sentence")
         t_sup = time.perf_counter()
@@ -321,6 +323,16 @@ def _run_round(
         trace.timings_ms[f"support{'' if round_no == 1 else round_no}"] = round((time.perf_counter() - t_sup) * 1000, 1)
     info.claims, info.rejected = len(rnd.claims), len(rnd.rejected)
     return rnd
+
+
+def _name_duplicates(workspace: Workspace, claims: list, duplicates: dict[str, list[str]]) -> None:
+    """Fill ``Citation.also_in`` with the paths of the other documents holding a cited chunk's text."""
+    if not duplicates or not any(c.chunk_id in duplicates for claim in claims for c in claim.citations):
+        return
+    paths = {d["doc_id"]: d["path"] for d in workspace.documents()}
+    for claim in claims:
+        for cit in claim.citations:
+            cit.also_in = [paths.get(d, d) for d in duplicates.get(cit.chunk_id, [])]
 
 
 def distinct_passages(claims: list) -> int:
@@ -353,6 +365,7 @@ def answer_question(
     backend: Backend | None = None,
     cancel: CancelCheck | None = None,
     history: list[Turn] | list[tuple[str, str]] | None = None,
+    scope: list[str] | None = None,
 ) -> Generator[ProgressEvent, None, Answer]:
     """Answer ``question`` from ``workspace`` with verified citations, or abstain.
 
@@ -385,6 +398,8 @@ def answer_question(
         cancel: polled between stages; raises :class:`Cancelled` when True.
         history: earlier turns of the conversation, oldest first, as :class:`Turn`
             or ``(question, answer text)`` pairs (see :func:`turn_of`).
+        scope: doc ids to search in (the user's choice); ``None`` searches the documents the
+            question names, or the whole workspace (:func:`core.retrieval.retrieve`).
 
     Raises:
         ModelUnavailableError: no backend can run.
@@ -427,7 +442,7 @@ def answer_question(
                                              "review them in the workspace's document list.")
         return answer
 
-    first = yield from _run_round(workspace, standalone, standalone, settings, backend_ref, trace, 1, cancel)
+    first = yield from _run_round(workspace, standalone, standalone, settings, backend_ref, trace, 1, cancel, scope)
     if first is None:
         finish()
         if workspace.chunk_count() == 0:  # case B27: say the index is empty, not "nothing matches"
@@ -444,7 +459,7 @@ def answer_question(
             and first.claims and not cancel()):
         missing = " ".join(ma.missing.split())[:200]
         query = EXPANDED_QUESTION.format(question=standalone, missing=missing) if missing else standalone
-        second = yield from _run_round(workspace, standalone, query, settings, backend_ref, trace, 2, cancel)
+        second = yield from _run_round(workspace, standalone, query, settings, backend_ref, trace, 2, cancel, scope)
     chosen = _better(first, second)
     chosen.info.chosen = True
     trace.bm25, trace.dense = chosen.retrieval["bm25"], chosen.retrieval["dense"]

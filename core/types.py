@@ -74,6 +74,10 @@ class ScoredChunk(BaseModel):
     score: float = Field(description="Reciprocal-rank-fusion score.")
     bm25_rank: int | None = None
     dense_rank: int | None = None
+    also_in: list[str] = Field(
+        default_factory=list,
+        description="Doc ids of other documents holding the same text (duplicates), which take no place of their own.",
+    )
 
 
 # --- model output (what the LLM must produce) --------------------------------
@@ -221,6 +225,23 @@ class Citation(BaseModel):
     ocr_confidence: float | None = Field(None, description="Mean OCR word confidence 0-100 (OCR pages only).")
     page_label: str = Field("", description="Printed page label of the PDF page, '' if none.")
     location: str = Field("", description="Heading path (and '¶ n' for non-PDF formats) of the cited chunk.")
+    also_in: list[str] = Field(
+        default_factory=list, description="Paths of other documents holding the same text (duplicates)."
+    )
+
+
+class ScopeInfo(BaseModel):
+    """Which documents a question was searched in, and why (DESIGN.md, "Scope before ranking")."""
+
+    method: Literal["", "named", "ambiguous", "explicit"] = Field(
+        "", description="'named': the question names one document; 'ambiguous': it names two or three about "
+        "equally, all searched; 'explicit': the user chose the documents; '' = the whole workspace."
+    )
+    doc_ids: list[str] = Field(default_factory=list, description="Documents searched (empty = all eligible).")
+    titles: list[str] = Field(default_factory=list, description="Their titles, same order, for display.")
+    matched: list[str] = Field(default_factory=list, description="Words of the question that named them.")
+    query: str = Field("", description="The keyword query used inside the scope (the naming words removed).")
+    scores: dict[str, float] = Field(default_factory=dict, description="Best candidates' resolution scores.")
 
 
 class Claim(BaseModel):
@@ -359,6 +380,13 @@ class Trace(BaseModel):
     rewrite_detail: str = Field("", description="Why the model's rewrite was not used (fallback only), or the model's text.")
     model_conflicting_evidence: bool = Field(
         False, description="The model reported conflicting evidence (before checking that two verified passages show it)."
+    )
+    scope: ScopeInfo = Field(default_factory=ScopeInfo, description="The documents searched and why.")
+    clause_types: list[str] = Field(
+        default_factory=list, description="Clause types the question asks about whose contract wording was also searched."
+    )
+    duplicates: dict[str, list[str]] = Field(
+        default_factory=dict, description="Delivered chunk id → doc ids of other documents with the same text."
     )
 
 

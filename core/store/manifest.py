@@ -86,6 +86,9 @@ def migrate(db: sqlite3.Connection) -> None:
     if "status_reason" not in cols:
         db.execute("ALTER TABLE documents ADD COLUMN status_reason TEXT NOT NULL DEFAULT ''")
     db.execute("CREATE TABLE IF NOT EXISTS releases (doc_id TEXT PRIMARY KEY, sha256 TEXT NOT NULL)")
+    from core.store.profiles import SCHEMA as PROFILES_SCHEMA
+
+    db.execute(PROFILES_SCHEMA)  # document profiles (core.store.profiles), written by each commit
 
 
 def get_meta(db: sqlite3.Connection) -> dict[str, str]:
@@ -361,7 +364,7 @@ def reset_manifest(path: Path) -> None:
     try:
         with conn:
             migrate(conn)
-            for table in ("chunks", "documents", "failures", "meta", "releases"):
+            for table in ("chunks", "documents", "failures", "meta", "releases", "doc_profiles"):
                 conn.execute(f"DELETE FROM {table}")  # noqa: S608 - fixed table names
     finally:
         conn.close()
