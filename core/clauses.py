@@ -37,6 +37,11 @@ from core.textproc import SUPPORTED_LANGS, all_stopwords, tokenize
 #: non-compete type, while an incidental one-word match beside a specific phrase is dropped.
 RELATIVE_KEEP = 0.75
 MAX_TYPES = 2
+#: A match needs about one word specific to its type ("covenant", "indemnify").
+MIN_SCORE = 0.6
+#: A match scoring this much (a specific two-word phrase) searches the wording at full weight;
+#: a weaker one ("penalty" alone, which a question about football also uses) at a share of it.
+FULL_STRENGTH = 1.5
 
 
 @dataclass(frozen=True)
@@ -68,23 +73,33 @@ class ClauseMatch:
     words: frozenset[str] = frozenset()
     """Casefolded, accent-stripped words of the question that belong to the matched phrase."""
 
+    @property
+    def strength(self) -> float:
+        """0–1: how surely the question asks about this type (score / :data:`FULL_STRENGTH`, capped)."""
+        return min(1.0, self.score / FULL_STRENGTH)
+
 
 _lock = threading.Lock()
+_STOP_FOLDED = frozenset(fold(w) for w in all_stopwords())
 _WORDS = re.compile(r"[^\W_]+(?:[-'’][^\W_]+)*", re.UNICODE)
 
 
 def _phrase_tokens(text: str) -> dict[str, frozenset[str]]:
-    """Stemmed content tokens of ``text`` per language (a phrase matches in either analysis).
+    """Stemmed content tokens of ``text`` per language (a phrase matches in either analysis)."""
+    stops = all_stopwords()
+    return {lang: frozenset(t for t in tokenize(text, lang, stops=stops) if not _is_ident(t))
+            for lang in SUPPORTED_LANGS}
 
-    Words that name documents in general ("contract", "agreement", "clause", "contrato"…,
-    :data:`core.docrefs.GENERIC`) are left out: every question about a contract has them.
-    """
+
+@lru_cache(maxsize=1)
+def _document_tokens() -> frozenset[str]:
+    """Stems of the words that name documents in general ("contract", "agreement", "clause",
+    "contrato"…, :data:`core.docrefs.GENERIC`): a phrase still requires them ("entire agreement"),
+    but they add nothing to its score, since every question about a contract has them."""
     from core.docrefs import GENERIC
 
-    kept = " ".join(w for w in _WORDS.findall(text) if fold(w) not in GENERIC)
-    stops = all_stopwords()
-    return {lang: frozenset(t for t in tokenize(kept, lang, stops=stops) if not _is_ident(t))
-            for lang in SUPPORTED_LANGS}
+    words = " ".join(w for w in GENERIC if w not in all_stopwords())
+    return frozenset(t for lang in SUPPORTED_LANGS for t in tokenize(words, lang, stops=all_stopwords()))
 
 
 def _is_ident(token: str) -> bool:
@@ -111,7 +126,9 @@ class Vocabulary:
                     for t in toks:
                         owners.setdefault(t, set()).add(i)
         total = max(len(clauses), 1)
-        self._weight = {t: math.log(1 + total / len(o)) / math.log(1 + total) for t, o in owners.items()}
+        generic = _document_tokens()
+        self._weight = {t: 0.0 if t in generic else math.log(1 + total / len(o)) / math.log(1 + total)
+                        for t, o in owners.items()}
 
     def match(self, question: str) -> list[ClauseMatch]:
         """Clause types ``question`` asks about, best first (at most :data:`MAX_TYPES`).
@@ -131,7 +148,7 @@ class Vocabulary:
                         score = sum(self._weight.get(t, 0.0) for t in toks)
                         if score > best:
                             best, best_words = score, _words_of(phrase)
-            if best > 0:
+            if best >= MIN_SCORE:
                 found.append(ClauseMatch(clause, best, best_words))
         if not found:
             return []
@@ -141,9 +158,9 @@ class Vocabulary:
 
 
 def _words_of(phrase: str) -> frozenset[str]:
-    from core.docrefs import GENERIC, fold_words
+    from core.docrefs import fold_words
 
-    return frozenset(w for w in fold_words(phrase) if w not in GENERIC)
+    return frozenset(fold_words(phrase)) - _STOP_FOLDED
 
 
 @lru_cache(maxsize=1)

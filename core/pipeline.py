@@ -36,7 +36,8 @@ from core.followup import (  # noqa: F401 - re-exported: callers import them fro
     fallback_standalone,
     turn_of,
 )
-from core.retrieval import reciprocal_rank_fusion, retrieve  # noqa: F401 - re-exported
+from core.rerank import hypothetical_passage, rerank_with_model
+from core.retrieval import default_k, reciprocal_rank_fusion, retrieve  # noqa: F401 - re-exported
 from core.store import Workspace
 from core.types import (
     Abstention,
@@ -249,7 +250,21 @@ def _run_round(
             "bm25_candidates": settings.bm25_candidates * f, "dense_candidates": settings.dense_candidates * f,
         })
         k = settings.top_k * f
-    ranked = retrieve(workspace, query, settings, trace, k=k, scope=scope)
+    aided = settings.rerank == "ollama" or settings.hyde  # optional retrieval aids (core.rerank), Ollama only
+    if aided and backend_ref[0] is None:
+        yield ProgressEvent(stage="loading", message="Loading the model")
+        backend_ref[0] = make_backend(settings)
+    aid = backend_ref[0] if aided and getattr(backend_ref[0], "name", "") == "ollama" else None
+    extra = []
+    if aid is not None and settings.hyde:
+        yield ProgressEvent(stage="retrieving", message="Writing the passage a document would hold, to search with it")
+        extra = [p for p in [hypothetical_passage(aid, query, trace)] if p]
+    rerank = aid is not None and settings.rerank == "ollama"
+    ranked = retrieve(workspace, query, settings, trace, k=max(k or 0, settings.rerank_candidates) if rerank else k,
+                      scope=scope, extra_dense=extra)
+    if rerank and len(ranked) > 1:
+        yield ProgressEvent(stage="retrieving", message="Ranking the passages with the model")
+        ranked = rerank_with_model(aid, question, ranked, trace)[: k or default_k(settings, trace.scope)]
     retrieval = {"bm25": trace.bm25, "dense": trace.dense, "fused": trace.fused, "eligible": trace.eligible}
     if cancel():
         raise Cancelled()

@@ -8,7 +8,7 @@
    better: bench/README.md, "Document-aware retrieval"). ``trace.scope`` records it all.
 2. **Clause wording** (:mod:`core.clauses`, when ``settings.clause_expansion``). For each
    clause type the question asks about, its contract wording is searched too: one BM25 and one
-   dense ranking per type.
+   dense ranking per type, weighted by how surely the question names the type (``ClauseMatch.strength``).
 3. **Fusion**: weighted reciprocal rank fusion, score(d) = Σ wᵢ / (k + rankᵢ(d)) (Cormack,
    Clarke & Büttcher, SIGIR 2009, with k = ``settings.rrf_k``); question rankings weigh 1,
    wording rankings ``settings.wording_weight``. Weights and k were chosen by 5-fold
@@ -157,8 +157,16 @@ def _text_key(chunk: Chunk) -> str:
     return hashlib.sha1(" ".join(chunk.text.casefold().split()).encode("utf-8")).hexdigest()
 
 
+def default_k(settings: Settings, scope: ScopeInfo) -> int:
+    """Chunks delivered by default: ``settings.scoped_top_k`` when the search is scoped to at most
+    :data:`WIDEN_FOR_SCOPES_UP_TO` documents, else ``settings.top_k``."""
+    if scope.doc_ids and len(scope.doc_ids) <= WIDEN_FOR_SCOPES_UP_TO:
+        return max(settings.scoped_top_k, settings.top_k)
+    return settings.top_k
+
+
 def retrieve(workspace: Workspace, question: str, settings: Settings, trace: Trace, k: int | None = None,
-             *, scope: list[str] | None = None) -> list[ScoredChunk]:
+             *, scope: list[str] | None = None, extra_dense: list[str] | None = None) -> list[ScoredChunk]:
     """Document-aware hybrid retrieval (module docstring); the best ``k`` eligible chunks, best first.
 
     Args:
@@ -166,6 +174,8 @@ def retrieve(workspace: Workspace, question: str, settings: Settings, trace: Tra
             search is scoped to at most :data:`WIDEN_FOR_SCOPES_UP_TO` documents.
         scope: doc ids to search in (the user's choice: selected documents, ``ask --doc``);
             ``None`` resolves the documents the question names.
+        extra_dense: more dense queries (a hypothetical passage, :mod:`core.rerank`), each one
+            ranking weighted like the clause wording's.
 
     Ineligible documents (status other than ``active``) are excluded inside every store query
     and again after fusion against the manifest. Fills ``trace.bm25/dense/fused/eligible/
@@ -178,9 +188,7 @@ def retrieve(workspace: Workspace, question: str, settings: Settings, trace: Tra
     protected = frozenset().union(*(m.words for m in matches)) if matches else frozenset()
     info, keyword_query = resolve_scope(workspace, question, settings, scope, eligible_docs, protected)
     only = set(info.doc_ids) if (info.doc_ids or info.method == "explicit") else None
-    if k is None:
-        scoped = only is not None and 0 < len(only) <= WIDEN_FOR_SCOPES_UP_TO
-        k = max(settings.scoped_top_k, settings.top_k) if scoped else settings.top_k
+    k = k or default_k(settings, info)
 
     searches: list[tuple[str, Callable[[], list[str]], float]] = [
         ("bm25", lambda: workspace.bm25_search(keyword_query, settings.bm25_candidates, exclude, only), 1.0),
@@ -188,10 +196,14 @@ def retrieve(workspace: Workspace, question: str, settings: Settings, trace: Tra
     ]
     for m in matches:
         text = m.clause.wording_text
+        weight = settings.wording_weight * m.strength
         searches.append((f"bm25:{m.clause.id}", lambda t=text: workspace.bm25_search(
-            t, settings.bm25_candidates, exclude, only), settings.wording_weight))
+            t, settings.bm25_candidates, exclude, only), weight))
         searches.append((f"dense:{m.clause.id}", lambda t=text: workspace.dense_search(
-            t, settings.dense_candidates, exclude, only, vector=_wording_vectors.get(t)), settings.wording_weight))
+            t, settings.dense_candidates, exclude, only, vector=_wording_vectors.get(t)), weight))
+    for n, text in enumerate(extra_dense or []):
+        searches.append((f"dense:extra{n}", lambda t=text: workspace.dense_search(
+            t, settings.dense_candidates, exclude, only), settings.wording_weight))
     with ThreadPoolExecutor(max_workers=min(4, len(searches))) as pool:
         futures = [pool.submit(fn) for _, fn, _ in searches]
         rankings = [f.result() for f in futures]

@@ -388,6 +388,12 @@ class Trace(BaseModel):
     duplicates: dict[str, list[str]] = Field(
         default_factory=dict, description="Delivered chunk id → doc ids of other documents with the same text."
     )
+    reranked: dict[str, int] = Field(
+        default_factory=dict, description="Optional model rerank: chunk id → grade 0-3 (-1 ungraded), in the new order."
+    )
+    hypothetical_passage: str = Field(
+        "", description="Optional HyDE: the passage the model expected a document to hold, searched as a dense query."
+    )
 
 
 class Answer(BaseModel):
