@@ -1,6 +1,8 @@
 """Command line: ``verbatim index FOLDER``, ``verbatim ask "QUESTION"`` and ``verbatim eval CASES``.
 
-Argument parsing is the standard library's argparse; the progress bar is tqdm.
+Argument parsing is the standard library's argparse; the progress bar is tqdm on a
+terminal, one line per file elsewhere (:class:`_IndexLines`); stages of ``ask`` go to
+stderr, the answer to stdout.
 Exit codes: 0 success (an abstention is a successful, honest answer), 1 a
 reported error (message on stderr) or, for ``eval``, a failed gate (a leak,
 exposure, invalid citation, false answer, or a missed threshold), 2 usage
@@ -36,11 +38,74 @@ def _print_report(report: IndexReport) -> None:
             print(f"    {f.path}{where}: {f.reason}")
 
 
+#: Plain words for each rejection reason (the window shows the same, translated: desktop.texts.reason_text).
+REASON_TEXT = {
+    "unknown_chunk": "cites a passage that was not given to the model",
+    "quote_too_short": "quote too short to check",
+    "wrong_chunk": "quote comes from a different passage than the one cited",
+    "quote_not_found": "quote not found in the cited passage",
+    "no_citation": "no verified quote left for this sentence",
+    "model_output_invalid": "the model's output was not valid",
+    "fact_not_in_quote": "a number, date or name in the sentence is not in its quote",
+    "number_not_in_quote": "number not in quote",
+    "model_output_truncated": "the model's answer was cut off at its token limit",
+    "not_supported": "the quote does not support the sentence",
+}
+
+
+def reason_words(reason: object) -> str:
+    """:data:`REASON_TEXT` for a :class:`core.types.RejectReason` (or its value); unknown values spelled out."""
+    value = getattr(reason, "value", reason)
+    return REASON_TEXT.get(value, f"not verified ({str(value).replace('_', ' ')})")
+
+
+def _plural(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
+def format_rejected(answer: Answer) -> list[str]:
+    """What was not verified, as the window lists it: each sentence once, removed or kept
+    without the dropped citation, with each reason in words (the generic "no verified
+    quote left" only when no specific reason is known); ``[]`` when nothing was rejected."""
+    if not answer.rejected:
+        return []
+    kept = {c.text for c in answer.claims}
+    groups: dict[str, list] = {}
+    for r in answer.rejected:
+        groups.setdefault(r.claim, []).append(r)
+    lines: list[str] = []
+    if "" in groups:  # the model's whole output failed (invalid or cut off): no sentence to list
+        reasons = sorted({reason_words(r.reason) for r in groups.pop("")})
+        lines.append("The model's whole answer was discarded: " + "; ".join(reasons) + ".")
+    removed = [c for c in groups if c not in kept]
+    dropped = [c for c in groups if c in kept]
+    if groups:
+        parts = []
+        if removed:
+            parts.append(_plural(len(removed), "sentence removed", "sentences removed"))
+        if dropped:
+            parts.append(_plural(len(dropped), "citation dropped", "citations dropped"))
+        lines.append("Not verified: " + ", ".join(parts) + ".")
+    for claim, items in groups.items():
+        status = "citation dropped, sentence kept" if claim in kept else "sentence removed"
+        lines.append(f"  - {claim} ({status})")
+        shown = [r for r in items if r.reason.value != "no_citation"] or items[:1]
+        for r in {(r.reason, r.chunk_id, r.quote): r for r in shown}.values():
+            cited = f" [{r.chunk_id}]" if r.chunk_id else ""
+            detail = f" ({r.detail})" if r.detail else ""
+            lines.append(f"      {reason_words(r.reason)}{cited}{detail}")
+            if r.quote:
+                lines.append(f"      \u201c{' '.join(r.quote.split())}\u201d")
+    return lines
+
+
 def format_answer(answer: Answer) -> str:
-    """Human-readable answer: claims with numbered citations, or the abstention."""
+    """Human-readable answer: claims with numbered citations, or the abstention; then what was
+    not verified (:func:`format_rejected`), as the window shows it."""
     lines: list[str] = []
     if answer.trace.standalone_question and answer.trace.standalone_question != answer.question:
-        lines.append(f"(read as: {answer.trace.standalone_question} — {answer.trace.rewrite_method} rewrite)")
+        lines.append(f"(read as: {answer.trace.standalone_question} — {answer.trace.rewrite_method} rewrite; "
+                     "ask with --new to search it as written)")
         lines.append("")
     scope = answer.trace.scope
     if scope.doc_ids:
@@ -79,20 +144,86 @@ def format_answer(answer: Answer) -> str:
             lines.append(f"{'  - ' if answer.conflicting_evidence else ''}{claim.text} {''.join(marks)}")
         lines.append("")
         lines.extend(notes)
-        if answer.status == "partial":
-            removed = [r for r in answer.rejected
-                       if r.reason.value in ("no_citation", "fact_not_in_quote", "not_supported")]
-            lines.append("")
-            lines.append(f"Removed {len(removed)} claim(s) whose quotes could not be verified:")
-            lines.extend(f"  - {r.claim}" + (f" ({r.reason.value}: {r.detail})" if r.detail else "") for r in removed)
+    rejected = format_rejected(answer)
+    if rejected:
+        lines.append("")
+        lines.extend(rejected)
     if answer.trace.backend:
         lines.append("")
         lines.append(f"(model: {answer.trace.backend}, {answer.trace.model})")
     return "\n".join(lines)
 
 
+class _IndexLines:
+    """Progress of ``verbatim index`` on stderr.
+
+    On a terminal, a tqdm bar (pages of work, with :class:`core.progress.IndexProgress`'s
+    estimate). Elsewhere (a log, a pipe, CI) one line per file read and one per
+    :data:`CHUNK_LINE_EVERY` chunks of a long file, and a line per
+    :data:`SKIPPED_LINE_EVERY` unchanged files skipped; tqdm's in-place bar would write
+    nothing readable there (issue #16: "prints nothing but the final summary").
+    """
+
+    CHUNK_LINE_EVERY = 256
+    SKIPPED_LINE_EVERY = 500
+
+    def __init__(self, plan, quiet: bool, tty: bool) -> None:
+        from core.progress import IndexProgress
+
+        self.progress = IndexProgress(plan)
+        self.quiet, self.tty = quiet, tty
+        self.reading = {p.doc_id for p in plan if p.read}
+        self.total_pages = sum(p.pages for p in plan if p.read)
+        self.bar = None
+        self._last_item = ""
+        self._chunk_line = 0
+        self._skipped = 0
+        if tty and not quiet:
+            from tqdm import tqdm
+
+            self.bar = tqdm(total=max(1, self.total_pages), unit="page", file=sys.stderr,
+                            bar_format="{l_bar}{bar}| {n:.0f}/{total_fmt} pages {postfix}")
+
+    def eta_text(self) -> str:
+        from core.progress import format_eta
+
+        return format_eta(self.progress.eta_s)
+
+    def __call__(self, event) -> None:
+        self.progress.update(event)
+        if self.quiet:
+            return
+        if self.bar is not None:
+            self.bar.n = self.progress.fraction * self.bar.total
+            self.bar.set_postfix_str(f"{event.item or event.message}"[-40:] + f" · {self.eta_text()}")
+            return
+        if event.stage not in ("index", "embed") or not event.total:
+            return
+        where = f"[{event.done + 1}/{event.total}]"
+        if event.item != self._last_item and event.stage == "index":
+            self._last_item, self._chunk_line = event.item, 0
+            if event.item in self.reading:
+                print(f"{where} {event.item} · {self.eta_text()}", file=sys.stderr, flush=True)
+            else:
+                self._skipped += 1
+                if self._skipped % self.SKIPPED_LINE_EVERY == 0:
+                    print(f"{where} {self._skipped} unchanged files skipped", file=sys.stderr, flush=True)
+        elif event.stage == "embed":
+            from core.progress import CHUNKS_DONE
+
+            m = CHUNKS_DONE.search(event.message)
+            if m and int(m.group(1)) - self._chunk_line >= self.CHUNK_LINE_EVERY and int(m.group(1)) < int(m.group(2)):
+                self._chunk_line = int(m.group(1))
+                print(f"{where} {event.item}: {m.group(1)}/{m.group(2)} chunks · {self.eta_text()}",
+                      file=sys.stderr, flush=True)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
 def cmd_index(args: argparse.Namespace, settings: Settings) -> int:
-    from tqdm import tqdm
+    from core.progress import manifest_files, plan_index
 
     # Without --rebuild, an index built with other settings raises IndexMismatchError,
     # whose message (printed by main) names the --rebuild command.
@@ -107,19 +238,11 @@ def cmd_index(args: argparse.Namespace, settings: Settings) -> int:
     if not folders:
         print("error: no folder given and the workspace has none recorded", file=sys.stderr)
         return 2
-    bar = tqdm(total=0, unit="file", disable=args.quiet or not sys.stderr.isatty(), file=sys.stderr)
-
-    def on_progress(ev):
-        if ev.total:
-            bar.total = ev.total
-            bar.n = ev.done
-            bar.set_postfix_str(ev.message[:40])
-            bar.refresh()
-
+    lines = _IndexLines(plan_index(folders, manifest_files(ws.dir)), quiet=args.quiet, tty=sys.stderr.isatty())
     try:
-        report = run(index_folders(ws, folders), on_progress)
+        report = run(index_folders(ws, folders), lines)
     finally:
-        bar.close()
+        lines.close()
     _print_report(report)
     excluded = [d for d in ws.documents() if d["status"] != "active"]
     if excluded:  # quarantined or superseded: indexed, but never searched until released
@@ -127,6 +250,28 @@ def cmd_index(args: argparse.Namespace, settings: Settings) -> int:
         for d in excluded:
             print(f"    {d['doc_id']}: {d['status']}" + (f" — {d['reason']}" if d.get("reason") else ""))
     return 0
+
+
+#: What ``verbatim ask`` prints on stderr for each stage of the pipeline (the window says the same).
+ASK_STAGES = {
+    "starting": "Waiting for the engine to load the search libraries…",
+    "loading": "Loading the model…",
+    "rewriting": "Reading the question in the light of the conversation…",
+    "retrieving": "Searching the documents…",
+    "reading": "Reading {n} passages…",
+    "generating": "Generating the answer…",
+    "verifying": "Verifying every quote…",
+}
+
+
+def ask_stage_line(event) -> str:
+    """The stderr line for one progress event of ``answer_question`` ('' for unknown stages)."""
+    text = ASK_STAGES.get(event.stage, "")
+    if event.stage == "reading":
+        text = text.format(n=event.done)
+    elif event.stage == "generating" and event.message.startswith("Generating with "):
+        text = f"{text[:-1]} ({event.message[len('Generating with '):]})…"
+    return text
 
 
 def cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
@@ -146,7 +291,10 @@ def cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
     if args.all_docs:
         settings = settings.model_copy(update={"resolve_references": False})
     history = History(ws.dir)
-    turns = [turn_of(e.answer) for e in history.entries()[-MAX_HISTORY_TURNS:]] if args.follow_up else None
+    if args.new:
+        history.start_new_conversation()
+    # The conversation so far gives context; core decides whether the question points back at it.
+    turns = [] if args.new else [turn_of(e.answer) for e in history.conversation()[-MAX_HISTORY_TURNS:]]
     if args.follow_up and not turns:
         print(f"error: --follow-up: workspace '{args.workspace}' has no earlier question", file=sys.stderr)
         return 2
@@ -158,8 +306,17 @@ def cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
             print(f"error: --doc {', '.join(unknown)}: no such document in workspace '{args.workspace}' "
                   f"(documents: {names}{', …' if len(ws.documents()) > 8 else ''})", file=sys.stderr)
             return 2
-    answer = run(answer_question(ws, args.question, settings, backend=backend, history=turns, scope=scope))
-    history.add(answer)  # as the window does: the next --follow-up (here or there) continues from it
+    last = [""]
+
+    def on_progress(event) -> None:
+        line = ask_stage_line(event)
+        if line and line != last[0] and not args.quiet:
+            last[0] = line
+            print(line, file=sys.stderr, flush=True)
+
+    answer = run(answer_question(ws, args.question, settings, backend=backend, history=turns or None,
+                                 follow_up=True if args.follow_up else None, scope=scope), on_progress)
+    history.add(answer)  # as the window does: the next question (here or there) continues from it
     if args.json:
         print(answer.model_dump_json(indent=2))
     else:
@@ -233,7 +390,7 @@ def build_parser() -> argparse.ArgumentParser:
         "folders", nargs="*", help="folders to index recursively (default: the folders the workspace already indexes)"
     )
     p_index.add_argument("--workspace", "-w", default="default")
-    p_index.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    p_index.add_argument("--quiet", "-q", action="store_true", help="no progress on stderr (bar or lines)")
     p_index.add_argument(
         "--rebuild", action="store_true",
         help="discard the workspace's index and re-index its folders (needed after changing the embedding "
@@ -250,9 +407,14 @@ def build_parser() -> argparse.ArgumentParser:
     p_ask.add_argument("--doc", action="append", metavar="PATH",
                        help="search only this document (repeatable): its file path or the end of its name "
                             "in the workspace, e.g. contracts/msa.pdf; default: the documents the question names")
-    p_ask.add_argument("--follow-up", action="store_true",
-                       help="read the question as a follow-up of the workspace's last questions (its history): "
-                            "it is rewritten into a standalone question before retrieval")
+    context = p_ask.add_mutually_exclusive_group()
+    context.add_argument("--new", action="store_true",
+                         help="start a new conversation: earlier questions give no context to this one or the next")
+    context.add_argument("--follow-up", action="store_true",
+                         help="read the question as a follow-up of the conversation (by default Verbatim decides: a "
+                              "question that points back, 'and the deposit?', is rewritten into a standalone question "
+                              "before retrieval; one that stands on its own is searched as written)")
+    p_ask.add_argument("--quiet", "-q", action="store_true", help="no stage lines on stderr")
     p_ask.set_defaults(func=cmd_ask)
     p_self = sub.add_parser("selftest", help="check the installation offline on the bundled sample (exit 1 names the failed check)")
     p_self.add_argument("--png-dir", type=Path, default=None, help="keep the rendered page here")

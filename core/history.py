@@ -33,6 +33,7 @@ CREATE TABLE IF NOT EXISTS history (
     answer_json TEXT NOT NULL,
     doc_sha256_json TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 
 HISTORY_FILENAME = "history.sqlite"
@@ -150,6 +151,33 @@ class History:
             except (ValueError, TypeError):
                 continue  # written by an incompatible version; keep the rest readable
         return out
+
+    def start_new_conversation(self) -> int:
+        """Begin a new conversation: entries asked so far no longer give context to follow-ups.
+
+        They stay in the history (and on screen); only :meth:`conversation` stops returning
+        them. Used by ``verbatim ask --new`` and the window's "New conversation".
+
+        Returns:
+            The id after which the new conversation starts (0 when the history is empty).
+        """
+        with self._db() as db:
+            last = db.execute("SELECT COALESCE(MAX(id), 0) FROM history").fetchone()[0]
+            db.execute("INSERT OR REPLACE INTO meta VALUES ('conversation_after', ?)", (str(last),))
+        return int(last)
+
+    def conversation_start(self) -> int:
+        """Id after which the current conversation starts (0: the whole history)."""
+        if not self.path.exists():
+            return 0
+        with self._db() as db:
+            row = db.execute("SELECT value FROM meta WHERE key = 'conversation_after'").fetchone()
+        return int(row[0]) if row else 0
+
+    def conversation(self) -> list[HistoryEntry]:
+        """The entries of the current conversation (since the last :meth:`start_new_conversation`), oldest first."""
+        start = self.conversation_start()
+        return [e for e in self.entries() if e.id > start]
 
     def delete(self, entry_id: int) -> None:
         """Delete one entry (no error if it is gone)."""

@@ -33,6 +33,7 @@ from core.followup import (  # noqa: F401 - re-exported: callers import them fro
     FALLBACK_FORM,
     MAX_HISTORY_TURNS,
     condense_question,
+    detect_follow_up,
     fallback_standalone,
     turn_of,
 )
@@ -288,6 +289,8 @@ def _run_round(
     if not context:
         rnd.failure = RejectReason.no_citation
         return rnd
+    yield ProgressEvent(stage="reading", done=len(context), total=len(context),
+                        message=f"Reading {len(context)} passages")
     delivered = {c.chunk_id: c for c in context}
     messages = [
         {"role": "system", "content": SYSTEM_PROMPT},
@@ -380,6 +383,7 @@ def answer_question(
     backend: Backend | None = None,
     cancel: CancelCheck | None = None,
     history: list[Turn] | list[tuple[str, str]] | None = None,
+    follow_up: bool | None = None,
     scope: list[str] | None = None,
 ) -> Generator[ProgressEvent, None, Answer]:
     """Answer ``question`` from ``workspace`` with verified citations, or abstain.
@@ -400,8 +404,10 @@ def answer_question(
     answer; with fewer, the report stays in ``trace.model_conflicting_evidence``
     and ``trace.warnings``.
 
-    With a conversation ``history``, the question is first rewritten into a
-    standalone question (:func:`condense_question`: the model's rewrite, or a
+    With a conversation ``history``, :func:`detect_follow_up` first decides (no model
+    call) whether the question points back at it; a question that stands on its own
+    is searched as written (``trace.follow_up_cue`` says why). A follow-up is
+    rewritten into a standalone question (:func:`condense_question`: the model's rewrite, or a
     deterministic fallback); that rewrite is what is retrieved for and what the
     model answers, while ``Answer.question`` stays the user's own words. The
     trace records it (``standalone_question``, ``rewrite_method``,
@@ -413,6 +419,9 @@ def answer_question(
         cancel: polled between stages; raises :class:`Cancelled` when True.
         history: earlier turns of the conversation, oldest first, as :class:`Turn`
             or ``(question, answer text)`` pairs (see :func:`turn_of`).
+        follow_up: ``None`` lets :func:`detect_follow_up` decide; ``True`` rewrites
+            whenever there is a history (``verbatim ask --follow-up``); ``False``
+            searches the question as written.
         scope: doc ids to search in (the user's choice); ``None`` searches the documents the
             question names, or the whole workspace (:func:`core.retrieval.retrieve`).
 
@@ -433,6 +442,14 @@ def answer_question(
     turns = [t if isinstance(t, Turn) else Turn(question=t[0], answer=t[1]) for t in history or []]
     turns = [t for t in turns if t.question.strip()]
     standalone = question
+    if turns:
+        decision = detect_follow_up(question, turns)
+        if follow_up is not None:
+            decision = decision.__class__(follow_up, "read as a follow-up on request" if follow_up
+                                          else "searched as written on request")
+        trace.follow_up_cue = decision.cue
+        if not decision.follow_up or workspace.chunk_count() == 0:
+            turns = []  # stands on its own; or nothing to search: no model call for a rewrite
     if turns:
         if backend_ref[0] is None:
             yield ProgressEvent(stage="loading", message="Loading the model")

@@ -378,6 +378,10 @@ class Trace(BaseModel):
         "", description="'model': the backend's rewrite; 'fallback': the deterministic form (see core.pipeline); '' = none."
     )
     rewrite_detail: str = Field("", description="Why the model's rewrite was not used (fallback only), or the model's text.")
+    follow_up_cue: str = Field(
+        "", description="With a conversation: why the question was read as a follow-up (and rewritten) or as standing "
+        "on its own (searched as written), core.followup.detect_follow_up's cue; '' without a conversation."
+    )
     model_conflicting_evidence: bool = Field(
         False, description="The model reported conflicting evidence (before checking that two verified passages show it)."
     )
@@ -452,3 +456,5 @@ class ProgressEvent(BaseModel):
     done: int = 0
     total: int = 0
     message: str = ""
+    item: str = Field("", description="What the event is about: while indexing, the doc_id of the file read, "
+                      "embedded or committed; '' when none.")

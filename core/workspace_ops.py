@@ -47,6 +47,10 @@ def workspace_dir(name: str) -> Path:
 def create_workspace(name: str) -> Path:
     """Create an empty workspace folder with its manifest; returns the folder.
 
+    Writes the SQLite manifest only: no recovery (there is nothing to recover in a new
+    workspace), so LanceDB is not loaded — the window calls this in its own process and
+    lists the workspace at once, whatever its engine is doing (issue #16).
+
     Raises:
         IndexError_: invalid name, or a workspace with that name exists.
     """
@@ -55,7 +59,7 @@ def create_workspace(name: str) -> Path:
     clean = validate_workspace_name(name)
     if workspace_dir(clean).exists():
         raise IndexError_(f"A workspace named {clean!r} already exists.")
-    return Workspace(clean).dir
+    return Workspace(clean, recover=False).dir
 
 
 def rename_workspace(old: str, new: str) -> Path:

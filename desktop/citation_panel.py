@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, QThreadPool, QUrl, Signal, Slot
+from PySide6.QtCore import QEvent, Qt, QThreadPool, QUrl, Signal, Slot
 from PySide6.QtGui import (
     QColor,
     QDesktopServices,
@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
 
 from core.ingest import PDF_SUFFIXES, parse_file, render_page_png
 from core.types import Citation, Rect
+from desktop.elide import ElidedLabel
 from desktop.render import display_quote
 from desktop.style import mute
 from desktop.workers import Jobs
@@ -90,6 +91,12 @@ class _View:
 class CitationPanel(QDockWidget):
     """Side panel showing one citation or one document page.
 
+    Its width is the user's and the window's, never its content's: the header and the
+    path are one elided line each (:class:`desktop.elide.ElidedLabel`, the full text in
+    the tooltip) and the wrapped labels ignore their longest word's width, so opening a
+    document with a long name leaves the panel, the answer column and its scroll
+    position where they were (issue #16).
+
     Signals:
         page_rendered(): a page (image or text) finished showing.
         previous_citation(), next_citation(): the user asked to move between citations.
@@ -107,11 +114,12 @@ class CitationPanel(QDockWidget):
     next_citation = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(self.tr("Citation"), parent)
+        super().__init__(parent)
         self.setObjectName("citationPanel")
         self.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetMovable | QDockWidget.DockWidgetFeature.DockWidgetFloatable)
         self.citation: Citation | None = None
         self.number = 0
+        self._total = 0
         self.zoom = 1.0
         self.zoom_factor = 1.0
         self.render_scale = 1.0
@@ -124,17 +132,14 @@ class CitationPanel(QDockWidget):
         body = QWidget()
         layout = QVBoxLayout(body)
         layout.setContentsMargins(6, 6, 6, 6)
-        self.page_label = QLabel(self.tr("Click a citation number to see its page."))
+        self.page_label = ElidedLabel("", mode=Qt.TextElideMode.ElideMiddle)
         self.page_label.setObjectName("pageLabel")
-        self.page_label.setWordWrap(True)
         font = self.page_label.font()
         font.setBold(True)
         self.page_label.setFont(font)
-        self.path_label = QLabel()
-        self.path_label.setWordWrap(True)
-        self.path_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.path_label = ElidedLabel("", mode=Qt.TextElideMode.ElideMiddle)
         mute(self.path_label)
-        self.ocr_label = QLabel(self.tr("OCR — check the page: this text was recognised from an image."))
+        self.ocr_label = QLabel()
         self.ocr_label.setStyleSheet("background:#fff1e0; color:#9a3412; font-weight:600; padding:4px;")
         self.ocr_label.setWordWrap(True)
         self.ocr_label.hide()
@@ -143,16 +148,21 @@ class CitationPanel(QDockWidget):
         self.quote_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.quote_label.setStyleSheet("background:#fff7d6; color:#222; border-left:3px solid #e0a800; padding:6px;")
         self.quote_label.hide()
+        for label in (self.ocr_label, self.quote_label):
+            # A wrapped label asks for its longest word's width; an unbreakable quote or name
+            # must not widen the panel: the layout gives the width, the label wraps in it.
+            label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Minimum)
+            label.setMinimumWidth(1)
 
         nav = QHBoxLayout()
-        self.prev_citation_button = self._tool("◀◀", self.tr("Previous citation (Alt+Left)"), self.previous_citation)
-        self.next_citation_button = self._tool("▶▶", self.tr("Next citation (Alt+Right)"), self.next_citation)
-        self.prev_page_button = self._tool("◀", self.tr("Previous page"), lambda: self.go_to_page(self._view.page - 1))
-        self.next_page_button = self._tool("▶", self.tr("Next page"), lambda: self.go_to_page(self._view.page + 1))
+        self.prev_citation_button = self._tool("◀◀", self.previous_citation)
+        self.next_citation_button = self._tool("▶▶", self.next_citation)
+        self.prev_page_button = self._tool("◀", lambda: self.go_to_page(self._view.page - 1))
+        self.next_page_button = self._tool("▶", lambda: self.go_to_page(self._view.page + 1))
         self.page_number_label = QLabel("")
-        self.zoom_out_button = self._tool("−", self.tr("Zoom out"), lambda: self.step_zoom(-1))
-        self.zoom_in_button = self._tool("+", self.tr("Zoom in"), lambda: self.step_zoom(1))
-        self.open_button = self._tool(self.tr("Open"), self.tr("Open in the default viewer"), self.open_externally)
+        self.zoom_out_button = self._tool("−", lambda: self.step_zoom(-1))
+        self.zoom_in_button = self._tool("+", lambda: self.step_zoom(1))
+        self.open_button = self._tool("", self.open_externally)
         for w in (self.prev_citation_button, self.next_citation_button, self.prev_page_button,
                   self.page_number_label, self.next_page_button, self.zoom_out_button, self.zoom_in_button):
             nav.addWidget(w)
@@ -160,26 +170,21 @@ class CitationPanel(QDockWidget):
         nav.addWidget(self.open_button)
 
         self.search_edit = QLineEdit()
-        self.search_edit.setPlaceholderText(self.tr("Find in document (Ctrl+F)"))
-        self.search_edit.setAccessibleName(self.tr("Find in document"))
         self.search_edit.setClearButtonEnabled(True)
         self.search_edit.returnPressed.connect(self.find_next)
         self.search_status = QLabel("")
 
         # Until a page is shown, the page area says what will appear in it (an empty grey box
         # read as a broken panel in the screenshots); the first render replaces the text.
-        self.image_label = QLabel(self.tr("The cited page appears here, rendered from the document, "
-                                          "with the quoted passage highlighted."))
+        self.image_label = QLabel()
         self.image_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.image_label.setWordWrap(True)
         self.image_label.setMargin(24)
-        self.image_label.setAccessibleName(self.tr("Cited page"))
         self.scroll = QScrollArea()
         self.scroll.setWidget(self.image_label)
         self.scroll.setWidgetResizable(True)
         self.scroll.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self.text_view = QTextBrowser()
-        self.text_view.setAccessibleName(self.tr("Cited text"))
         self.stack = QStackedWidget()
         self.stack.addWidget(self.scroll)
         self.stack.addWidget(self.text_view)
@@ -195,15 +200,46 @@ class CitationPanel(QDockWidget):
         layout.addLayout(search_row)
         layout.addWidget(self.stack, 1)
         self.setWidget(body)
+        self._placeholder = True  # the page area still shows what will appear in it
+        self.retranslate()
         self._update_nav()
 
-    def _tool(self, text: str, tip: str, slot) -> QToolButton:
+    def _tool(self, text: str, slot) -> QToolButton:
         b = QToolButton()
         b.setText(text)
-        b.setToolTip(tip)
-        b.setAccessibleName(tip)
         b.clicked.connect(slot)
         return b
+
+    def retranslate(self) -> None:
+        """Set every fixed text in the current language (also on ``LanguageChange``)."""
+        self.setWindowTitle(self.tr("Citation"))
+        self.ocr_label.setText(self.tr("OCR — check the page: this text was recognised from an image."))
+        for b, tip in ((self.prev_citation_button, self.tr("Previous citation (Alt+Left)")),
+                       (self.next_citation_button, self.tr("Next citation (Alt+Right)")),
+                       (self.prev_page_button, self.tr("Previous page")), (self.next_page_button, self.tr("Next page")),
+                       (self.zoom_out_button, self.tr("Zoom out")), (self.zoom_in_button, self.tr("Zoom in")),
+                       (self.open_button, self.tr("Open in the default viewer"))):
+            b.setToolTip(tip)
+            b.setAccessibleName(tip)
+        self.open_button.setText(self.tr("Open"))
+        self.search_edit.setPlaceholderText(self.tr("Find in document (Ctrl+F)"))
+        self.search_edit.setAccessibleName(self.tr("Find in document"))
+        self.image_label.setAccessibleName(self.tr("Cited page"))
+        self.text_view.setAccessibleName(self.tr("Cited text"))
+        if self._placeholder:
+            self.page_label.setText(self.tr("Click a citation number to see its page."))
+            self.image_label.setText(self.tr("The cited page appears here, rendered from the document, "
+                                             "with the quoted passage highlighted."))
+        elif self.citation is not None:
+            self._show_header(self.citation, self.number, self._total)
+        elif self._view.path:
+            self._show_document_header()
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt's name
+        """Re-translate when the UI language changes."""
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
 
     # --- what to show ---------------------------------------------------------
 
@@ -221,23 +257,36 @@ class CitationPanel(QDockWidget):
     def _is_pdf_path(path: str) -> bool:
         return Path(path).suffix.lower() in PDF_SUFFIXES
 
-    def show_citation(self, citation: Citation, number: int, total: int = 0) -> None:
-        """Show ``citation`` (chip ``number`` of ``total``) and render its page in the background."""
-        self.citation = citation
-        self.number = number
+    def _show_header(self, citation: Citation, number: int, total: int) -> None:
         counter = f" ({number}/{total})" if total else ""
         # PDFs: "page N" (1-based physical page), plus the printed page label when it differs
         # (Chunk.page_label, e.g. "iv"); other formats name the place by section/paragraph
         # (Chunk.location, e.g. "Terms > ¶ 3").
-        where = f"{self.tr('page')} {citation.page}"
+        where = self.tr("page {n}").format(n=citation.page)
         label = getattr(citation, "page_label", "") or ""
         if label and label != str(citation.page):
-            where += f" ({self.tr('printed')} {label})"
+            where += " " + self.tr("(printed {label})").format(label=label)
         location = getattr(citation, "location", "") or ""
         if location and not self._is_pdf_path(citation.path):
             where = location
-        self.page_label.setText(f"[{number}] {Path(citation.path).name} — {where}{counter}")
-        self.path_label.setText(f"{citation.doc_id}\n{citation.path}")
+        # The file name is elided, never the page: "[1] BONTONSTUDI…AGREEMENT.PDF — page 3 (1/4)".
+        self.page_label.set_parts(f"[{number}] {Path(citation.path).name}", f" — {where}{counter}")
+        self.path_label.setText(citation.doc_id)
+        self.path_label.setToolTip(f"{citation.doc_id}\n{citation.path}")
+
+    def _show_document_header(self) -> None:
+        v = self._view
+        self.page_label.set_parts(Path(v.path).name, " — " + self.tr("page {n}").format(n=v.page))
+        self.path_label.setText(v.doc_id or v.path)
+        self.path_label.setToolTip(f"{v.doc_id}\n{v.path}" if v.doc_id else v.path)
+
+    def show_citation(self, citation: Citation, number: int, total: int = 0) -> None:
+        """Show ``citation`` (chip ``number`` of ``total``) and render its page in the background."""
+        self.citation = citation
+        self.number = number
+        self._total = total
+        self._placeholder = False
+        self._show_header(citation, number, total)
         match = "" if citation.match.value == "exact" else f"  ({citation.match.value}, {citation.score:.0f})"
         self.quote_label.setText(f"“{display_quote(citation.quote)}”{match}")
         self.quote_label.show()
@@ -252,11 +301,11 @@ class CitationPanel(QDockWidget):
         """Show ``page`` (1-based) of a document without a highlighted span (a consulted document)."""
         self.citation = None
         self.number = 0
-        self.page_label.setText(f"{Path(path).name} — {self.tr('page')} {page}")
-        self.path_label.setText(f"{doc_id}\n{path}" if doc_id else path)
+        self._placeholder = False
         self.quote_label.hide()
         self.ocr_label.hide()
         self._view = _View(path=path, doc_id=doc_id, page=page)
+        self._show_document_header()
         self.show()
         self.raise_()
         self._load()
@@ -300,6 +349,8 @@ class CitationPanel(QDockWidget):
     def _load(self) -> None:
         self._seq += 1
         seq, v = self._seq, self._view
+        if self.citation is None:
+            self._show_document_header()  # the page shown may have changed
         self._update_nav()
         if self.is_pdf:
             self.stack.setCurrentWidget(self.scroll)
@@ -416,10 +467,3 @@ class CitationPanel(QDockWidget):
         self._jobs.cancel_all()
         self._pool.clear()
         self._pool.waitForDone(30000)
-
-
-# Strings used inside f-strings or through a helper, listed for pyside6-lupdate
-# (it reads only literal tr()/translate() calls outside f-strings).
-_LUPDATE = (
-    QT_TRANSLATE_NOOP("CitationPanel", "page"),
-)

@@ -3,7 +3,10 @@
 English is the source language (no file). The language comes from the
 ``ui_language`` setting, or from the system locale when it is ``"system"``.
 ``pyside6-lupdate`` extracts the strings into ``verbatim_<lang>.ts`` and
-``pyside6-lrelease`` compiles the ``.qm`` (see ``resources/translations/README.md``).
+``pyside6-lrelease`` compiles the ``.qm`` (``resources/translations/update.py``).
+English plural forms come from ``verbatim_en.qm``, installed for English too.
+Installing another language at run time makes Qt send ``LanguageChange`` to every
+widget; each re-translates itself (``retranslate``), so no restart is needed.
 """
 
 from __future__ import annotations
@@ -35,6 +38,11 @@ def install_translator(app: QCoreApplication, setting: str = "system") -> str:
     _installed.clear()
     lang = resolve_language(setting)
     if lang == "en":
+        # English is the source language; its file holds only the plural forms of "%n" strings.
+        plurals = QTranslator(app)
+        if plurals.load(str(resource_path("translations", "verbatim_en.qm"))):
+            app.installTranslator(plurals)
+            _installed.append(plurals)
         return lang
     ours = QTranslator(app)
     if ours.load(str(resource_path("translations", f"verbatim_{lang}.qm"))):
@@ -45,3 +53,10 @@ def install_translator(app: QCoreApplication, setting: str = "system") -> str:
         app.installTranslator(qt)
         _installed.append(qt)
     return lang
+
+
+def ensure_translator(app: QCoreApplication) -> None:
+    """Install the English plural forms when no language was installed yet (a window created
+    without :func:`install_translator`: tests, scripts), so "%n document(s)" reads "1 document"."""
+    if not _installed:
+        install_translator(app, "en")

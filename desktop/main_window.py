@@ -12,6 +12,13 @@ Layout::
     └────────────────────┴────────────────────────────────┴─────────────────┘
     status bar: model that answered · Ollama reachable? · chunk count · engine state
 
+Concerns live in controllers (napari's pattern: the window composes, each
+controller owns one concern's state and talks to the others through the window):
+:class:`~desktop.workspace_controller.WorkspaceController` (the workspace list,
+documents, folders, statuses), :class:`~desktop.indexing_controller.IndexingController`
+(runs, progress, time left, rebuild), :class:`~desktop.watch_controller.WatchController`
+(folder watching) and :class:`~desktop.status_controller.StatusController` (status bar).
+
 Every call into core that reads files, opens an index or runs a model goes
 through :mod:`desktop.workers` (two lanes, as in Anki: the single-thread index
 lane for writes — indexing, folder removal — and the global pool for reads);
@@ -24,14 +31,10 @@ rebuilds, folder removal, answering — runs in the engine process
 from __future__ import annotations
 
 import logging
-import re
-import threading
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, QThreadPool, Signal, Slot
+from PySide6.QtCore import QEvent, Qt, QThreadPool, Signal, Slot
 from PySide6.QtGui import (
     QAction,
     QDragEnterEvent,
@@ -41,9 +44,8 @@ from PySide6.QtGui import (
     QShortcut,
 )
 from PySide6.QtWidgets import (
+    QApplication,
     QFileDialog,
-    QInputDialog,
-    QLabel,
     QMainWindow,
     QMessageBox,
     QSplitter,
@@ -52,63 +54,25 @@ from PySide6.QtWidgets import (
 )
 
 import core  # noqa: F401  (offline switches before any ML import)
-from core.engine import STARTING_STAGE, Engine, LocalEngine, index_op, rebuild_op, remove_folder_op
-from core.errors import EngineError, IndexError_, IndexMismatchError, WorkspaceNotFoundError
-from core.generate import Backend, ollama_reachable
+from core.engine import Engine, LocalEngine
+from core.errors import EngineError, IndexMismatchError
+from core.generate import Backend
 from core.history import History, manifest_sha256
 from core.settings import Settings
-from core.store import Workspace, list_workspaces
-from core.types import Answer, Citation, IndexReport, ProgressEvent
-from core.watch import FolderWatcher
-from core.workspace_ops import (
-    create_workspace,
-    delete_workspace,
-    last_indexed_at,
-    rename_workspace,
-    workspace_dir,
-)
+from core.types import Answer, Citation
 from desktop.answer_flow import AnswerFlow
 from desktop.citation_panel import CitationPanel
 from desktop.conversation import ConversationView
+from desktop.indexing_controller import IndexingController
 from desktop.render import Entry, conversation_markdown, entry_markdown
-from desktop.texts import stage_text
+from desktop.status_controller import StatusController
+from desktop.watch_controller import WatchController, watch_batches  # noqa: F401 - re-exported
 from desktop.welcome import WelcomeView
-from desktop.workers import CallWorker, GeneratorWorker, Jobs
+from desktop.workers import GeneratorWorker, Jobs
+from desktop.workspace_controller import Gone, WorkspaceController
 from desktop.workspaces_panel import WorkspacesPanel
 
 log = logging.getLogger(__name__)
-# "<file>: 64/179 chunks", the message of core's "embed" progress events.
-_CHUNKS_DONE = re.compile(r"(\d+)/(\d+) chunks")
-
-
-class _Gone(IndexError_):
-    """The workspace was deleted or renamed while a background read was queued; ignored quietly."""
-
-    def __init__(self, name: str) -> None:
-        super().__init__(f"No workspace named {name!r}.")
-
-
-@dataclass
-class _IndexRun:
-    """State of one indexing run, shown when its workspace is selected."""
-
-    workspace: str
-    worker: GeneratorWorker
-    folders: list[str]
-    started: float
-    done: int = 0
-    total: int = 0
-    frac: float = 0.0
-    message: str = ""
-    first_tick: float = 0.0
-    first_done: float = 0.0
-    watch: bool = False  # started by the folder watcher
-    started: bool = False  # its first progress report arrived (it left the queue)
-
-    @property
-    def position(self) -> float:
-        """Files done, with the embedded share of the current file: 2.5 = two done, half of the third."""
-        return self.done + self.frac
 
 
 def export_pdf(path: str, markdown: str) -> str:
@@ -126,36 +90,6 @@ def export_pdf(path: str, markdown: str) -> str:
     writer.setTitle("Verbatim")
     doc.print_(writer)
     return path
-
-
-def watch_batches(watcher: FolderWatcher, cancel: Callable[[], bool], poll_s: float = 0.5):
-    """Yield the watcher's debounced batches of changed paths until ``cancel()`` (checked every ``poll_s`` s).
-
-    Runs in a pool thread (a :class:`GeneratorWorker`); starts and stops ``watcher``.
-    The first item is an empty set, yielded once the folders are being watched.
-    """
-    with watcher:
-        yield set()
-        while not cancel():
-            batch = watcher.changes(timeout=poll_s)
-            if batch:
-                yield batch
-
-
-class _DaemonThreads:
-    """A "pool" for :meth:`Jobs.start` that runs each runnable in its own daemon thread.
-
-    For the long-lived folder watchers only: a ``QThreadPool`` child of the window
-    waits in its destructor for its runnables, so a watcher still running when the
-    window is deleted without a close event (never shown, or deleted directly)
-    blocked the GUI thread forever (seen in tests). A daemon thread never blocks
-    destruction or exit; the watcher stops at its next poll once cancelled, or at
-    its next report once the window is gone (:meth:`Jobs.start` cancels a worker
-    whose report finds no receiver).
-    """
-
-    def start(self, runnable) -> None:
-        threading.Thread(target=runnable.run, name="verbatim-folder-watch", daemon=True).start()
 
 
 def _write_text(path: str, text: str) -> str:
@@ -218,36 +152,26 @@ class MainWindow(QMainWindow):
         engine: Engine | LocalEngine | None = None,
     ) -> None:
         super().__init__(parent)
+        from desktop.i18n import ensure_translator
+
+        ensure_translator(QApplication.instance())
         self.settings = settings or Settings()
         self.backend = backend
         self.engine = engine if engine is not None else LocalEngine()
         self.workspace_name: str | None = None
-        self.ollama_ok: bool | None = None
-        self._workspaces: dict[str, Workspace] = {}
-        self._workspace_lock = threading.Lock()
-        self._opening: dict[str, threading.Lock] = {}  # per-workspace open/create lock
+        self.requested_workspace = self._requested_workspace = workspace
         self._conversations: dict[str, list[Entry]] = {}
-        self._runs: list[_IndexRun] = []
         # Lanes (Anki's two executors, plus one for the network): index writes one
         # at a time; reads (manifest, history, exports) in parallel; Ollama checks
         # apart, so a slow or firewalled host never delays the window's reads.
         self._read_pool = QThreadPool(self)
         self._read_pool.setMaxThreadCount(4)
-        self._net_pool = QThreadPool(self)
-        self._net_pool.setMaxThreadCount(1)
-        self._jobs = Jobs(self, pool=self._read_pool)
-        self._index_pool = QThreadPool(self)
-        self._index_pool.setMaxThreadCount(1)
-        self.rebuild_box: QMessageBox | None = None
-        # Folder watching: one long-lived watcher worker per workspace seen this session.
-        self._watch_pool = _DaemonThreads()
-        self._watches: dict[str, tuple[list[str], GeneratorWorker]] = {}
-        self._known_folders: dict[str, list[str]] = {}
-        self._live_watches: set[str] = set()  # workspaces whose watcher reported it is running
-        self._current: set[str] = set()  # workspaces indexed (or caught up) this session
-        self._rebuilding: set[str] = set()  # workspaces with a rebuild queued or running
+        self.net_pool = QThreadPool(self)
+        self.net_pool.setMaxThreadCount(1)
+        self._jobs = self.jobs = Jobs(self, pool=self._read_pool)
+        self.index_pool = QThreadPool(self)
+        self.index_pool.setMaxThreadCount(1)
 
-        self.setWindowTitle("Verbatim")
         self.setAcceptDrops(True)
         screen = QGuiApplication.primaryScreen()
         avail = screen.availableGeometry() if screen is not None else None
@@ -268,26 +192,31 @@ class MainWindow(QMainWindow):
         splitter.addWidget(self.centre)
         splitter.setStretchFactor(0, 0)
         splitter.setStretchFactor(1, 1)
-        splitter.setSizes([360, 640])
+        splitter.setSizes([400, 600])  # room for document names; they elide keeping what differs
         self.setCentralWidget(splitter)
         self.side_panel = CitationPanel(self)
         self.side_panel.setMinimumWidth(440)
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.side_panel)
-        self._build_status_bar()
+
+        self.watching = WatchController(self)
+        self.workspaces = WorkspaceController(self)
+        self.indexing = IndexingController(self)
+        self.status = StatusController(self)
+        self._actions: dict[str, QAction] = {}
         self._build_menus()
         self._connect()
-        self._alias_widgets()
+        self._alias()
+        self.retranslate()
 
-        self._requested_workspace = workspace
-        self.reload_workspaces(select=workspace)
-        self._check_ollama()
-        self._watch_engine()
+        self.workspaces.reload(select=workspace)
+        self.status.check_ollama()
+        self.status.watch_engine()
 
     # --- construction ---------------------------------------------------------
 
-    def _alias_widgets(self) -> None:
-        """Short names for the widgets tests and shortcuts reach most."""
-        p, c = self.workspaces_panel, self.conversation
+    def _alias(self) -> None:
+        """Short names for the widgets and controller calls tests, shortcuts and scripts reach."""
+        p, c, s = self.workspaces_panel, self.conversation, self.status
         self.documents_view = p.documents_view
         self.history_view = p.history_view
         self.progress_bar = p.progress_bar
@@ -298,58 +227,107 @@ class MainWindow(QMainWindow):
         self.question_edit = c.question_edit
         self.stage_label = c.stage_label
         self.stop_button = c.stop_button
+        self.backend_label, self.ollama_label = s.backend_label, s.ollama_label
+        self.chunks_label, self.engine_label = s.chunks_label, s.engine_label
+        ws, ix = self.workspaces, self.indexing
+        self.reload_workspaces, self.refresh_workspace = ws.reload, ws.refresh
+        self.create_workspace, self.rename_workspace, self.delete_workspace = ws.create, ws.rename, ws.delete
+        self.new_workspace, self.remove_folder = ws.new_dialog, ws.remove_folder
+        self.set_document_status, self._get_workspace = ws.set_document_status, ws.get
+        self.start_indexing, self.cancel_indexing = ix.start_indexing, ix.cancel
+        self.rebuild_index, self.offer_rebuild = ix.rebuild, ix.offer_rebuild
+        self.watched_folders, self.is_watching = (lambda: self.watching.watched), self.watching.is_watching
+        self.on_error = self._on_error
+        self._read = self.workspaces.read
+        self.load_history = self._load_history
 
-    def _build_status_bar(self) -> None:
-        bar = self.statusBar()
-        self.backend_label = QLabel(self.tr("Model: —"))
-        self.ollama_label = QLabel(self.tr("Ollama: checking…"))
-        self.chunks_label = QLabel(self.tr("Chunks: —"))
-        self.engine_label = QLabel()
-        self.engine_label.setAccessibleName(self.tr("Engine state"))
-        for w in (self.backend_label, self.ollama_label, self.chunks_label, self.engine_label):
-            bar.addPermanentWidget(w)
+    @property
+    def watched(self) -> dict[str, list[str]]:
+        """Workspaces whose folders are being watched, with those folders."""
+        return self.watching.watched
+
+    @property
+    def rebuild_box(self) -> QMessageBox | None:
+        """The rebuild question while it is open."""
+        return self.indexing.rebuild_box
+
+    @property
+    def _index_workers(self) -> list[GeneratorWorker]:
+        return self.indexing.workers
+
+    @property
+    def ollama_ok(self) -> bool | None:
+        """Whether Ollama answered the last check (``None``: not checked yet)."""
+        return self.status.ollama_ok
 
     def _build_menus(self) -> None:
-        file_menu = self.menuBar().addMenu(self.tr("&File"))
-        self._action(file_menu, self.tr("New workspace…"), self.new_workspace, QKeySequence.StandardKey.New)
-        self._action(file_menu, self.tr("Add folder…"), self._choose_folder, "Ctrl+O")
-        file_menu.addSeparator()
-        self._action(file_menu, self.tr("Export conversation as Markdown…"), self._export_markdown_dialog)
-        self._action(file_menu, self.tr("Export conversation as PDF…"), self._export_pdf_dialog)
-        file_menu.addSeparator()
-        self._action(file_menu, self.tr("Settings…"), self.open_settings, QKeySequence.StandardKey.Preferences)
-        file_menu.addSeparator()
-        self._action(file_menu, self.tr("Quit"), self.close, QKeySequence.StandardKey.Quit)
-        edit_menu = self.menuBar().addMenu(self.tr("&Edit"))
-        self._action(edit_menu, self.tr("Copy answer with citations"), self.copy_answer, "Ctrl+Shift+C")
-        self._action(edit_menu, self.tr("Find in document"), self.side_panel.focus_search, QKeySequence.StandardKey.Find)
-        help_menu = self.menuBar().addMenu(self.tr("&Help"))
-        self._action(help_menu, self.tr("Getting started"), self.show_welcome)
+        a = self._actions
+        self.file_menu = self.menuBar().addMenu("")
+        a["new"] = self._action(self.file_menu, self.workspaces.new_dialog, QKeySequence.StandardKey.New)
+        a["add"] = self._action(self.file_menu, self.indexing.choose_folder, "Ctrl+O")
+        self.file_menu.addSeparator()
+        a["export_md"] = self._action(self.file_menu, self._export_markdown_dialog)
+        a["export_pdf"] = self._action(self.file_menu, self._export_pdf_dialog)
+        self.file_menu.addSeparator()
+        a["settings"] = self._action(self.file_menu, self.open_settings, QKeySequence.StandardKey.Preferences)
+        self.file_menu.addSeparator()
+        a["quit"] = self._action(self.file_menu, self.close, QKeySequence.StandardKey.Quit)
+        self.edit_menu = self.menuBar().addMenu("")
+        a["copy"] = self._action(self.edit_menu, self.copy_answer, "Ctrl+Shift+C")
+        a["find"] = self._action(self.edit_menu, self.side_panel.focus_search, QKeySequence.StandardKey.Find)
+        self.help_menu = self.menuBar().addMenu("")
+        a["welcome"] = self._action(self.help_menu, self.show_welcome)
         QShortcut(QKeySequence("Ctrl+L"), self, activated=self._focus_question)
         QShortcut(QKeySequence("Alt+Left"), self, activated=lambda: self.answers.step_citation(-1))
         QShortcut(QKeySequence("Alt+Right"), self, activated=lambda: self.answers.step_citation(1))
 
-    def _action(self, menu, text: str, slot, shortcut=None) -> QAction:
-        action = QAction(text, self)
+    def _action(self, menu, slot, shortcut=None) -> QAction:
+        action = QAction(self)
         if shortcut is not None:
             action.setShortcut(QKeySequence(shortcut))
         action.triggered.connect(slot)
         menu.addAction(action)
         return action
 
+    def retranslate(self) -> None:
+        """Set the window's own texts in the current language (also on ``LanguageChange``)."""
+        self.setWindowTitle(f"Verbatim — {self.workspace_name}" if self.workspace_name else "Verbatim")
+        self.file_menu.setTitle(self.tr("&File"))
+        self.edit_menu.setTitle(self.tr("&Edit"))
+        self.help_menu.setTitle(self.tr("&Help"))
+        texts = {
+            "new": self.tr("New workspace…"), "add": self.tr("Add folder…"),
+            "export_md": self.tr("Export conversation as Markdown…"), "export_pdf": self.tr("Export conversation as PDF…"),
+            "settings": self.tr("Settings…"), "quit": self.tr("Quit"),
+            "copy": self.tr("Copy answer with citations"), "find": self.tr("Find in document"),
+            "welcome": self.tr("Getting started"),
+        }
+        for key, text in texts.items():
+            self._actions[key].setText(text)
+        self.status.retranslate()
+        self.workspaces.retranslate()
+        self.indexing.retranslate()
+        self.welcome.set_ollama(self.status.ollama_ok, self.settings)
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt's name
+        """Re-translate when the UI language changes (the panels re-translate themselves)."""
+        if event.type() == QEvent.Type.LanguageChange and hasattr(self, "_actions"):
+            self.retranslate()
+        super().changeEvent(event)
+
     def _connect(self) -> None:
-        p, c = self.workspaces_panel, self.conversation
+        p, c, ws, ix = self.workspaces_panel, self.conversation, self.workspaces, self.indexing
         p.workspace_selected.connect(self.select_workspace)
-        p.new_requested.connect(self.new_workspace)
-        p.rename_requested.connect(self._rename_dialog)
-        p.delete_requested.connect(self._delete_dialog)
-        p.add_folder_requested.connect(self._choose_folder)
-        p.remove_folder_requested.connect(self.remove_folder)
-        p.cancel_requested.connect(self.cancel_indexing)
+        p.new_requested.connect(ws.new_dialog)
+        p.rename_requested.connect(ws.rename_dialog)
+        p.delete_requested.connect(ws.delete_dialog)
+        p.add_folder_requested.connect(ix.choose_folder)
+        p.remove_folder_requested.connect(ws.remove_folder)
+        p.cancel_requested.connect(ix.cancel)
         p.history_open.connect(self.open_history_entry)
         p.history_delete.connect(self.delete_history_entry)
         p.history_clear.connect(self._clear_history_dialog)
-        p.status_requested.connect(self._status_dialog)
+        p.status_requested.connect(ws.status_dialog)
         c.ask_requested.connect(self.answers.ask)
         c.stop_requested.connect(self.answers.stop)
         c.citation_clicked.connect(self.answers.open_entry_citation)
@@ -362,71 +340,9 @@ class MainWindow(QMainWindow):
         self.side_panel.next_citation.connect(lambda: self.answers.step_citation(1))
         self.answers.answer_ready.connect(self.answer_ready)
         self.welcome.sample_requested.connect(self.open_sample)
-        self.welcome.new_requested.connect(self.new_workspace)
+        self.welcome.new_requested.connect(ws.new_dialog)
 
-    # --- workspaces (core calls in worker threads only) -----------------------
-
-    def _get_workspace(self, name: str, create: bool = False) -> Workspace:
-        """The open workspace ``name``, opened on first use. Worker threads only (SQLite I/O).
-
-        Raises:
-            IndexError_: it does not exist on disk and ``create`` is False (a late
-                read must never resurrect a workspace the user just deleted).
-        """
-        with self._workspace_lock:
-            ws = self._workspaces.get(name)
-            opening = self._opening.setdefault(name, threading.Lock())
-        if ws is not None:
-            return ws
-        # One opening per workspace at a time: two threads creating the same new workspace
-        # raced (one read a half-written manifest; the sample's first run lost its selection).
-        # Other workspaces' reads are not held up: the lock is per name.
-        with opening:
-            with self._workspace_lock:
-                ws = self._workspaces.get(name)
-            if ws is not None:
-                return ws
-            if not create and not (workspace_dir(name) / "manifest.sqlite").exists():
-                raise _Gone(name)
-            try:
-                # Manifest reads only: recovery belongs to the engine, which writes and searches.
-                opened = Workspace(name, self.settings, create=create, recover=False)
-            except WorkspaceNotFoundError:
-                raise _Gone(name) from None
-            with self._workspace_lock:
-                return self._workspaces.setdefault(name, opened)
-
-    def _forget_workspace(self, name: str) -> None:
-        with self._workspace_lock:
-            self._workspaces.pop(name, None)
-        self._conversations.pop(name, None)
-
-    def reload_workspaces(self, select: str | None = None) -> None:
-        """List workspaces in the background (creating ``select`` if missing) and select one."""
-
-        def work():
-            if select and select not in list_workspaces():
-                self._get_workspace(select, create=True)
-            return list_workspaces()
-
-        self._jobs.call(work, lambda names: self._on_workspaces(names, select), self._on_error)
-
-    @Slot(object)
-    def _on_workspaces(self, names: list[str], select: str | None) -> None:
-        current = select if select in names else (self.workspace_name if self.workspace_name in names else None)
-        if current is None and names:
-            current = names[0]
-        self.workspaces_panel.set_workspaces(names, current)
-        self.workspaces_changed.emit(names)
-        self._watch_all(names)
-        if current is None:
-            self.workspace_name = None
-            self.setWindowTitle("Verbatim")
-            self.show_welcome()
-            return
-        self.centre.setCurrentWidget(self.conversation)
-        if current != self.workspace_name or select:
-            self.select_workspace(current)
+    # --- workspaces --------------------------------------------------------------
 
     @Slot(str)
     def select_workspace(self, name: str) -> None:
@@ -438,286 +354,32 @@ class MainWindow(QMainWindow):
         self.answers.current_entry = None
         entries = self._conversations.get(name)
         self.conversation.set_entries(entries or [])
-        self._show_progress()
-        self.refresh_workspace()
+        self.indexing.show()
+        self.workspaces.refresh()
         if entries is None:
             self._load_history(name)
 
-    def refresh_workspace(self) -> None:
-        """Reload the selected workspace's folders, documents and counts in the background."""
-        name = self.workspace_name
-        if name is None:
-            return
+    def forget_conversation(self, name: str) -> None:
+        """Drop the conversation kept for workspace ``name`` (renamed or deleted)."""
+        self._conversations.pop(name, None)
 
-        def snapshot():
-            ws = self._get_workspace(name)
-            return {"name": name, "folders": ws.folders(), "documents": ws.documents(), "failures": ws.failures(),
-                    "chunks": ws.chunk_count(), "last_indexed": last_indexed_at(name)}
-
-        self._jobs.call(lambda: self._read(name, snapshot), self._on_snapshot, self._on_error)
-
-    def _read(self, name: str, fn):
-        """Run a read of workspace ``name``; a failure because it was deleted meanwhile becomes :class:`_Gone`."""
-        try:
-            return fn()
-        except Exception:
-            if not (workspace_dir(name) / "manifest.sqlite").exists():
-                raise _Gone(name) from None
-            raise
-
-    @Slot(object)
-    def _on_snapshot(self, snap: dict) -> None:
-        if snap["name"] != self.workspace_name:
-            return
-        self.workspaces_panel.set_snapshot(snap)
-        self._known_folders[snap["name"]] = list(snap["folders"])
-        self._update_watch(snap["name"])
-        self.chunks_label.setText(f"{self.tr('Chunks')}: {snap['chunks']}")
-        self.workspace_loaded.emit(snap["name"])
-
-    def new_workspace(self) -> None:
-        """Ask for a name and create the workspace."""
-        name, ok = QInputDialog.getText(self, self.tr("New workspace"), self.tr("Name (for example the client or matter):"))
-        if ok and name.strip():
-            self.create_workspace(name)
-
-    def create_workspace(self, name: str) -> None:
-        """Create workspace ``name`` in the background and select it."""
-        self._jobs.call(lambda: (create_workspace(name), name.strip())[1],
-                        lambda n: self.reload_workspaces(select=n), self._on_error)
-
-    def _busy_on(self, name: str) -> bool:
-        return any(r.workspace == name and not r.worker.done for r in self._runs) or self.answers.busy_workspace == name
-
-    def _rename_dialog(self, old: str) -> None:
-        new, ok = QInputDialog.getText(self, self.tr("Rename workspace"), self.tr("New name:"), text=old)
-        if ok and new.strip() and new.strip() != old:
-            self.rename_workspace(old, new)
-
-    def rename_workspace(self, old: str, new: str) -> None:
-        """Rename workspace ``old`` to ``new`` (refused while it is indexing or answering)."""
-        if self._busy_on(old):
-            self._on_error(IndexError_(self.tr("Wait for indexing or answering to finish before renaming.")))
-            return
-        self._forget_workspace(old)
-        self._stop_watch(old)
-        self._known_folders.pop(old, None)
-        was_current = old in self._current
-
-        def renamed(n: str) -> None:
-            if was_current:
-                self._current.add(n)  # same index under a new name: no catch-up run needed
-            self.reload_workspaces(select=n)
-
-        self._jobs.call(lambda: rename_workspace(old, new).name, renamed, self._on_error, pool=self._index_pool)
-
-    def _delete_dialog(self, name: str) -> None:
-        answer = QMessageBox.warning(
-            self, self.tr("Delete workspace"),
-            self.tr("Delete workspace “{name}”? Its index and question history are removed; "
-                    "your documents stay where they are.").format(name=name),
-            QMessageBox.StandardButton.Delete | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Cancel,
-        )
-        if answer == QMessageBox.StandardButton.Delete:
-            self.delete_workspace(name)
-
-    def delete_workspace(self, name: str) -> None:
-        """Delete workspace ``name`` and its stores (no confirmation; the dialog asks)."""
-        for run in self._runs:
-            if run.workspace == name:
-                run.worker.cancel()
-        self._forget_workspace(name)
-        self._stop_watch(name)
-        self._known_folders.pop(name, None)
-        if self.workspace_name == name:
-            self.workspace_name = None
-        self._jobs.call(lambda: delete_workspace(name), lambda _: self.reload_workspaces(), self._on_error,
-                        pool=self._index_pool)
-
-    def remove_folder(self, folder: str) -> None:
-        """Remove ``folder`` and its documents from the selected workspace (index lane)."""
-        name = self.workspace_name
-        if name is None:
-            return
-        settings, engine = self.settings, self.engine
-        self._jobs.call(lambda: engine.call(remove_folder_op, name, folder, settings),
-                        lambda _: self.refresh_workspace(), self._on_error, pool=self._index_pool)
-
-    def _status_dialog(self, doc_id: str, status: str) -> None:
-        reason = ""
-        if status != "active":
-            reason, ok = QInputDialog.getText(self, self.tr("Reason"), self.tr("Why (shown beside the document):"))
-            if not ok:
-                return
-        self.set_document_status(doc_id, status, reason)
-
-    def set_document_status(self, doc_id: str, status: str, reason: str = "") -> None:
-        """Set a document's status through ``Workspace.set_status`` (index lane)."""
-        name = self.workspace_name
-        if name is None:
-            return
-        self._jobs.call(lambda: self._get_workspace(name).set_status(doc_id, status, reason),
-                        lambda _: self.refresh_workspace(), self._on_error, pool=self._index_pool)
-
-    # --- welcome --------------------------------------------------------------
+    def busy_on(self, name: str) -> bool:
+        """True while workspace ``name`` is indexing or answering."""
+        return self.indexing.busy(name) or self.answers.busy_workspace == name
 
     def show_welcome(self) -> None:
         """Show the first-run view (three steps, sample corpus, which model answers)."""
-        self.welcome.set_ollama(self.ollama_ok, self.settings)
+        self.welcome.set_ollama(self.status.ollama_ok, self.settings)
         self.centre.setCurrentWidget(self.welcome)
 
     def open_sample(self) -> None:
         """Create (or select) workspace ``sample`` and index the bundled sample corpus into it."""
         from core.paths import sample_corpus_dir
 
-        self.reload_workspaces(select="sample")
-        self.start_indexing(str(sample_corpus_dir()), workspace="sample")
+        self.workspaces.reload(select="sample")
+        self.indexing.start_indexing(str(sample_corpus_dir()), workspace="sample")
 
-    # --- Ollama ---------------------------------------------------------------
-
-    def _check_ollama(self) -> None:
-        settings = self.settings
-        self._jobs.call(lambda: ollama_reachable(settings), self._on_ollama_checked, pool=self._net_pool)
-
-    @Slot(object)
-    def _on_ollama_checked(self, ok: bool) -> None:
-        self.ollama_ok = bool(ok)
-        self.ollama_label.setText(f"Ollama: {self.tr('reachable') if ok else self.tr('not reachable')}")
-        self.ollama_label.setToolTip(self.settings.ollama_host)
-        self.welcome.set_ollama(self.ollama_ok, self.settings)
-        if self.answer is None:  # until an answer says which model really answered, say which one will
-            s = self.settings
-            if s.backend == "ollama" or (s.backend == "auto" and ok):
-                expected = f"ollama ({s.ollama_model})"
-            else:
-                expected = f"embedded ({self.tr('demo model')})"
-            self.backend_label.setText(f"{self.tr('Model')}: {expected}")
-
-    # --- indexing -------------------------------------------------------------
-
-    def start_indexing(self, folder: str | Path | list[str | Path], workspace: str | None = None) -> None:
-        """Index ``folder`` (or several) into ``workspace`` (default: the selected one) in the background.
-
-        Runs on the single-thread index lane, so runs queue up in order.
-        Emits :attr:`indexing_finished` with the :class:`IndexReport`.
-        """
-        name = workspace or self.workspace_name or self._requested_workspace or "default"
-        folders = [str(folder)] if isinstance(folder, (str, Path)) else [str(f) for f in folder]
-        self._start_index_run(name, folders, self._index_factory(name, folders),
-                              self.tr("Waiting to index ") + ", ".join(Path(f).name for f in folders))
-
-    def _index_factory(self, name: str, folders: list[str]):
-        not_folder = self.tr("Not a folder: ")
-        settings, engine = self.settings, self.engine
-
-        def factory(cancel):
-            dirs = [f for f in folders if Path(f).is_dir()]
-            if not dirs:
-                raise IndexError_(not_folder + ", ".join(folders))
-            return engine.run(index_op, name, dirs, settings, cancel=cancel)
-
-        return factory
-
-    def _start_index_run(self, name: str, folders: list[str], factory, message: str,
-                         on_finished: Callable[[], None] | None = None, watch: bool = False) -> None:
-        """Queue ``factory`` (an indexing generator factory) on the index lane with progress wiring."""
-        worker = GeneratorWorker(factory)
-        run = _IndexRun(workspace=name, worker=worker, folders=folders, started=time.monotonic(), message=message,
-                        watch=watch)
-
-        def finished() -> None:
-            if on_finished is not None:
-                on_finished()
-            self._on_index_finished()
-
-        self._runs.append(run)
-        self._show_progress()
-        self._jobs.start(worker, self._index_pool,
-                         on_progress=lambda e: self._on_index_progress(run, e),
-                         on_result=lambda rep: self._on_index_returned(run, rep),
-                         on_error=self._on_error,
-                         on_finished=finished)
-
-    def cancel_indexing(self) -> None:
-        """Stop the selected workspace's running and queued indexing runs (after the current file)."""
-        for run in self._runs:
-            if run.workspace == self.workspace_name or self.workspace_name is None:
-                run.worker.cancel()
-                run.message = self.tr("Cancelling…")
-        self._show_progress()
-
-    def _on_index_progress(self, run: _IndexRun, event: ProgressEvent) -> None:
-        now = time.monotonic()
-        run.started = True
-        if event.total > 0:
-            if event.done != run.done or event.stage != "embed":
-                run.frac = 0.0
-            run.done, run.total = event.done, event.total
-            m = _CHUNKS_DONE.search(event.message or "") if event.stage == "embed" else None
-            if m and int(m.group(2)) > 0:
-                run.frac = min(1.0, int(m.group(1)) / int(m.group(2)))
-            if not run.first_tick:
-                run.first_tick, run.first_done = now, run.position
-        if event.message and not run.worker.is_cancelled:
-            run.message = stage_text(event.stage) if event.stage == STARTING_STAGE else event.message
-        if run.workspace == self.workspace_name:
-            self._show_progress()
-
-    def _eta(self, run: _IndexRun) -> float | None:
-        """Seconds left, from the rate of progress (files, fractional) since the first determinate tick."""
-        done = run.position - run.first_done
-        elapsed = time.monotonic() - run.first_tick
-        if not run.first_tick or done <= 0.05 or run.total <= run.position or elapsed < 2.0:
-            return None
-        return elapsed / done * (run.total - run.position)
-
-    def _show_progress(self) -> None:
-        runs = [r for r in self._runs if r.workspace == self.workspace_name and not r.worker.done]
-        panel = self.workspaces_panel
-        if not runs:
-            others = sorted({r.workspace for r in self._runs if not r.worker.done})
-            title = self.tr("Indexing in the background: {names}").format(names=", ".join(others)) if others else ""
-            if panel.cancel_button.isEnabled() or title:
-                panel.set_progress(title, 0, 0, panel.current_file_label.text() if not title else "", None, False)
-            return
-        run = runs[0]
-        title = self.tr("Indexing {names}").format(names=", ".join(Path(f).name for f in run.folders))
-        if len(runs) > 1:
-            title += " " + self.tr("(+{n} queued)").format(n=len(runs) - 1)
-        panel.set_progress(title, run.position, run.total, run.message, self._eta(run), True)
-
-    def _on_index_returned(self, run: _IndexRun, report: IndexReport) -> None:
-        if not report.cancelled:
-            self._current.add(run.workspace)  # indexed this session: its watcher needs no catch-up run
-        state = self.tr("Cancelled") if report.cancelled else self.tr("Indexed")
-        summary = self.tr("{state}: {new} new or changed, {same} unchanged, {removed} removed, {failed} failed ({s} s)").format(
-            state=state, new=report.documents, same=report.unchanged, removed=report.removed,
-            failed=len(report.failures), s=f"{report.seconds:.1f}")
-        run.message = summary
-        if run.workspace == self.workspace_name:
-            total = max(run.total, 1)
-            self.workspaces_panel.set_progress("", total if not report.cancelled else run.position, total, summary, None,
-                                               False)
-            self.chunks_label.setText(f"{self.tr('Chunks')}: {report.total_chunks}")
-            self.refresh_workspace()
-            if report.documents or report.removed:
-                # Stale marks may have changed. Not after a run that changed nothing (a watcher's
-                # catch-up at start-up): reloading would reset the conversation being read.
-                self._load_history(run.workspace)
-        self.indexing_finished.emit(report)
-
-    @Slot()
-    def _on_index_finished(self) -> None:
-        self._runs = [r for r in self._runs if not r.worker.done]
-        self._show_progress()
-
-    def _choose_folder(self) -> None:
-        if self.workspace_name is None:
-            self.new_workspace()
-            return
-        folder = QFileDialog.getExistingDirectory(self, self.tr("Add folder to index"))
-        if folder:
-            self.start_indexing(folder)
+    # --- drag and drop --------------------------------------------------------
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         """Accept local files/folders; folders are checked in the worker."""
@@ -729,7 +391,7 @@ class MainWindow(QMainWindow):
         paths = [u.toLocalFile() for u in event.mimeData().urls() if u.isLocalFile()]
         if paths:
             event.acceptProposedAction()
-            self.start_indexing(paths)
+            self.indexing.start_indexing(paths)
 
     # --- asking (desktop.answer_flow.AnswerFlow) ---------------------------------
 
@@ -885,243 +547,47 @@ class MainWindow(QMainWindow):
             self.apply_settings(dialog.result_settings)
 
     def apply_settings(self, settings: Settings) -> None:
-        """Use ``settings`` from now on and save them (pool thread)."""
+        """Use ``settings`` from now on and save them (pool thread); a new UI language applies at once."""
         language_changed = settings.ui_language != getattr(self.settings, "ui_language", settings.ui_language)
         self.settings = settings
-        with self._workspace_lock:
-            for ws in self._workspaces.values():
-                ws.settings = settings
+        self.workspaces.apply_settings(settings)
         self._jobs.call(settings.save, lambda _: self.settings_saved.emit(settings), self._on_error)
-        for name in list(self._known_folders):
-            self._update_watch(name)  # the watch_folders setting may have changed
-        self._check_ollama()
+        self.watching.update_all()  # the watch_folders setting may have changed
+        self.status.check_ollama()
         if language_changed:
-            self.statusBar().showMessage(self.tr("The new language applies from the next start."), 8000)
+            from desktop.i18n import install_translator
+
+            # Qt sends LanguageChange to every widget: each re-translates itself.
+            install_translator(QApplication.instance(), settings.ui_language)
 
     # --- errors and shutdown --------------------------------------------------
 
-    @Slot(object)
-    # --- engine -------------------------------------------------------------------
-
-    def _watch_engine(self) -> None:
-        """Start the engine (if it is a process) and show its state: loading, then ready.
-
-        The wait runs in a daemon thread: the engine's warm-up takes ~10 s and
-        must hold up neither the window nor its destruction.
-        """
-        engine = self.engine
-        if isinstance(engine, LocalEngine):
-            self.engine_label.setText(self.tr("Engine: in this process"))
-            return
-        self.engine_label.setText(self.tr("Engine: loading…"))
-        self.engine_label.setToolTip(self.tr("Loading the search libraries and the embedding model in the "
-                                             "background; the window is usable meanwhile."))
-
-        def wait() -> dict:
-            engine.start()
-            engine.wait_ready()
-            return dict(engine.warm_up_timings)
-
-        self._jobs.start(CallWorker(wait), self._watch_pool, on_result=self._on_engine_ready,
-                         on_error=lambda exc: self.engine_label.setText(self.tr("Engine: failed to start")))
-
-    def _on_engine_ready(self, timings: dict) -> None:
-        pid = self.engine.pid
-        if pid is None:
-            self.engine_label.setText(self.tr("Engine: stopped"))
-            return
-        self.engine_label.setText(self.tr("Engine: ready"))
-        self.engine_label.setToolTip(self.tr("Engine process {pid}; loaded in {s} s").format(
-            pid=pid, s=f"{timings.get('total', 0.0):.1f}"))
-
     def _on_error(self, exc: Exception) -> None:
-        if isinstance(exc, _Gone):
+        if isinstance(exc, Gone):
             return  # a queued read of a workspace deleted or renamed meanwhile
         if isinstance(exc, EngineError):
-            self._watch_engine()  # the next call restarts it; show it loading again
+            self.status.watch_engine()  # the next call restarts it; show it loading again
         if isinstance(exc, IndexMismatchError):
-            with self._workspace_lock:
-                opened = exc.workspace in self._workspaces
-            if exc.workspace in self._rebuilding or opened:
+            if self.indexing.mismatch_answered(exc):
                 # A read queued before the rebuild started (or before it reopened the
                 # workspace) reports the old mismatch late: the rebuild answers it.
                 return
-            self.offer_rebuild(exc)
+            self.indexing.offer_rebuild(exc)
         message = str(exc)
         self.statusBar().showMessage(message, 15000)
         self.workspaces_panel.current_file_label.setText(message)
         self.error_occurred.emit(message)
 
-    # --- folder watching --------------------------------------------------------
-
-    @property
-    def watched(self) -> dict[str, list[str]]:
-        """Workspaces whose folders are being watched, with those folders."""
-        return {name: folders for name, (folders, worker) in self._watches.items() if not worker.is_cancelled}
-
-    def is_watching(self, name: str) -> bool:
-        """True once the watcher of workspace ``name`` runs (file events from then on are seen)."""
-        return name in self._live_watches and name in self.watched
-
-    def _watch_all(self, names: list[str]) -> None:
-        """Start watching every listed workspace's folders, not only the ones opened this session.
-
-        Each workspace's folder list is read in the read pool; a workspace that
-        cannot be opened (indexed with other settings, deleted meanwhile) is left
-        unwatched silently here — selecting it reports the problem.
-        """
-        if not self.settings.watch_folders:
-            return
-        for name in names:
-            if name in self._known_folders:
-                continue
-
-            def known(folders: list[str], name: str = name) -> None:
-                if name not in self._known_folders:  # a refresh may have filled it meanwhile
-                    self._known_folders[name] = folders
-                    self._update_watch(name)
-
-            self._jobs.call(lambda name=name: self._get_workspace(name).folders(), known,
-                            lambda exc, name=name: log.info("not watching %s: %s", name, exc))
-
-    def _update_watch(self, name: str) -> None:
-        """Watch the known folders of workspace ``name`` when the ``watch_folders`` setting is on.
-
-        Restarts the watcher when the folder set changed; stops it when the
-        setting is off or the workspace has no folders. The watcher runs in the
-        watch pool; its batches arrive in :meth:`_on_folder_changes`.
-        """
-        wanted = sorted(self._known_folders.get(name, [])) if self.settings.watch_folders else []
-        current = self._watches.get(name)
-        if current is not None and current[0] == wanted and not current[1].is_cancelled:
-            return
-        self._stop_watch(name)
-        if not wanted:
-            return
-        quiet_s = self.WATCH_QUIET_S
-
-        def factory(cancel):
-            # Folders that vanished are skipped here; indexing then reports them.
-            watcher = FolderWatcher([f for f in wanted if Path(f).is_dir()], quiet_s=quiet_s)
-            return watch_batches(watcher, cancel)
-
-        worker = GeneratorWorker(factory)
-        self._watches[name] = (wanted, worker)
-        self._jobs.start(worker, self._watch_pool,
-                         on_progress=lambda batch: self._on_folder_changes(name, worker, batch),
-                         on_error=lambda exc: self._on_watch_error(name, worker, exc))
-
-    def _stop_watch(self, name: str) -> None:
-        self._live_watches.discard(name)
-        entry = self._watches.pop(name, None)
-        if entry is not None:
-            entry[1].cancel()
-
-    def _on_folder_changes(self, name: str, worker: GeneratorWorker, batch: set) -> None:
-        entry = self._watches.get(name)
-        if entry is None or entry[1] is not worker or worker.is_cancelled:
-            return  # a batch from a watcher stopped meanwhile
-        if not batch:
-            self._live_watches.add(name)  # the watcher's "running" report
-            if name not in self._current and not any(r.workspace == name and not r.worker.done for r in self._runs):
-                # Files added, changed or deleted while Verbatim was closed raise no event: one
-                # incremental run catches up (unchanged files are skipped by size and mtime;
-                # 0.0 s of index work on the sample when nothing changed).
-                self._current.add(name)
-                self._start_index_run(name, entry[0], self._index_factory(name, entry[0]),
-                                      self.tr("Checking for changes made while Verbatim was closed…"), watch=True)
-            return
-        self.folders_changed.emit(name, set(batch))
-        if any(r.workspace == name and r.watch and not r.started and not r.worker.done for r in self._runs):
-            return  # a queued re-index has not started yet: it will see these changes too
-        folders = entry[0]
-        message = self.tr("{n} files changed: updating the index…").format(n=len(batch))
-        self._start_index_run(name, folders, self._index_factory(name, folders), message, watch=True)
-
-    def _on_watch_error(self, name: str, worker: GeneratorWorker, exc: Exception) -> None:
-        entry = self._watches.get(name)
-        if entry is not None and entry[1] is worker:
-            del self._watches[name]
-        self._on_error(IndexError_(self.tr("Folder watching stopped for {name}: {error}").format(name=name, error=exc)))
-
-    # --- rebuild after a settings change (issue #3) ------------------------------
-
-    @property
-    def _index_workers(self) -> list[GeneratorWorker]:
-        """Indexing workers not finished yet (all workspaces)."""
-        return [r.worker for r in self._runs if not r.worker.done]
-
-    def offer_rebuild(self, exc: IndexMismatchError) -> None:
-        """Ask (non-modal) whether to rebuild a workspace indexed with other settings.
-
-        The box is :attr:`rebuild_box` while it is open; "Rebuild" calls :meth:`rebuild_index`.
-        """
-        if self.rebuild_box is not None:
-            return
-        box = QMessageBox(self)
-        box.setIcon(QMessageBox.Icon.Warning)
-        box.setWindowTitle(self.tr("Rebuild the index?"))
-        box.setText(self.tr(
-            "This workspace was indexed with other settings (embedding model or chunking). "
-            "Its vectors cannot be mixed with new ones: rebuild it to use it. "
-            "Rebuilding re-reads every document and may take a while."))
-        box.setDetailedText(str(exc))
-        rebuild = box.addButton(self.tr("Rebuild"), QMessageBox.ButtonRole.AcceptRole)
-        box.addButton(QMessageBox.StandardButton.Cancel)
-        box.setDefaultButton(rebuild)
-
-        def answered(_result: int) -> None:
-            self.rebuild_box = None
-            if box.clickedButton() is rebuild:
-                self.rebuild_index()
-
-        box.finished.connect(answered)
-        self.rebuild_box = box
-        box.open()
-
-    def rebuild_index(self, workspace: str | None = None) -> None:
-        """Empty the workspace's index and re-index its folders under the current settings (index lane)."""
-        name = workspace or self.workspace_name or self._requested_workspace
-        if name is None:
-            return
-        settings, engine = self.settings, self.engine
-
-        def factory(cancel):
-            with self._workspace_lock:
-                self._workspaces.pop(name, None)
-            report = yield from engine.run(rebuild_op, name, settings, cancel=cancel)
-            # Reopen it here (a manifest read) before the result is delivered: a mismatch
-            # reported late by a read queued before the rebuild then finds it open and is
-            # ignored (_on_error), instead of offering a second rebuild.
-            self._get_workspace(name)
-            return report
-
-        self._rebuilding.add(name)
-        self._start_index_run(name, [name], factory, self.tr("Rebuilding the index…"),
-                              on_finished=lambda: self._rebuilding.discard(name))
-
-    def closeEvent(self, event) -> None:
+    def closeEvent(self, event) -> None:  # noqa: N802 - Qt's name
         """Cancel background work and wait for index writes to finish cleanly."""
         self._jobs.cancel_all()
         self.side_panel.stop()
         self.answers.close()
-        self._index_pool.clear()
-        for pool in (self._index_pool, self._read_pool):
+        self.index_pool.clear()
+        for pool in (self.index_pool, self._read_pool):
             pool.clear()
             pool.waitForDone(60000)
-        self._net_pool.clear()
-        self._net_pool.waitForDone(3000)  # at most one 1.5 s reachability check
+        self.net_pool.clear()
+        self.net_pool.waitForDone(3000)  # at most one 1.5 s reachability check
         self.engine.close()  # its calls were cancelled above; an index commit in flight completes
         super().closeEvent(event)
-
-
-# Strings used inside f-strings or through a helper, listed for pyside6-lupdate
-# (it reads only literal tr()/translate() calls outside f-strings).
-_LUPDATE = (
-    QT_TRANSLATE_NOOP("MainWindow", "Chunks"),
-    QT_TRANSLATE_NOOP("MainWindow", "reachable"),
-    QT_TRANSLATE_NOOP("MainWindow", "not reachable"),
-    QT_TRANSLATE_NOOP("MainWindow", "Model"),
-    QT_TRANSLATE_NOOP("MainWindow", "not called"),
-    QT_TRANSLATE_NOOP("MainWindow", "demo model"),
-)

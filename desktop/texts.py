@@ -25,6 +25,52 @@ def stage_text(stage: str, fallback: str = "") -> str:
     return texts.get(stage, fallback or stage)
 
 
+def index_stage_text(stage: str, item: str = "", message: str = "") -> str:
+    """What the indexing row says for a progress event of an indexing run (``item``: the doc id)."""
+    from core.progress import CHUNKS_DONE
+
+    t = QCoreApplication.translate
+    if stage == "starting":
+        return t(_CTX, "Waiting for the engine to load the search libraries…")
+    if stage == "scan":
+        return t(_CTX, "Looking for files…")
+    if stage == "index":
+        return t(_CTX, "Reading {name}").format(name=item or message)
+    if stage == "embed":
+        m = CHUNKS_DONE.search(message)
+        if m:
+            return t(_CTX, "Embedding {name}: {done} of {total} chunks").format(
+                name=item or message.split(":")[0], done=m.group(1), total=m.group(2))
+        return t(_CTX, "Embedding {name}").format(name=item or message)
+    if stage == "committed":
+        return t(_CTX, "Saving to the index…")
+    if stage == "done":
+        return t(_CTX, "Finishing…")
+    return message
+
+
+def eta_text(eta_s: float | None) -> str:
+    """``about 3 min 05 s left``, or ``estimating…`` while the estimate is not meaningful yet."""
+    from core.progress import format_duration
+
+    t = QCoreApplication.translate
+    if eta_s is None:
+        return t(_CTX, "estimating…")
+    return t(_CTX, "about {t} left").format(t=format_duration(eta_s))
+
+
+def backend_text(name: str) -> str:
+    """A generation backend's name as the window shows it (``embedded`` is the bundled demo model)."""
+    t = QCoreApplication.translate
+    texts = {
+        "embedded": t(_CTX, "embedded"),
+        "ollama": "Ollama",
+        "passages": t(_CTX, "passages (no model)"),
+        "scripted": t(_CTX, "scripted"),
+    }
+    return texts.get(name, name)
+
+
 def reason_text(reason: object) -> str:
     """Plain-language text of a :class:`core.types.RejectReason` (or any unknown value)."""
     t = QCoreApplication.translate
@@ -38,6 +84,8 @@ def reason_text(reason: object) -> str:
         "model_output_invalid": t(_CTX, "the model's output was not valid"),
         "fact_not_in_quote": t(_CTX, "a number, date or name in the sentence is not in its quote"),
         "number_not_in_quote": t(_CTX, "number not in quote"),
+        "model_output_truncated": t(_CTX, "the model's answer was cut off at its token limit"),
+        "not_supported": t(_CTX, "the quote does not support the sentence"),
     }
     if value in texts:
         return texts[value]
@@ -53,6 +101,8 @@ def doc_status_text(status: str) -> str:
         "quarantined": t(_CTX, "quarantined"),
         "failed": t(_CTX, "failed"),
         "needs_ocr": t(_CTX, "needs OCR"),
+        "queued": t(_CTX, "queued"),
+        "indexing": t(_CTX, "indexing…"),
     }
     return texts.get(status, status)
 
@@ -115,6 +165,21 @@ _LUPDATE = (
     QT_TRANSLATE_NOOP("Texts", "quarantined"),
     QT_TRANSLATE_NOOP("Texts", "failed"),
     QT_TRANSLATE_NOOP("Texts", "needs OCR"),
+    QT_TRANSLATE_NOOP("Texts", "the model's answer was cut off at its token limit"),
+    QT_TRANSLATE_NOOP("Texts", "the quote does not support the sentence"),
+    QT_TRANSLATE_NOOP("Texts", "queued"),
+    QT_TRANSLATE_NOOP("Texts", "indexing…"),
+    QT_TRANSLATE_NOOP("Texts", "Looking for files…"),
+    QT_TRANSLATE_NOOP("Texts", "Reading {name}"),
+    QT_TRANSLATE_NOOP("Texts", "Embedding {name}: {done} of {total} chunks"),
+    QT_TRANSLATE_NOOP("Texts", "Embedding {name}"),
+    QT_TRANSLATE_NOOP("Texts", "Saving to the index…"),
+    QT_TRANSLATE_NOOP("Texts", "Finishing…"),
+    QT_TRANSLATE_NOOP("Texts", "estimating…"),
+    QT_TRANSLATE_NOOP("Texts", "about {t} left"),
+    QT_TRANSLATE_NOOP("Texts", "embedded"),
+    QT_TRANSLATE_NOOP("Texts", "passages (no model)"),
+    QT_TRANSLATE_NOOP("Texts", "scripted"),
     QT_TRANSLATE_NOOP("Texts", "Answered"),
     QT_TRANSLATE_NOOP("Texts", "Partial answer"),
     QT_TRANSLATE_NOOP("Texts", "No verified answer"),

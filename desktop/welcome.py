@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import html
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QEvent, Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from core.settings import Settings
@@ -23,19 +23,50 @@ class WelcomeView(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self._ollama: tuple[bool | None, Settings | None] = (None, None)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(40, 30, 40, 30)
-        title = QLabel(self.tr("Welcome to Verbatim"))
-        font = title.font()
+        self.title_label = QLabel()
+        font = self.title_label.font()
         font.setPointSizeF(font.pointSizeF() * 1.8)
         font.setBold(True)
-        title.setFont(font)
-        intro = QLabel(self.tr(
+        self.title_label.setFont(font)
+        self.intro_label = QLabel()
+        self.intro_label.setWordWrap(True)
+        self.steps_label = QLabel()
+        self.steps_label.setWordWrap(True)
+        self.steps_label.setTextFormat(Qt.TextFormat.RichText)
+        buttons = QHBoxLayout()
+        self.sample_button = QPushButton()
+        self.sample_button.clicked.connect(self.sample_requested)
+        self.new_button = QPushButton()
+        self.new_button.clicked.connect(self.new_requested)
+        buttons.addWidget(self.sample_button)
+        buttons.addWidget(self.new_button)
+        buttons.addStretch(1)
+        self.model_label = QLabel()
+        self.model_label.setWordWrap(True)
+        self.model_label.setTextFormat(Qt.TextFormat.RichText)
+        self.model_label.setOpenExternalLinks(False)
+        self.model_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        layout.addWidget(self.title_label)
+        layout.addSpacing(8)
+        layout.addWidget(self.intro_label)
+        layout.addWidget(self.steps_label)
+        layout.addLayout(buttons)
+        layout.addSpacing(16)
+        layout.addWidget(self.model_label)
+        layout.addStretch(1)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        """Set every text in the current language (also on ``LanguageChange``)."""
+        self.title_label.setText(self.tr("Welcome to Verbatim"))
+        self.intro_label.setText(self.tr(
             "Ask questions about your own documents, fully offline. Every sentence of an answer "
             "is proven by a quote that Verbatim found, character for character, in your files; "
             "when the documents do not say it, Verbatim says so instead of guessing."))
-        intro.setWordWrap(True)
-        self.steps_label = QLabel(
+        self.steps_label.setText(
             "<ol style='margin-left:-20px'>"
             f"<li><b>{html.escape(self.tr('Create a workspace'))}</b> — "
             f"{html.escape(self.tr('one per client, matter or project; answers never mix workspaces.'))}</li>"
@@ -45,34 +76,25 @@ class WelcomeView(QWidget):
             f"{html.escape(self.tr('click a citation number to see the quoted passage highlighted on its page.'))}</li>"
             "</ol>"
         )
-        self.steps_label.setWordWrap(True)
-        self.steps_label.setTextFormat(Qt.TextFormat.RichText)
-        buttons = QHBoxLayout()
-        self.sample_button = QPushButton(self.tr("Try the sample documents"))
+        self.sample_button.setText(self.tr("Try the sample documents"))
         self.sample_button.setAccessibleName(self.tr("Try the sample documents"))
-        self.sample_button.clicked.connect(self.sample_requested)
-        self.new_button = QPushButton(self.tr("Create a workspace…"))
+        self.new_button.setText(self.tr("Create a workspace…"))
         self.new_button.setAccessibleName(self.tr("Create a workspace"))
-        self.new_button.clicked.connect(self.new_requested)
-        buttons.addWidget(self.sample_button)
-        buttons.addWidget(self.new_button)
-        buttons.addStretch(1)
-        self.model_label = QLabel(self.tr("Looking for Ollama…"))
-        self.model_label.setWordWrap(True)
-        self.model_label.setTextFormat(Qt.TextFormat.RichText)
-        self.model_label.setOpenExternalLinks(False)
-        self.model_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        layout.addWidget(title)
-        layout.addSpacing(8)
-        layout.addWidget(intro)
-        layout.addWidget(self.steps_label)
-        layout.addLayout(buttons)
-        layout.addSpacing(16)
-        layout.addWidget(self.model_label)
-        layout.addStretch(1)
+        found, settings = self._ollama
+        if settings is None:
+            self.model_label.setText(self.tr("Looking for Ollama…"))
+        else:
+            self.set_ollama(found, settings)
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt's name
+        """Re-translate when the UI language changes."""
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
 
     def set_ollama(self, found: bool | None, settings: Settings) -> None:
         """Say whether Ollama answered and which model will answer questions."""
+        self._ollama = (found, settings)
         esc = html.escape
         if found is None:
             self.model_label.setText(esc(self.tr("Looking for Ollama…")))

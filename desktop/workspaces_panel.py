@@ -2,6 +2,8 @@
 
 A view only: it shows what :class:`desktop.main_window.MainWindow` gives it and
 emits signals for every user action; the window runs the work off the GUI thread.
+Every text is set in :meth:`WorkspacesPanel.retranslate`, so a language change
+applies at once (Qt sends ``LanguageChange``; the window re-shows its state).
 """
 
 from __future__ import annotations
@@ -9,9 +11,10 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QApplication,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -28,23 +31,17 @@ from PySide6.QtWidgets import (
 )
 
 from core.history import HistoryEntry
+from core.progress import format_duration  # noqa: F401 - re-exported (callers import it from here)
+from desktop.elide import DistinctNameDelegate, ElidedLabel, distinguishing_starts
 from desktop.style import mute
 from desktop.texts import answer_status_text, doc_status_text
 
 ROLE_ID = Qt.ItemDataRole.UserRole
 ROLE_STATUS = Qt.ItemDataRole.UserRole + 1  # a document row's status (active, superseded, quarantined)
-# Progress bar steps per file, so embedding progress inside one large file moves the bar.
-PROGRESS_STEPS = 100
-
-
-def format_duration(seconds: float) -> str:
-    """``1 h 02 min``, ``3 min 05 s`` or ``12 s``."""
-    s = round(max(0.0, seconds))
-    if s >= 3600:
-        return f"{s // 3600} h {s % 3600 // 60:02d} min"
-    if s >= 60:
-        return f"{s // 60} min {s % 60:02d} s"
-    return f"{s} s"
+# Progress bar steps: the bar shows the share of the run's pages read (embedding inside a large file moves it).
+PROGRESS_STEPS = 1000
+# Documents states shown while a run is under way, beside the manifest's.
+PENDING_STATES = ("queued", "indexing")
 
 
 class WorkspacesPanel(QWidget):
@@ -71,27 +68,27 @@ class WorkspacesPanel(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self._snap: dict | None = None
+        self._pending: dict = {}
+        self._history: tuple[list[HistoryEntry], dict[int, set[str]]] = ([], {})
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
 
-        head = QLabel(self.tr("Workspaces"))
-        font = head.font()
+        self.head_label = QLabel()
+        font = self.head_label.font()
         font.setBold(True)
-        head.setFont(font)
+        self.head_label.setFont(font)
         self.workspace_list = QListWidget()
-        self.workspace_list.setAccessibleName(self.tr("Workspaces"))
         self.workspace_list.setMaximumHeight(130)
         self.workspace_list.currentItemChanged.connect(self._on_current)
         buttons = QHBoxLayout()
-        self.new_button = QPushButton(self.tr("New…"))
+        self.new_button = QPushButton()
         self.new_button.clicked.connect(self.new_requested)
-        self.rename_button = QPushButton(self.tr("Rename…"))
+        self.rename_button = QPushButton()
         self.rename_button.clicked.connect(lambda: self._emit_current(self.rename_requested))
-        self.delete_button = QPushButton(self.tr("Delete…"))
+        self.delete_button = QPushButton()
         self.delete_button.clicked.connect(lambda: self._emit_current(self.delete_requested))
-        for b, name in ((self.new_button, self.tr("New workspace")), (self.rename_button, self.tr("Rename workspace")),
-                        (self.delete_button, self.tr("Delete workspace"))):
-            b.setAccessibleName(name)
+        for b in (self.new_button, self.rename_button, self.delete_button):
             buttons.addWidget(b)
 
         self.summary_label = QLabel("")
@@ -99,25 +96,25 @@ class WorkspacesPanel(QWidget):
         mute(self.summary_label)
 
         # folders
+        self.folders_label = QLabel()
         self.folders_view = QListWidget()
-        self.folders_view.setAccessibleName(self.tr("Folders"))
         self.folders_view.setMaximumHeight(90)
+        self.folders_view.setTextElideMode(Qt.TextElideMode.ElideLeft)
         folder_buttons = QHBoxLayout()
-        self.add_folder_button = QPushButton(self.tr("Add folder…"))
-        self.add_folder_button.setToolTip(self.tr("Index a folder (or drop folders onto the window)"))
+        self.add_folder_button = QPushButton()
         self.add_folder_button.clicked.connect(self.add_folder_requested)
-        self.remove_folder_button = QPushButton(self.tr("Remove folder"))
+        self.remove_folder_button = QPushButton()
         self.remove_folder_button.clicked.connect(self._remove_folder)
         folder_buttons.addWidget(self.add_folder_button)
         folder_buttons.addWidget(self.remove_folder_button)
 
         # documents and history
         self.documents_view = QTreeWidget()
-        self.documents_view.setAccessibleName(self.tr("Documents"))
-        self.documents_view.setHeaderLabels([self.tr("Document"), self.tr("Pages"), self.tr("Status")])
         self.documents_view.setRootIsDecorated(False)
-        # Long names lose their middle, not the end: "docs/BOE-A-19…consolidado.pdf" keeps the file name's end.
-        self.documents_view.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        self.documents_view.setUniformRowHeights(True)
+        # Names keep the characters that tell them apart (desktop.elide), not Qt's middle elision.
+        self.name_delegate = DistinctNameDelegate(self.documents_view)
+        self.documents_view.setItemDelegateForColumn(0, self.name_delegate)
         self.documents_view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.documents_view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.documents_view.customContextMenuRequested.connect(self._document_menu)
@@ -127,16 +124,13 @@ class WorkspacesPanel(QWidget):
         header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
         header.setStretchLastSection(False)
         self.history_view = QListWidget()
-        self.history_view.setAccessibleName(self.tr("Question history"))
         self.history_view.setWordWrap(True)
         self.history_view.itemActivated.connect(self._open_history)
         self.history_view.itemClicked.connect(self._open_history)
         history_buttons = QHBoxLayout()
-        self.history_delete_button = QPushButton(self.tr("Delete"))
-        self.history_delete_button.setAccessibleName(self.tr("Delete this question from the history"))
+        self.history_delete_button = QPushButton()
         self.history_delete_button.clicked.connect(self._delete_history)
-        self.history_clear_button = QPushButton(self.tr("Delete all…"))
-        self.history_clear_button.setAccessibleName(self.tr("Delete the whole history"))
+        self.history_clear_button = QPushButton()
         self.history_clear_button.clicked.connect(self.history_clear)
         history_buttons.addStretch(1)
         history_buttons.addWidget(self.history_delete_button)
@@ -147,20 +141,17 @@ class WorkspacesPanel(QWidget):
         hl.addWidget(self.history_view, 1)
         hl.addLayout(history_buttons)
         self.tabs = QTabWidget()
-        self.tabs.addTab(self.documents_view, self.tr("Documents"))
-        self.tabs.addTab(history_tab, self.tr("History"))
+        self.tabs.addTab(self.documents_view, "")
+        self.tabs.addTab(history_tab, "")
 
-        # indexing progress
-        self.progress_title = QLabel("")
+        # indexing progress: one line each, elided — a long file name never widens the panel
+        self.progress_title = ElidedLabel("", mode=Qt.TextElideMode.ElideRight)
         self.progress_bar = QProgressBar()
-        self.progress_bar.setAccessibleName(self.tr("Indexing progress"))
         self.progress_bar.setRange(0, 1)
         self.progress_bar.setValue(0)
-        self.current_file_label = QLabel("")
-        self.current_file_label.setWordWrap(True)
-        self.eta_label = QLabel("")
-        self.cancel_button = QPushButton(self.tr("Cancel"))
-        self.cancel_button.setAccessibleName(self.tr("Cancel indexing"))
+        self.current_file_label = ElidedLabel("", mode=Qt.TextElideMode.ElideMiddle)
+        self.eta_label = ElidedLabel("", mode=Qt.TextElideMode.ElideRight)
+        self.cancel_button = QPushButton()
         self.cancel_button.setEnabled(False)
         self.cancel_button.clicked.connect(self.cancel_requested)
         progress_row = QHBoxLayout()
@@ -169,12 +160,13 @@ class WorkspacesPanel(QWidget):
         self.progress_bar.hide()
         self.cancel_button.hide()
         self.eta_label.hide()
+        self._progress: tuple = ("", 0.0, 0, 0, "", "", False)
 
-        layout.addWidget(head)
+        layout.addWidget(self.head_label)
         layout.addWidget(self.workspace_list)
         layout.addLayout(buttons)
         layout.addWidget(self.summary_label)
-        layout.addWidget(QLabel(self.tr("Folders")))
+        layout.addWidget(self.folders_label)
         layout.addWidget(self.folders_view)
         layout.addLayout(folder_buttons)
         layout.addWidget(self.tabs, 1)
@@ -184,7 +176,46 @@ class WorkspacesPanel(QWidget):
         layout.addLayout(progress_row)
         self.folders_view.currentItemChanged.connect(lambda *_: self._update_buttons())
         self.history_view.currentItemChanged.connect(lambda *_: self._update_buttons())
+        self.retranslate()
         self._update_buttons()
+
+    def retranslate(self) -> None:
+        """Set every fixed text in the current language (also on ``LanguageChange``)."""
+        self.head_label.setText(self.tr("Workspaces"))
+        self.workspace_list.setAccessibleName(self.tr("Workspaces"))
+        self.new_button.setText(self.tr("New…"))
+        self.rename_button.setText(self.tr("Rename…"))
+        self.delete_button.setText(self.tr("Delete…"))
+        for b, name in ((self.new_button, self.tr("New workspace")), (self.rename_button, self.tr("Rename workspace")),
+                        (self.delete_button, self.tr("Delete workspace"))):
+            b.setAccessibleName(name)
+        self.folders_label.setText(self.tr("Folders"))
+        self.folders_view.setAccessibleName(self.tr("Folders"))
+        self.add_folder_button.setText(self.tr("Add folder…"))
+        self.add_folder_button.setToolTip(self.tr("Index a folder (or drop folders onto the window)"))
+        self.remove_folder_button.setText(self.tr("Remove folder"))
+        self.documents_view.setAccessibleName(self.tr("Documents"))
+        self.documents_view.setHeaderLabels([self.tr("Document"), self.tr("Pages"), self.tr("Status")])
+        self.history_view.setAccessibleName(self.tr("Question history"))
+        self.history_delete_button.setText(self.tr("Delete"))
+        self.history_delete_button.setAccessibleName(self.tr("Delete this question from the history"))
+        self.history_clear_button.setText(self.tr("Delete all…"))
+        self.history_clear_button.setAccessibleName(self.tr("Delete the whole history"))
+        self.tabs.setTabText(0, self.tr("Documents"))
+        self.tabs.setTabText(1, self.tr("History"))
+        self.progress_bar.setAccessibleName(self.tr("Indexing progress"))
+        self.cancel_button.setText(self.tr("Cancel"))
+        self.cancel_button.setAccessibleName(self.tr("Cancel indexing"))
+        if self._snap is not None:
+            self.set_snapshot(self._snap, self._pending)
+        self.set_history(*self._history)
+        self.set_progress(*self._progress)
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt's name
+        """Re-translate when the UI language changes."""
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
 
     # --- workspaces -----------------------------------------------------------
 
@@ -219,65 +250,142 @@ class WorkspacesPanel(QWidget):
         has = self.current_workspace() is not None
         for b in (self.rename_button, self.delete_button, self.add_folder_button):
             b.setEnabled(has)
-        self.remove_folder_button.setEnabled(has and self.folders_view.currentItem() is not None)
+        item = self.folders_view.currentItem()
+        self.remove_folder_button.setEnabled(has and item is not None and bool(item.data(ROLE_ID)))
         self.history_delete_button.setEnabled(self.history_view.currentItem() is not None)
         self.history_clear_button.setEnabled(self.history_view.count() > 0)
 
     # --- details --------------------------------------------------------------
 
-    def set_snapshot(self, snap: dict) -> None:
-        """Show a workspace snapshot: ``folders``, ``documents`` (dicts), ``failures``, ``chunks``, ``last_indexed``."""
+    def set_snapshot(self, snap: dict, pending: dict | None = None) -> None:
+        """Show a workspace snapshot and the indexing run's files not committed yet.
+
+        ``snap``: ``folders``, ``documents`` (dicts), ``failures``, ``chunks``, ``last_indexed``.
+        ``pending``: :meth:`desktop.indexing_controller.IndexingController.pending_view`
+        (``queued``, ``indexing``, ``visited``, ``folders``) or ``None``.
+        """
+        self._snap, self._pending = snap, pending or {}
+        self._show_folders()
+        self._show_documents()
+
+    def set_pending(self, pending: dict) -> None:
+        """Show the run's queued and indexing files against the last snapshot (no manifest read)."""
+        self._pending = pending or {}
+        if self._snap is not None:
+            self._show_folders()
+            self._show_documents()
+
+    def _show_folders(self) -> None:
+        snap, pending = self._snap, self._pending
+        selected = self.folders_view.currentItem().data(ROLE_ID) if self.folders_view.currentItem() else None
         self.folders_view.clear()
-        for folder in snap.get("folders", []):
-            item = QListWidgetItem(Path(folder).name or folder)
+        recorded = list(snap.get("folders", []))
+        for folder in recorded + [f for f in pending.get("folders", []) if f not in recorded]:
+            waiting = folder not in recorded
+            label = Path(folder).name or folder
+            item = QListWidgetItem(self.tr("{name} (being added)").format(name=label) if waiting else label)
             item.setToolTip(folder)
-            item.setData(ROLE_ID, folder)
+            item.setData(ROLE_ID, None if waiting else folder)
             self.folders_view.addItem(item)
-        self.documents_view.clear()
+            if folder == selected:
+                self.folders_view.setCurrentItem(item)
+
+    def _show_documents(self) -> None:
+        snap, pending = self._snap, self._pending
+        view = self.documents_view
+        current = view.currentItem().data(0, ROLE_ID) if view.currentItem() else None
+        scroll = view.verticalScrollBar().value()
+        view.setUpdatesEnabled(False)
+        view.clear()
+        folders = snap.get("folders", []) + [f for f in pending.get("folders", []) if f not in snap.get("folders", [])]
+        queued = list(pending.get("queued", []))
+        indexing = pending.get("indexing", "")
+        waiting = set(queued) | ({indexing} if indexing else set())
         counts: dict[str, int] = {}
-        for doc in snap.get("documents", []):
-            status = doc.get("status", "active")
+        names: list[str] = []
+        listed: set[str] = set()
+
+        def add(item: QTreeWidgetItem, doc_id: str, status: str) -> None:
             counts[status] = counts.get(status, 0) + 1
-            label = doc_status_text(status)
+            names.append(doc_id)
+            listed.add(doc_id)
+            item.setData(0, ROLE_ID, doc_id)
+            item.setData(0, ROLE_STATUS, status)
+            item.setTextAlignment(1, Qt.AlignmentFlag.AlignRight)
+            view.addTopLevelItem(item)
+            if doc_id == current:
+                view.setCurrentItem(item)
+
+        for doc in snap.get("documents", []):
+            doc_id = doc["doc_id"]
+            status = doc.get("status", "active")
+            shown = ("indexing" if doc_id == indexing else "queued") if doc_id in waiting else status
+            label = doc_status_text(shown)
             reason = doc.get("reason") or doc.get("status_reason") or ""  # Workspace.documents() says "reason"
-            item = QTreeWidgetItem([doc["doc_id"], str(doc.get("pages", "")), label])
-            tip = f"{doc.get('path', '')}\n{doc.get('chunks', 0)} chunks, {doc.get('lang', '')}"
-            if reason:
+            item = QTreeWidgetItem([doc_id, str(doc.get("pages", "")), label])
+            tip = f"{doc_id}\n{doc.get('path', '')}\n" + self.tr("%n chunk(s)", "", int(doc.get("chunks", 0) or 0))
+            if reason and shown == status:
                 tip += f"\n{label}: {reason}"
                 item.setText(2, f"{label}: {reason}" if len(reason) < 40 else label)
             item.setToolTip(0, tip)
             item.setToolTip(2, tip)
-            item.setData(0, ROLE_ID, doc["doc_id"])
-            item.setData(0, ROLE_STATUS, status)
-            item.setTextAlignment(1, Qt.AlignmentFlag.AlignRight)
-            self.documents_view.addTopLevelItem(item)
+            add(item, doc_id, shown)
         for f in snap.get("failures", []):
+            doc_id = _doc_name(f.path, folders)
+            if doc_id in listed:
+                continue
             ocr = "OCR" in f.reason
-            status = "needs_ocr" if ocr else "failed"
-            counts[status] = counts.get(status, 0) + 1
-            where = f" (page {f.page})" if f.page else ""
+            status = ("indexing" if doc_id == indexing else "queued") if doc_id in waiting else (
+                "needs_ocr" if ocr else "failed")
+            where = " " + self.tr("(page {page})").format(page=f.page) if f.page else ""
             # Named like the indexed documents (folder/relative path), status short: the reason
             # made the column too wide to read in a narrow panel (tester, session 3).
-            item = QTreeWidgetItem([_doc_name(f.path, snap.get("folders", [])), "", doc_status_text(status)])
-            item.setToolTip(0, f"{f.path}\n{f.reason}{where}")
+            item = QTreeWidgetItem([doc_id, "", doc_status_text(status)])
+            item.setToolTip(0, f"{doc_id}\n{f.path}\n{f.reason}{where}")
             item.setToolTip(2, f"{f.reason}{where}")
-            item.setForeground(2, Qt.GlobalColor.darkRed if not ocr else Qt.GlobalColor.darkYellow)
-            self.documents_view.addTopLevelItem(item)
-        parts = [self.tr("{n} documents").format(n=len(snap.get("documents", [])))]
-        for status in ("superseded", "quarantined", "failed", "needs_ocr"):
+            if status in ("failed", "needs_ocr"):
+                item.setForeground(2, Qt.GlobalColor.darkRed if not ocr else Qt.GlobalColor.darkYellow)
+            add(item, doc_id, status)
+        # Files of the run that the manifest does not hold yet: read, being read, or waiting.
+        extra = ([indexing] if indexing else []) + sorted(pending.get("visited", set())) + queued
+        for doc_id in extra:
+            if doc_id in listed:
+                continue
+            status = "queued" if doc_id in queued else "indexing"
+            item = QTreeWidgetItem([doc_id, "", doc_status_text(status)])
+            item.setToolTip(0, doc_id)
+            mute_item(item)
+            add(item, doc_id, status)
+        self.name_delegate.starts = distinguishing_starts(names)
+        view.verticalScrollBar().setValue(scroll)
+        view.setUpdatesEnabled(True)
+        self._show_summary(counts)
+        self._update_buttons()
+
+    def settled(self) -> bool:
+        """True when no listed document is queued or being indexed (the list shows the manifest alone)."""
+        view = self.documents_view
+        return all(view.topLevelItem(i).data(0, ROLE_STATUS) not in PENDING_STATES
+                   for i in range(view.topLevelItemCount()))
+
+    def _show_summary(self, counts: dict[str, int]) -> None:
+        snap = self._snap
+        n_docs = len(snap.get("documents", []))
+        parts = [self.tr("%n document(s)", "", n_docs)]
+        for status in ("queued", "indexing", "superseded", "quarantined", "failed", "needs_ocr"):
             if counts.get(status):
                 parts.append(f"{doc_status_text(status)}: {counts[status]}")  # no plural to get wrong
-        parts.append(self.tr("{n} chunks").format(n=snap.get("chunks", 0)))
+        parts.append(self.tr("%n chunk(s)", "", int(snap.get("chunks", 0) or 0)))
         last = snap.get("last_indexed")
         parts.append(
             self.tr("last indexed {when}").format(when=time.strftime("%Y-%m-%d %H:%M", time.localtime(last)))
             if last else self.tr("never indexed")
         )
         self.summary_label.setText(" · ".join(parts))
-        self._update_buttons()
 
     def set_history(self, entries: list[HistoryEntry], stale: dict[int, set[str]]) -> None:
         """List ``entries`` newest first; entries with stale citations are marked."""
+        self._history = (entries, stale)
         self.history_view.clear()
         for e in reversed(entries):
             when = time.strftime("%Y-%m-%d %H:%M", time.localtime(e.asked_at))
@@ -298,11 +406,11 @@ class WorkspacesPanel(QWidget):
 
     def _remove_folder(self) -> None:
         item = self.folders_view.currentItem()
-        if item is not None:
+        if item is not None and item.data(ROLE_ID):
             self.remove_folder_requested.emit(item.data(ROLE_ID))
 
     def document_menu(self, item: QTreeWidgetItem | None) -> QMenu | None:
-        """The status menu of a document row, or ``None`` (failed files have none).
+        """The status menu of a document row, or ``None`` (failed, queued or indexing files have none).
 
         Offers only the changes that apply: a quarantined document gets "Release
         from quarantine" (core records the release for its content hash), the
@@ -310,9 +418,9 @@ class WorkspacesPanel(QWidget):
         Each action emits :attr:`status_requested`.
         """
         doc_id = item.data(0, ROLE_ID) if item is not None else None
-        if not doc_id:
+        current = item.data(0, ROLE_STATUS) if item is not None else None
+        if not doc_id or current not in ("active", "superseded", "quarantined"):
             return None
-        current = item.data(0, ROLE_STATUS) or "active"
         menu = QMenu(self)
         entries = [
             ("active", self.tr("Release from quarantine") if current == "quarantined" else self.tr("Mark as active")),
@@ -331,24 +439,34 @@ class WorkspacesPanel(QWidget):
 
     # --- progress -------------------------------------------------------------
 
-    def set_progress(self, title: str, done: float, total: int, current: str, eta_s: float | None, running: bool) -> None:
-        """Show indexing progress: ``done`` files (fractional within the current file) of ``total``.
+    def set_progress(self, title: str, fraction: float, files_done: int, files_total: int, current: str,
+                     eta: str, running: bool) -> None:
+        """Show indexing progress: ``fraction`` (0..1) of the work, ``files_done`` of ``files_total``.
 
-        ``total`` 0 with ``running`` shows a busy bar; the ETA is in seconds.
+        ``files_total`` 0 with ``running`` shows a busy bar; ``eta`` is the time-left text
+        ("estimating…", "about 3 min left") or ``""``.
         """
+        self._progress = (title, fraction, files_done, files_total, current, eta, running)
         self.progress_title.setText(title)
-        if total > 0:
-            self.progress_bar.setRange(0, total * PROGRESS_STEPS)
-            self.progress_bar.setValue(round(done * PROGRESS_STEPS))
-            self.progress_bar.setFormat(self.tr("{done} of {total} files").format(done=int(done), total=total))
+        if files_total > 0:
+            self.progress_bar.setRange(0, PROGRESS_STEPS)
+            self.progress_bar.setValue(round(min(1.0, max(0.0, fraction)) * PROGRESS_STEPS))
+            self.progress_bar.setFormat(self.tr("{done} of {total} files").format(done=files_done, total=files_total))
         elif running:
             self.progress_bar.setRange(0, 0)
         self.current_file_label.setText(current)
-        self.eta_label.setText(self.tr("about {t} left").format(t=format_duration(eta_s)) if eta_s is not None else "")
+        self.eta_label.setText(eta)
         self.cancel_button.setEnabled(running)
         self.progress_bar.setVisible(running)
         self.cancel_button.setVisible(running)
-        self.eta_label.setVisible(running and eta_s is not None)
+        self.eta_label.setVisible(running and bool(eta))
+
+
+def mute_item(item: QTreeWidgetItem) -> None:
+    """Grey the status of a row the manifest does not hold yet."""
+    from PySide6.QtGui import QPalette
+
+    item.setForeground(2, QApplication.palette().color(QPalette.ColorRole.PlaceholderText))
 
 
 def _doc_name(path: str, folders: list[str]) -> str:

@@ -65,7 +65,7 @@ def index_run(
             for i, (path, doc_id, root) in enumerate(files):
                 if cancel():
                     raise Cancelled()
-                yield ProgressEvent(stage="index", done=i, total=len(files), message=str(path.name))
+                yield ProgressEvent(stage="index", done=i, total=len(files), message=str(path.name), item=doc_id)
                 try:
                     st = path.stat()
                 except OSError as exc:
@@ -110,6 +110,7 @@ def index_run(
                     # committed now, not after its (possibly long) embedding (tester,
                     # session 3: a run killed inside a 5 MB file had kept nothing).
                     commit_batch(ws, writes, [])
+                    yield _committed(writes, i, len(files))
                     writes, pending_chunks = [], 0
                 vectors: list[list[float]] = []
                 embedder = get_embedder() if chunks else None
@@ -121,6 +122,7 @@ def index_run(
                     yield ProgressEvent(
                         stage="embed", done=i, total=len(files),
                         message=f"{path.name}: {min(b + EMBED_BATCH, len(chunks))}/{len(chunks)} chunks",
+                        item=doc_id,
                     )
                 writes.append(DocumentWrite(
                     doc_id=doc_id, path=path, root=root, size=st.st_size, mtime=st.st_mtime,
@@ -133,6 +135,7 @@ def index_run(
                 pending_chunks += len(chunks)
                 if pending_chunks >= commit_chunks:
                     commit_batch(ws, writes, [])
+                    yield _committed(writes, i + 1, len(files))
                     writes, pending_chunks = [], 0
             report.removed = len(gone)
             commit_batch(ws, writes, sorted(gone))
@@ -149,6 +152,12 @@ def index_run(
     report.seconds = round(time.perf_counter() - t0, 3)
     yield ProgressEvent(stage="done", done=len(files), total=len(files), message="Done")
     return report
+
+
+def _committed(writes: list[DocumentWrite], done: int, total: int) -> ProgressEvent:
+    """The progress event after a batch commit: the manifest now holds these documents (the window shows them)."""
+    return ProgressEvent(stage="committed", done=done, total=total, message=f"{len(writes)} documents committed",
+                         item=writes[-1].doc_id if writes else "")
 
 
 def _moved_document(

@@ -26,105 +26,111 @@
 <context>
     <name>CitationPanel</name>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="110" />
+        <location filename="../../desktop/citation_panel.py" line="215" />
         <source>Citation</source>
         <translation>Cita</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="127" />
+        <location filename="../../desktop/citation_panel.py" line="230" />
         <source>Click a citation number to see its page.</source>
         <translation>Pulse un número de cita para ver su página.</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="137" />
+        <location filename="../../desktop/citation_panel.py" line="216" />
         <source>OCR — check the page: this text was recognised from an image.</source>
         <translation>OCR — compruebe la página: este texto se reconoció a partir de una imagen.</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="148" />
+        <location filename="../../desktop/citation_panel.py" line="217" />
         <source>Previous citation (Alt+Left)</source>
         <translation>Cita anterior (Alt+Izquierda)</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="149" />
+        <location filename="../../desktop/citation_panel.py" line="218" />
         <source>Next citation (Alt+Right)</source>
         <translation>Cita siguiente (Alt+Derecha)</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="150" />
+        <location filename="../../desktop/citation_panel.py" line="219" />
         <source>Previous page</source>
         <translation>Página anterior</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="151" />
+        <location filename="../../desktop/citation_panel.py" line="219" />
         <source>Next page</source>
         <translation>Página siguiente</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="153" />
+        <location filename="../../desktop/citation_panel.py" line="220" />
         <source>Zoom out</source>
         <translation>Alejar</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="154" />
+        <location filename="../../desktop/citation_panel.py" line="220" />
         <source>Zoom in</source>
         <translation>Acercar</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="155" />
+        <location filename="../../desktop/citation_panel.py" line="224" />
         <source>Open</source>
         <translation>Abrir</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="155" />
+        <location filename="../../desktop/citation_panel.py" line="221" />
         <source>Open in the default viewer</source>
         <translation>Abrir en el visor predeterminado</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="163" />
+        <location filename="../../desktop/citation_panel.py" line="225" />
         <source>Find in document (Ctrl+F)</source>
         <translation>Buscar en el documento (Ctrl+F)</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="164" />
+        <location filename="../../desktop/citation_panel.py" line="226" />
         <source>Find in document</source>
         <translation>Buscar en el documento</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="171" />
+        <location filename="../../desktop/citation_panel.py" line="231" />
         <source>The cited page appears here, rendered from the document, with the quoted passage highlighted.</source>
         <translation>Aquí aparece la página citada, dibujada a partir del documento, con el pasaje citado resaltado.</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="176" />
+        <location filename="../../desktop/citation_panel.py" line="227" />
         <source>Cited page</source>
         <translation>Página citada</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="182" />
+        <location filename="../../desktop/citation_panel.py" line="228" />
         <source>Cited text</source>
         <translation>Texto citado</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="314" />
+        <location filename="../../desktop/citation_panel.py" line="265" />
+        <location filename="../../desktop/citation_panel.py" line="279" />
+        <source>page {n}</source>
+        <translation>página {n}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/citation_panel.py" line="268" />
+        <source>(printed {label})</source>
+        <translation>(impresa {label})</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/citation_panel.py" line="365" />
         <source>Rendering page…</source>
         <translation>Dibujando la página…</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="392" />
-        <location filename="../../desktop/citation_panel.py" line="406" />
+        <location filename="../../desktop/citation_panel.py" line="443" />
+        <location filename="../../desktop/citation_panel.py" line="457" />
         <source>Not found</source>
         <translation>No encontrado</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="397" />
+        <location filename="../../desktop/citation_panel.py" line="448" />
         <source>Searching…</source>
         <translation>Buscando…</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/citation_panel.py" line="424" />
-        <source>page</source>
-        <translation>página</translation>
     </message>
 </context>
 <context>
@@ -192,312 +198,170 @@
     </message>
 </context>
 <context>
-    <name>MainWindow</name>
+    <name>IndexingController</name>
     <message>
-        <location filename="../../desktop/main_window.py" line="304" />
-        <source>Model: —</source>
-        <translation>Modelo: —</translation>
+        <location filename="../../desktop/indexing_controller.py" line="114" />
+        <source>Waiting to index {names}</source>
+        <translation>Esperando para indexar {names}</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="305" />
-        <source>Ollama: checking…</source>
-        <translation>Ollama: comprobando…</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/main_window.py" line="306" />
-        <source>Chunks: —</source>
-        <translation>Fragmentos: —</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/main_window.py" line="313" />
-        <source>&amp;File</source>
-        <translation>&amp;Archivo</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/main_window.py" line="314" />
-        <source>New workspace…</source>
-        <translation>Nuevo espacio de trabajo…</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/main_window.py" line="315" />
-        <source>Add folder…</source>
-        <translation>Añadir carpeta…</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/main_window.py" line="317" />
-        <source>Export conversation as Markdown…</source>
-        <translation>Exportar la conversación como Markdown…</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/main_window.py" line="318" />
-        <source>Export conversation as PDF…</source>
-        <translation>Exportar la conversación como PDF…</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/main_window.py" line="320" />
-        <source>Settings…</source>
-        <translation>Preferencias…</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/main_window.py" line="322" />
-        <source>Quit</source>
-        <translation>Salir</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/main_window.py" line="323" />
-        <source>&amp;Edit</source>
-        <translation>&amp;Editar</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/main_window.py" line="324" />
-        <source>Copy answer with citations</source>
-        <translation>Copiar la respuesta con sus citas</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/main_window.py" line="325" />
-        <source>Find in document</source>
-        <translation>Buscar en el documento</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/main_window.py" line="326" />
-        <source>&amp;Help</source>
-        <translation>A&amp;yuda</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/main_window.py" line="327" />
-        <source>Getting started</source>
-        <translation>Primeros pasos</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/main_window.py" line="480" />
-        <source>New workspace</source>
-        <translation>Nuevo espacio de trabajo</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/main_window.py" line="480" />
-        <source>Name (for example the client or matter):</source>
-        <translation>Nombre (por ejemplo el cliente o el asunto):</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/main_window.py" line="493" />
-        <source>Rename workspace</source>
-        <translation>Renombrar espacio de trabajo</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/main_window.py" line="493" />
-        <source>New name:</source>
-        <translation>Nombre nuevo:</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/main_window.py" line="500" />
-        <source>Wait for indexing or answering to finish before renaming.</source>
-        <translation>Espere a que termine la indexación o la respuesta antes de renombrar.</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/main_window.py" line="516" />
-        <source>Delete workspace</source>
-        <translation>Eliminar espacio de trabajo</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/main_window.py" line="517" />
-        <source>Delete workspace “{name}”? Its index and question history are removed; your documents stay where they are.</source>
-        <translation>¿Eliminar el espacio de trabajo «{name}»? Se borran su índice y su historial de preguntas; sus documentos se quedan donde están.</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/main_window.py" line="549" />
-        <source>Reason</source>
-        <translation>Motivo</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/main_window.py" line="549" />
-        <source>Why (shown beside the document):</source>
-        <translation>Por qué (se muestra junto al documento):</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/main_window.py" line="610" />
+        <location filename="../../desktop/indexing_controller.py" line="118" />
         <source>Not a folder: </source>
         <translation>No es una carpeta: </translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="607" />
-        <source>Waiting to index </source>
-        <translation>Esperando para indexar </translation>
-    </message>
-    <message>
-        <location filename="../../desktop/main_window.py" line="308" />
-        <source>Engine state</source>
-        <translation>Estado del motor</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/main_window.py" line="646" />
+        <location filename="../../desktop/indexing_controller.py" line="181" />
         <source>Cancelling…</source>
         <translation>Cancelando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="679" />
+        <location filename="../../desktop/indexing_controller.py" line="223" />
         <source>Indexing in the background: {names}</source>
         <translation>Indexando en segundo plano: {names}</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="684" />
+        <location filename="../../desktop/indexing_controller.py" line="228" />
         <source>Indexing {names}</source>
         <translation>Indexando {names}</translation>
     </message>
-    <message>
-        <location filename="../../desktop/main_window.py" line="686" />
-        <source>(+{n} queued)</source>
-        <translation>(+{n} en cola)</translation>
+    <message numerus="yes">
+        <location filename="../../desktop/indexing_controller.py" line="230" />
+        <source>(+%n queued)</source>
+        <translation><numerusform>(+%n en cola)</numerusform><numerusform>(+%n en cola)</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="692" />
+        <location filename="../../desktop/indexing_controller.py" line="239" />
         <source>Cancelled</source>
         <translation>Cancelado</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="692" />
+        <location filename="../../desktop/indexing_controller.py" line="239" />
         <source>Indexed</source>
         <translation>Indexado</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="693" />
+        <location filename="../../desktop/indexing_controller.py" line="240" />
         <source>{state}: {new} new or changed, {same} unchanged, {removed} removed, {failed} failed ({s} s)</source>
         <translation>{state}: {new} nuevos o modificados, {same} sin cambios, {removed} quitados, {failed} con error ({s} s)</translation>
     </message>
+    <message numerus="yes">
+        <location filename="../../desktop/indexing_controller.py" line="249" />
+        <source>Chunks: %n</source>
+        <translation><numerusform>Fragmentos: %n</numerusform><numerusform>Fragmentos: %n</numerusform></translation>
+    </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="718" />
+        <location filename="../../desktop/indexing_controller.py" line="264" />
         <source>Add folder to index</source>
         <translation>Añadir una carpeta al índice</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="785" />
-        <source>Answer copied with its citations.</source>
-        <translation>Respuesta copiada con sus citas.</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/main_window.py" line="800" />
-        <source>Exported to {path}</source>
-        <translation>Exportado a {path}</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/main_window.py" line="804" />
-        <location filename="../../desktop/main_window.py" line="810" />
-        <source>Export conversation</source>
-        <translation>Exportar la conversación</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/main_window.py" line="862" />
-        <source>Delete history</source>
-        <translation>Eliminar el historial</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/main_window.py" line="863" />
-        <source>Delete every question and answer of this workspace's history?</source>
-        <translation>¿Eliminar todas las preguntas y respuestas del historial de este espacio de trabajo?</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/main_window.py" line="899" />
-        <source>The new language applies from the next start.</source>
-        <translation>El nuevo idioma se aplica a partir del próximo inicio.</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/main_window.py" line="914" />
-        <source>Engine: in this process</source>
-        <translation>Motor: en este proceso</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/main_window.py" line="916" />
-        <source>Engine: loading…</source>
-        <translation>Motor: cargando…</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/main_window.py" line="917" />
-        <source>Loading the search libraries and the embedding model in the background; the window is usable meanwhile.</source>
-        <translation>Cargando en segundo plano las bibliotecas de búsqueda y el modelo de embeddings; mientras tanto la ventana se puede usar.</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/main_window.py" line="926" />
-        <source>Engine: failed to start</source>
-        <translation>Motor: no pudo arrancar</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/main_window.py" line="931" />
-        <source>Engine: stopped</source>
-        <translation>Motor: detenido</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/main_window.py" line="933" />
-        <source>Engine: ready</source>
-        <translation>Motor: listo</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/main_window.py" line="934" />
-        <source>Engine process {pid}; loaded in {s} s</source>
-        <translation>Proceso del motor {pid}; cargado en {s} s</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/main_window.py" line="1032" />
-        <source>Checking for changes made while Verbatim was closed…</source>
-        <translation>Buscando cambios hechos mientras Verbatim estaba cerrado…</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/main_window.py" line="1038" />
-        <source>{n} files changed: updating the index…</source>
-        <translation>{n} archivos cambiaron: actualizando el índice…</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/main_window.py" line="1045" />
-        <source>Folder watching stopped for {name}: {error}</source>
-        <translation>Se dejó de vigilar las carpetas de {name}: {error}</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/main_window.py" line="1063" />
+        <location filename="../../desktop/indexing_controller.py" line="279" />
         <source>Rebuild the index?</source>
         <translation>¿Reconstruir el índice?</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1065" />
+        <location filename="../../desktop/indexing_controller.py" line="281" />
         <source>This workspace was indexed with other settings (embedding model or chunking). Its vectors cannot be mixed with new ones: rebuild it to use it. Rebuilding re-reads every document and may take a while.</source>
         <translation>Este espacio de trabajo se indexó con otros ajustes (modelo de vectores o fragmentación). Sus vectores no pueden mezclarse con los nuevos: reconstrúyalo para usarlo. La reconstrucción vuelve a leer todos los documentos y puede tardar un rato.</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1069" />
+        <location filename="../../desktop/indexing_controller.py" line="285" />
         <source>Rebuild</source>
         <translation>Reconstruir</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1100" />
+        <location filename="../../desktop/indexing_controller.py" line="321" />
         <source>Rebuilding the index…</source>
         <translation>Reconstruyendo el índice…</translation>
     </message>
+</context>
+<context>
+    <name>MainWindow</name>
     <message>
-        <location filename="../../desktop/main_window.py" line="1121" />
-        <source>Chunks</source>
-        <translation>Fragmentos</translation>
+        <location filename="../../desktop/main_window.py" line="295" />
+        <source>&amp;File</source>
+        <translation>&amp;Archivo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1122" />
-        <source>reachable</source>
-        <translation>disponible</translation>
+        <location filename="../../desktop/main_window.py" line="299" />
+        <source>New workspace…</source>
+        <translation>Nuevo espacio de trabajo…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1123" />
-        <source>not reachable</source>
-        <translation>no disponible</translation>
+        <location filename="../../desktop/main_window.py" line="299" />
+        <source>Add folder…</source>
+        <translation>Añadir carpeta…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1124" />
-        <source>Model</source>
-        <translation>Modelo</translation>
+        <location filename="../../desktop/main_window.py" line="300" />
+        <source>Export conversation as Markdown…</source>
+        <translation>Exportar la conversación como Markdown…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1125" />
-        <source>not called</source>
-        <translation>no se llamó</translation>
+        <location filename="../../desktop/main_window.py" line="300" />
+        <source>Export conversation as PDF…</source>
+        <translation>Exportar la conversación como PDF…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="1126" />
-        <source>demo model</source>
-        <translation>modelo de demostración</translation>
+        <location filename="../../desktop/main_window.py" line="301" />
+        <source>Settings…</source>
+        <translation>Preferencias…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="301" />
+        <source>Quit</source>
+        <translation>Salir</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="296" />
+        <source>&amp;Edit</source>
+        <translation>&amp;Editar</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="302" />
+        <source>Copy answer with citations</source>
+        <translation>Copiar la respuesta con sus citas</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="302" />
+        <source>Find in document</source>
+        <translation>Buscar en el documento</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="297" />
+        <source>&amp;Help</source>
+        <translation>A&amp;yuda</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="303" />
+        <source>Getting started</source>
+        <translation>Primeros pasos</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="447" />
+        <source>Answer copied with its citations.</source>
+        <translation>Respuesta copiada con sus citas.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="462" />
+        <source>Exported to {path}</source>
+        <translation>Exportado a {path}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="466" />
+        <location filename="../../desktop/main_window.py" line="472" />
+        <source>Export conversation</source>
+        <translation>Exportar la conversación</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="524" />
+        <source>Delete history</source>
+        <translation>Eliminar el historial</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="525" />
+        <source>Delete every question and answer of this workspace's history?</source>
+        <translation>¿Eliminar todas las preguntas y respuestas del historial de este espacio de trabajo?</translation>
     </message>
 </context>
 <context>
@@ -749,423 +613,660 @@
     </message>
 </context>
 <context>
+    <name>StatusController</name>
+    <message>
+        <location filename="../../desktop/status_controller.py" line="45" />
+        <source>Engine state</source>
+        <translation>Estado del motor</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/status_controller.py" line="50" />
+        <source>Chunks: —</source>
+        <translation>Fragmentos: —</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/status_controller.py" line="68" />
+        <source>Ollama: checking…</source>
+        <translation>Ollama: comprobando…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/status_controller.py" line="70" />
+        <source>Ollama: reachable</source>
+        <translation>Ollama: disponible</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/status_controller.py" line="70" />
+        <source>Ollama: not reachable</source>
+        <translation>Ollama: no disponible</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/status_controller.py" line="78" />
+        <location filename="../../desktop/status_controller.py" line="88" />
+        <location filename="../../desktop/status_controller.py" line="91" />
+        <source>Model: {backend} ({model})</source>
+        <translation>Modelo: {backend} ({model})</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/status_controller.py" line="81" />
+        <source>Model: not called</source>
+        <translation>Modelo: no se llamó</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/status_controller.py" line="84" />
+        <source>Model: —</source>
+        <translation>Modelo: —</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/status_controller.py" line="92" />
+        <source>demo model</source>
+        <translation>modelo de demostración</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/status_controller.py" line="128" />
+        <source>Engine: in this process</source>
+        <translation>Motor: en este proceso</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/status_controller.py" line="129" />
+        <source>Engine: loading…</source>
+        <translation>Motor: cargando…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/status_controller.py" line="130" />
+        <source>Engine: ready</source>
+        <translation>Motor: listo</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/status_controller.py" line="131" />
+        <source>Engine: failed to start</source>
+        <translation>Motor: no pudo arrancar</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/status_controller.py" line="132" />
+        <source>Engine: stopped</source>
+        <translation>Motor: detenido</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/status_controller.py" line="136" />
+        <source>Loading the search libraries and the embedding model in the background; the window is usable meanwhile.</source>
+        <translation>Cargando en segundo plano las bibliotecas de búsqueda y el modelo de embeddings; mientras tanto la ventana se puede usar.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/status_controller.py" line="139" />
+        <source>Engine process {pid}; loaded in {s} s</source>
+        <translation>Proceso del motor {pid}; cargado en {s} s</translation>
+    </message>
+</context>
+<context>
     <name>Texts</name>
     <message>
-        <location filename="../../desktop/texts.py" line="76" />
+        <location filename="../../desktop/texts.py" line="126" />
         <source>This workspace has no indexed text yet: index a folder with documents that contain text (scanned pages need OCR).</source>
         <translation>Este espacio de trabajo aún no tiene texto indexado: indexe una carpeta con documentos que contengan texto (las páginas escaneadas necesitan OCR).</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="77" />
+        <location filename="../../desktop/texts.py" line="127" />
         <source>Nothing in this workspace matches the question; no document was given to the model.</source>
         <translation>Nada en este espacio de trabajo coincide con la pregunta; no se dio ningún documento al modelo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="78" />
+        <location filename="../../desktop/texts.py" line="128" />
         <source>The question is too long for the model's context window.</source>
         <translation>La pregunta es demasiado larga para la ventana de contexto del modelo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="79" />
+        <location filename="../../desktop/texts.py" line="129" />
         <source>The model's answer was cut off at its token limit; no answer can be shown.</source>
         <translation>La respuesta del modelo se cortó en su límite de tokens; no se puede mostrar ninguna respuesta.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="80" />
+        <location filename="../../desktop/texts.py" line="130" />
         <source>The model's output was not valid twice; no answer can be shown.</source>
         <translation>La salida del modelo no fue válida dos veces; no se puede mostrar ninguna respuesta.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="81" />
+        <location filename="../../desktop/texts.py" line="131" />
         <source>The model found no answer in the passages consulted.</source>
         <translation>El modelo no encontró respuesta en los pasajes consultados.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="82" />
+        <location filename="../../desktop/texts.py" line="132" />
         <source>The model answered, but its sentences state figures that its quotes do not contain.</source>
         <translation>El modelo respondió, pero sus frases dan cifras que sus citas no contienen.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="83" />
+        <location filename="../../desktop/texts.py" line="133" />
         <source>The model answered, but its quotes do not support its sentences.</source>
         <translation>El modelo respondió, pero sus citas no respaldan sus frases.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="84" />
+        <location filename="../../desktop/texts.py" line="134" />
         <source>The model answered, but none of its quotes could be found in the cited passages.</source>
         <translation>El modelo respondió, pero ninguna de sus citas se encontró en los pasajes citados.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="99" />
+        <location filename="../../desktop/texts.py" line="149" />
         <source>Waiting for the engine to load the search libraries…</source>
         <translation>Esperando a que el motor cargue las bibliotecas de búsqueda…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="100" />
+        <location filename="../../desktop/texts.py" line="150" />
         <source>Retrieving passages…</source>
         <translation>Buscando pasajes…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="101" />
+        <location filename="../../desktop/texts.py" line="151" />
         <source>Loading the model…</source>
         <translation>Cargando el modelo…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="102" />
+        <location filename="../../desktop/texts.py" line="152" />
         <source>Generating the answer…</source>
         <translation>Generando la respuesta…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="103" />
+        <location filename="../../desktop/texts.py" line="153" />
         <source>Verifying every quote…</source>
         <translation>Verificando cada cita…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="104" />
+        <location filename="../../desktop/texts.py" line="154" />
         <source>cites a passage that was not given to the model</source>
         <translation>cita un pasaje que no se entregó al modelo</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="105" />
+        <location filename="../../desktop/texts.py" line="155" />
         <source>quote too short to check</source>
         <translation>cita demasiado corta para comprobarla</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="106" />
+        <location filename="../../desktop/texts.py" line="156" />
         <source>quote comes from a different passage than the one cited</source>
         <translation>la cita procede de un pasaje distinto del citado</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="107" />
+        <location filename="../../desktop/texts.py" line="157" />
         <source>quote not found in the cited passage</source>
         <translation>la cita no aparece en el pasaje citado</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="108" />
+        <location filename="../../desktop/texts.py" line="158" />
         <source>no verified quote left for this sentence</source>
         <translation>no queda ninguna cita verificada para esta frase</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="109" />
+        <location filename="../../desktop/texts.py" line="159" />
         <source>the model's output was not valid</source>
         <translation>la salida del modelo no era válida</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="110" />
+        <location filename="../../desktop/texts.py" line="160" />
         <source>a number, date or name in the sentence is not in its quote</source>
         <translation>un número, fecha o nombre de la frase no está en su cita</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="111" />
+        <location filename="../../desktop/texts.py" line="161" />
         <source>number not in quote</source>
         <translation>el número no está en la cita</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="112" />
+        <location filename="../../desktop/texts.py" line="162" />
         <source>not verified ({reason})</source>
         <translation>sin verificar ({reason})</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="113" />
+        <location filename="../../desktop/texts.py" line="163" />
         <source>indexed</source>
         <translation>indexado</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="114" />
+        <location filename="../../desktop/texts.py" line="164" />
         <source>superseded</source>
         <translation>sustituido</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="115" />
+        <location filename="../../desktop/texts.py" line="165" />
         <source>quarantined</source>
         <translation>en cuarentena</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="116" />
+        <location filename="../../desktop/texts.py" line="166" />
         <source>failed</source>
         <translation>error</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="117" />
+        <location filename="../../desktop/texts.py" line="167" />
         <source>needs OCR</source>
         <translation>necesita OCR</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="118" />
+        <location filename="../../desktop/texts.py" line="168" />
+        <source>the model's answer was cut off at its token limit</source>
+        <translation>la respuesta del modelo se cortó en su límite de tokens</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/texts.py" line="169" />
+        <source>the quote does not support the sentence</source>
+        <translation>la cita no respalda la frase</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/texts.py" line="170" />
+        <source>queued</source>
+        <translation>en cola</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/texts.py" line="171" />
+        <source>indexing…</source>
+        <translation>indexando…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/texts.py" line="172" />
+        <source>Looking for files…</source>
+        <translation>Buscando archivos…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/texts.py" line="173" />
+        <source>Reading {name}</source>
+        <translation>Leyendo {name}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/texts.py" line="174" />
+        <source>Embedding {name}: {done} of {total} chunks</source>
+        <translation>Vectorizando {name}: {done} de {total} fragmentos</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/texts.py" line="175" />
+        <source>Embedding {name}</source>
+        <translation>Vectorizando {name}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/texts.py" line="176" />
+        <source>Saving to the index…</source>
+        <translation>Guardando en el índice…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/texts.py" line="177" />
+        <source>Finishing…</source>
+        <translation>Terminando…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/texts.py" line="178" />
+        <source>estimating…</source>
+        <translation>calculando…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/texts.py" line="179" />
+        <source>about {t} left</source>
+        <translation>quedan unos {t}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/texts.py" line="180" />
+        <source>embedded</source>
+        <translation>integrado</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/texts.py" line="181" />
+        <source>passages (no model)</source>
+        <translation>pasajes (sin modelo)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/texts.py" line="182" />
+        <source>scripted</source>
+        <translation>guionizado</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/texts.py" line="183" />
         <source>Answered</source>
         <translation>Respondida</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="119" />
+        <location filename="../../desktop/texts.py" line="184" />
         <source>Partial answer</source>
         <translation>Respuesta parcial</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="120" />
+        <location filename="../../desktop/texts.py" line="185" />
         <source>No verified answer</source>
         <translation>Sin respuesta verificada</translation>
     </message>
 </context>
 <context>
+    <name>WatchController</name>
+    <message>
+        <location filename="../../desktop/watch_controller.py" line="167" />
+        <source>Checking for changes made while Verbatim was closed…</source>
+        <translation>Buscando cambios hechos mientras Verbatim estaba cerrado…</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/watch_controller.py" line="173" />
+        <source>%n file(s) changed: updating the index…</source>
+        <translation><numerusform>%n archivo cambió: actualizando el índice…</numerusform><numerusform>%n archivos cambiaron: actualizando el índice…</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/watch_controller.py" line="180" />
+        <source>Folder watching stopped for {name}: {error}</source>
+        <translation>Se dejó de vigilar las carpetas de {name}: {error}</translation>
+    </message>
+</context>
+<context>
     <name>WelcomeView</name>
     <message>
-        <location filename="../../desktop/welcome.py" line="28" />
+        <location filename="../../desktop/welcome.py" line="64" />
         <source>Welcome to Verbatim</source>
         <translation>Bienvenido a Verbatim</translation>
     </message>
     <message>
-        <location filename="../../desktop/welcome.py" line="34" />
+        <location filename="../../desktop/welcome.py" line="66" />
         <source>Ask questions about your own documents, fully offline. Every sentence of an answer is proven by a quote that Verbatim found, character for character, in your files; when the documents do not say it, Verbatim says so instead of guessing.</source>
         <translation>Haga preguntas sobre sus propios documentos, sin conexión. Cada frase de una respuesta se demuestra con una cita que Verbatim encontró, carácter a carácter, en sus archivos; cuando los documentos no lo dicen, Verbatim lo indica en lugar de adivinar.</translation>
     </message>
     <message>
-        <location filename="../../desktop/welcome.py" line="51" />
-        <location filename="../../desktop/welcome.py" line="52" />
+        <location filename="../../desktop/welcome.py" line="79" />
+        <location filename="../../desktop/welcome.py" line="80" />
         <source>Try the sample documents</source>
         <translation>Probar con los documentos de ejemplo</translation>
     </message>
     <message>
-        <location filename="../../desktop/welcome.py" line="54" />
+        <location filename="../../desktop/welcome.py" line="81" />
         <source>Create a workspace…</source>
         <translation>Crear un espacio de trabajo…</translation>
     </message>
     <message>
-        <location filename="../../desktop/welcome.py" line="55" />
-        <location filename="../../desktop/welcome.py" line="97" />
+        <location filename="../../desktop/welcome.py" line="82" />
+        <location filename="../../desktop/welcome.py" line="119" />
         <source>Create a workspace</source>
         <translation>Cree un espacio de trabajo</translation>
     </message>
     <message>
-        <location filename="../../desktop/welcome.py" line="60" />
-        <location filename="../../desktop/welcome.py" line="78" />
+        <location filename="../../desktop/welcome.py" line="85" />
+        <location filename="../../desktop/welcome.py" line="100" />
         <source>Looking for Ollama…</source>
         <translation>Buscando Ollama…</translation>
     </message>
     <message>
-        <location filename="../../desktop/welcome.py" line="82" />
+        <location filename="../../desktop/welcome.py" line="104" />
         <source>Answers come from the model “{model}” if it is installed there.</source>
         <translation>Las respuestas las da el modelo «{model}» si está instalado allí.</translation>
     </message>
     <message>
-        <location filename="../../desktop/welcome.py" line="88" />
+        <location filename="../../desktop/welcome.py" line="110" />
         <source>Answers come from the small embedded demo model, which is slow and often abstains. For real use install Ollama from ollama.com, then run:</source>
         <translation>Las respuestas las da el pequeño modelo de demostración integrado, que es lento y a menudo se abstiene. Para un uso real instale Ollama desde ollama.com y ejecute:</translation>
     </message>
     <message>
-        <location filename="../../desktop/welcome.py" line="98" />
+        <location filename="../../desktop/welcome.py" line="120" />
         <source>one per client, matter or project; answers never mix workspaces.</source>
         <translation>uno por cliente, asunto o proyecto; las respuestas nunca mezclan espacios de trabajo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/welcome.py" line="99" />
+        <location filename="../../desktop/welcome.py" line="121" />
         <source>Add folders</source>
         <translation>Añada carpetas</translation>
     </message>
     <message>
-        <location filename="../../desktop/welcome.py" line="100" />
+        <location filename="../../desktop/welcome.py" line="122" />
         <source>PDF and text files are read and indexed on this computer.</source>
         <translation>los PDF y archivos de texto se leen e indexan en este ordenador.</translation>
     </message>
     <message>
-        <location filename="../../desktop/welcome.py" line="101" />
+        <location filename="../../desktop/welcome.py" line="123" />
         <source>Ask</source>
         <translation>Preguntar</translation>
     </message>
     <message>
-        <location filename="../../desktop/welcome.py" line="102" />
+        <location filename="../../desktop/welcome.py" line="124" />
         <source>click a citation number to see the quoted passage highlighted on its page.</source>
         <translation>pulse un número de cita para ver el pasaje citado resaltado en su página.</translation>
     </message>
     <message>
-        <location filename="../../desktop/welcome.py" line="103" />
+        <location filename="../../desktop/welcome.py" line="125" />
         <source>Ollama found</source>
         <translation>Ollama encontrado</translation>
     </message>
     <message>
-        <location filename="../../desktop/welcome.py" line="104" />
+        <location filename="../../desktop/welcome.py" line="126" />
         <source>Ollama not found</source>
         <translation>Ollama no encontrado</translation>
     </message>
 </context>
 <context>
-    <name>WorkspacesPanel</name>
-    <message>
-        <location filename="../../desktop/workspaces_panel.py" line="77" />
-        <location filename="../../desktop/workspaces_panel.py" line="82" />
-        <source>Workspaces</source>
-        <translation>Espacios de trabajo</translation>
+    <name>WorkspaceController</name>
+    <message numerus="yes">
+        <location filename="../../desktop/workspace_controller.py" line="198" />
+        <source>Chunks: %n</source>
+        <translation><numerusform>Fragmentos: %n</numerusform><numerusform>Fragmentos: %n</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="86" />
-        <source>New…</source>
-        <translation>Nuevo…</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/workspaces_panel.py" line="88" />
-        <source>Rename…</source>
-        <translation>Renombrar…</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/workspaces_panel.py" line="90" />
-        <source>Delete…</source>
-        <translation>Eliminar…</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/workspaces_panel.py" line="92" />
+        <location filename="../../desktop/workspace_controller.py" line="215" />
         <source>New workspace</source>
         <translation>Nuevo espacio de trabajo</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="92" />
+        <location filename="../../desktop/workspace_controller.py" line="216" />
+        <source>Name (for example the client or matter):</source>
+        <translation>Nombre (por ejemplo el cliente o el asunto):</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/workspace_controller.py" line="230" />
         <source>Rename workspace</source>
         <translation>Renombrar espacio de trabajo</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="93" />
+        <location filename="../../desktop/workspace_controller.py" line="230" />
+        <source>New name:</source>
+        <translation>Nombre nuevo:</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/workspace_controller.py" line="238" />
+        <source>Wait for indexing or answering to finish before renaming.</source>
+        <translation>Espere a que termine la indexación o la respuesta antes de renombrar.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/workspace_controller.py" line="254" />
         <source>Delete workspace</source>
         <translation>Eliminar espacio de trabajo</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="103" />
-        <location filename="../../desktop/workspaces_panel.py" line="177" />
+        <location filename="../../desktop/workspace_controller.py" line="255" />
+        <source>Delete workspace “{name}”? Its index and question history are removed; your documents stay where they are.</source>
+        <translation>¿Eliminar el espacio de trabajo «{name}»? Se borran su índice y su historial de preguntas; sus documentos se quedan donde están.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/workspace_controller.py" line="288" />
+        <source>Reason</source>
+        <translation>Motivo</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/workspace_controller.py" line="288" />
+        <source>Why (shown beside the document):</source>
+        <translation>Por qué (se muestra junto al documento):</translation>
+    </message>
+</context>
+<context>
+    <name>WorkspacesPanel</name>
+    <message>
+        <location filename="../../desktop/workspaces_panel.py" line="184" />
+        <location filename="../../desktop/workspaces_panel.py" line="185" />
+        <source>Workspaces</source>
+        <translation>Espacios de trabajo</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/workspaces_panel.py" line="186" />
+        <source>New…</source>
+        <translation>Nuevo…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/workspaces_panel.py" line="187" />
+        <source>Rename…</source>
+        <translation>Renombrar…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/workspaces_panel.py" line="188" />
+        <source>Delete…</source>
+        <translation>Eliminar…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/workspaces_panel.py" line="189" />
+        <source>New workspace</source>
+        <translation>Nuevo espacio de trabajo</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/workspaces_panel.py" line="189" />
+        <source>Rename workspace</source>
+        <translation>Renombrar espacio de trabajo</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/workspaces_panel.py" line="190" />
+        <source>Delete workspace</source>
+        <translation>Eliminar espacio de trabajo</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/workspaces_panel.py" line="192" />
+        <location filename="../../desktop/workspaces_panel.py" line="193" />
         <source>Folders</source>
         <translation>Carpetas</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="106" />
+        <location filename="../../desktop/workspaces_panel.py" line="194" />
         <source>Add folder…</source>
         <translation>Añadir carpeta…</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="107" />
+        <location filename="../../desktop/workspaces_panel.py" line="195" />
         <source>Index a folder (or drop folders onto the window)</source>
         <translation>Indexar una carpeta (o suelte carpetas sobre la ventana)</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="109" />
+        <location filename="../../desktop/workspaces_panel.py" line="196" />
         <source>Remove folder</source>
         <translation>Quitar carpeta</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="116" />
-        <location filename="../../desktop/workspaces_panel.py" line="150" />
+        <location filename="../../desktop/workspaces_panel.py" line="197" />
+        <location filename="../../desktop/workspaces_panel.py" line="204" />
         <source>Documents</source>
         <translation>Documentos</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="117" />
+        <location filename="../../desktop/workspaces_panel.py" line="198" />
         <source>Document</source>
         <translation>Documento</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="117" />
+        <location filename="../../desktop/workspaces_panel.py" line="198" />
         <source>Pages</source>
         <translation>Páginas</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="117" />
+        <location filename="../../desktop/workspaces_panel.py" line="198" />
         <source>Status</source>
         <translation>Estado</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="130" />
+        <location filename="../../desktop/workspaces_panel.py" line="199" />
         <source>Question history</source>
         <translation>Historial de preguntas</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="135" />
+        <location filename="../../desktop/workspaces_panel.py" line="200" />
         <source>Delete</source>
         <translation>Eliminar</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="136" />
+        <location filename="../../desktop/workspaces_panel.py" line="201" />
         <source>Delete this question from the history</source>
         <translation>Eliminar esta pregunta del historial</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="138" />
+        <location filename="../../desktop/workspaces_panel.py" line="202" />
         <source>Delete all…</source>
         <translation>Eliminar todo…</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="139" />
+        <location filename="../../desktop/workspaces_panel.py" line="203" />
         <source>Delete the whole history</source>
         <translation>Eliminar todo el historial</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="151" />
+        <location filename="../../desktop/workspaces_panel.py" line="205" />
         <source>History</source>
         <translation>Historial</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="156" />
+        <location filename="../../desktop/workspaces_panel.py" line="206" />
         <source>Indexing progress</source>
         <translation>Progreso de la indexación</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="162" />
+        <location filename="../../desktop/workspaces_panel.py" line="207" />
         <source>Cancel</source>
         <translation>Cancelar</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="163" />
+        <location filename="../../desktop/workspaces_panel.py" line="208" />
         <source>Cancel indexing</source>
         <translation>Cancelar la indexación</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="266" />
-        <source>{n} documents</source>
-        <translation>{n} documentos</translation>
+        <location filename="../../desktop/workspaces_panel.py" line="286" />
+        <source>{name} (being added)</source>
+        <translation>{name} (añadiéndose)</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/workspaces_panel.py" line="326" />
+        <location filename="../../desktop/workspaces_panel.py" line="378" />
+        <source>%n chunk(s)</source>
+        <translation><numerusform>%n fragmento</numerusform><numerusform>%n fragmentos</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="270" />
-        <source>{n} chunks</source>
-        <translation>{n} fragmentos</translation>
+        <location filename="../../desktop/workspaces_panel.py" line="340" />
+        <source>(page {page})</source>
+        <translation>(página {page})</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/workspaces_panel.py" line="374" />
+        <source>%n document(s)</source>
+        <translation><numerusform>%n documento</numerusform><numerusform>%n documentos</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="273" />
+        <location filename="../../desktop/workspaces_panel.py" line="381" />
         <source>last indexed {when}</source>
         <translation>indexado por última vez el {when}</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="274" />
+        <location filename="../../desktop/workspaces_panel.py" line="382" />
         <source>never indexed</source>
         <translation>nunca indexado</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="284" />
+        <location filename="../../desktop/workspaces_panel.py" line="392" />
         <source>document changed</source>
         <translation>documento modificado</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="318" />
+        <location filename="../../desktop/workspaces_panel.py" line="426" />
         <source>Mark as active</source>
         <translation>Marcar como activo</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="318" />
+        <location filename="../../desktop/workspaces_panel.py" line="426" />
         <source>Release from quarantine</source>
         <translation>Liberar de la cuarentena</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="319" />
+        <location filename="../../desktop/workspaces_panel.py" line="427" />
         <source>Mark as superseded…</source>
         <translation>Marcar como sustituido…</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="320" />
+        <location filename="../../desktop/workspaces_panel.py" line="428" />
         <source>Quarantine…</source>
         <translation>Poner en cuarentena…</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="343" />
+        <location filename="../../desktop/workspaces_panel.py" line="454" />
         <source>{done} of {total} files</source>
         <translation>{done} de {total} archivos</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/workspaces_panel.py" line="347" />
-        <source>about {t} left</source>
-        <translation>quedan unos {t}</translation>
     </message>
 </context>
 </TS>

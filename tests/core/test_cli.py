@@ -32,6 +32,11 @@ def test_index_then_ask_json_with_embedded_model(tmp_path, verbatim_home) -> Non
     answer = Answer.model_validate(json.loads(out.stdout))
     assert answer.workspace == "nist" and answer.trace.backend == "embedded"
     assert answer.status == "abstained" or all(c.citations for c in answer.claims)
+    # Issue #16: `verbatim ask` printed nothing until it ended. Its stages go to stderr (the JSON alone to stdout).
+    stages = out.stderr.splitlines()
+    assert stages[0] == "Searching the documents…", out.stderr
+    assert any(s.startswith("Reading ") and s.endswith(" passages…") for s in stages), out.stderr
+    assert any(s.startswith("Generating the answer (embedded") for s in stages), out.stderr
 
 
 def test_missing_folder_is_a_clear_error(tmp_path, verbatim_home) -> None:
@@ -81,3 +86,53 @@ def test_match_documents_by_path_or_name_end(tmp_path, verbatim_home) -> None:
     assert match_documents(ws, ["2024/msa.txt", str(folder / "nda.txt")]) == (
         ["contracts/2024/msa.txt", "contracts/nda.txt"], [])
     assert match_documents(ws, ["sa.txt", "x.pdf"]) == ([], ["sa.txt", "x.pdf"])
+
+
+def test_index_prints_a_line_per_file_when_not_a_terminal_and_quiet_silences_it(tmp_path, verbatim_home) -> None:
+    """Issue #16: with its output in a log, `verbatim index` printed nothing but the final summary."""
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    shutil.copy(CORPORA / "pdfs" / "NIST.FIPS.199.pdf", folder)
+    (folder / "lease.txt").write_text("The rent is due on the fifth day of each month.\n", encoding="utf-8")
+    out = _verbatim("index", str(folder), "-w", "lines", home=verbatim_home)  # stderr is a pipe here
+    assert out.returncode == 0, out.stderr
+    lines = out.stderr.splitlines()
+    assert any(line.startswith("[1/2] docs/NIST.FIPS.199.pdf · ") for line in lines), out.stderr
+    assert any(line.startswith("[2/2] docs/lease.txt · ") for line in lines), out.stderr
+    assert "estimating…" in out.stderr or " left" in out.stderr
+    assert "documents indexed: 2" in out.stdout
+    (folder / "more.txt").write_text("The deposit is two months of rent.\n", encoding="utf-8")
+    out = _verbatim("index", "-w", "lines", "--quiet", home=verbatim_home)
+    assert out.returncode == 0 and out.stderr == "", out.stderr
+    assert "documents indexed: 1  unchanged: 2" in out.stdout
+
+
+def test_format_answer_lists_what_was_not_verified_like_the_window() -> None:
+    from core.cli import format_answer
+    from core.types import Abstention, Citation, Claim, Rejected, RejectReason, Trace
+
+    cit = Citation(chunk_id="d/a.txt#p1-c0", doc_id="d/a.txt", path="/d/a.txt", page=1,
+                   quote="The rent is due on the fifth day.", match="exact", score=100, start=0, end=33)
+    answer = Answer(
+        question="When is the rent due?", workspace="w", status="partial",
+        claims=[Claim(text="The rent is due on the fifth day.", citations=[cit])],
+        rejected=[Rejected(claim="The deposit is 900 euros.", chunk_id="d/a.txt#p1-c0", quote="The deposit is waived.",
+                           reason=RejectReason.fact_not_in_quote, detail="900"),
+                  Rejected(claim="The deposit is 900 euros.", reason=RejectReason.no_citation),
+                  Rejected(claim="The rent is due on the fifth day.", chunk_id="d/a.txt#p1-c0",
+                           quote="invented words here", reason=RejectReason.quote_not_found)],
+        trace=Trace(backend="scripted", model="m"))
+    text = format_answer(answer)
+    assert "Not verified: 1 sentence removed, 1 citation dropped." in text
+    assert "  - The deposit is 900 euros. (sentence removed)" in text
+    assert "a number, date or name in the sentence is not in its quote [d/a.txt#p1-c0] (900)" in text
+    assert "no verified quote left" not in text  # the specific reason only
+    assert "  - The rent is due on the fifth day. (citation dropped, sentence kept)" in text
+    # A truncated output is not "1 removed, 0 with a citation dropped" (issue #16: read as a contradiction).
+    cut = Answer(question="q", workspace="w", status="abstained",
+                 rejected=[Rejected(claim="", reason=RejectReason.model_output_truncated)],
+                 abstention=Abstention(message="The model's answer was cut off at its token limit; no answer can be "
+                                       "shown.", query="q", consulted=[]))
+    text = format_answer(cut)
+    assert "The model's whole answer was discarded: the model's answer was cut off at its token limit." in text
+    assert "removed" not in text

@@ -1,7 +1,9 @@
-"""``verbatim ask --follow-up``: continues from the workspace's history, which ``ask`` writes."""
+"""``verbatim ask``: continues the workspace's conversation (its history, which ``ask`` writes) when
+the question points back; ``--new`` starts a new conversation; ``--follow-up`` forces the follow-up reading."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -32,3 +34,27 @@ def test_ask_records_history_and_follow_up_needs_an_earlier_question(verbatim_ho
     out = _verbatim("ask", "And the deposit?", "-w", "fresh", "--follow-up", home=verbatim_home)
     assert out.returncode == 2
     assert "--follow-up: workspace 'fresh' has no earlier question" in out.stderr
+
+
+def test_ask_continues_the_conversation_and_new_clears_it(verbatim_home) -> None:
+    from core.types import Answer
+
+    Workspace("talk")
+    out = _verbatim("ask", "When does the lease end?", "-w", "talk", home=verbatim_home)
+    assert out.returncode == 0, out.stderr
+    # points back: read as a follow-up of the conversation (no rewrite on an empty index: nothing to search)
+    out = _verbatim("ask", "And the deposit?", "-w", "talk", "--json", home=verbatim_home)
+    assert out.returncode == 0, out.stderr
+    assert Answer.model_validate(json.loads(out.stdout)).trace.follow_up_cue == "starts with 'and'"
+    # stands on its own: searched as written
+    out = _verbatim("ask", "What is the capital of Mongolia?", "-w", "talk", "--json", home=verbatim_home)
+    assert Answer.model_validate(json.loads(out.stdout)).trace.follow_up_cue == "stands on its own"
+    # --new: no context at all, and the next question starts from this one
+    out = _verbatim("ask", "And the deposit?", "-w", "talk", "--json", "--new", home=verbatim_home)
+    assert out.returncode == 0, out.stderr
+    assert Answer.model_validate(json.loads(out.stdout)).trace.follow_up_cue == ""
+    history = History(Workspace("talk").dir)
+    assert [e.question for e in history.conversation()] == ["And the deposit?"]
+    assert len(history.entries()) == 4  # nothing deleted
+    out = _verbatim("ask", "x", "-w", "talk", "--new", "--follow-up", home=verbatim_home)
+    assert out.returncode == 2 and "not allowed with argument" in out.stderr

@@ -626,7 +626,8 @@ def test_a_repeated_question_falls_back_to_itself(indexed, scripted) -> None:
     ws, _ = indexed
     history = [Turn(question=QUESTION, answer="")]
     backend = scripted(_rewrite(""), lambda chunks: _reply([], found=False))
-    answer = run(answer_question(ws, QUESTION, backend=backend, history=history))
+    # read as a follow-up on request (the detector alone searches a standalone question as written)
+    answer = run(answer_question(ws, QUESTION, backend=backend, history=history, follow_up=True))
     assert (answer.trace.standalone_question, answer.trace.rewrite_method) == (QUESTION, "fallback")
 
 

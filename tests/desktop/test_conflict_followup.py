@@ -90,6 +90,11 @@ def test_window_passes_the_conversation_and_shows_what_the_follow_up_was_read_as
     window = MainWindow(Settings(), workspace="lease", backend=backend)
     qtbot.addWidget(window)
     qtbot.waitUntil(lambda: window.workspace_name == "lease", timeout=TIMEOUT_MS)
+    docs = tmp_path / "lease"
+    docs.mkdir()
+    (docs / "contrato.txt").write_text("El arrendatario abona la renta el día 5 de cada mes.\n", encoding="utf-8")
+    with qtbot.waitSignal(window.indexing_finished, timeout=TIMEOUT_MS):  # an empty index needs no rewrite
+        window.start_indexing(str(docs))
     window.show_answer(_conflict(False, model_flag=False))  # an earlier turn of this conversation
     with qtbot.waitSignal(window.answer_ready, timeout=TIMEOUT_MS) as blocker:
         window.ask("¿Y el arrendatario?")

@@ -29,7 +29,7 @@ def _menu_texts(window, doc_id: str) -> dict[str, object]:
 
 @pytest.fixture
 def indexed(qtbot, tmp_path, monkeypatch):
-    from desktop import main_window
+    from PySide6.QtWidgets import QInputDialog
     from desktop.main_window import MainWindow
 
     docs = tmp_path / "docs"
@@ -45,7 +45,7 @@ def indexed(qtbot, tmp_path, monkeypatch):
     window.indexing_finished.connect(reports.append)
     window.start_indexing(str(docs))
     qtbot.waitUntil(lambda: bool(reports), timeout=TIMEOUT_MS)
-    qtbot.waitUntil(lambda: len(_rows(window)) == 2, timeout=TIMEOUT_MS)
+    qtbot.waitUntil(lambda: len(_rows(window)) == 2 and window.workspaces_panel.settled(), timeout=TIMEOUT_MS)
     asked: list[tuple[str, str]] = []
     replies: list[tuple[str, bool]] = []
 
@@ -53,7 +53,7 @@ def indexed(qtbot, tmp_path, monkeypatch):
         asked.append((title, label))
         return replies.pop(0)
 
-    monkeypatch.setattr(main_window.QInputDialog, "getText", staticmethod(get_text))
+    monkeypatch.setattr(QInputDialog, "getText", staticmethod(get_text))
     return window, backend, asked, replies
 
 

@@ -60,13 +60,13 @@ def test_timer_ticks_between_progress_reports_and_while_answering(qtbot, tmp_pat
     timer = QTimer()
     timer.setInterval(5)
     timer.timeout.connect(lambda: events.append("tick"))
-    on_progress = window._on_index_progress  # looked up per report, so wrapping the bound method sees each
+    on_progress = window.indexing.on_progress  # looked up per report, so wrapping the bound method sees each
 
     def progress(run, event):
         events.append("progress")
         on_progress(run, event)
 
-    monkeypatch.setattr(window, "_on_index_progress", progress)
+    monkeypatch.setattr(window.indexing, "on_progress", progress)
     reports = []
     window.indexing_finished.connect(reports.append)
     timer.start()

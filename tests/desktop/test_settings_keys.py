@@ -78,6 +78,15 @@ def test_settings_dialog_round_trip(qtbot, monkeypatch):
     assert (loaded.ollama_host, loaded.top_k, loaded.fuzzy_threshold, loaded.ui_language) == (
         "http://127.0.0.1:11500", 9, 95.0, "es")
     assert window.settings.top_k == 9
+    # The language applies at once, without a restart (issue #16: "applies from the next start").
+    try:
+        qtbot.waitUntil(lambda: window.workspaces_panel.tabs.tabText(0) == "Documentos", timeout=10_000)
+        assert window.file_menu.title() == "&Archivo" and window.side_panel.windowTitle() == "Cita"
+        assert window.engine_label.text() == "Motor: en este proceso"
+    finally:
+        window.apply_settings(new.model_copy(update={"ui_language": "en"}))
+    qtbot.waitUntil(lambda: window.workspaces_panel.tabs.tabText(0) == "Documents", timeout=10_000)
+    assert window.file_menu.title() == "&File" and window.engine_label.text() == "Engine: in this process"
 
 
 def test_keyboard_and_accessibility(qtbot, tmp_path):

@@ -100,16 +100,18 @@ def test_index_ask_and_open_citation(qtbot, tmp_path, settings):
     report = blocker.args[0]
     assert report.documents == 1 and report.chunks > 0
     assert [Path(f.path).name for f in report.failures] == ["broken.pdf"]
-    qtbot.waitUntil(lambda: window.documents_view.topLevelItemCount() == 2, timeout=120_000)
-    rows = {window.documents_view.topLevelItem(i).text(0): window.documents_view.topLevelItem(i).text(2)
-            for i in range(2)}
-    assert rows["docs/NIST.FIPS.199.pdf"] == "indexed"
-    assert rows["docs/broken.pdf"] == "failed"  # named like documents; the reason in the tooltip
+    def rows():
+        view = window.documents_view
+        return {view.topLevelItem(i).text(0): view.topLevelItem(i).text(2) for i in range(view.topLevelItemCount())}
+
+    # the rows were listed (queued) from the start; after the run they show the manifest's states
+    qtbot.waitUntil(lambda: rows() == {"docs/NIST.FIPS.199.pdf": "indexed", "docs/broken.pdf": "failed"},
+                    timeout=120_000)  # named like documents; the reason in the tooltip
     broken = next(window.documents_view.topLevelItem(i) for i in range(2)
                   if window.documents_view.topLevelItem(i).text(0) == "docs/broken.pdf")
     assert broken.toolTip(2)  # the reason
     summary = window.workspaces_panel.summary_label.text()
-    assert "1 documents" in summary and "failed: 1" in summary and "last indexed" in summary
+    assert "1 document ·" in summary and "failed: 1" in summary and "last indexed" in summary
     assert window.progress_bar.value() == window.progress_bar.maximum()
     assert not window.cancel_button.isEnabled()
 
