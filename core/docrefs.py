@@ -233,14 +233,29 @@ def _question_words(question: str) -> list[tuple[str, bool]]:
 
 
 def _strong_words(tokens: list[tuple[str, bool]], names: frozenset[str]) -> set[str]:
-    """Naming words of one document that the question writes as a name (see :meth:`DocResolver.resolve`)."""
+    """Naming words of one document that the question writes as a name (see :meth:`DocResolver.resolve`).
+
+    A capitalised word counts when most of the capitalised run it belongs to names the document:
+    "General Electric Capital" does, while in "the General Manager of the Broncos" the word
+    "General" is part of a name the document does not hold.
+    """
     strong = set()
-    for i, (f, capital) in enumerate(tokens):
-        if f not in names or f in GENERIC:
+    i = 0
+    while i < len(tokens):
+        if not tokens[i][1]:
+            i += 1
             continue
-        beside = any(0 <= j < len(tokens) and tokens[j][0] in names and tokens[j][0] not in GENERIC
-                     for j in (i - 1, i + 1))
-        if capital or beside:
+        j = i
+        while j + 1 < len(tokens) and tokens[j + 1][1]:
+            j += 1
+        run = [f for f, _ in tokens[i:j + 1] if f not in GENERIC]
+        found = [f for f in run if f in names]
+        if found and len(found) * 2 > len(run):
+            strong.update(found)
+        i = j + 1
+    for i, (f, _) in enumerate(tokens):
+        if f in names and f not in GENERIC and any(
+                0 <= j < len(tokens) and tokens[j][0] in names and tokens[j][0] not in GENERIC for j in (i - 1, i + 1)):
             strong.add(f)
     return strong
 
