@@ -44,7 +44,7 @@ def test_retrieval_only_on_the_lab(lab_eval) -> None:
         "recall_at_k": (8, 8), "recall_delivered": (8, 8), "cases_fully_retrieved": (7, 7),
         "cross_workspace_leaks": (0, 12), "ineligible_exposure": (0, 12), "forbidden_documents": (0, 12),
         # the lab's questions rarely name their document; when one is named, it is the right one
-        "document_resolution": (3, 7), "wrong_restrictions": (0, 7),
+        "document_resolution": (2, 7), "wrong_restrictions": (0, 7),
     }
     named = {c.case_id: (c.scope_method, c.scope) for c in report.cases if c.scope}
     assert all(method == "named" and len(scope) == 1 for method, scope in named.values()), named
@@ -104,7 +104,7 @@ def test_correct_answers_pass(lab_eval, answers, tmp_path, capsys) -> None:
     assert _counts(report) == {
         "recall_at_k": (8, 8), "recall_delivered": (8, 8), "cases_fully_retrieved": (7, 7),
         "cross_workspace_leaks": (0, 12), "ineligible_exposure": (0, 12), "forbidden_documents": (0, 12),
-        "document_resolution": (3, 7), "wrong_restrictions": (0, 7),
+        "document_resolution": (2, 7), "wrong_restrictions": (0, 7),
         "citation_validity": (8, 8), "citations_exists": (8, 8), "citations_delivered": (8, 8),
         "citations_eligible": (8, 8), "citations_verified": (8, 8), "claim_coverage": (8, 8),
         "abstention_accuracy": (12, 12), "false_answers": (0, 5), "false_abstentions": (0, 7),
