@@ -17,6 +17,7 @@ from pathlib import Path
 
 import core  # noqa: F401  (offline switches first)
 from core.errors import Cancelled, CoreError, WorkspaceNotFoundError
+from core.passages import PASSAGES_HEADER
 from core.pipeline import answer_question, index_folders, run
 from core.settings import Settings
 from core.store import Workspace, list_workspaces
@@ -127,6 +128,9 @@ def format_answer(answer: Answer) -> str:
         else:
             lines.append("No document matched the question.")
     else:
+        if answer.kind == "passages":
+            lines.append(PASSAGES_HEADER + ":")
+            lines.append("")
         if answer.conflicting_evidence:
             lines.append("CONFLICT: the cited passages disagree. No single answer is given; "
                          "each sentence below reports one passage:")
@@ -141,6 +145,11 @@ def format_answer(answer: Answer) -> str:
                 n += 1
                 marks.append(f"[{n}]")
                 notes.append(f"[{n}] {cit.doc_id}, page {cit.page} ({cit.match.value}): \u201c{cit.quote}\u201d")
+            if answer.kind == "passages":  # the passage is its own quote: say where it is, once
+                cit = claim.citations[0]
+                lines.append(f"{''.join(marks)} \u201c{' '.join(claim.text.split())}\u201d \u2014 {cit.doc_id}, page {cit.page}")
+                notes.pop()
+                continue
             lines.append(f"{'  - ' if answer.conflicting_evidence else ''}{claim.text} {''.join(marks)}")
         lines.append("")
         lines.extend(notes)
@@ -152,6 +161,18 @@ def format_answer(answer: Answer) -> str:
         lines.append("")
         lines.append(f"(model: {answer.trace.backend}, {answer.trace.model})")
     return "\n".join(lines)
+
+
+def _show_claim(event) -> None:
+    """Print a streamed claim (verified as the model writes) on stderr; stdout keeps the answer."""
+    if event.stage != "claim":
+        return
+    if event.claim is not None:
+        cit = event.claim.citations[0]
+        print(f"  verified: {event.claim.text} [{cit.doc_id}, page {cit.page}]", file=sys.stderr, flush=True)
+    elif event.rejected:
+        r = event.rejected[0]
+        print(f"  removed:  {r.claim} ({r.reason.value})", file=sys.stderr, flush=True)
 
 
 class _IndexLines:
@@ -259,6 +280,7 @@ ASK_STAGES = {
     "rewriting": "Reading the question in the light of the conversation…",
     "retrieving": "Searching the documents…",
     "reading": "Reading {n} passages…",
+    "scoring": "Choosing the passages that match…",
     "generating": "Generating the answer…",
     "verifying": "Verifying every quote…",
 }
@@ -309,8 +331,13 @@ def cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
     last = [""]
 
     def on_progress(event) -> None:
+        if args.quiet:
+            return
+        if event.stage == "claim":  # a sentence verified (or removed) while the model writes
+            _show_claim(event)
+            return
         line = ask_stage_line(event)
-        if line and line != last[0] and not args.quiet:
+        if line and line != last[0]:
             last[0] = line
             print(line, file=sys.stderr, flush=True)
 
@@ -401,7 +428,9 @@ def build_parser() -> argparse.ArgumentParser:
     p_ask.add_argument("question")
     p_ask.add_argument("--workspace", "-w", default="default")
     p_ask.add_argument("--json", action="store_true", help="print the verified Answer as JSON")
-    p_ask.add_argument("--backend", choices=["ollama", "embedded"], help="default: settings (auto)")
+    p_ask.add_argument("--backend", choices=["ollama", "passages", "embedded"],
+                       help="what answers: an Ollama model, the matching passages themselves (no model), or the "
+                            "embedded demo model (default: settings; 'auto' = Ollama if it answers, else passages)")
     p_ask.add_argument("--all-docs", action="store_true",
                        help="search every document even when the question names one")
     p_ask.add_argument("--doc", action="append", metavar="PATH",
@@ -427,7 +456,7 @@ def build_parser() -> argparse.ArgumentParser:
     p_eval.add_argument("--root", help="folder the file's relative folders resolve against (default: beside it)")
     source = p_eval.add_mutually_exclusive_group(required=True)
     source.add_argument("--retrieval-only", action="store_true", help="no generation: judge access and retrieval")
-    source.add_argument("--backend", choices=["ollama", "embedded"], help="answer live with this backend")
+    source.add_argument("--backend", choices=["ollama", "passages", "embedded"], help="answer live with this backend")
     source.add_argument("--answers", help="saved Answer records (verbatim ask --json outputs) to judge")
     p_eval.add_argument("--json", help="write the full report (per-case details) to this file")
     p_eval.add_argument("--baseline", help="an earlier --json report: print per-case better/worse")

@@ -27,6 +27,10 @@ Metrics (never blended; each reports numerator and denominator):
   whose quote is found again in the chunk / all citations.
 * ``claim coverage`` — gold quotes overlapped by a valid citation / gold quotes
   of answerable cases. ``support`` (NLI/judge) is not computed.
+* ``passage hit`` (passages answers, ``--backend passages``) — gold quotes of which
+  a shown passage covers at least half the characters (:func:`span_covers`) / gold
+  quotes of answerable cases; ``abstained when it must`` counts must-abstain cases
+  answered with NO_EVIDENCE.
 * ``abstention accuracy`` — correct decisions / cases, with ``false answers``
   (answered a must-abstain case) / must-abstain cases and ``false
   abstentions`` / answerable cases reported apart.
@@ -66,6 +70,8 @@ FAILURE_ORDER = ("access", "retrieval", "citation", "abstention", "generation")
 COVERAGE_FOR_LONG_QUOTES = 0.8
 """Share of a long quote's normalized characters that delivered chunks must cover (DESIGN.md)."""
 _MIN_BLOCK = 20  # shortest common run (characters) that counts towards coverage
+PASSAGE_COVERAGE = 0.5
+"""Share of a gold quote's normalized characters a shown passage must cover to count as a hit (issue #13)."""
 
 
 class EvalCase(BaseModel):
@@ -116,6 +122,10 @@ class CaseResult(BaseModel):
     scope: list[str] = Field(default_factory=list, description="Doc ids the question was searched in (empty = all).")
     scope_method: str = Field("", description="How the scope was chosen (trace.scope.method).")
     gold_cited: list[bool] = Field(default_factory=list)
+    gold_shown: list[bool] = Field(
+        default_factory=list,
+        description="Passages answers: per gold quote, whether a shown passage covers it (span_covers).",
+    )
     citations: list[CitationCheck] = Field(default_factory=list)
     leaks: list[str] = Field(default_factory=list, description="Chunk ids of documents outside the workspace.")
     exposures: list[str] = Field(default_factory=list, description="Chunk ids of quarantined/superseded documents.")
@@ -239,12 +249,26 @@ def _doc_of(chunk_id: str) -> str:
 def _covered(quote: str, chunks: list[Chunk]) -> float:
     """Share of the normalized quote's characters inside common runs of at least 20 characters
     with ``chunks`` (difflib matching blocks)."""
+    return _covered_by(quote, [chunk.text for chunk in chunks])
+
+
+def span_covers(quote: str, span: str, fuzzy_threshold: float = 92.0) -> bool:
+    """True when a shown passage ``span`` covers gold ``quote``: the quote is in it
+    (:func:`core.verify.match_quote`), or it covers at least :data:`PASSAGE_COVERAGE` of the
+    quote's normalized characters (common runs of at least 20 characters), so a long gold
+    clause shown in part still counts, a single shared phrase does not."""
+    if match_quote(quote, span, fuzzy_threshold=fuzzy_threshold):
+        return True
+    return _covered_by(quote, [span]) >= PASSAGE_COVERAGE
+
+
+def _covered_by(quote: str, texts: list[str]) -> float:
     nq = normalized(quote)
     if not nq:
         return 0.0
     covered = [False] * len(nq)
-    for chunk in chunks:
-        matcher = difflib.SequenceMatcher(None, nq, normalized(chunk.text), autojunk=False)
+    for text in texts:
+        matcher = difflib.SequenceMatcher(None, nq, normalized(text), autojunk=False)
         for block in matcher.get_matching_blocks():
             if block.size >= _MIN_BLOCK:
                 covered[block.a : block.a + block.size] = [True] * block.size
@@ -359,6 +383,10 @@ class _Judge:
                 spans.append((chunk.doc_id, chunk.page, chunk.start + found.start, chunk.start + found.end))
         if case.must_abstain or not case.gold_quotes:
             return
+        if answer.kind == "passages":
+            shown = [cit.quote for cit, chk in zip(cited, result.citations) if chk.valid]
+            result.gold_shown = [any(span_covers(q, text, self.settings.fuzzy_threshold) for text in shown)
+                                 for q in case.gold_quotes]
         valid_chunks = ws.get_chunks(c.chunk_id for c, chk in zip(cited, result.citations) if chk.valid)
         for quote in case.gold_quotes:
             hit = False
@@ -430,10 +458,19 @@ def compute_metrics(results: list[CaseResult], mode: Mode, k: int,
         can = [r for r in judged if not r.must_abstain]
         false_answers = sum(r.status != "abstained" for r in must)
         false_abst = sum(r.status == "abstained" for r in can)
+        shown = [ok for r in results for ok in r.gold_shown]
+        if any(r.gold_shown for r in results):
+            passages = [r for r in answerable if r.status]
+            m["passage_hit"] = Metric(
+                name="passage hit (a shown passage covers >= half a gold quote)", numerator=sum(shown),
+                denominator=sum(len(r.gold_retrieved) for r in passages), unit="gold quotes",
+                target=">= 0.8 CUAD, >= 0.9 XQuAD-es")
         m["abstention_accuracy"] = Metric(name="abstention accuracy", numerator=len(judged) - false_answers - false_abst,
                                           denominator=len(judged), unit="answered cases")
         m["false_answers"] = Metric(name="  false answers (must abstain, answered)", numerator=false_answers,
                                     denominator=len(must), unit="must-abstain cases", target="0")
+        m["must_abstain_accuracy"] = Metric(name="  abstained when it must", numerator=len(must) - false_answers,
+                                            denominator=len(must), unit="must-abstain cases")
         m["false_abstentions"] = Metric(name="  false abstentions (answerable, abstained)", numerator=false_abst,
                                         denominator=len(can), unit="answerable cases")
         m["missing_answers"] = Metric(name="cases without an answer", numerator=len(results) - len(judged),

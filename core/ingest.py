@@ -27,7 +27,7 @@ import hashlib
 import os
 import re
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -929,6 +929,24 @@ def span_rects(path: str | Path, page: int, start: int, end: int) -> list[Rect]:
         return []
     pt = page_text(path, page)
     return rects_for_span(pt.boxes, start, end) if pt else []
+
+
+def span_rects_cached() -> Callable[[object, int, int], list[Rect]]:
+    """A ``rects(chunk, start, end)`` for one answer's citations: :func:`span_rects` with each page's
+    text and boxes extracted once (a dense page's ``rawdict`` costs up to 75 ms, and an answer
+    cites the same page several times; a streamed answer verifies claim by claim)."""
+    pages: dict[tuple[str, int], PageText | None] = {}
+
+    def rects(chunk, start: int, end: int) -> list[Rect]:
+        if Path(chunk.path).suffix.lower() not in PDF_SUFFIXES:
+            return []
+        key = (chunk.path, chunk.page)
+        if key not in pages:
+            pages[key] = page_text(chunk.path, chunk.page)
+        pt = pages[key]
+        return rects_for_span(pt.boxes, start, end) if pt else []
+
+    return rects
 
 
 def render_page_png(path: str | Path, page: int, rects: list[Rect], zoom: float = 2.0) -> bytes:

@@ -17,9 +17,10 @@ from typing import TypeVar
 from pydantic import ValidationError
 
 from core.errors import Cancelled
-from core.generate import Backend, make_backend, parse_model_answer, validation_summary
-from core.ingest import span_rects
+from core.generate import Backend, backend_choice, make_backend, parse_model_answer, validation_summary
+from core.ingest import span_rects_cached
 from core.normalize import normalized
+from core.passages import passages_answer
 from core.prompts import (
     EXPANDED_QUESTION,
     RETRY_PROMPT,
@@ -40,6 +41,7 @@ from core.followup import (  # noqa: F401 - re-exported: callers import them fro
 from core.rerank import hypothetical_passage, rerank_with_model
 from core.retrieval import default_k, reciprocal_rank_fusion, retrieve  # noqa: F401 - re-exported
 from core.store import Workspace
+from core.streaming import ClaimHandler, call_backend
 from core.types import (
     Abstention,
     Answer,
@@ -48,6 +50,7 @@ from core.types import (
     GenerationAttempt,
     IndexReport,
     ModelAnswer,
+    ModelClaim,
     ProgressEvent,
     Rejected,
     RejectReason,
@@ -141,9 +144,14 @@ def fit_context(backend: Backend, question: str, ranked: list[Chunk], budget_tok
 
 def _generate(
     backend: Backend, messages: list[dict], schema: dict, *, prompt_tokens: int, answer_tokens: int,
-    trace: Trace, round_no: int, cancel: CancelCheck,
+    trace: Trace, round_no: int, cancel: CancelCheck, on_claim: Callable[[int], ClaimHandler] | None = None,
 ) -> Generator[ProgressEvent, None, ModelAnswer | RejectReason]:
     """At most two calls; returns the parsed answer or the reason it failed.
+
+    With ``on_claim`` (a factory taking ``round * 10 + attempt``), a backend that can
+    stream is called streamed (:func:`core.streaming.call_backend`) and each claim is
+    handed to the factory's handler as its JSON object closes; the reply is parsed and
+    judged below exactly as a non-streamed one.
 
     * Invalid output: the second call carries the validation errors.
     * Output cut at the token budget (``finish_reason == "length"`` and not
@@ -167,7 +175,9 @@ def _generate(
             raise Cancelled()
         yield ProgressEvent(stage="generating", done=attempt - 1, total=2,
                             message=f"Generating with {backend.name} ({backend.model})")
-        result = backend.chat_json(messages, schema, num_ctx=num_ctx, max_tokens=max_tokens)
+        handler = on_claim(round_no * 10 + attempt) if on_claim is not None else None
+        result = yield from call_backend(backend, messages, schema, num_ctx=num_ctx, max_tokens=max_tokens,
+                                         cancel=cancel, on_claim=handler)
         trace.attempts += 1
         trace.num_ctx = num_ctx
         record = GenerationAttempt(
@@ -297,9 +307,40 @@ def _run_round(
         {"role": "user", "content": user_message(question, context)},
     ]
     t_gen = time.perf_counter()
+
+    rects = span_rects_cached()  # each cited page extracted once per round, streamed or not
+
+    def verify(answer: ModelAnswer) -> tuple[list, list[Rejected]]:
+        return verify_claims(
+            answer, delivered,
+            min_quote_chars=settings.min_quote_chars,
+            fuzzy_threshold=settings.fuzzy_threshold,
+            rects=rects,
+            check_facts=settings.check_facts,
+        )
+
+    def on_claim(key: int) -> ClaimHandler:
+        """Verify each streamed claim as it closes (the same funnel as the whole answer's)."""
+        count = [0]
+
+        def handle(obj: dict) -> Generator[ProgressEvent, None, None]:
+            try:
+                claim = ModelClaim.model_validate(obj)
+            except ValidationError:
+                return  # the whole reply is judged at the end
+            kept, rejected = verify(ModelAnswer.model_construct(claims=[claim]))
+            count[0] += 1
+            if "first_claim" not in trace.timings_ms:
+                trace.timings_ms["first_claim"] = round((time.perf_counter() - t_gen) * 1000, 1)
+            yield ProgressEvent(stage="claim", done=count[0], attempt=key, claim=kept[0] if kept else None,
+                                rejected=rejected, message="Verified as the model writes")
+
+        return handle
+
     outcome = yield from _generate(
         backend, messages, answer_schema(list(delivered)), prompt_tokens=prompt_tokens,
         answer_tokens=answer_tokens, trace=trace, round_no=round_no, cancel=cancel,
+        on_claim=on_claim if settings.stream_answers else None,
     )
     trace.timings_ms[f"generate{'' if round_no == 1 else round_no}"] = round((time.perf_counter() - t_gen) * 1000, 1)
     if isinstance(outcome, RejectReason):
@@ -312,13 +353,7 @@ def _run_round(
         raise Cancelled()
     yield ProgressEvent(stage="verifying", message="Checking every quote against the source")
     t_ver = time.perf_counter()
-    rnd.claims, rnd.rejected = verify_claims(
-        outcome, delivered,
-        min_quote_chars=settings.min_quote_chars,
-        fuzzy_threshold=settings.fuzzy_threshold,
-        rects=lambda chunk, s, e: span_rects(chunk.path, chunk.page, s, e),
-        check_facts=settings.check_facts,
-    )
+    rnd.claims, rnd.rejected = verify(outcome)
     trace.timings_ms[f"verify{'' if round_no == 1 else round_no}"] = round((time.perf_counter() - t_ver) * 1000, 1)
     _name_duplicates(workspace, rnd.claims, trace.duplicates)
     if settings.support_check == "judge" and backend.name != "embedded" and rnd.claims:
@@ -441,6 +476,10 @@ def answer_question(
 
     turns = [t if isinstance(t, Turn) else Turn(question=t[0], answer=t[1]) for t in history or []]
     turns = [t for t in turns if t.question.strip()]
+    if backend is None:
+        # Resolve "auto" once (Ollama if it answers with the model, else passages).
+        settings = settings.model_copy(update={"backend": backend_choice(settings)})
+    passages = (backend.name if backend is not None else settings.backend) == "passages"
     standalone = question
     if turns:
         decision = detect_follow_up(question, turns)
@@ -450,7 +489,13 @@ def answer_question(
         trace.follow_up_cue = decision.cue
         if not decision.follow_up or workspace.chunk_count() == 0:
             turns = []  # stands on its own; or nothing to search: no model call for a rewrite
-    if turns:
+    if turns and passages:
+        # A follow-up and no model to rewrite it: the deterministic form (core.followup).
+        standalone = fallback_standalone(question, turns)
+        trace.history_turns = min(len(turns), MAX_HISTORY_TURNS)
+        trace.standalone_question, trace.rewrite_method = standalone, "fallback"
+        trace.rewrite_detail = "passages answer: no model to rewrite the follow-up"
+    elif turns:
         if backend_ref[0] is None:
             yield ProgressEvent(stage="loading", message="Loading the model")
             backend_ref[0] = make_backend(settings)
@@ -474,14 +519,31 @@ def answer_question(
                                              "review them in the workspace's document list.")
         return answer
 
-    first = yield from _run_round(workspace, standalone, standalone, settings, backend_ref, trace, 1, cancel, scope)
-    if first is None:
+    def nothing_found() -> Answer:
         finish()
         if workspace.chunk_count() == 0:  # case B27: say the index is empty, not "nothing matches"
             trace.warnings.append("index_empty")
             return abstain("This workspace has no indexed text yet: index a folder with documents that "
                            "contain text (scanned pages need OCR).", [])
         return abstain("Nothing in this workspace matches the question; no document was given to the model.", [])
+
+    if passages:
+        yield ProgressEvent(stage="retrieving", message="Searching the documents")
+        ranked = retrieve(workspace, standalone, settings, trace, scope=scope)
+        if cancel():
+            raise Cancelled()
+        if not ranked:
+            answer = nothing_found()
+            answer.kind = "passages"
+            return answer
+        answer = yield from passages_answer(workspace, question, standalone, settings, trace,
+                                            [s.chunk for s in ranked], abstain, cancel)
+        _name_duplicates(workspace, answer.claims, trace.duplicates)
+        finish()
+        return answer
+    first = yield from _run_round(workspace, standalone, standalone, settings, backend_ref, trace, 1, cancel, scope)
+    if first is None:
+        return nothing_found()
     second = None
     ma = first.model_answer
     # Widen only when the first round verified part of an answer: if nothing verified, the

@@ -28,8 +28,10 @@ class Settings(BaseSettings):
     schema_version: int = SCHEMA_VERSION
 
     # generation
-    backend: Literal["auto", "ollama", "embedded"] = Field(
-        "auto", description="'auto' uses Ollama when it answers, else the embedded model."
+    backend: Literal["auto", "ollama", "passages", "embedded"] = Field(
+        "auto", description="What answers ('Answer with'): 'ollama' (a model writes, every quote verified), "
+        "'passages' (the matching passages themselves, no model), 'embedded' (the small demo model); "
+        "'auto' uses Ollama when it answers with the model, else passages.",
     )
     ollama_host: str = Field("http://127.0.0.1:11434", description="Ollama server URL (loopback by default).")
     ollama_model: str = Field("qwen2.5:7b-instruct", description="Ollama model name, as in `ollama pull <model>`.")
@@ -44,6 +46,24 @@ class Settings(BaseSettings):
     )
     embedded_context_tokens: int = Field(
         4096, ge=1024, le=8192, description="Context window of the embedded llama.cpp model, tokens."
+    )
+
+    stream_answers: bool = Field(
+        True, description="Stream the model's reply and verify each claim as its JSON object closes (core.streaming); "
+        "the final answer is the same either way.",
+    )
+
+    # passages answer (core.passages)
+    passages_max: int = Field(5, ge=1, le=20, description="Passages shown at most.")
+    passages_per_chunk: int = Field(2, ge=1, le=10, description="Passages taken from one chunk at most.")
+    passages_term_weight: float = Field(
+        0.5, ge=0, le=5, description="Weight of the question's terms found in a span beside its cosine (core.passages)."
+    )
+    passages_min_score: float = Field(
+        0.77, ge=-1, le=10,
+        description="A passages answer abstains when its best span scores below this: the median of the thresholds "
+        "5-fold cross-validation over documents chose on CUAD and XQuAD-es (bench/passages.py, objective: abstain "
+        "as much as possible with at most 5 % false abstentions).",
     )
 
     # retrieval

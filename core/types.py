@@ -252,6 +252,9 @@ class Claim(BaseModel):
     support: Literal["", "supported"] = Field(
         "", description="'supported' when the optional support check (a judge model) passed it; '' = not checked."
     )
+    passage_score: float | None = Field(
+        None, description="Passages answer only: the span's score against the question (core.passages); None otherwise."
+    )
 
 
 class SupportVerdict(BaseModel):
@@ -398,6 +401,9 @@ class Trace(BaseModel):
     hypothetical_passage: str = Field(
         "", description="Optional HyDE: the passage the model expected a document to hold, searched as a dense query."
     )
+    passage_best_score: float | None = Field(
+        None, description="Passages answer: the best span's score (core.passages), compared with the abstention threshold."
+    )
 
 
 class Answer(BaseModel):
@@ -406,6 +412,10 @@ class Answer(BaseModel):
     question: str
     workspace: str
     status: Literal["answered", "partial", "abstained"]
+    kind: Literal["model", "passages"] = Field(
+        "model", description="'model': claims written by a model and verified; 'passages': spans chosen from the "
+        "retrieved chunks (core.passages), each claim's text is its own quote."
+    )
     claims: list[Claim] = Field(default_factory=list)
     rejected: list[Rejected] = Field(default_factory=list)
     abstention: Abstention | None = None
@@ -448,7 +458,15 @@ class IndexReport(BaseModel):
 
 
 class ProgressEvent(BaseModel):
-    """One progress tick of a long operation; ``total`` 0 means indeterminate."""
+    """One progress tick of a long operation; ``total`` 0 means indeterminate.
+
+    Stage ``"claim"`` (a streamed model answer, :mod:`core.streaming`) carries one
+    claim of the reply as soon as its JSON object closed, already verified: ``claim``
+    when it kept a citation, and its ``rejected`` citations (or the claim's removal)
+    with their reasons. ``attempt`` (``round * 10 + attempt``) tells a preview to start
+    over when a new generation begins. The final :class:`Answer` is decided afterwards
+    from the whole reply, as without streaming; the previews only show it sooner.
+    """
 
     model_config = ConfigDict(frozen=True)
 
@@ -458,3 +476,6 @@ class ProgressEvent(BaseModel):
     message: str = ""
     item: str = Field("", description="What the event is about: while indexing, the doc_id of the file read, "
                       "embedded or committed; '' when none.")
+    claim: Claim | None = None
+    rejected: list[Rejected] = Field(default_factory=list)
+    attempt: int = 0

@@ -15,7 +15,7 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, QThreadPool, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QObject, QThreadPool, Signal
 
 from core.engine import LocalEngine, answer_op
 from core.pipeline import MAX_HISTORY_TURNS, turn_of
@@ -42,9 +42,12 @@ class AnswerFlow(QObject):
 
     Signals:
         answer_ready(Answer): an answer (or abstention) was shown.
+        live_shown(object): the preview of the answer being written changed (an
+            :class:`Entry` with ``streaming`` set, or ``None`` when it is taken away).
     """
 
     answer_ready = Signal(object)
+    live_shown = Signal(object)
 
     def __init__(self, window: "MainWindow") -> None:
         super().__init__(window)
@@ -58,6 +61,9 @@ class AnswerFlow(QObject):
         self._pool.setMaxThreadCount(1)
         self._worker: GeneratorWorker | None = None
         self._workspace: str | None = None
+        self._question = ""
+        self._live: Entry | None = None  # the model answer being written, as far as verified
+        self._live_attempt = 0
 
     # --- asking ---------------------------------------------------------------
 
@@ -69,7 +75,9 @@ class AnswerFlow(QObject):
     def ask(self, question: str) -> None:
         """Answer ``question`` in the selected workspace in the background; emits :attr:`answer_ready`.
 
-        A question asked while another runs cancels the earlier one.
+        A question asked while another runs cancels the earlier one. A model answer is
+        shown sentence by sentence as the model writes it (each verified first), then
+        replaced by the final answer.
         """
         w = self.w
         question = question.strip()
@@ -78,17 +86,34 @@ class AnswerFlow(QObject):
         name = w.workspace_name or w._requested_workspace or "default"
         if w.question_edit.text().strip() != question:
             w.question_edit.setText(question)
-        if self._worker is not None:
-            self._worker.cancel()
-        settings, backend = w.settings, w.backend
-        engine = w.engine if backend is None else self._local_engine
         # A follow-up is read in the light of this workspace's conversation (core rewrites it).
         history = [turn_of(e.answer) for e in w._conversations.get(name, [])][-MAX_HISTORY_TURNS:]
+        self._start(name, question, w.settings, w.backend, history)
+
+    def show_passages(self, entry_index: int) -> None:
+        """Answer the question of conversation entry ``entry_index`` again with passages (no model),
+        as its own new entry: the sentences of the documents that match it ("Show matching passages")."""
+        w = self.w
+        entries = w.conversation.entries
+        if not 0 <= entry_index < len(entries):
+            return
+        answer = entries[entry_index].answer
+        question = answer.trace.standalone_question or answer.question
+        name = w.workspace_name or answer.workspace
+        self._start(name, question, w.settings.model_copy(update={"backend": "passages"}), None, [])
+
+    def _start(self, name: str, question: str, settings, backend, history) -> None:
+        w = self.w
+        if self._worker is not None:
+            self._worker.cancel()
+        engine = w.engine if backend is None else self._local_engine
         worker = GeneratorWorker(
             lambda cancel: engine.run(answer_op, name, question, settings, history, backend=backend, cancel=cancel)
         )
         self._worker = worker
         self._workspace = name
+        self._question = question
+        self._set_live(None)
         w.conversation.set_busy(True, self.tr("Waiting…"))
         w._jobs.start(worker, self._pool,
                       on_progress=lambda e: self._on_progress(worker, e),
@@ -111,8 +136,31 @@ class AnswerFlow(QObject):
         return worker is self._worker
 
     def _on_progress(self, worker: GeneratorWorker, event: ProgressEvent) -> None:
-        if self._is_current(worker) and not worker.is_cancelled:
+        if not self._is_current(worker) or worker.is_cancelled:
+            return
+        if event.stage != "claim":
             self.w.conversation.set_busy(True, stage_text(event.stage, event.message))
+            return
+        # A claim of the reply being written, already verified: show it (or why it was removed) now.
+        live = self._live
+        if live is None or event.attempt != self._live_attempt:  # a new generation starts over
+            live = Entry(answer=Answer(question=self._question, workspace=self._workspace or "", status="answered"),
+                         streaming=True, expanded=True)
+            self._live_attempt = event.attempt
+        if event.claim is not None:
+            live.answer.claims.append(event.claim)
+        live.answer.rejected.extend(event.rejected)
+        self._set_live(live)
+        self.w.conversation.set_busy(True, self.tr("{n} sentences verified as the model writes…").format(
+            n=len(live.answer.claims)))
+
+    def _set_live(self, entry: Entry | None) -> None:
+        self._live = entry
+        if entry is None and self.w.conversation.live is None:
+            return
+        if entry is None or self._workspace == self.w.workspace_name:
+            self.w.conversation.set_live(entry)
+            self.live_shown.emit(entry)
 
     def _on_returned(self, worker: GeneratorWorker, answer: Answer) -> None:
         if not self._is_current(worker):
@@ -148,6 +196,7 @@ class AnswerFlow(QObject):
         self.w.stage_label.setText(self.tr("Stopped"))
 
     def _done(self) -> None:
+        self._set_live(None)
         self._worker = None
         self._workspace = None
         self.w.conversation.set_busy(False)
@@ -223,3 +272,9 @@ class AnswerFlow(QObject):
             return
         doc = ab.consulted[doc_index]
         self.w.side_panel.show_document(doc.path, doc.pages[0] if doc.pages else 1, doc.doc_id)
+
+
+# Strings used through a helper or inside f-strings, listed for pyside6-lupdate.
+_LUPDATE = (
+    QT_TRANSLATE_NOOP("AnswerFlow", "{n} sentences verified as the model writes…"),
+)

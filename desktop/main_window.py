@@ -332,6 +332,7 @@ class MainWindow(QMainWindow):
         c.stop_requested.connect(self.answers.stop)
         c.citation_clicked.connect(self.answers.open_entry_citation)
         c.document_clicked.connect(self.answers.open_consulted_document)
+        c.passages_requested.connect(self.answers.show_passages)
         c.copy_requested.connect(self.copy_answer)
         c.export_markdown_requested.connect(self._export_markdown_dialog)
         c.export_pdf_requested.connect(self._export_pdf_dialog)

@@ -6,6 +6,7 @@ private schemes the conversation view interprets:
 * ``cite:<entry>:<n>``  citation ``n`` (1-based chip number) of entry ``entry``
 * ``doc:<entry>:<i>``   consulted document ``i`` (0-based) of an abstention
 * ``toggle:<entry>``    show or hide the removed sentences of an entry
+* ``passages:<entry>``  show the passages that match entry ``entry``'s question (no model)
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 
+from core.passages import PASSAGES_HEADER
 from core.types import Answer, Citation
 from desktop.texts import abstention_text, answer_status_text, reason_text
 
@@ -58,6 +60,8 @@ class Entry:
         asked_at: Unix time, seconds (0 if unknown).
         stale: doc ids cited by the answer whose content changed since it was given.
         expanded: whether the removed sentences are shown.
+        streaming: a preview of a model answer being written: its sentences verified so far
+            (``answer`` holds them); replaced by the final answer when it arrives.
     """
 
     answer: Answer
@@ -65,6 +69,7 @@ class Entry:
     asked_at: float = 0.0
     stale: set[str] = field(default_factory=set)
     expanded: bool = False
+    streaming: bool = False
 
     def citations(self) -> list[Citation]:
         """The answer's citations in chip order (1-based chip ``n`` is ``citations()[n-1]``)."""
@@ -88,7 +93,19 @@ def entry_html(entry_index: int, entry: Entry) -> str:
     read_as = _read_as(a)
     if read_as:
         parts.append(f"<p style='color:gray; font-size:9pt'>{esc(_t('Read as'))}: {esc(read_as)}</p>")
-    if a.status == "abstained" and a.abstention is not None:
+    if entry.streaming:
+        parts.append(f"<p style='color:#8a5a00'><b>{esc(_t('Verifying each sentence as the model writes…'))}</b> "
+                     f"{esc(_t('{n} verified so far').format(n=len(a.claims)))}</p>")
+    if a.kind == "passages" and a.status != "abstained":
+        parts.append(f"<p style='color:#374151; font-weight:600'>{esc(_t(PASSAGES_HEADER))}</p>")
+        for n, cit in enumerate(entry.citations(), 1):
+            parts.append(
+                f"<blockquote style='margin-left:12px; font-size:11pt'>“{esc(display_quote(cit.quote))}” "
+                f"{_chip(entry_index, n, cit.doc_id in entry.stale)}<br>"
+                f"<span style='color:gray; font-size:9pt'>{esc(cit.doc_id)}, {esc(_t('page'))} {cit.page}"
+                f"{_marks(cit, entry)}</span></blockquote>"
+            )
+    elif a.status == "abstained" and a.abstention is not None:
         ab = a.abstention
         parts.append(
             f"<p><span style='background-color:#e5e7eb; color:#374151; font-weight:700;'>&nbsp;{esc(ab.marker)}&nbsp;</span>"
@@ -131,20 +148,20 @@ def entry_html(entry_index: int, entry: Entry) -> str:
             parts.append(f"<p style='font-size:11pt'>{bullet}{esc(claim.text)} {' '.join(chips)}</p>")
         parts.append(f"<p style='margin-top:6px'><b>{esc(_t('Sources'))}</b></p><table cellspacing='3'>")
         for n, cit in enumerate(entry.citations(), 1):
-            marks = []
-            if getattr(cit, "modality", "text") == "ocr":
-                marks.append(f"<span style='color:#b45309; font-weight:600'>{esc(_t('OCR — check the page'))}</span>")
-            if cit.doc_id in entry.stale:
-                marks.append(f"<span style='color:#b00020; font-weight:600'>{esc(_t('changed since this answer'))}</span>")
-            mark = (" · " + " · ".join(marks)) if marks else ""
             parts.append(
                 f"<tr><td valign='top'>{_chip(entry_index, n, cit.doc_id in entry.stale)}</td><td>"
-                f"{esc(cit.doc_id)}, {esc(_t('page'))} {cit.page}{mark}<br>"
+                f"{esc(cit.doc_id)}, {esc(_t('page'))} {cit.page}{_marks(cit, entry)}<br>"
                 f"<i>“{esc(display_quote(cit.quote))}”</i></td></tr>"
             )
         parts.append("</table>")
     if a.rejected:
         parts.append(_rejected_html(entry_index, entry))
+    if entry.streaming:
+        parts.append("<hr>")
+        return "".join(parts)
+    if a.kind == "model" and a.trace.context:
+        parts.append(f"<p><a href='passages:{entry_index}'>{esc(_t('Show matching passages'))}</a> "
+                     f"<span style='color:gray; font-size:9pt'>— {esc(_t('the sentences of the documents that match the question, without a model'))}</span></p>")
     t = a.trace
     footer = [answer_status_text(a.status)]
     if t.backend:
@@ -153,6 +170,17 @@ def entry_html(entry_index: int, entry: Entry) -> str:
         footer.append(f"{t.timings_ms['total'] / 1000:.1f} s")
     parts.append(f"<p style='color:gray; font-size:9pt'>{esc(' · '.join(footer))}</p><hr>")
     return "".join(parts)
+
+
+def _marks(cit: Citation, entry: Entry) -> str:
+    """" · OCR — check the page · changed since this answer" as they apply to ``cit`` (HTML)."""
+    esc = html.escape
+    marks = []
+    if getattr(cit, "modality", "text") == "ocr":
+        marks.append(f"<span style='color:#b45309; font-weight:600'>{esc(_t('OCR — check the page'))}</span>")
+    if cit.doc_id in entry.stale:
+        marks.append(f"<span style='color:#b00020; font-weight:600'>{esc(_t('changed since this answer'))}</span>")
+    return (" · " + " · ".join(marks)) if marks else ""
 
 
 def _rejected_groups(answer: Answer) -> dict[str, list]:
@@ -206,7 +234,12 @@ def entry_markdown(entry: Entry) -> str:
     lines = [f"## {a.question}", ""]
     if _read_as(a):
         lines += [f"*{_t('Read as')}: {_read_as(a)}*", ""]
-    if a.status == "abstained" and a.abstention is not None:
+    if a.kind == "passages" and a.status != "abstained":
+        lines += [f"*{_t(PASSAGES_HEADER)}*", ""]
+        for n, cit in enumerate(entry.citations(), 1):
+            lines += [f"> “{display_quote(cit.quote)}” [{n}]", ">", f"> — {cit.doc_id}, {_t('page')} {cit.page}  ",
+                      f"> `{cit.path}`", ""]
+    elif a.status == "abstained" and a.abstention is not None:
         ab = a.abstention
         lines += [f"**{ab.marker}** — {abstention_text(ab.message)}", "", f"*{_t('Searched for')}:* {ab.query}", ""]
         for doc in ab.consulted:
@@ -262,6 +295,11 @@ def short_path(path: str) -> str:
 # Strings used inside f-strings or through a helper, listed for pyside6-lupdate
 # (it reads only literal tr()/translate() calls outside f-strings).
 _LUPDATE = (
+    QT_TRANSLATE_NOOP("Render", "Passages that match your question — not an answer written by a model"),
+    QT_TRANSLATE_NOOP("Render", "Verifying each sentence as the model writes…"),
+    QT_TRANSLATE_NOOP("Render", "{n} verified so far"),
+    QT_TRANSLATE_NOOP("Render", "Show matching passages"),
+    QT_TRANSLATE_NOOP("Render", "the sentences of the documents that match the question, without a model"),
     QT_TRANSLATE_NOOP("Render", "the document changed since this answer"),
     QT_TRANSLATE_NOOP("Render", "Searched for"),
     QT_TRANSLATE_NOOP("Render", "Documents consulted"),

@@ -73,7 +73,7 @@ class SettingsDialog(QDialog):
         schema = Settings.model_json_schema()["properties"]
         form = QFormLayout()
         labels = {
-            "backend": self.tr("Answering model"),
+            "backend": self.tr("Answer with"),
             "ollama_host": self.tr("Ollama host"),
             "ollama_model": self.tr("Ollama model"),
             "embedding_model": self.tr("Embedding model folder"),
@@ -127,8 +127,9 @@ class SettingsDialog(QDialog):
         """Readable labels for the settings' fixed choices (the stored values stay codes)."""
         return {
             "system": self.tr("System language"), "en": "English", "es": "Español",
-            "auto": self.tr("Automatic (Ollama when it runs, else the embedded model)"),
-            "ollama": "Ollama", "embedded": self.tr("Embedded demo model"),
+            "auto": self.tr("Automatic (the Ollama model when it answers, else passages)"),
+            "ollama": self.tr("Ollama model"), "passages": self.tr("Passages only (no model)"),
+            "embedded": self.tr("Embedded demo model"),
             "off": self.tr("Off"), "judge": self.tr("The Ollama model as a judge"),
         }
 

@@ -74,7 +74,9 @@ class StatusController(QObject):
         """Say which model answered the current answer (``trace``), or which one will answer."""
         self.trace = trace
         if trace is not None:
-            if trace.backend:
+            if trace.backend == "passages":  # no model: the passages themselves
+                self.backend_label.setText(self.tr("Model: {backend}").format(backend=backend_text("passages")))
+            elif trace.backend:
                 self.backend_label.setText(self.tr("Model: {backend} ({model})").format(
                     backend=backend_text(trace.backend), model=trace.model))
             else:
@@ -87,9 +89,11 @@ class StatusController(QObject):
         if s.backend == "ollama" or (s.backend == "auto" and self.ollama_ok):
             self.backend_label.setText(self.tr("Model: {backend} ({model})").format(
                 backend=backend_text("ollama").lower(), model=s.ollama_model))
-        else:
+        elif s.backend == "embedded":
             self.backend_label.setText(self.tr("Model: {backend} ({model})").format(
                 backend=backend_text("embedded"), model=self.tr("demo model")))
+        else:  # "passages", or "auto" without Ollama (core.generate.backend_choice)
+            self.backend_label.setText(self.tr("Model: {backend}").format(backend=backend_text("passages")))
 
     # --- engine ------------------------------------------------------------------------
 

@@ -20,6 +20,7 @@ def stage_text(stage: str, fallback: str = "") -> str:
         "retrieving": t(_CTX, "Retrieving passages…"),
         "loading": t(_CTX, "Loading the model…"),
         "generating": t(_CTX, "Generating the answer…"),
+        "scoring": t(_CTX, "Choosing the passages that match…"),
         "verifying": t(_CTX, "Verifying every quote…"),
     }
     return texts.get(stage, fallback or stage)
@@ -132,6 +133,7 @@ ABSTENTION_MESSAGES = (
     QT_TRANSLATE_NOOP("Texts", "The model answered, but its sentences state figures that its quotes do not contain."),
     QT_TRANSLATE_NOOP("Texts", "The model answered, but its quotes do not support its sentences."),
     QT_TRANSLATE_NOOP("Texts", "The model answered, but none of its quotes could be found in the cited passages."),
+    QT_TRANSLATE_NOOP("Texts", "No passage of the documents matches the question closely enough."),  # core.passages
 )
 
 
@@ -150,6 +152,7 @@ _LUPDATE = (
     QT_TRANSLATE_NOOP("Texts", "Retrieving passages…"),
     QT_TRANSLATE_NOOP("Texts", "Loading the model…"),
     QT_TRANSLATE_NOOP("Texts", "Generating the answer…"),
+    QT_TRANSLATE_NOOP("Texts", "Choosing the passages that match…"),
     QT_TRANSLATE_NOOP("Texts", "Verifying every quote…"),
     QT_TRANSLATE_NOOP("Texts", "cites a passage that was not given to the model"),
     QT_TRANSLATE_NOOP("Texts", "quote too short to check"),

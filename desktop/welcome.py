@@ -104,11 +104,19 @@ class WelcomeView(QWidget):
                 + esc(self.tr("Answers come from the model “{model}” if it is installed there.")
                       .format(model=settings.ollama_model))
             )
-        else:
+        elif settings.backend == "embedded":
             self.model_label.setText(
                 f"<b>{esc(self.tr('Ollama not found'))}</b> ({esc(settings.ollama_host)}). "
                 + esc(self.tr("Answers come from the small embedded demo model, which is slow and often abstains. "
                               "For real use install Ollama from ollama.com, then run:"))
+                + f"<br><code>ollama pull {esc(settings.ollama_model)}</code>"
+            )
+        else:
+            self.model_label.setText(
+                f"<b>{esc(self.tr('Ollama not found'))}</b> ({esc(settings.ollama_host)}). "
+                + esc(self.tr("Answers are the passages of your documents that match the question, each one "
+                              "highlighted on its page; no model writes anything. For answers written by a model, "
+                              "install Ollama from ollama.com, then run:"))
                 + f"<br><code>ollama pull {esc(settings.ollama_model)}</code>"
             )
 

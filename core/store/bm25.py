@@ -118,6 +118,22 @@ class Bm25Index:
         return (meta.get("bm25_generation", "0") == meta.get("generation", "0") and bool(bm25_dir)
                 and (self.folder / bm25_dir / "ids.json").exists())
 
+    def document_frequencies(self, tokens: list[str]) -> tuple[dict[str, int], int]:
+        """How many indexed chunks contain each of ``tokens``, and how many chunks are indexed.
+
+        Read from bm25s' sparse score matrix (one column per vocabulary token; its
+        non-zero entries are the chunks that contain it). Tokens not in the
+        vocabulary count 0. ``({}, 0)`` for an empty index.
+        """
+        with self._lock:
+            self._load()
+            retriever, n = self._retriever, len(self._ids)
+        if retriever is None or not n:
+            return {}, 0
+        indptr = retriever.scores["indptr"]
+        vocab = retriever.vocab_dict
+        return {t: int(indptr[vocab[t] + 1] - indptr[vocab[t]]) if t in vocab else 0 for t in tokens}, n
+
     def search(self, query: str, k: int, exclude_docs: set[str], only_docs: set[str] | None = None) -> list[str]:
         """Chunk ids ranked by BM25 for ``query``, best first (zero-score hits dropped).
 

@@ -191,6 +191,11 @@ class Workspace:
         """
         return self.bm25.search(query, k, exclude_docs, only_docs)
 
+    def document_frequencies(self, tokens: list[str]) -> tuple[dict[str, int], int]:
+        """Chunks of the BM25 index containing each of ``tokens`` (BM25 tokens, :func:`core.textproc.tokenize`)
+        and the number of chunks indexed (for IDF weights, :mod:`core.passages`)."""
+        return self.bm25.document_frequencies(tokens)
+
     def dense_search(self, query: str, k: int, exclude_docs: set[str],
                      only_docs: set[str] | None = None, *, vector: list[float] | None = None) -> list[str]:
         """Chunk ids nearest to ``query`` by cosine similarity, best first.

@@ -3,22 +3,28 @@
 <context>
     <name>AnswerFlow</name>
     <message>
-        <location filename="../../desktop/answer_flow.py" line="92" />
+        <location filename="../../desktop/answer_flow.py" line="117" />
         <source>Waiting…</source>
         <translation>Esperando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/answer_flow.py" line="103" />
+        <location filename="../../desktop/answer_flow.py" line="128" />
         <source>Stopping…</source>
         <translation>Deteniendo…</translation>
     </message>
     <message>
-        <location filename="../../desktop/answer_flow.py" line="141" />
+        <location filename="../../desktop/answer_flow.py" line="154" />
+        <location filename="../../desktop/answer_flow.py" line="279" />
+        <source>{n} sentences verified as the model writes…</source>
+        <translation>{n} frases verificadas mientras el modelo escribe…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/answer_flow.py" line="189" />
         <source>Could not answer: {error}</source>
         <translation>No se pudo responder: {error}</translation>
     </message>
     <message>
-        <location filename="../../desktop/answer_flow.py" line="148" />
+        <location filename="../../desktop/answer_flow.py" line="196" />
         <source>Stopped</source>
         <translation>Detenido</translation>
     </message>
@@ -136,63 +142,63 @@
 <context>
     <name>ConversationView</name>
     <message>
-        <location filename="../../desktop/conversation.py" line="95" />
+        <location filename="../../desktop/conversation.py" line="99" />
         <source>Conversation</source>
         <translation>Conversación</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="99" />
+        <location filename="../../desktop/conversation.py" line="103" />
         <source>Copy answer</source>
         <translation>Copiar respuesta</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="100" />
+        <location filename="../../desktop/conversation.py" line="104" />
         <source>Copy the last answer with its citations</source>
         <translation>Copiar la última respuesta con sus citas</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="102" />
+        <location filename="../../desktop/conversation.py" line="106" />
         <source>Export Markdown…</source>
         <translation>Exportar Markdown…</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="104" />
+        <location filename="../../desktop/conversation.py" line="108" />
         <source>Export PDF…</source>
         <translation>Exportar PDF…</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="112" />
+        <location filename="../../desktop/conversation.py" line="116" />
         <source>Answering state</source>
         <translation>Estado de la respuesta</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="122" />
+        <location filename="../../desktop/conversation.py" line="126" />
         <source>Ask a question about this workspace's documents (Ctrl+L). Enter asks, Ctrl+Enter adds a line.</source>
         <translation>Pregunte sobre los documentos de este espacio de trabajo (Ctrl+L). Intro pregunta, Ctrl+Intro añade una línea.</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="124" />
+        <location filename="../../desktop/conversation.py" line="128" />
         <source>Question</source>
         <translation>Pregunta</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="127" />
-        <location filename="../../desktop/conversation.py" line="128" />
+        <location filename="../../desktop/conversation.py" line="131" />
+        <location filename="../../desktop/conversation.py" line="132" />
         <source>Ask</source>
         <translation>Preguntar</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="130" />
+        <location filename="../../desktop/conversation.py" line="134" />
         <source>Stop</source>
         <translation>Detener</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="131" />
+        <location filename="../../desktop/conversation.py" line="135" />
         <source>Stop answering</source>
         <translation>Detener la respuesta</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="160" />
+        <location filename="../../desktop/conversation.py" line="168" />
         <source>Answers appear here. Every sentence carries numbered citations; click one to see the quoted passage on its page.</source>
         <translation>Las respuestas aparecen aquí. Cada frase lleva citas numeradas; pulse una para ver el pasaje citado en su página.</translation>
     </message>
@@ -338,28 +344,28 @@
         <translation>Primeros pasos</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="447" />
+        <location filename="../../desktop/main_window.py" line="448" />
         <source>Answer copied with its citations.</source>
         <translation>Respuesta copiada con sus citas.</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="462" />
+        <location filename="../../desktop/main_window.py" line="463" />
         <source>Exported to {path}</source>
         <translation>Exportado a {path}</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="466" />
-        <location filename="../../desktop/main_window.py" line="472" />
+        <location filename="../../desktop/main_window.py" line="467" />
+        <location filename="../../desktop/main_window.py" line="473" />
         <source>Export conversation</source>
         <translation>Exportar la conversación</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="524" />
+        <location filename="../../desktop/main_window.py" line="525" />
         <source>Delete history</source>
         <translation>Eliminar el historial</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="525" />
+        <location filename="../../desktop/main_window.py" line="526" />
         <source>Delete every question and answer of this workspace's history?</source>
         <translation>¿Eliminar todas las preguntas y respuestas del historial de este espacio de trabajo?</translation>
     </message>
@@ -367,117 +373,142 @@
 <context>
     <name>Render</name>
     <message>
-        <location filename="../../desktop/render.py" line="265" />
+        <location filename="../../desktop/render.py" line="298" />
+        <source>Passages that match your question — not an answer written by a model</source>
+        <translation>Pasajes que coinciden con su pregunta — no es una respuesta escrita por un modelo</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/render.py" line="299" />
+        <source>Verifying each sentence as the model writes…</source>
+        <translation>Verificando cada frase mientras el modelo escribe…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/render.py" line="300" />
+        <source>{n} verified so far</source>
+        <translation>{n} verificadas hasta ahora</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/render.py" line="301" />
+        <source>Show matching passages</source>
+        <translation>Mostrar los pasajes que coinciden</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/render.py" line="302" />
+        <source>the sentences of the documents that match the question, without a model</source>
+        <translation>las frases de los documentos que coinciden con la pregunta, sin modelo</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/render.py" line="303" />
         <source>the document changed since this answer</source>
         <translation>el documento cambió después de esta respuesta</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="266" />
+        <location filename="../../desktop/render.py" line="304" />
         <source>Searched for</source>
         <translation>Se buscó</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="267" />
+        <location filename="../../desktop/render.py" line="305" />
         <source>Documents consulted</source>
         <translation>Documentos consultados</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="268" />
+        <location filename="../../desktop/render.py" line="306" />
         <source>pages</source>
         <translation>páginas</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="269" />
+        <location filename="../../desktop/render.py" line="307" />
         <source>No document matched the question.</source>
         <translation>Ningún documento coincidió con la pregunta.</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="270" />
+        <location filename="../../desktop/render.py" line="308" />
         <source>some sentences were removed because no quote could be verified.</source>
         <translation>se quitaron algunas frases porque no se pudo verificar ninguna cita.</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="271" />
+        <location filename="../../desktop/render.py" line="309" />
         <source>Sources</source>
         <translation>Fuentes</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="272" />
+        <location filename="../../desktop/render.py" line="310" />
         <source>OCR — check the page</source>
         <translation>OCR — compruebe la página</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="273" />
+        <location filename="../../desktop/render.py" line="311" />
         <source>changed since this answer</source>
         <translation>cambió después de esta respuesta</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="274" />
+        <location filename="../../desktop/render.py" line="312" />
         <source>page</source>
         <translation>página</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="275" />
+        <location filename="../../desktop/render.py" line="313" />
         <source>{removed} removed, {dropped} with a citation dropped</source>
         <translation>{removed} quitadas, {dropped} con una cita descartada</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="276" />
+        <location filename="../../desktop/render.py" line="314" />
         <source>hide</source>
         <translation>ocultar</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="277" />
+        <location filename="../../desktop/render.py" line="315" />
         <source>show why</source>
         <translation>ver por qué</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="278" />
+        <location filename="../../desktop/render.py" line="316" />
         <source>Not verified</source>
         <translation>Sin verificar</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="279" />
+        <location filename="../../desktop/render.py" line="317" />
         <source>(the whole answer)</source>
         <translation>(toda la respuesta)</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="280" />
+        <location filename="../../desktop/render.py" line="318" />
         <source>citation dropped, sentence kept</source>
         <translation>cita descartada, frase conservada</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="281" />
+        <location filename="../../desktop/render.py" line="319" />
         <source>sentence removed</source>
         <translation>frase quitada</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="282" />
+        <location filename="../../desktop/render.py" line="320" />
         <source>Read as</source>
         <translation>Entendida como</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="283" />
+        <location filename="../../desktop/render.py" line="321" />
         <source>CONFLICT</source>
         <translation>CONFLICTO</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="284" />
+        <location filename="../../desktop/render.py" line="322" />
         <source>The cited passages disagree</source>
         <translation>Los pasajes citados no coinciden</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="285" />
+        <location filename="../../desktop/render.py" line="323" />
         <source>What each passage says</source>
         <translation>Lo que dice cada pasaje</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="286" />
+        <location filename="../../desktop/render.py" line="324" />
         <source>Verbatim gives no single answer: the passages below say different things about this question. Each sentence reports one passage; read them and decide.</source>
         <translation>Verbatim no da una única respuesta: los pasajes siguientes dicen cosas distintas sobre esta pregunta. Cada frase recoge un pasaje; léalos y decida.</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="287" />
+        <location filename="../../desktop/render.py" line="325" />
         <source>The model reported that the documents disagree, but fewer than two verified passages show it; the verified sentences are shown as they are.</source>
         <translation>El modelo indicó que los documentos no coinciden, pero menos de dos pasajes verificados lo muestran; las frases verificadas se muestran tal cual.</translation>
     </message>
@@ -491,8 +522,8 @@
     </message>
     <message>
         <location filename="../../desktop/settings_dialog.py" line="76" />
-        <source>Answering model</source>
-        <translation>Modelo que responde</translation>
+        <source>Answer with</source>
+        <translation>Responder con</translation>
     </message>
     <message>
         <location filename="../../desktop/settings_dialog.py" line="77" />
@@ -501,12 +532,13 @@
     </message>
     <message>
         <location filename="../../desktop/settings_dialog.py" line="78" />
+        <location filename="../../desktop/settings_dialog.py" line="131" />
         <source>Ollama model</source>
         <translation>Modelo de Ollama</translation>
     </message>
     <message>
         <location filename="../../desktop/settings_dialog.py" line="79" />
-        <location filename="../../desktop/settings_dialog.py" line="240" />
+        <location filename="../../desktop/settings_dialog.py" line="241" />
         <source>Embedding model folder</source>
         <translation>Carpeta del modelo de embeddings</translation>
     </message>
@@ -568,46 +600,51 @@
     </message>
     <message>
         <location filename="../../desktop/settings_dialog.py" line="130" />
-        <source>Automatic (Ollama when it runs, else the embedded model)</source>
-        <translation>Automático (Ollama si está en marcha; si no, el modelo integrado)</translation>
+        <source>Automatic (the Ollama model when it answers, else passages)</source>
+        <translation>Automático (el modelo de Ollama si responde; si no, pasajes)</translation>
     </message>
     <message>
         <location filename="../../desktop/settings_dialog.py" line="131" />
+        <source>Passages only (no model)</source>
+        <translation>Solo pasajes (sin modelo)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/settings_dialog.py" line="132" />
         <source>Embedded demo model</source>
         <translation>Modelo integrado de demostración</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="132" />
+        <location filename="../../desktop/settings_dialog.py" line="133" />
         <source>Off</source>
         <translation>Desactivado</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="132" />
+        <location filename="../../desktop/settings_dialog.py" line="133" />
         <source>The Ollama model as a judge</source>
         <translation>El modelo de Ollama como juez</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="197" />
+        <location filename="../../desktop/settings_dialog.py" line="198" />
         <source>Ollama host must start with http:// or https://</source>
         <translation>El servidor de Ollama debe empezar por http:// o https://</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="216" />
+        <location filename="../../desktop/settings_dialog.py" line="217" />
         <source>Asking Ollama for its models…</source>
         <translation>Preguntando a Ollama por sus modelos…</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="228" />
+        <location filename="../../desktop/settings_dialog.py" line="229" />
         <source>Ollama reports {n} models.</source>
         <translation>Ollama tiene {n} modelos.</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="229" />
+        <location filename="../../desktop/settings_dialog.py" line="230" />
         <source>Ollama has no models installed (ollama pull &lt;model&gt;).</source>
         <translation>Ollama no tiene modelos instalados (ollama pull &lt;modelo&gt;).</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="235" />
+        <location filename="../../desktop/settings_dialog.py" line="236" />
         <source>Ollama not reachable; type a model name.</source>
         <translation>Ollama no está disponible; escriba el nombre de un modelo.</translation>
     </message>
@@ -641,58 +678,64 @@
     </message>
     <message>
         <location filename="../../desktop/status_controller.py" line="78" />
-        <location filename="../../desktop/status_controller.py" line="88" />
-        <location filename="../../desktop/status_controller.py" line="91" />
+        <location filename="../../desktop/status_controller.py" line="96" />
+        <source>Model: {backend}</source>
+        <translation>Modelo: {backend}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/status_controller.py" line="80" />
+        <location filename="../../desktop/status_controller.py" line="90" />
+        <location filename="../../desktop/status_controller.py" line="93" />
         <source>Model: {backend} ({model})</source>
         <translation>Modelo: {backend} ({model})</translation>
     </message>
     <message>
-        <location filename="../../desktop/status_controller.py" line="81" />
+        <location filename="../../desktop/status_controller.py" line="83" />
         <source>Model: not called</source>
         <translation>Modelo: no se llamó</translation>
     </message>
     <message>
-        <location filename="../../desktop/status_controller.py" line="84" />
+        <location filename="../../desktop/status_controller.py" line="86" />
         <source>Model: —</source>
         <translation>Modelo: —</translation>
     </message>
     <message>
-        <location filename="../../desktop/status_controller.py" line="92" />
+        <location filename="../../desktop/status_controller.py" line="94" />
         <source>demo model</source>
         <translation>modelo de demostración</translation>
     </message>
     <message>
-        <location filename="../../desktop/status_controller.py" line="128" />
+        <location filename="../../desktop/status_controller.py" line="132" />
         <source>Engine: in this process</source>
         <translation>Motor: en este proceso</translation>
     </message>
     <message>
-        <location filename="../../desktop/status_controller.py" line="129" />
+        <location filename="../../desktop/status_controller.py" line="133" />
         <source>Engine: loading…</source>
         <translation>Motor: cargando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/status_controller.py" line="130" />
+        <location filename="../../desktop/status_controller.py" line="134" />
         <source>Engine: ready</source>
         <translation>Motor: listo</translation>
     </message>
     <message>
-        <location filename="../../desktop/status_controller.py" line="131" />
+        <location filename="../../desktop/status_controller.py" line="135" />
         <source>Engine: failed to start</source>
         <translation>Motor: no pudo arrancar</translation>
     </message>
     <message>
-        <location filename="../../desktop/status_controller.py" line="132" />
+        <location filename="../../desktop/status_controller.py" line="136" />
         <source>Engine: stopped</source>
         <translation>Motor: detenido</translation>
     </message>
     <message>
-        <location filename="../../desktop/status_controller.py" line="136" />
+        <location filename="../../desktop/status_controller.py" line="140" />
         <source>Loading the search libraries and the embedding model in the background; the window is usable meanwhile.</source>
         <translation>Cargando en segundo plano las bibliotecas de búsqueda y el modelo de embeddings; mientras tanto la ventana se puede usar.</translation>
     </message>
     <message>
-        <location filename="../../desktop/status_controller.py" line="139" />
+        <location filename="../../desktop/status_controller.py" line="143" />
         <source>Engine process {pid}; loaded in {s} s</source>
         <translation>Proceso del motor {pid}; cargado en {s} s</translation>
     </message>
@@ -700,232 +743,242 @@
 <context>
     <name>Texts</name>
     <message>
-        <location filename="../../desktop/texts.py" line="126" />
+        <location filename="../../desktop/texts.py" line="127" />
         <source>This workspace has no indexed text yet: index a folder with documents that contain text (scanned pages need OCR).</source>
         <translation>Este espacio de trabajo aún no tiene texto indexado: indexe una carpeta con documentos que contengan texto (las páginas escaneadas necesitan OCR).</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="127" />
+        <location filename="../../desktop/texts.py" line="128" />
         <source>Nothing in this workspace matches the question; no document was given to the model.</source>
         <translation>Nada en este espacio de trabajo coincide con la pregunta; no se dio ningún documento al modelo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="128" />
+        <location filename="../../desktop/texts.py" line="129" />
         <source>The question is too long for the model's context window.</source>
         <translation>La pregunta es demasiado larga para la ventana de contexto del modelo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="129" />
+        <location filename="../../desktop/texts.py" line="130" />
         <source>The model's answer was cut off at its token limit; no answer can be shown.</source>
         <translation>La respuesta del modelo se cortó en su límite de tokens; no se puede mostrar ninguna respuesta.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="130" />
+        <location filename="../../desktop/texts.py" line="131" />
         <source>The model's output was not valid twice; no answer can be shown.</source>
         <translation>La salida del modelo no fue válida dos veces; no se puede mostrar ninguna respuesta.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="131" />
+        <location filename="../../desktop/texts.py" line="132" />
         <source>The model found no answer in the passages consulted.</source>
         <translation>El modelo no encontró respuesta en los pasajes consultados.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="132" />
+        <location filename="../../desktop/texts.py" line="133" />
         <source>The model answered, but its sentences state figures that its quotes do not contain.</source>
         <translation>El modelo respondió, pero sus frases dan cifras que sus citas no contienen.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="133" />
+        <location filename="../../desktop/texts.py" line="134" />
         <source>The model answered, but its quotes do not support its sentences.</source>
         <translation>El modelo respondió, pero sus citas no respaldan sus frases.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="134" />
+        <location filename="../../desktop/texts.py" line="135" />
         <source>The model answered, but none of its quotes could be found in the cited passages.</source>
         <translation>El modelo respondió, pero ninguna de sus citas se encontró en los pasajes citados.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="149" />
+        <location filename="../../desktop/texts.py" line="136" />
+        <source>No passage of the documents matches the question closely enough.</source>
+        <translation>Ningún pasaje de los documentos coincide lo bastante con la pregunta.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/texts.py" line="151" />
         <source>Waiting for the engine to load the search libraries…</source>
         <translation>Esperando a que el motor cargue las bibliotecas de búsqueda…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="150" />
+        <location filename="../../desktop/texts.py" line="152" />
         <source>Retrieving passages…</source>
         <translation>Buscando pasajes…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="151" />
+        <location filename="../../desktop/texts.py" line="153" />
         <source>Loading the model…</source>
         <translation>Cargando el modelo…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="152" />
+        <location filename="../../desktop/texts.py" line="154" />
         <source>Generating the answer…</source>
         <translation>Generando la respuesta…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="153" />
+        <location filename="../../desktop/texts.py" line="155" />
+        <source>Choosing the passages that match…</source>
+        <translation>Eligiendo los pasajes que coinciden…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/texts.py" line="156" />
         <source>Verifying every quote…</source>
         <translation>Verificando cada cita…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="154" />
+        <location filename="../../desktop/texts.py" line="157" />
         <source>cites a passage that was not given to the model</source>
         <translation>cita un pasaje que no se entregó al modelo</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="155" />
+        <location filename="../../desktop/texts.py" line="158" />
         <source>quote too short to check</source>
         <translation>cita demasiado corta para comprobarla</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="156" />
+        <location filename="../../desktop/texts.py" line="159" />
         <source>quote comes from a different passage than the one cited</source>
         <translation>la cita procede de un pasaje distinto del citado</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="157" />
+        <location filename="../../desktop/texts.py" line="160" />
         <source>quote not found in the cited passage</source>
         <translation>la cita no aparece en el pasaje citado</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="158" />
+        <location filename="../../desktop/texts.py" line="161" />
         <source>no verified quote left for this sentence</source>
         <translation>no queda ninguna cita verificada para esta frase</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="159" />
+        <location filename="../../desktop/texts.py" line="162" />
         <source>the model's output was not valid</source>
         <translation>la salida del modelo no era válida</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="160" />
+        <location filename="../../desktop/texts.py" line="163" />
         <source>a number, date or name in the sentence is not in its quote</source>
         <translation>un número, fecha o nombre de la frase no está en su cita</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="161" />
+        <location filename="../../desktop/texts.py" line="164" />
         <source>number not in quote</source>
         <translation>el número no está en la cita</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="162" />
+        <location filename="../../desktop/texts.py" line="165" />
         <source>not verified ({reason})</source>
         <translation>sin verificar ({reason})</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="163" />
+        <location filename="../../desktop/texts.py" line="166" />
         <source>indexed</source>
         <translation>indexado</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="164" />
+        <location filename="../../desktop/texts.py" line="167" />
         <source>superseded</source>
         <translation>sustituido</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="165" />
+        <location filename="../../desktop/texts.py" line="168" />
         <source>quarantined</source>
         <translation>en cuarentena</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="166" />
+        <location filename="../../desktop/texts.py" line="169" />
         <source>failed</source>
         <translation>error</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="167" />
+        <location filename="../../desktop/texts.py" line="170" />
         <source>needs OCR</source>
         <translation>necesita OCR</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="168" />
+        <location filename="../../desktop/texts.py" line="171" />
         <source>the model's answer was cut off at its token limit</source>
         <translation>la respuesta del modelo se cortó en su límite de tokens</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="169" />
+        <location filename="../../desktop/texts.py" line="172" />
         <source>the quote does not support the sentence</source>
         <translation>la cita no respalda la frase</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="170" />
+        <location filename="../../desktop/texts.py" line="173" />
         <source>queued</source>
         <translation>en cola</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="171" />
+        <location filename="../../desktop/texts.py" line="174" />
         <source>indexing…</source>
         <translation>indexando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="172" />
+        <location filename="../../desktop/texts.py" line="175" />
         <source>Looking for files…</source>
         <translation>Buscando archivos…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="173" />
+        <location filename="../../desktop/texts.py" line="176" />
         <source>Reading {name}</source>
         <translation>Leyendo {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="174" />
+        <location filename="../../desktop/texts.py" line="177" />
         <source>Embedding {name}: {done} of {total} chunks</source>
         <translation>Vectorizando {name}: {done} de {total} fragmentos</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="175" />
+        <location filename="../../desktop/texts.py" line="178" />
         <source>Embedding {name}</source>
         <translation>Vectorizando {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="176" />
+        <location filename="../../desktop/texts.py" line="179" />
         <source>Saving to the index…</source>
         <translation>Guardando en el índice…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="177" />
+        <location filename="../../desktop/texts.py" line="180" />
         <source>Finishing…</source>
         <translation>Terminando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="178" />
+        <location filename="../../desktop/texts.py" line="181" />
         <source>estimating…</source>
         <translation>calculando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="179" />
+        <location filename="../../desktop/texts.py" line="182" />
         <source>about {t} left</source>
         <translation>quedan unos {t}</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="180" />
+        <location filename="../../desktop/texts.py" line="183" />
         <source>embedded</source>
         <translation>integrado</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="181" />
+        <location filename="../../desktop/texts.py" line="184" />
         <source>passages (no model)</source>
         <translation>pasajes (sin modelo)</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="182" />
+        <location filename="../../desktop/texts.py" line="185" />
         <source>scripted</source>
         <translation>guionizado</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="183" />
+        <location filename="../../desktop/texts.py" line="186" />
         <source>Answered</source>
         <translation>Respondida</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="184" />
+        <location filename="../../desktop/texts.py" line="187" />
         <source>Partial answer</source>
         <translation>Respuesta parcial</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="185" />
+        <location filename="../../desktop/texts.py" line="188" />
         <source>No verified answer</source>
         <translation>Sin respuesta verificada</translation>
     </message>
@@ -973,7 +1026,7 @@
     </message>
     <message>
         <location filename="../../desktop/welcome.py" line="82" />
-        <location filename="../../desktop/welcome.py" line="119" />
+        <location filename="../../desktop/welcome.py" line="127" />
         <source>Create a workspace</source>
         <translation>Cree un espacio de trabajo</translation>
     </message>
@@ -994,37 +1047,42 @@
         <translation>Las respuestas las da el pequeño modelo de demostración integrado, que es lento y a menudo se abstiene. Para un uso real instale Ollama desde ollama.com y ejecute:</translation>
     </message>
     <message>
-        <location filename="../../desktop/welcome.py" line="120" />
+        <location filename="../../desktop/welcome.py" line="117" />
+        <source>Answers are the passages of your documents that match the question, each one highlighted on its page; no model writes anything. For answers written by a model, install Ollama from ollama.com, then run:</source>
+        <translation>Las respuestas son los pasajes de sus documentos que coinciden con la pregunta, cada uno resaltado en su página; ningún modelo escribe nada. Para respuestas escritas por un modelo, instale Ollama desde ollama.com y ejecute:</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/welcome.py" line="128" />
         <source>one per client, matter or project; answers never mix workspaces.</source>
         <translation>uno por cliente, asunto o proyecto; las respuestas nunca mezclan espacios de trabajo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/welcome.py" line="121" />
+        <location filename="../../desktop/welcome.py" line="129" />
         <source>Add folders</source>
         <translation>Añada carpetas</translation>
     </message>
     <message>
-        <location filename="../../desktop/welcome.py" line="122" />
+        <location filename="../../desktop/welcome.py" line="130" />
         <source>PDF and text files are read and indexed on this computer.</source>
         <translation>los PDF y archivos de texto se leen e indexan en este ordenador.</translation>
     </message>
     <message>
-        <location filename="../../desktop/welcome.py" line="123" />
+        <location filename="../../desktop/welcome.py" line="131" />
         <source>Ask</source>
         <translation>Preguntar</translation>
     </message>
     <message>
-        <location filename="../../desktop/welcome.py" line="124" />
+        <location filename="../../desktop/welcome.py" line="132" />
         <source>click a citation number to see the quoted passage highlighted on its page.</source>
         <translation>pulse un número de cita para ver el pasaje citado resaltado en su página.</translation>
     </message>
     <message>
-        <location filename="../../desktop/welcome.py" line="125" />
+        <location filename="../../desktop/welcome.py" line="133" />
         <source>Ollama found</source>
         <translation>Ollama encontrado</translation>
     </message>
     <message>
-        <location filename="../../desktop/welcome.py" line="126" />
+        <location filename="../../desktop/welcome.py" line="134" />
         <source>Ollama not found</source>
         <translation>Ollama no encontrado</translation>
     </message>

@@ -107,7 +107,7 @@ def test_correct_answers_pass(lab_eval, answers, tmp_path, capsys) -> None:
         "document_resolution": (2, 7), "wrong_restrictions": (0, 7),
         "citation_validity": (8, 8), "citations_exists": (8, 8), "citations_delivered": (8, 8),
         "citations_eligible": (8, 8), "citations_verified": (8, 8), "claim_coverage": (8, 8),
-        "abstention_accuracy": (12, 12), "false_answers": (0, 5), "false_abstentions": (0, 7),
+        "abstention_accuracy": (12, 12), "false_answers": (0, 5), "must_abstain_accuracy": (5, 5), "false_abstentions": (0, 7),
         "missing_answers": (0, 12),
     }
     out = capsys.readouterr().out
@@ -213,3 +213,19 @@ def test_long_quote_counts_when_delivered_chunks_cover_80_percent() -> None:
     assert not quote_retrieved(text, [chunk(0, 0, 25), chunk(1, 30, 50)])      # 45 of 60 words < 80 %
     # A quote shorter than the chunk must be in it whole (here half of it is).
     assert not quote_retrieved(" ".join(words[15:25]), [chunk(0, 0, 20)])
+
+
+def test_live_passages_on_the_lab(lab_eval) -> None:
+    """``verbatim eval --backend passages``: no model; every answerable lab case shows its gold quote,
+    every must-abstain case abstains, nothing leaks (issue #13's lab target)."""
+    home, index, _, _ = lab_eval
+    with data_home(home):
+        code = main(["eval", str(CASES), "--workspaces", str(TOML), "--backend", "passages", "--index-dir",
+                     str(index), "--json", str(home / "passages.json")])
+    report = EvalReport.model_validate_json((home / "passages.json").read_text(encoding="utf-8"))
+    counts = _counts(report)
+    assert report.mode == "live" and report.backend == "passages"
+    assert counts["passage_hit"] == (8, 8)
+    assert counts["must_abstain_accuracy"] == (5, 5) and counts["false_abstentions"] == (0, 7)
+    assert counts["cross_workspace_leaks"] == (0, 12) and counts["citation_validity"][0] == counts["citation_validity"][1]
+    assert code == 0 and report.passed

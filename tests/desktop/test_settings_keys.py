@@ -51,7 +51,7 @@ def test_settings_dialog_round_trip(qtbot, monkeypatch):
     w = dialog.widgets
     assert isinstance(w["top_k"], QSpinBox) and w["top_k"].maximum() == 50  # bounds from the model
     assert isinstance(w["fuzzy_threshold"], QDoubleSpinBox) and w["fuzzy_threshold"].minimum() == 50
-    assert isinstance(w["backend"], QComboBox) and w["backend"].count() == 3
+    assert isinstance(w["backend"], QComboBox) and w["backend"].count() == 4  # auto, ollama, passages, embedded
     assert isinstance(w["ui_language"], QComboBox)
     assert all(x.accessibleName() for x in w.values())
 

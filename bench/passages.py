@@ -1,0 +1,267 @@
+"""The passages answer on real data (issue #13): passage hit@k beside recall@k, the abstention
+threshold calibrated by cross-validation over documents, its trade-off curve, and latency.
+
+Phase 1 (``collect``): every case of CUAD (txt), XQuAD-es and the lab is retrieved with the
+app's own retriever (``core.retrieval.retrieve``, top ``settings.top_k`` chunks) and every
+sentence and sentence pair of those chunks is scored (``core.passages.score_spans``); the
+spans' cosine and term coverage are saved, so phase 2 can replay any term weight and any
+threshold without running a model again.
+
+Phase 2 (``report``, printed after collecting, or alone with ``--from FILE``):
+
+* passage hit@k: a gold quote counts when one of the shown spans (``select_spans`` with the
+  settings' limits, at most 5; at the default weight nothing when the best span is under the
+  threshold, as the app shows it) covers at least half of its characters
+  (``core.evaluate.span_covers``), over answerable cases, beside recall@k of the same run
+  (the quote is in a delivered chunk): the gap is what span selection loses;
+* the abstention trade-off: for each threshold on the best span's score, false abstentions
+  (answerable cases whose best span is under it) and false answers (must-abstain cases whose
+  best span is over it), per corpus;
+* the threshold chosen by 5-fold cross-validation over documents (cases grouped by their
+  document, so no contract's questions are in both the fold that chooses and the fold that is
+  judged): on each training part the threshold maximizing balanced accuracy, judged on the
+  held-out part. The lab is never used for choosing; it is the check.
+
+Usage::
+
+    python bench/passages.py [--corpora DIR] [--lab DIR] [--store DIR] [--out FILE]
+    python bench/passages.py --from FILE          # phase 2 only
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+WEIGHTS = (0.0, 0.25, 0.5, 1.0)
+
+
+def _shared() -> Path:
+    env = os.environ.get("VERBATIM_SHARED")
+    for cand in ([Path(env)] if env else []) + [HERE.parents[1] / "shared", Path("/work/shared")]:
+        if (cand / "eval").is_dir():
+            return cand
+    raise SystemExit("shared/eval not found: pass --corpora and --lab")
+
+
+def collect(corpora: Path, lab: Path, store: Path, limit: int | None) -> list[dict]:
+    """Retrieve and score every case; returns one record per case."""
+    sys.path.insert(0, str(HERE.parent))
+    os.environ.setdefault("VERBATIM_HOME", str(store / "home"))
+    from core.evaluate import load_cases, open_workspaces, quote_retrieved
+    from core.passages import score_spans
+    from core.retrieval import retrieve
+    from core.settings import Settings
+    from core.types import Trace
+    from core.workspaces import load_workspaces
+
+    settings = Settings()
+    runs = [("cuad", corpora / "cuad", {"cuad-txt"}), ("xquad_es", corpora / "xquad_es", None), ("lab", lab, None)]
+    records: list[dict] = []
+    for corpus, folder, only in runs:
+        config = load_workspaces(folder / "workspaces.toml")
+        if only:
+            config.spec.workspaces = {k: v for k, v in config.spec.workspaces.items() if k in only}
+        t0 = time.perf_counter()
+        workspaces = open_workspaces(config, settings, store / corpus)
+        print(f"{corpus}: indexed in {time.perf_counter() - t0:.0f} s", file=sys.stderr)
+        cases = [c for c in load_cases(folder / "cases.jsonl") if c.workspace in workspaces][:limit]
+        for case in cases:
+            ws = workspaces[case.workspace]
+            trace = Trace()
+            t1 = time.perf_counter()
+            ranked = retrieve(ws, case.question, settings, trace)
+            t2 = time.perf_counter()
+            chunks = [s.chunk for s in ranked]
+            spans = score_spans(case.question, chunks, ws)
+            t3 = time.perf_counter()
+            gold = [] if case.must_abstain else case.gold_quotes
+            records.append({
+                "corpus": corpus, "case_id": case.case_id, "must_abstain": case.must_abstain,
+                "doc": (case.source or {}).get("doc") or (case.expected_docs[0] if case.expected_docs else case.case_id),
+                "gold": gold, "retrieved": [quote_retrieved(q, chunks) for q in gold],
+                "retrieve_ms": (t2 - t1) * 1000, "score_ms": (t3 - t2) * 1000,
+                "spans": [{"chunk": s.chunk.chunk_id, "doc": s.chunk.doc_id, "page": s.chunk.page,
+                           "start": s.page_span[0], "end": s.page_span[1], "cos": s.cosine, "terms": s.terms,
+                           "text": s.text} for s in spans],
+            })
+        print(f"{corpus}: {len(cases)} cases", file=sys.stderr)
+    return records
+
+
+# --- phase 2 ------------------------------------------------------------------
+
+
+class _Chunk:  # the fields select_spans reads
+    def __init__(self, chunk_id: str, doc_id: str, page: int, start: int) -> None:
+        self.chunk_id, self.doc_id, self.page, self.start = chunk_id, doc_id, page, start
+
+
+def shown(record: dict, weight: float, settings, min_score: float = -1.0):
+    """The spans shown for one case under term weight ``weight`` (as core.passages.select_spans)."""
+    from core.passages import Span, select_spans
+
+    spans = []
+    for s in record["spans"]:
+        chunk = _Chunk(s["chunk"], s["doc"], s["page"], 0)
+        spans.append((Span(chunk, s["start"], s["end"], s["cos"] + weight * s["terms"], s["cos"], s["terms"]), s["text"]))
+    by_id = {id(sp): text for sp, text in spans}
+    chosen = select_spans([sp for sp, _ in spans], max_total=settings.passages_max,
+                          per_chunk=settings.passages_per_chunk, min_score=min_score)
+    return [(sp, by_id[id(sp)]) for sp in chosen]
+
+
+def best(record: dict, weight: float) -> float:
+    return max((s["cos"] + weight * s["terms"] for s in record["spans"]), default=-1.0)
+
+
+def _curve(records: list[dict], weight: float, thresholds: list[float]) -> list[tuple[float, int, int, int, int]]:
+    can = [r for r in records if not r["must_abstain"]]
+    must = [r for r in records if r["must_abstain"]]
+    out = []
+    for t in thresholds:
+        fa = sum(best(r, weight) < t for r in can)
+        fans = sum(best(r, weight) >= t for r in must)
+        out.append((t, fa, len(can), fans, len(must)))
+    return out
+
+
+def _balanced(records: list[dict], weight: float, t: float) -> float:
+    can = [r for r in records if not r["must_abstain"]]
+    must = [r for r in records if r["must_abstain"]]
+    a = sum(best(r, weight) >= t for r in can) / len(can) if can else 1.0
+    b = sum(best(r, weight) < t for r in must) / len(must) if must else 1.0
+    return (a + b) / 2
+
+
+MAX_FALSE_ABSTENTIONS = 0.05
+"""Objective ``budget``: the highest threshold whose false abstentions on the training part stay
+within this share of its answerable cases (abstain as much as possible, within a budget of
+answerable questions turned away)."""
+
+
+def _pick(train: list[dict], weight: float, grid: list[float], objective: str) -> float:
+    if objective == "balanced":
+        return max(grid, key=lambda t: (_balanced(train, weight, t), -t))
+    can = [r for r in train if not r["must_abstain"]]
+    ok = [t for t in grid if sum(best(r, weight) < t for r in can) <= MAX_FALSE_ABSTENTIONS * len(can)]
+    return max(ok) if ok else min(grid)
+
+
+def cross_validate(records: list[dict], weight: float, folds: int = 5,
+                   objective: str = "budget") -> tuple[list[float], int, int, int, int]:
+    """Thresholds chosen per fold (documents grouped) and the held-out false abstentions / answers."""
+    docs = sorted({(r["corpus"], r["doc"]) for r in records})
+    fold_of = {d: i % folds for i, d in enumerate(docs)}
+    grid = [round(x * 0.01, 2) for x in range(0, 151)]
+    chosen, fa, n_can, fans, n_must = [], 0, 0, 0, 0
+    for f in range(folds):
+        train = [r for r in records if fold_of[(r["corpus"], r["doc"])] != f]
+        test = [r for r in records if fold_of[(r["corpus"], r["doc"])] == f]
+        t = _pick(train, weight, grid, objective)
+        chosen.append(t)
+        fa += sum(best(r, weight) < t for r in test if not r["must_abstain"])
+        n_can += sum(not r["must_abstain"] for r in test)
+        fans += sum(best(r, weight) >= t for r in test if r["must_abstain"])
+        n_must += sum(r["must_abstain"] for r in test)
+    return chosen, fa, n_can, fans, n_must
+
+
+def report(records: list[dict]) -> None:
+    sys.path.insert(0, str(HERE.parent))
+    from core.evaluate import span_covers
+    from core.settings import Settings
+
+    settings = Settings()
+    threshold = settings.passages_min_score
+    corpora = ["cuad", "xquad_es", "lab"]
+    print(f"\n### Passage hit@k beside recall@{settings.top_k} (answerable cases; shown spans: at most "
+          f"{settings.passages_max}, {settings.passages_per_chunk} per chunk)\n")
+    print("| corpus | term weight | recall@6 (quote in a delivered chunk) | passage hit (a shown span covers ≥ half a quote) | cases with every quote hit |")
+    print("|---|---|---|---|---|")
+    for corpus in corpora:
+        recs = [r for r in records if r["corpus"] == corpus and r["gold"]]
+        for w in WEIGHTS:
+            quotes = hits = full = 0
+            ret = sum(ok for r in recs for ok in r["retrieved"])
+            for r in recs:
+                # as the app shows them at this weight: nothing under the threshold, else the top spans
+                texts = [t for _, t in shown(r, w, settings)] if w != settings.passages_term_weight or \
+                    best(r, w) >= threshold else []
+                got = [any(span_covers(q, t) for t in texts) for q in r["gold"]]
+                quotes += len(got)
+                hits += sum(got)
+                full += all(got)
+            mark = " (default)" if w == settings.passages_term_weight else ""
+            print(f"| {corpus} | {w}{mark} | {ret / quotes:.2f} ({ret}/{quotes}) | {hits / quotes:.2f} ({hits}/{quotes}) | "
+                  f"{full}/{len(recs)} |")
+    w = settings.passages_term_weight
+    print(f"\n### Abstention trade-off (term weight {w}): false abstentions / false answers per threshold on the best span's score\n")
+    grid = [round(0.3 + 0.05 * i, 2) for i in range(11)]
+    head = "| threshold | " + " | ".join(f"{c}: false abst. | {c}: false answers" for c in corpora) + " |"
+    print(head)
+    print("|" + "---|" * (1 + 2 * len(corpora)))
+    for t in grid:
+        cells = []
+        for corpus in corpora:
+            [(_, fa, nc, fans, nm)] = _curve([r for r in records if r["corpus"] == corpus], w, [t])
+            cells += [f"{fa}/{nc}", f"{fans}/{nm}"]
+        mark = " (setting)" if abs(t - threshold) < 1e-9 else ""
+        print(f"| {t}{mark} | " + " | ".join(cells) + " |")
+    calib = [r for r in records if r["corpus"] != "lab"]
+    print("\n### Threshold by 5-fold cross-validation over documents (CUAD txt + XQuAD-es; lab held out)\n")
+    print(f"Objectives: `budget` = the highest threshold keeping false abstentions within "
+          f"{MAX_FALSE_ABSTENTIONS:.0%} of the training part's answerable cases; `balanced` = the best balanced "
+          "accuracy (mean of the answer rate on answerable and the abstention rate on must-abstain cases).\n")
+    print("| objective | term weight | thresholds chosen per fold | held-out false abstentions | held-out false answers |")
+    print("|---|---|---|---|---|")
+    for objective in ("budget", "balanced"):
+        for wt in WEIGHTS:
+            chosen, fa, nc, fans, nm = cross_validate(calib, wt, objective=objective)
+            print(f"| {objective} | {wt} | {', '.join(f'{t:.2f}' for t in chosen)} | {fa}/{nc} | {fans}/{nm} |")
+    lab = [r for r in records if r["corpus"] == "lab"]
+    print(f"\nLab at the setting ({threshold}, weight {w}):")
+    for r in lab:
+        b = best(r, w)
+        texts = [t for _, t in shown(r, w, settings)] if b >= threshold else []
+        hit = [any(span_covers(q, t) for t in texts) for q in r["gold"]]
+        verdict = ("abstains" if b < threshold else "answers") + (f", hit {sum(hit)}/{len(hit)}" if r["gold"] else "")
+        print(f"  {r['case_id']} {'must abstain' if r['must_abstain'] else 'answerable'}: best {b:.3f} -> {verdict}")
+    ret = [r["retrieve_ms"] for r in records]
+    sc = [r["score_ms"] for r in records]
+    print(f"\nLatency over {len(records)} questions (small workspaces): retrieval p50 {statistics.median(ret):.0f} ms, "
+          f"span scoring p50 {statistics.median(sc):.0f} ms (p90 {sorted(sc)[int(len(sc) * 0.9)]:.0f} ms)")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--corpora", type=Path)
+    parser.add_argument("--lab", type=Path)
+    parser.add_argument("--store", type=Path, default=Path("/tmp/verbatim-bench-passages"))
+    parser.add_argument("--out", type=Path, help="save the collected records (JSON)")
+    parser.add_argument("--from", dest="source", type=Path, help="report on saved records only")
+    parser.add_argument("--limit", type=int, help="first N cases per corpus (smoke run)")
+    args = parser.parse_args()
+    if args.source:
+        records = json.loads(args.source.read_text(encoding="utf-8"))
+    else:
+        shared = _shared() if not (args.corpora and args.lab) else None
+        corpora = args.corpora or shared / "eval" / "corpora"
+        lab = args.lab or shared / "eval" / "lab"
+        print(f"{platform.machine()}, {os.cpu_count()} cores (shared with other jobs)", file=sys.stderr)
+        records = collect(corpora, lab, args.store, args.limit)
+        if args.out:
+            args.out.write_text(json.dumps(records), encoding="utf-8")
+    report(records)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

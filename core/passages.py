@@ -1,0 +1,325 @@
+"""The passages answer: spans chosen from the retrieved chunks, no model writes anything.
+
+For a question, the retrieved chunks are cut into sentences (``sentencex``, Wikimedia's
+rule-based segmenter, with character offsets), a sentence too short to read alone is
+joined to its neighbour, and every sentence — and every pair of adjacent sentences —
+is scored against the question:
+
+    score = cosine(question, span) + TERM_WEIGHT · term coverage
+
+* cosine: the already-loaded embedding model (:func:`core.store.get_embedder`, the same
+  all-MiniLM-L6-v2 that ranked the chunks); a pair's vector is the normalized sum of its
+  sentences' vectors, so no second embedding pass is needed;
+* term coverage: the share of the question's BM25 tokens (:func:`core.textproc.tokenize_query`)
+  found among the span's tokens (:func:`core.textproc.tokenize` in the chunk's language),
+  each token weighted by its inverse document frequency in the workspace's BM25 index
+  (Robertson–Spärck Jones ``log((N - df + 0.5) / (df + 0.5) + 1)``, the IDF bm25s uses),
+  so "indemnify" counts for more than "agreement".
+
+At most :attr:`Settings.passages_per_chunk` spans per chunk and
+:attr:`Settings.passages_max` in all are shown, best first, none overlapping another on
+the page. When the best span scores below :attr:`Settings.passages_min_score` the answer
+is an abstention (``NO_EVIDENCE``) with what was searched, as for a model answer; the
+threshold's calibration is in ``bench/passages.py`` and ``bench/README.md``.
+
+Spans are source text by construction (offsets into the chunk, hence into the page
+text), and they still go through :func:`core.verify.verify_claims`, so a passage is
+shown only when the verifier finds it exactly where it is cited.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Generator
+from dataclasses import dataclass
+
+import numpy as np
+
+from core.errors import Cancelled
+from core.settings import Settings
+from core.types import (
+    Answer,
+    Chunk,
+    MatchKind,
+    ModelAnswer,
+    ModelCitation,
+    ModelClaim,
+    ProgressEvent,
+    Trace,
+)
+
+PASSAGES_HEADER = "Passages that match your question — not an answer written by a model"
+"""The header shown above a passages answer (window, CLI, Markdown)."""
+
+PASSAGES_MODEL = "sentence scoring (embeddings + BM25 terms)"
+"""What ``trace.model`` says for a passages answer."""
+
+TERM_WEIGHT = 0.5
+"""Weight of the IDF-weighted term coverage (0–1) beside the cosine (−1–1). Fixed a priori
+(equal footing of the two signals' useful ranges, ~0.2–0.7 each), not tuned per corpus;
+``bench/passages.py --weights`` prints the alternatives."""
+
+MIN_WORDS = 6
+"""A sentence of fewer words (a heading such as "12. Term.", a list label) is joined to
+the sentence after it (the one before it at the end of a chunk): it cannot be read alone."""
+
+MAX_PAIR_CHARS = 700
+"""Joined pieces (:func:`sentence_spans`) and adjacent sentences offered as one span stay this short."""
+
+NO_PASSAGE_MESSAGE = "No passage of the documents matches the question closely enough."
+"""Abstention message of a passages answer whose best span scores under the threshold."""
+
+
+@dataclass(frozen=True)
+class Span:
+    """A candidate passage: ``chunk.text[start:end]`` with its scores."""
+
+    chunk: Chunk
+    start: int
+    end: int
+    score: float
+    cosine: float
+    terms: float
+
+    @property
+    def text(self) -> str:
+        return self.chunk.text[self.start:self.end]
+
+    @property
+    def page_span(self) -> tuple[int, int]:
+        """``[start, end)`` in the page text, characters."""
+        return self.chunk.start + self.start, self.chunk.start + self.end
+
+
+def _ends_open(text: str) -> bool:
+    """True if ``text`` does not end a sentence: no final ``. ! ? ; …`` (closing quotes and brackets
+    aside), or it ends with ``: — – - ,`` (a heading without a period, "The impact is HIGH if—")."""
+    end = text.rstrip().rstrip("\"'”’»)]")
+    return not end or end[-1] not in ".!?;…"
+
+
+def sentence_spans(text: str, lang: str = "en") -> list[tuple[int, int]]:
+    """Readable sentences of ``text`` as ``[start, end)`` character offsets, whitespace trimmed.
+
+    Segmentation is ``sentencex.get_sentence_boundaries`` (Wikimedia's rule-based segmenter,
+    language-aware abbreviations: "Art. 5", "U.S.", "Sr."); a library rather than our own
+    rules, which legal abbreviations would defeat. What is ours is when a piece cannot be
+    read alone and is joined to its neighbour, as long as the joined span stays within
+    :data:`MAX_PAIR_CHARS`:
+
+    * a piece of fewer than :data:`MIN_WORDS` words (a heading such as "12. Term.") or one
+      that does not end a sentence (:func:`_ends_open`: a heading without a period, a line
+      ending in "if—" or ":") is joined to the piece after it;
+    * a piece that starts with a lower-case letter continues the one before it.
+    """
+    import sentencex
+
+    raw: list[tuple[int, int]] = []
+    for b in sentencex.get_sentence_boundaries(lang if lang in ("en", "es") else "en", text):
+        s, e = int(b["start_index"]), int(b["end_index"])
+        while s < e and text[s].isspace():
+            s += 1
+        while e > s and text[e - 1].isspace():
+            e -= 1
+        if e > s:
+            raw.append((s, e))
+    units: list[tuple[int, int]] = []
+    for s, e in raw:
+        if units and e - units[-1][0] <= MAX_PAIR_CHARS:
+            prev = text[units[-1][0]:units[-1][1]]
+            if len(prev.split()) < MIN_WORDS or _ends_open(prev) or text[s].islower():
+                units[-1] = (units[-1][0], e)
+                continue
+        units.append((s, e))
+    if len(units) > 1 and len(text[units[-1][0]:units[-1][1]].split()) < MIN_WORDS \
+            and units[-1][1] - units[-2][0] <= MAX_PAIR_CHARS:
+        units[-2:] = [(units[-2][0], units[-1][1])]
+    return units
+
+
+def _idf(workspace, tokens: list[str]) -> dict[str, float]:
+    """IDF of ``tokens`` in the workspace's BM25 index (1.0 each when it cannot say)."""
+    try:
+        df, n = workspace.document_frequencies(tokens)
+    except (AttributeError, OSError, ValueError):
+        return {t: 1.0 for t in tokens}
+    if n <= 0:
+        return {t: 1.0 for t in tokens}
+    return {t: math.log((n - df.get(t, 0) + 0.5) / (df.get(t, 0) + 0.5) + 1.0) for t in tokens}
+
+
+def score_spans(question: str, chunks: list[Chunk], workspace=None, *,
+                term_weight: float = TERM_WEIGHT, embed: Callable | None = None) -> list[Span]:
+    """Every sentence and adjacent pair of sentences of ``chunks``, scored against ``question``.
+
+    Args:
+        question: the text searched (the standalone question).
+        chunks: the retrieved chunks, best first.
+        workspace: gives the IDF of the question's terms; ``None`` weighs them equally.
+        term_weight: weight of the term coverage beside the cosine.
+        embed: ``(texts) -> vectors`` and ``(query) -> vector``; default the workspace
+            embedding model (normalized vectors).
+
+    Returns:
+        Candidate spans (unsorted), each inside one chunk.
+    """
+    from core.textproc import tokenize, tokenize_query
+
+    units: list[tuple[Chunk, int, int]] = []
+    for chunk in chunks:
+        units += [(chunk, s, e) for s, e in sentence_spans(chunk.text, chunk.lang)]
+    if not units:
+        return []
+    if embed is None:
+        from core.store import get_embedder
+
+        model = get_embedder()
+        q_vec = np.asarray(model.get_query_embedding(question), dtype=np.float32)
+        vecs = np.asarray(model.get_text_embedding_batch([c.text[s:e] for c, s, e in units]), dtype=np.float32)
+    else:
+        q_vec = np.asarray(embed([question])[0], dtype=np.float32)
+        vecs = np.asarray(embed([c.text[s:e] for c, s, e in units]), dtype=np.float32)
+    q_tokens = list(dict.fromkeys(tokenize_query(question)))
+    idf = _idf(workspace, q_tokens) if workspace is not None else {t: 1.0 for t in q_tokens}
+    total = sum(idf.values()) or 1.0
+    unit_tokens = [set(tokenize(c.text[s:e], c.lang)) | set(tokenize(c.text[s:e], "en" if c.lang == "es" else "es"))
+                   for c, s, e in units]
+
+    def coverage(tokens: set[str]) -> float:
+        return sum(w for t, w in idf.items() if t in tokens) / total
+
+    spans: list[Span] = []
+    for i, (chunk, s, e) in enumerate(units):
+        cos = float(vecs[i] @ q_vec)
+        terms = coverage(unit_tokens[i])
+        spans.append(Span(chunk, s, e, cos + term_weight * terms, cos, terms))
+        if i + 1 < len(units) and units[i + 1][0] is chunk:
+            e2 = units[i + 1][2]
+            if e2 - s <= MAX_PAIR_CHARS:
+                v = vecs[i] + vecs[i + 1]
+                v = v / (np.linalg.norm(v) or 1.0)
+                cos2 = float(v @ q_vec)
+                terms2 = coverage(unit_tokens[i] | unit_tokens[i + 1])
+                spans.append(Span(chunk, s, e2, cos2 + term_weight * terms2, cos2, terms2))
+    return spans
+
+
+def select_spans(spans: list[Span], *, max_total: int = 5, per_chunk: int = 2, min_score: float = -1.0) -> list[Span]:
+    """The spans to show: best first, at most ``per_chunk`` per chunk and ``max_total`` in all,
+    none overlapping an already chosen one on its page (overlapping chunks repeat sentences),
+    none under ``min_score``."""
+    chosen: list[Span] = []
+    per: dict[str, int] = {}
+    for span in sorted(spans, key=lambda sp: -sp.score):
+        if len(chosen) >= max_total or span.score < min_score:
+            break
+        if per.get(span.chunk.chunk_id, 0) >= per_chunk:
+            continue
+        p0, p1 = span.page_span
+        if any(c.chunk.doc_id == span.chunk.doc_id and c.chunk.page == span.chunk.page
+               and p0 < c.page_span[1] and c.page_span[0] < p1 for c in chosen):
+            continue
+        chosen.append(span)
+        per[span.chunk.chunk_id] = per.get(span.chunk.chunk_id, 0) + 1
+    return chosen
+
+
+class PassagesBackend:
+    """The "answer with passages" choice, where a generation backend would go.
+
+    Nothing is generated: :func:`core.pipeline.answer_question` hands a question to
+    :func:`passages_answer` when it is given this backend (or the settings choose it).
+    """
+
+    name = "passages"
+    model = PASSAGES_MODEL
+    context_window = 0
+
+    def __init__(self, settings: Settings | None = None) -> None:
+        self.settings = settings
+
+    def count_tokens(self, text: str) -> int:
+        """Not used: no prompt is built."""
+        return 0
+
+
+def passages_answer(
+    workspace, question: str, query: str, settings: Settings, trace: Trace, ranked: list[Chunk],
+    abstain: Callable[..., Answer], cancel: Callable[[], bool],
+) -> Generator[ProgressEvent, None, Answer]:
+    """A passages answer (or an abstention) from the chunks retrieved for ``query``.
+
+    Args:
+        question: the user's question (``Answer.question``).
+        query: the text searched and scored against (the standalone question).
+        trace: the question's trace, retrieval already filled; gets ``context``,
+            ``backend``/``model`` and timings ``score`` (span scoring) and ``verify``.
+        ranked: the retrieved chunks, best first (all become the context).
+        abstain: ``abstain(message, context, rejected)`` of the pipeline.
+
+    Returns:
+        An :class:`Answer` with ``kind="passages"``: one claim per passage, whose text
+        and single citation are the same source span (match ``exact``).
+
+    Raises:
+        Cancelled: ``cancel()`` turned true.
+    """
+    from core.ingest import span_rects_cached
+    from core.verify import verify_claims
+
+    trace.backend, trace.model = PassagesBackend.name, PASSAGES_MODEL
+    trace.context = [c.chunk_id for c in ranked]
+    yield ProgressEvent(stage="scoring", message="Choosing the passages that match the question")
+    t0 = time.perf_counter()
+    spans = score_spans(query, ranked, workspace, term_weight=settings.passages_term_weight)
+    best = max((s.score for s in spans), default=None)
+    # The threshold decides whether to answer; once the best span passes it, the next ones are
+    # shown ordered by score whatever their own (on CUAD the gold clause was the best span in a
+    # minority of cases: 22 of 103 gold quotes shown with this rule, 5 with the threshold as a floor).
+    chosen = [] if best is None or best < settings.passages_min_score else select_spans(
+        spans, max_total=settings.passages_max, per_chunk=settings.passages_per_chunk)
+    trace.timings_ms["score"] = round((time.perf_counter() - t0) * 1000, 1)
+    trace.passage_best_score = round(best, 4) if best is not None else None
+    if cancel():
+        raise Cancelled()
+    if not chosen:
+        return _kind(abstain(NO_PASSAGE_MESSAGE, ranked))
+    # Source text by construction; the verifier still checks every span where it is cited.
+    # model_construct: a passage may be longer than a model's quote is allowed to be (300).
+    proposal = ModelAnswer.model_construct(
+        answer_found=True, complete_answer=True, conflicting_evidence=False, missing="",
+        claims=[ModelClaim.model_construct(text=s.text, citations=[
+            ModelCitation.model_construct(chunk_id=s.chunk.chunk_id, quote=s.text)]) for s in chosen],
+    )
+    t1 = time.perf_counter()
+    delivered = {c.chunk_id: c for c in ranked}
+    claims, rejected = verify_claims(
+        proposal, delivered, min_quote_chars=settings.min_quote_chars, fuzzy_threshold=settings.fuzzy_threshold,
+        rects=span_rects_cached(), check_facts=settings.check_facts,
+    )
+    trace.timings_ms["verify"] = round((time.perf_counter() - t1) * 1000, 1)
+    by_text = {s.text: s for s in chosen}
+    for claim in claims:
+        span = by_text.get(claim.text)
+        for cit in claim.citations:
+            if cit.match != MatchKind.exact:  # cannot happen for source text; never shown as exact if it did
+                rejected.append(_rejected(claim.text, cit.chunk_id, "matched only after normalization"))
+        if span is not None:
+            claim.passage_score = round(span.score, 4)
+    claims = [c for c in claims if all(cit.match == MatchKind.exact for cit in c.citations)]
+    if not claims:
+        return _kind(abstain(NO_PASSAGE_MESSAGE, ranked, rejected))
+    return Answer(question=question, workspace=workspace.name, status="answered", kind="passages",
+                  claims=claims, rejected=rejected, abstention=None, trace=trace)
+
+
+def _kind(answer: Answer) -> Answer:
+    answer.kind = "passages"
+    return answer
+
+
+def _rejected(claim: str, chunk_id: str, detail: str):
+    from core.types import Rejected, RejectReason
+
+    return Rejected(claim=claim, chunk_id=chunk_id, reason=RejectReason.quote_not_found, detail=detail)

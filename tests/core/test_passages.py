@@ -1,0 +1,160 @@
+"""The passages answer (no model): real PDF and text, the real embedding model, real bm25s and LanceDB."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+import core.passages as passages
+from core.generate import make_backend
+from core.passages import NO_PASSAGE_MESSAGE, PASSAGES_HEADER, PassagesBackend, sentence_spans
+from core.pipeline import answer_question, index_folders, run
+from core.settings import Settings
+from core.store import Workspace
+from core.types import NO_EVIDENCE, MatchKind, RejectReason, Turn
+from tests.conftest import CORPORA, data_home
+
+FIPS = CORPORA / "pdfs" / "NIST.FIPS.199.pdf"
+NOTAS = (
+    "Artículo 1. Objeto.\n\n"
+    "El arrendatario abonará la renta dentro de los cinco primeros días de cada mes, según el art. 5 del contrato. "
+    "La fianza equivale a dos mensualidades de renta y se devuelve al terminar el contrato.\n"
+)
+
+
+@pytest.fixture(scope="module")
+def ws(tmp_path_factory) -> Workspace:
+    folder = tmp_path_factory.mktemp("docs") / "matter"
+    folder.mkdir()
+    shutil.copy(FIPS, folder / "fips199.pdf")
+    (folder / "notas.txt").write_text(NOTAS, encoding="utf-8")
+    with data_home(tmp_path_factory.mktemp("home")):
+        workspace = Workspace("matter", Settings())
+        run(index_folders(workspace, [folder]))
+    return workspace
+
+
+def _passages(ws: Workspace, question: str, **kw):
+    return run(answer_question(ws, question, Settings(**kw), backend=PassagesBackend()))
+
+
+# --- sentences ------------------------------------------------------------------------
+
+
+def test_sentences_are_offsets_into_the_text_and_headings_join_what_they_head() -> None:
+    spans = sentence_spans(NOTAS, "es")
+    texts = [NOTAS[s:e] for s, e in spans]
+    assert all(t == t.strip() and t for t in texts)
+    # "Artículo 1. Objeto." is too short to read alone: it is shown with the sentence it heads
+    assert texts[0].startswith("Artículo 1. Objeto.") and texts[0].endswith("art. 5 del contrato.")
+    # "art. 5" is an abbreviation, not the end of a sentence
+    assert texts[1] == "La fianza equivale a dos mensualidades de renta y se devuelve al terminar el contrato."
+    assert len(texts) == 2
+
+
+# --- the answer ----------------------------------------------------------------------------
+
+
+def test_fips_impact_levels_are_answered_with_the_defining_passage(ws) -> None:
+    """The fresh-user question the 135M model abstained on (FIPS 199 p. 6): passages answer it."""
+    answer = _passages(ws, "What are the potential impact levels?")
+    assert answer.status == "answered" and answer.kind == "passages" and answer.abstention is None
+    assert answer.trace.backend == "passages" and answer.trace.context
+    assert 1 <= len(answer.claims) <= 5
+    per_chunk: dict[str, int] = {}
+    for claim in answer.claims:
+        [cit] = claim.citations
+        assert claim.text == cit.quote and cit.match == MatchKind.exact and cit.score == 100
+        assert cit.chunk_id in answer.trace.context
+        per_chunk[cit.chunk_id] = per_chunk.get(cit.chunk_id, 0) + 1
+        assert cit.rects, "a PDF passage highlights on its page"
+    assert max(per_chunk.values()) <= 2
+    scores = [c.passage_score for c in answer.claims]
+    assert scores == sorted(scores, reverse=True)
+    # the first passage is the one that defines them (page 6)
+    top = answer.claims[0]
+    assert "defines three levels of potential impact" in top.text, [c.text for c in answer.claims]
+    assert top.citations[0].page == 6
+
+
+def test_passage_offsets_are_the_page_text(ws) -> None:
+    answer = _passages(ws, "¿Cuándo se paga la renta?")
+    assert answer.status == "answered"
+    cits = [c.citations[0] for c in answer.claims if c.citations[0].doc_id.endswith("notas.txt")]
+    assert cits
+    for cit in cits:
+        assert NOTAS[cit.start:cit.end] == cit.quote  # a text file's page text is the file
+    assert any("cinco primeros días" in cit.quote for cit in cits)
+
+
+def test_an_unrelated_question_abstains_with_what_was_searched(ws) -> None:
+    answer = _passages(ws, "What is the airspeed velocity of an unladen swallow?")
+    assert answer.status == "abstained" and answer.claims == []
+    assert answer.abstention.marker == NO_EVIDENCE and answer.abstention.message == NO_PASSAGE_MESSAGE
+    assert answer.abstention.consulted and answer.trace.passage_best_score is not None
+    assert answer.trace.passage_best_score < Settings().passages_min_score
+
+
+def test_a_span_that_is_not_in_its_chunk_is_never_shown(ws, monkeypatch) -> None:
+    """Spans are source text by construction, and the verifier still checks them: a span taken
+    from a different text than the delivered chunk's is rejected, not shown."""
+    real = passages.select_spans
+
+    def forged(spans, **kw):
+        chosen = real(spans, **kw)
+        span = chosen[0]
+        text = span.chunk.text
+        bad = span.chunk.model_copy(update={"text": text[:span.start] + "NOT " + text[span.start:]})
+        return [passages.Span(bad, span.start, span.end + 4, span.score, span.cosine, span.terms)]
+
+    monkeypatch.setattr(passages, "select_spans", forged)
+    answer = _passages(ws, "What are the potential impact levels?")
+    assert answer.status == "abstained" and answer.claims == []
+    assert {r.reason for r in answer.rejected} >= {RejectReason.quote_not_found}
+
+
+def test_a_question_asked_after_others_is_searched_as_asked(ws) -> None:
+    """An unrelated new question is not pulled towards the previous topic (the window showed
+    "Who won the 1998 World Cup? (follow-up to: ...impact levels?)" before core.followup's cue
+    detection decided follow-ups)."""
+    history = [Turn(question="What are the potential impact levels?", answer="LOW, MODERATE, HIGH")]
+    answer = run(answer_question(ws, "Who won the 1998 World Cup?", Settings(), backend=PassagesBackend(),
+                                 history=history))
+    assert answer.trace.rewrite_method == "" and answer.trace.standalone_question == ""
+    assert answer.status == "abstained" and answer.kind == "passages"
+    assert answer.abstention.query == "Who won the 1998 World Cup?"
+
+
+def test_a_follow_up_is_rewritten_without_a_model(ws) -> None:
+    history = [Turn(question="What are the potential impact levels?", answer="LOW, MODERATE, HIGH")]
+    answer = run(answer_question(ws, "And what about integrity?", Settings(), backend=PassagesBackend(),
+                                 history=history, follow_up=True))
+    assert answer.trace.rewrite_method == "fallback" and "no model" in answer.trace.rewrite_detail
+    assert "What are the potential impact levels?" in answer.trace.standalone_question
+    assert answer.kind == "passages"
+
+
+# --- choosing the backend -------------------------------------------------------------------
+
+
+def test_auto_without_ollama_answers_with_passages_not_the_demo_model() -> None:
+    settings = Settings(ollama_host="http://127.0.0.1:9")  # nothing listens on the discard port
+    assert isinstance(make_backend(settings), PassagesBackend)
+    assert isinstance(make_backend(settings, "passages"), PassagesBackend)
+
+
+def test_cli_backend_passages_json_keeps_the_answer_contract(ws, capsys, monkeypatch) -> None:
+    from core import cli
+    from core.types import Answer
+
+    monkeypatch.setenv("VERBATIM_HOME", str(ws.dir.parents[1]))
+    assert cli.main(["ask", "What are the potential impact levels?", "-w", "matter", "--backend", "passages",
+                     "--json"]) == 0
+    answer = Answer.model_validate(json.loads(capsys.readouterr().out))
+    assert answer.kind == "passages" and answer.claims
+    assert all(c.citations[0].match == MatchKind.exact and c.citations[0].quote == c.text for c in answer.claims)
+    assert cli.main(["ask", "What are the potential impact levels?", "-w", "matter", "--backend", "passages"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(PASSAGES_HEADER) and "[1] \u201c" in out and ", page " in out
