@@ -53,9 +53,10 @@ from core.types import SEGMENT_SEP, Chunk, Segment
 #: Bumped when the chunker's output changes for the same settings — or the page texts it is
 #: given do (3: issue #14's extraction: DOCX revisions, numbering and notes, PDF form values and
 #: super/subscript markers, BM25 number tokens; 4: a document is chunked as one stream, chunks
-#: cross page breaks and leave out running headers and footers); recorded in the index
+#: cross page breaks and leave out running headers and footers; 5: an overlap begins on a
+#: sentence, enumerated items inside a line start paragraphs); recorded in the index
 #: fingerprint (core.store.index_fingerprint), so old indexes ask for a rebuild.
-CHUNKER_VERSION = 4
+CHUNKER_VERSION = 5
 MAX_SEQ_TOKENS = 256  # all-MiniLM-L6-v2 max_seq_length (sentence_bert_config.json)
 SPECIAL_TOKENS = 2  # [CLS] and [SEP]
 MAX_CONTEXT_TOKENS = 32  # the context line is shortened to this many tokens
@@ -157,12 +158,29 @@ def find_headings(text: str, blocks: list[Block]) -> list[_Heading]:
 
 
 _PARA_START = re.compile(r"\n[ \t]*\n[ \t]*(?=\S)|\n[ \t]*(?=(?:\d{1,3}\.|[a-z]\)|[-•*])[ \t]+\S)")
+# An enumerated item that starts inside a line after a run of spaces, as in text flattened
+# from a PDF or an EDGAR filing: "…was claimed.    (d)  Royalty Payments.   1. Royalty…".
+_INLINE_ITEM = re.compile(
+    r"(?<=\S)[ \t]{2,}(?=(?:\((?:[a-z]{1,2}|[ivx]{1,5}|\d{1,3})\)|(?:[a-z]|\d{1,3}(?:\.\d{1,3})*)\.)[ \t]+\S)"
+)
+# Where a sentence starts: after a sentence end and whitespace, before a capital, digit,
+# opening bracket or quote (abbreviations like "Inc." followed by a capital are rare breaks
+# here and only make the overlap a little longer).
+_SENT_START = re.compile(r"(?<=[.!?;:])[\"'”’)\]]?\s+(?=[A-ZÁÉÍÓÚÑ0-9(\"“«¿¡])")
 
 
 def paragraph_starts(text: str, blocks: list[Block]) -> list[int]:
-    """Offsets where paragraphs start: blocks, text after a blank line, numbered or bulleted lines."""
+    """Offsets where paragraphs start: blocks, text after a blank line, numbered or bulleted
+    lines, and enumerated items inside a line after a run of spaces ("   (d) ", "   1. ")."""
     starts = {b.start for b in blocks} | {m.end() for m in _PARA_START.finditer(text)}
+    starts |= {m.end() for m in _INLINE_ITEM.finditer(text)}
     return sorted(x for x in starts if 0 < x < len(text))
+
+
+def sentence_starts(text: str) -> list[int]:
+    """Offsets where sentences start (see ``_SENT_START``), sorted; used to begin an overlap on
+    a sentence so that a sentence cut by a chunk boundary is whole in the next chunk."""
+    return [m.end() for m in _SENT_START.finditer(text)]
 
 
 def _shorten(line: str, limit: int = 80) -> str:
@@ -344,6 +362,7 @@ def chunk_pages(
     head_starts = [h.start for h in page_heads]
     block_starts = [b.start for b in blocks]
     para_starts = paragraph_starts(text, blocks)
+    unit_starts = sorted(set(para_starts) | set(sentence_starts(text)))
     h_i = 0
     start = 0
     while True:
@@ -388,6 +407,13 @@ def chunk_pages(
                         nl = text.find("\n", next_start, end)
                         cands = [c for c in (space, nl) if c >= 0]
                         next_start = min(cands) + 1 if cands else next_start
+                    # ...and at the start of the sentence (or enumerated item) it falls in,
+                    # so a sentence the cut divides is whole in the next chunk, as long as
+                    # the overlap stays under half the budget (else the word boundary).
+                    half = tok_starts[min(first_tok + budget // 2, len(tok_starts) - 1)]
+                    u = bisect.bisect_right(unit_starts, next_start) - 1
+                    if u >= 0 and max(start, half) < unit_starts[u] < next_start:
+                        next_start = unit_starts[u]
                     # a paragraph cut in two is repeated whole by the next chunk when it began
                     # inside this one (so any paragraph that fits the budget lies in one chunk)
                     p = bisect.bisect_right(para_starts, end - 1) - 1

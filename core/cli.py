@@ -109,6 +109,15 @@ def format_answer(answer: Answer) -> str:
         lines.append(f"(read as: {answer.trace.standalone_question} — {answer.trace.rewrite_method} rewrite; "
                      "ask with --new to search it as written)")
         lines.append("")
+    scope = answer.trace.scope
+    if scope.doc_ids:
+        titles = "; ".join(f"{t} ({d})" for t, d in zip(scope.titles, scope.doc_ids))
+        why = {"named": "named in the question", "ambiguous": "the question could mean any of them",
+               "explicit": "--doc"}.get(scope.method, "")
+        lines.append(f"Searched in: {titles} — {why}")
+        if scope.method != "explicit":
+            lines.append("  (to search every document instead, ask again with --all-docs)")
+        lines.append("")
     if answer.status == "abstained":
         assert answer.abstention is not None
         lines.append(f"{answer.abstention.marker}: {answer.abstention.message}")
@@ -303,6 +312,8 @@ def cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
               f"Create it with: verbatim index FOLDER --workspace {args.workspace}", file=sys.stderr)
         return 2
     backend = make_backend(settings, args.backend) if args.backend else None
+    if args.all_docs:
+        settings = settings.model_copy(update={"resolve_references": False})
     history = History(ws.dir)
     if args.new:
         history.start_new_conversation()
@@ -311,6 +322,14 @@ def cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
     if args.follow_up and not turns:
         print(f"error: --follow-up: workspace '{args.workspace}' has no earlier question", file=sys.stderr)
         return 2
+    scope = None
+    if args.doc:
+        scope, unknown = match_documents(ws, args.doc)
+        if unknown:
+            names = ", ".join(d["doc_id"] for d in ws.documents()[:8]) or "none"
+            print(f"error: --doc {', '.join(unknown)}: no such document in workspace '{args.workspace}' "
+                  f"(documents: {names}{', …' if len(ws.documents()) > 8 else ''})", file=sys.stderr)
+            return 2
     last = [""]
 
     def on_progress(event) -> None:
@@ -325,13 +344,27 @@ def cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
             print(line, file=sys.stderr, flush=True)
 
     answer = run(answer_question(ws, args.question, settings, backend=backend, history=turns or None,
-                                 follow_up=True if args.follow_up else None), on_progress)
+                                 follow_up=True if args.follow_up else None, scope=scope), on_progress)
     history.add(answer)  # as the window does: the next question (here or there) continues from it
     if args.json:
         print(answer.model_dump_json(indent=2))
     else:
         print(format_answer(answer))
     return 0
+
+
+def match_documents(ws: Workspace, paths: list[str]) -> tuple[list[str], list[str]]:
+    """Doc ids of ``ws`` named by ``paths`` (a file path, or the end of a doc id such as
+    ``contracts/msa.pdf`` or ``msa.pdf``), and the paths that named none."""
+    from pathlib import Path
+
+    docs = ws.documents()
+    found, unknown = [], []
+    for p in paths:
+        absolute = str(Path(p).expanduser().resolve())
+        hits = [d["doc_id"] for d in docs if d["path"] == absolute or d["doc_id"] == p or d["doc_id"].endswith("/" + p)]
+        (found.extend(hits) if hits else unknown.append(p))
+    return list(dict.fromkeys(found)), unknown
 
 
 def cmd_selftest(args: argparse.Namespace, settings: Settings | None) -> int:
@@ -362,7 +395,8 @@ def cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
         ("claim_coverage", args.min_claim_coverage), ("abstention_accuracy", args.min_abstention_accuracy),
     ) if value is not None}
     report = evaluate(cases, config, mode=mode, settings=settings, index_dir=Path(args.index_dir) if args.index_dir else None, answers=answers,
-                      backend=backend, thresholds=thresholds, cases_file=str(args.cases))
+                      backend=backend, thresholds=thresholds, cases_file=str(args.cases),
+                      use_scope_docs=args.use_scope_docs)
     print(format_report(report))
     if args.baseline:
         try:
@@ -399,6 +433,11 @@ def build_parser() -> argparse.ArgumentParser:
     p_ask.add_argument("--backend", choices=["ollama", "passages", "embedded"],
                        help="what answers: an Ollama model, the matching passages themselves (no model), or the "
                             "embedded demo model (default: settings; 'auto' = Ollama if it answers, else passages)")
+    p_ask.add_argument("--all-docs", action="store_true",
+                       help="search every document even when the question names one")
+    p_ask.add_argument("--doc", action="append", metavar="PATH",
+                       help="search only this document (repeatable): its file path or the end of its name "
+                            "in the workspace, e.g. contracts/msa.pdf; default: the documents the question names")
     context = p_ask.add_mutually_exclusive_group()
     context.add_argument("--new", action="store_true",
                          help="start a new conversation: earlier questions give no context to this one or the next")
@@ -425,6 +464,8 @@ def build_parser() -> argparse.ArgumentParser:
     p_eval.add_argument("--baseline", help="an earlier --json report: print per-case better/worse")
     p_eval.add_argument("-k", type=int, help="chunks delivered per question (default: settings top_k)")
     p_eval.add_argument("--index-dir", help="where the evaluator indexes the workspaces (default: data folder)")
+    p_eval.add_argument("--use-scope-docs", action="store_true",
+                        help="search each case inside its scope_docs (default: resolve the documents the question names)")
     for name in ("recall", "citation-validity", "claim-coverage", "abstention-accuracy"):
         p_eval.add_argument(f"--min-{name}", type=float, metavar="RATIO", help=f"fail (exit 1) below this {name}")
     p_eval.set_defaults(func=cmd_eval)

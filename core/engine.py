@@ -82,19 +82,20 @@ def rebuild_op(name: str, settings, *, cancel: CancelCheck):
 
 
 def answer_op(name: str, question: str, settings, history=None, *, cancel: CancelCheck, backend=None,
-              follow_up: bool | None = None):
+              follow_up: bool | None = None, scope: list[str] | None = None):
     """Answer ``question`` from workspace ``name`` (must exist); a generator (progress, then Answer).
 
     ``backend`` is for :class:`LocalEngine` only (tests inject a scripted one); in the
     engine process core picks the backend from ``settings``. ``follow_up``: see
-    :func:`core.pipeline.answer_question` (``None``: detected).
+    :func:`core.pipeline.answer_question` (``None``: detected). ``scope``: doc ids the user
+    chose to search in (``None``: the documents the question names, or all).
     """
     from core.pipeline import answer_question
     from core.store import Workspace
 
     ws = Workspace(name, settings, create=False, recover=False)  # a reader: sees the last commit, never recovers
     return answer_question(ws, question, settings, backend=backend, cancel=cancel, history=history,
-                           follow_up=follow_up)
+                           follow_up=follow_up, scope=scope)
 
 
 def remove_folder_op(name: str, folder: str, settings, *, cancel: CancelCheck) -> int:

@@ -84,6 +84,11 @@ class EvalCase(BaseModel):
     gold_quotes: list[str] = Field(default_factory=list)
     expected_docs: list[str] = Field(default_factory=list)
     forbidden_docs: list[str] = Field(default_factory=list)
+    scope_docs: list[str] = Field(
+        default_factory=list,
+        description="Optional: the documents the user would have chosen (paths matched like expected_docs); used "
+        "only with use_scope_docs, since by default the evaluator measures automatic resolution.",
+    )
     source: dict | None = None
 
 
@@ -111,7 +116,11 @@ class CaseResult(BaseModel):
     must_abstain: bool
     status: str = Field("", description="answered | partial | abstained; '' in retrieval mode or when missing.")
     delivered: list[str] = Field(default_factory=list, description="Chunk ids delivered (rank order).")
-    gold_retrieved: list[bool] = Field(default_factory=list)
+    gold_retrieved: list[bool] = Field(default_factory=list, description="Per gold quote: in the delivered chunks.")
+    gold_retrieved_top_k: list[bool] = Field(
+        default_factory=list, description="Per gold quote: in the first k delivered chunks (k = settings.top_k).")
+    scope: list[str] = Field(default_factory=list, description="Doc ids the question was searched in (empty = all).")
+    scope_method: str = Field("", description="How the scope was chosen (trace.scope.method).")
     gold_cited: list[bool] = Field(default_factory=list)
     gold_shown: list[bool] = Field(
         default_factory=list,
@@ -290,7 +299,7 @@ class _Judge:
         self.docs = {name: {d["doc_id"]: d["status"] for d in ws.documents()} for name, ws in workspaces.items()}
 
     def judge(self, case: EvalCase, mode: Mode, delivered: list[str], answer: Answer | None,
-              missing_answer: bool = False) -> CaseResult:
+              missing_answer: bool = False, trace: Trace | None = None) -> CaseResult:
         ws = self.workspaces[case.workspace]
         own = self.docs[case.workspace]
         others = {d for name, docs in self.docs.items() if name != case.workspace for d in docs}
@@ -313,7 +322,16 @@ class _Judge:
             result.gold_retrieved = [
                 quote_retrieved(q, delivered_chunks, self.settings.fuzzy_threshold) for q in case.gold_quotes
             ]
+            top = delivered_chunks[: self.settings.top_k]
+            result.gold_retrieved_top_k = [
+                ok and (len(delivered_chunks) <= len(top) or quote_retrieved(q, top, self.settings.fuzzy_threshold))
+                for q, ok in zip(case.gold_quotes, result.gold_retrieved)
+            ]
+        if trace is not None:
+            result.scope, result.scope_method = list(trace.scope.doc_ids), trace.scope.method
         if answer is not None:
+            if trace is None:
+                result.scope, result.scope_method = list(answer.trace.scope.doc_ids), answer.trace.scope.method
             result.status = answer.status
             self._judge_answer(case, answer, set(delivered), own, others, result)
         # classification, first failing stage first
@@ -386,14 +404,23 @@ class _Judge:
 # --- metrics ------------------------------------------------------------------
 
 
-def compute_metrics(results: list[CaseResult], mode: Mode, k: int) -> dict[str, Metric]:
-    """The report's metrics from per-case results (see the module docstring)."""
+def compute_metrics(results: list[CaseResult], mode: Mode, k: int,
+                    expected: dict[str, list[str]] | None = None) -> dict[str, Metric]:
+    """The report's metrics from per-case results (see the module docstring).
+
+    Args:
+        expected: case id → ``expected_docs`` paths, for the document-resolution metrics.
+    """
+    expected = expected or {}
     answerable = [r for r in results if r.gold_retrieved]
-    quotes = [ok for r in answerable for ok in r.gold_retrieved]
+    quotes = [ok for r in answerable for ok in (r.gold_retrieved_top_k or r.gold_retrieved)]
+    delivered = [ok for r in answerable for ok in r.gold_retrieved]
     m: dict[str, Metric] = {
         "recall_at_k": Metric(name=f"recall@{k} (gold quotes)", numerator=sum(quotes), denominator=len(quotes),
                               unit="gold quotes", target="1.0 on the lab"),
-        "cases_fully_retrieved": Metric(name=f"cases with every gold quote in top {k}",
+        "recall_delivered": Metric(name="recall, all delivered chunks (more when a question names its document)",
+                                   numerator=sum(delivered), denominator=len(delivered), unit="gold quotes"),
+        "cases_fully_retrieved": Metric(name="cases with every gold quote delivered",
                                         numerator=sum(all(r.gold_retrieved) for r in answerable),
                                         denominator=len(answerable), unit="answerable cases"),
         "cross_workspace_leaks": Metric(name="cross-workspace leaks", numerator=sum(bool(r.leaks) for r in results),
@@ -402,6 +429,15 @@ def compute_metrics(results: list[CaseResult], mode: Mode, k: int) -> dict[str, 
                                       numerator=sum(bool(r.exposures) for r in results), denominator=len(results),
                                       unit="cases", target="0"),
     }
+    named = [(r, expected[r.case_id]) for r in results if expected.get(r.case_id)]
+    m["document_resolution"] = Metric(
+        name="document resolution (first scoped document is an expected one)",
+        numerator=sum(bool(r.scope) and any(r.scope[0].endswith(e) for e in exp) for r, exp in named),
+        denominator=len(named), unit="cases with expected documents")
+    m["wrong_restrictions"] = Metric(
+        name="  wrong restrictions (scope holds no expected document)",
+        numerator=sum(bool(r.scope) and not any(d.endswith(e) for d in r.scope for e in exp) for r, exp in named),
+        denominator=len(named), unit="cases with expected documents", target="0")
     m["forbidden_documents"] = Metric(name="forbidden documents delivered or cited",
                                       numerator=sum(bool(r.forbidden) for r in results),
                                       denominator=len(results), unit="cases", target="0")
@@ -499,12 +535,15 @@ def evaluate(
     thresholds: Thresholds | None = None,
     cases_file: str = "",
     on_progress: Callable[[ProgressEvent], None] | None = None,
+    use_scope_docs: bool = False,
 ) -> EvalReport:
     """Run the evaluation and return the report (its ``problems`` decide the exit status).
 
     Args:
         mode: ``retrieval`` | ``live`` (needs ``backend``) | ``answers`` (needs ``answers``).
         index_dir: where the workspaces' stores go; default :func:`default_index_dir`.
+        use_scope_docs: search each case inside its ``scope_docs`` (the user's choice) instead of
+            resolving the documents its question names.
 
     Raises:
         CoreError: a case names a workspace the file does not declare.
@@ -523,17 +562,19 @@ def evaluate(
         if on_progress:
             on_progress(ProgressEvent(stage="eval", done=i, total=len(cases), message=case.case_id))
         ws = workspaces[case.workspace]
+        scope = _scope_ids(ws, case.scope_docs) if use_scope_docs and case.scope_docs else None
         if mode == "retrieval":
-            ranked = retrieve(ws, case.question, settings, Trace())
-            results.append(judge.judge(case, mode, [s.chunk.chunk_id for s in ranked], None))
+            trace = Trace()
+            ranked = retrieve(ws, case.question, settings, trace, scope=scope)
+            results.append(judge.judge(case, mode, [s.chunk.chunk_id for s in ranked], None, trace=trace))
         elif mode == "live":
-            answer = run(answer_question(ws, case.question, settings, backend=backend))
+            answer = run(answer_question(ws, case.question, settings, backend=backend, scope=scope))
             results.append(judge.judge(case, mode, answer.trace.context, answer))
         else:
             answer = by_question.get((case.workspace, case.question.strip()))
             results.append(judge.judge(case, mode, answer.trace.context if answer else [], answer,
                                        missing_answer=answer is None))
-    metrics = compute_metrics(results, mode, settings.top_k)
+    metrics = compute_metrics(results, mode, settings.top_k, {c.case_id: c.expected_docs for c in cases})
     counts = {f: sum(r.failure == f for r in results) for f in FAILURE_ORDER}
     return EvalReport(
         mode=mode, k=settings.top_k, backend=getattr(backend, "name", "") if backend else "",
@@ -543,6 +584,11 @@ def evaluate(
 
 
 # --- output -------------------------------------------------------------------
+
+
+def _scope_ids(ws: Workspace, paths: list[str]) -> list[str]:
+    """Doc ids of ``ws`` whose id ends with one of ``paths`` (as ``expected_docs`` match)."""
+    return [d["doc_id"] for d in ws.documents() if any(d["doc_id"].endswith(p) for p in paths)]
 
 
 def format_report(report: EvalReport) -> str:

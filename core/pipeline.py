@@ -38,7 +38,8 @@ from core.followup import (  # noqa: F401 - re-exported: callers import them fro
     fallback_standalone,
     turn_of,
 )
-from core.retrieval import reciprocal_rank_fusion, retrieve  # noqa: F401 - re-exported
+from core.rerank import hypothetical_passage, rerank_with_model
+from core.retrieval import default_k, reciprocal_rank_fusion, retrieve  # noqa: F401 - re-exported
 from core.store import Workspace
 from core.streaming import ClaimHandler, call_backend
 from core.types import (
@@ -246,19 +247,34 @@ class _Round:
 
 def _run_round(
     workspace: Workspace, question: str, query: str, settings: Settings, backend_ref: list, trace: Trace,
-    round_no: int, cancel: CancelCheck,
+    round_no: int, cancel: CancelCheck, scope: list[str] | None = None,
 ) -> Generator[ProgressEvent, None, _Round | None]:
-    """Retrieve with ``query``, generate for ``question``, verify. ``None`` when nothing was retrieved."""
+    """Retrieve with ``query`` (inside ``scope`` when given), generate for ``question``, verify.
+    ``None`` when nothing was retrieved."""
     yield ProgressEvent(stage="retrieving", message="Searching the documents" if round_no == 1
                         else "The answer was incomplete: searching wider")
-    k = settings.top_k
+    k = None  # the retriever's own: more chunks when the question names its document
     if round_no > 1:
         f = settings.widen_factor
         settings = settings.model_copy(update={
             "bm25_candidates": settings.bm25_candidates * f, "dense_candidates": settings.dense_candidates * f,
         })
         k = settings.top_k * f
-    ranked = retrieve(workspace, query, settings, trace, k=k)
+    aided = settings.rerank == "ollama" or settings.hyde  # optional retrieval aids (core.rerank), Ollama only
+    if aided and backend_ref[0] is None:
+        yield ProgressEvent(stage="loading", message="Loading the model")
+        backend_ref[0] = make_backend(settings)
+    aid = backend_ref[0] if aided and getattr(backend_ref[0], "name", "") == "ollama" else None
+    extra = []
+    if aid is not None and settings.hyde:
+        yield ProgressEvent(stage="retrieving", message="Writing the passage a document would hold, to search with it")
+        extra = [p for p in [hypothetical_passage(aid, query, trace)] if p]
+    rerank = aid is not None and settings.rerank == "ollama"
+    ranked = retrieve(workspace, query, settings, trace, k=max(k or 0, settings.rerank_candidates) if rerank else k,
+                      scope=scope, extra_dense=extra)
+    if rerank and len(ranked) > 1:
+        yield ProgressEvent(stage="retrieving", message="Ranking the passages with the model")
+        ranked = rerank_with_model(aid, question, ranked, trace)[: k or default_k(settings, trace.scope)]
     retrieval = {"bm25": trace.bm25, "dense": trace.dense, "fused": trace.fused, "eligible": trace.eligible}
     if cancel():
         raise Cancelled()
@@ -339,6 +355,7 @@ def _run_round(
     t_ver = time.perf_counter()
     rnd.claims, rnd.rejected = verify(outcome)
     trace.timings_ms[f"verify{'' if round_no == 1 else round_no}"] = round((time.perf_counter() - t_ver) * 1000, 1)
+    _name_duplicates(workspace, rnd.claims, trace.duplicates)
     if settings.support_check == "judge" and backend.name != "embedded" and rnd.claims:
         yield ProgressEvent(stage="verifying", message="Checking that each quote supports its sentence")
         t_sup = time.perf_counter()
@@ -359,6 +376,16 @@ def _run_round(
         trace.timings_ms[f"support{'' if round_no == 1 else round_no}"] = round((time.perf_counter() - t_sup) * 1000, 1)
     info.claims, info.rejected = len(rnd.claims), len(rnd.rejected)
     return rnd
+
+
+def _name_duplicates(workspace: Workspace, claims: list, duplicates: dict[str, list[str]]) -> None:
+    """Fill ``Citation.also_in`` with the paths of the other documents holding a cited chunk's text."""
+    if not duplicates or not any(c.chunk_id in duplicates for claim in claims for c in claim.citations):
+        return
+    paths = {d["doc_id"]: d["path"] for d in workspace.documents()}
+    for claim in claims:
+        for cit in claim.citations:
+            cit.also_in = [paths.get(d, d) for d in duplicates.get(cit.chunk_id, [])]
 
 
 def distinct_passages(claims: list) -> int:
@@ -392,6 +419,7 @@ def answer_question(
     cancel: CancelCheck | None = None,
     history: list[Turn] | list[tuple[str, str]] | None = None,
     follow_up: bool | None = None,
+    scope: list[str] | None = None,
 ) -> Generator[ProgressEvent, None, Answer]:
     """Answer ``question`` from ``workspace`` with verified citations, or abstain.
 
@@ -429,6 +457,8 @@ def answer_question(
         follow_up: ``None`` lets :func:`detect_follow_up` decide; ``True`` rewrites
             whenever there is a history (``verbatim ask --follow-up``); ``False``
             searches the question as written.
+        scope: doc ids to search in (the user's choice); ``None`` searches the documents the
+            question names, or the whole workspace (:func:`core.retrieval.retrieve`).
 
     Raises:
         ModelUnavailableError: no backend can run.
@@ -499,7 +529,7 @@ def answer_question(
 
     if passages:
         yield ProgressEvent(stage="retrieving", message="Searching the documents")
-        ranked = retrieve(workspace, standalone, settings, trace)
+        ranked = retrieve(workspace, standalone, settings, trace, scope=scope)
         if cancel():
             raise Cancelled()
         if not ranked:
@@ -508,9 +538,10 @@ def answer_question(
             return answer
         answer = yield from passages_answer(workspace, question, standalone, settings, trace,
                                             [s.chunk for s in ranked], abstain, cancel)
+        _name_duplicates(workspace, answer.claims, trace.duplicates)
         finish()
         return answer
-    first = yield from _run_round(workspace, standalone, standalone, settings, backend_ref, trace, 1, cancel)
+    first = yield from _run_round(workspace, standalone, standalone, settings, backend_ref, trace, 1, cancel, scope)
     if first is None:
         return nothing_found()
     second = None
@@ -522,7 +553,7 @@ def answer_question(
             and first.claims and not cancel()):
         missing = " ".join(ma.missing.split())[:200]
         query = EXPANDED_QUESTION.format(question=standalone, missing=missing) if missing else standalone
-        second = yield from _run_round(workspace, standalone, query, settings, backend_ref, trace, 2, cancel)
+        second = yield from _run_round(workspace, standalone, query, settings, backend_ref, trace, 2, cancel, scope)
     chosen = _better(first, second)
     chosen.info.chosen = True
     trace.bm25, trace.dense = chosen.retrieval["bm25"], chosen.retrieval["dense"]

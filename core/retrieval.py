@@ -1,59 +1,230 @@
-"""Hybrid retrieval: BM25 ∥ dense → reciprocal rank fusion → eligibility filter.
+"""Document-aware hybrid retrieval: scope → BM25 ∥ dense (+ clause wording) → fusion → eligibility → duplicates.
 
-Split out of :mod:`core.pipeline` so retrieval can grow (document scope, ranking inside
-a document) without touching generation; :mod:`core.pipeline` re-exports its names.
+1. **Scope** (DESIGN.md, "Scope before ranking"). The documents the user chose (``scope``), or
+   those the question names (:mod:`core.docrefs`, when ``settings.resolve_references``), become
+   a pre-filter exactly like eligibility: the stores search only their chunks. The keyword
+   query inside the scope leaves out the words that named the documents; the dense query keeps
+   the question as written (the embedding is hurt less by names, and keeping them measured
+   better: bench/README.md, "Document-aware retrieval"). ``trace.scope`` records it all.
+2. **Clause wording** (:mod:`core.clauses`, when ``settings.clause_expansion``). For each
+   clause type the question asks about, its contract wording is searched too: one BM25 and one
+   dense ranking per type, weighted by how surely the question names the type (``ClauseMatch.strength``).
+3. **Fusion**: weighted reciprocal rank fusion, score(d) = Σ wᵢ / (k + rankᵢ(d)) (Cormack,
+   Clarke & Büttcher, SIGIR 2009, with k = ``settings.rrf_k``); question rankings weigh 1,
+   wording rankings ``settings.wording_weight``. Weights and k were chosen by 5-fold
+   cross-validation over documents (bench/retrieval_real.py --cv), never by fitting all cases.
+4. **Eligibility** again after fusion, against the manifest (a chunk the manifest does not know
+   never reaches the model), then **duplicates**: chunks whose normalized text equals a
+   better-ranked one's (copies of a file, the same text exported again) take no place of their
+   own; the kept chunk lists the other documents (``ScoredChunk.also_in``, ``trace.duplicates``).
 """
 
 from __future__ import annotations
 
+import hashlib
+import threading
 import time
+from collections import OrderedDict
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
+from core.clauses import ClauseMatch, match_clause_types
+from core.docrefs import DocResolver, Resolution, strip_reference
 from core.settings import Settings
-from core.store import Workspace
-from core.types import ScoredChunk, Trace
+from core.store import Workspace, get_embedder
+from core.types import Chunk, ScopeInfo, ScoredChunk, Trace
+
+#: At most this many documents make a scope whose delivery is widened to ``settings.scoped_top_k``.
+WIDEN_FOR_SCOPES_UP_TO = 3
 
 
-def reciprocal_rank_fusion(rankings: list[list[str]], k: int = 60) -> list[tuple[str, float]]:
-    """Fuse ranked id lists: score(d) = Σ 1 / (k + rank_i(d)), ranks 1-based.
+def reciprocal_rank_fusion(rankings: list[list[str]], k: int = 60,
+                           weights: list[float] | None = None) -> list[tuple[str, float]]:
+    """Fuse ranked id lists: score(d) = Σ wᵢ / (k + rankᵢ(d)), ranks 1-based, weights 1 by default.
 
     Source: Cormack, Clarke & Büttcher, "Reciprocal Rank Fusion outperforms
     Condorcet and individual Rank Learning Methods", SIGIR 2009 (k = 60).
     Ties keep first-seen order.
     """
+    weights = weights or [1.0] * len(rankings)
     scores: dict[str, float] = {}
-    for ranking in rankings:
+    for ranking, w in zip(rankings, weights, strict=True):
         for rank, item in enumerate(ranking, start=1):
-            scores[item] = scores.get(item, 0.0) + 1.0 / (k + rank)
+            scores[item] = scores.get(item, 0.0) + w / (k + rank)
     return sorted(scores.items(), key=lambda kv: -kv[1])
 
 
-def retrieve(workspace: Workspace, question: str, settings: Settings, trace: Trace, k: int | None = None) -> list[ScoredChunk]:
-    """Hybrid retrieval: BM25 ∥ dense → RRF → eligibility → top ``k`` (default ``settings.top_k``).
+class _EmbeddingCache:
+    """Query embeddings of fixed texts (clause wordings), computed once per process (LRU, 256)."""
 
-    Ineligible documents (status other than ``active``) are excluded inside both
-    store queries, and again after fusion against the manifest, so a chunk the
-    manifest does not know (e.g. left by an interrupted write) never reaches
-    the model. Fills ``trace.bm25/dense/fused/eligible/eligible_docs``.
+    def __init__(self, size: int = 256) -> None:
+        self._items: OrderedDict[str, list[float]] = OrderedDict()
+        self._lock = threading.Lock()
+        self._size = size
+
+    def get(self, text: str) -> list[float]:
+        with self._lock:
+            if text in self._items:
+                self._items.move_to_end(text)
+                return self._items[text]
+        vec = get_embedder().get_query_embedding(text)
+        with self._lock:
+            self._items[text] = vec
+            while len(self._items) > self._size:
+                self._items.popitem(last=False)
+        return vec
+
+
+_wording_vectors = _EmbeddingCache()
+
+
+def resolve_scope(workspace: Workspace, question: str, settings: Settings, scope: list[str] | None,
+                  eligible: set[str], protected: frozenset[str]) -> tuple[ScopeInfo, str]:
+    """The documents to search and the keyword query inside them.
+
+    Args:
+        scope: doc ids the user chose (``None``: resolve what the question names, when
+            ``settings.resolve_references``). Unknown or ineligible ids are dropped.
+        eligible: the workspace's eligible doc ids.
+        protected: question words that belong to a clause type (never naming words).
+
+    Returns:
+        ``(ScopeInfo, keyword query)``; an empty ``ScopeInfo.doc_ids`` means the whole workspace.
     """
-    k = k or settings.top_k
-    exclude = workspace.ineligible_doc_ids()
+    if scope is None and not settings.resolve_references:
+        return ScopeInfo(query=question), question
+    profiles, _ = workspace.doc_profiles()
+    candidates = [p for d, p in profiles.items() if d in eligible]
+    if scope is not None:
+        chosen = [d for d in dict.fromkeys(scope) if d in eligible]
+        names = frozenset().union(*(profiles[d].names for d in chosen if d in profiles)) - protected
+        query = strip_reference(question, names, protected) if names else question
+        info = ScopeInfo(method="explicit", doc_ids=chosen, titles=[profiles[d].title for d in chosen if d in profiles],
+                         query=query)
+        return info, query
+    res: Resolution = DocResolver(candidates).resolve(question, protected)
+    if not res.doc_ids:
+        return ScopeInfo(query=question, scores=res.scores), question
+    info = ScopeInfo(method="ambiguous" if res.ambiguous else "named", doc_ids=res.doc_ids,
+                     titles=[profiles[d].title for d in res.doc_ids], matched=res.matched,
+                     query=res.query, scores=res.scores)
+    return info, res.query
+
+
+def _collapse_duplicates(eligible: list[tuple[str, float]], chunks: dict[str, Chunk], workspace: Workspace,
+                         k: int, eligible_docs: set[str]) -> tuple[list[tuple[str, float]], dict[str, list[str]]]:
+    """The best ``k`` chunks with duplicates taking no place, and chunk id → other docs with its text.
+
+    Two kinds: documents with equal text (``core.store.profiles.text_hash``: copies, re-exports)
+    — the best-ranked one stands for all, its chunks list the other eligible ones; and passages whose
+    text (casefolded, whitespace collapsed) equals a better-ranked chunk's in another document.
+    """
+    _, hashes = workspace.doc_profiles()
+    groups: dict[str, list[str]] = {}
+    for doc, digest in hashes.items():
+        groups.setdefault(digest, []).append(doc)
+    representative: dict[str, str] = {}  # text hash -> the doc that stands for the group
+    kept: list[tuple[str, float]] = []
+    also: dict[str, list[str]] = {}
+    first_with: dict[str, str] = {}
+    for cid, score in eligible:
+        doc = chunks[cid].doc_id
+        digest = hashes.get(doc)
+        if digest is not None and len(groups[digest]) > 1:
+            rep = representative.setdefault(digest, doc)
+            if rep != doc:
+                continue  # a copy of a document already delivered
+        key = _text_key(chunks[cid])
+        if key in first_with:
+            owner = first_with[key]
+            if doc != chunks[owner].doc_id and doc not in also.setdefault(owner, []):
+                also[owner].append(doc)
+            continue
+        first_with[key] = cid
+        kept.append((cid, score))
+    kept = kept[:k]
+    for cid, _ in kept:
+        doc = chunks[cid].doc_id
+        for other in groups.get(hashes.get(doc, ""), []):
+            if other != doc and other in eligible_docs and other not in also.setdefault(cid, []):
+                also[cid].append(other)
+    return kept, also
+
+
+def _text_key(chunk: Chunk) -> str:
+    """Duplicate key of a chunk: its text casefolded with whitespace collapsed (a copy of a file,
+    or the same text exported again, chunks identically). Cheap: it runs on every candidate."""
+    return hashlib.sha1(" ".join(chunk.text.casefold().split()).encode("utf-8")).hexdigest()
+
+
+def default_k(settings: Settings, scope: ScopeInfo) -> int:
+    """Chunks delivered by default: ``settings.scoped_top_k`` when the search is scoped to at most
+    :data:`WIDEN_FOR_SCOPES_UP_TO` documents, else ``settings.top_k``."""
+    if scope.doc_ids and len(scope.doc_ids) <= WIDEN_FOR_SCOPES_UP_TO:
+        return max(settings.scoped_top_k, settings.top_k)
+    return settings.top_k
+
+
+def retrieve(workspace: Workspace, question: str, settings: Settings, trace: Trace, k: int | None = None,
+             *, scope: list[str] | None = None, extra_dense: list[str] | None = None) -> list[ScoredChunk]:
+    """Document-aware hybrid retrieval (module docstring); the best ``k`` eligible chunks, best first.
+
+    Args:
+        k: chunks to return; default ``settings.top_k``, or ``settings.scoped_top_k`` when the
+            search is scoped to at most :data:`WIDEN_FOR_SCOPES_UP_TO` documents.
+        scope: doc ids to search in (the user's choice: selected documents, ``ask --doc``);
+            ``None`` resolves the documents the question names.
+        extra_dense: more dense queries (a hypothetical passage, :mod:`core.rerank`), each one
+            ranking weighted like the clause wording's.
+
+    Ineligible documents (status other than ``active``) are excluded inside every store query
+    and again after fusion against the manifest. Fills ``trace.bm25/dense/fused/eligible/
+    eligible_docs/scope/clause_types/duplicates`` and ``trace.timings_ms["retrieve"]``.
+    """
     t0 = time.perf_counter()
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        f_bm25 = pool.submit(workspace.bm25_search, question, settings.bm25_candidates, exclude)
-        f_dense = pool.submit(workspace.dense_search, question, settings.dense_candidates, exclude)
-        bm25, dense = f_bm25.result(), f_dense.result()
-    trace.timings_ms["retrieve"] = round((time.perf_counter() - t0) * 1000, 1)
-    fused = reciprocal_rank_fusion([bm25, dense], k=settings.rrf_k)
-    trace.bm25, trace.dense, trace.fused = bm25, dense, [cid for cid, _ in fused]
-    chunks = workspace.get_chunks(trace.fused)
+    exclude = workspace.ineligible_doc_ids()
     eligible_docs = workspace.eligible_doc_ids()
+    matches: list[ClauseMatch] = match_clause_types(question) if settings.clause_expansion else []
+    protected = frozenset().union(*(m.words for m in matches)) if matches else frozenset()
+    info, keyword_query = resolve_scope(workspace, question, settings, scope, eligible_docs, protected)
+    only = set(info.doc_ids) if (info.doc_ids or info.method == "explicit") else None
+    k = k or default_k(settings, info)
+
+    searches: list[tuple[str, Callable[[], list[str]], float]] = [
+        ("bm25", lambda: workspace.bm25_search(keyword_query, settings.bm25_candidates, exclude, only), 1.0),
+        ("dense", lambda: workspace.dense_search(question, settings.dense_candidates, exclude, only), 1.0),
+    ]
+    for m in matches:
+        text = m.clause.wording_text
+        weight = settings.wording_weight * m.strength
+        searches.append((f"bm25:{m.clause.id}", lambda t=text: workspace.bm25_search(
+            t, settings.bm25_candidates, exclude, only), weight))
+        searches.append((f"dense:{m.clause.id}", lambda t=text: workspace.dense_search(
+            t, settings.dense_candidates, exclude, only, vector=_wording_vectors.get(t)), weight))
+    for n, text in enumerate(extra_dense or []):
+        searches.append((f"dense:extra{n}", lambda t=text: workspace.dense_search(
+            t, settings.dense_candidates, exclude, only), settings.wording_weight))
+    with ThreadPoolExecutor(max_workers=min(4, len(searches))) as pool:
+        futures = [pool.submit(fn) for _, fn, _ in searches]
+        rankings = [f.result() for f in futures]
+    fused = reciprocal_rank_fusion(rankings, k=settings.rrf_k, weights=[w for _, _, w in searches])
+
+    bm25, dense = rankings[0], rankings[1]
+    trace.bm25, trace.dense, trace.fused = bm25, dense, [cid for cid, _ in fused]
+    trace.scope = info
+    trace.clause_types = [m.clause.id for m in matches]
+    chunks = workspace.get_chunks(trace.fused)
     eligible = [(cid, s) for cid, s in fused if cid in chunks and chunks[cid].doc_id in eligible_docs]
     trace.eligible = [cid for cid, _ in eligible]
     trace.eligible_docs = sorted(eligible_docs)
+
+    kept, also = _collapse_duplicates(eligible, chunks, workspace, k, eligible_docs)
+    trace.duplicates = {cid: docs for cid, docs in also.items() if docs and any(c == cid for c, _ in kept)}
+    trace.timings_ms["retrieve"] = round((time.perf_counter() - t0) * 1000, 1)
     bm25_rank = {c: i for i, c in enumerate(bm25, 1)}
     dense_rank = {c: i for i, c in enumerate(dense, 1)}
     return [
-        ScoredChunk(chunk=chunks[cid], score=s, bm25_rank=bm25_rank.get(cid), dense_rank=dense_rank.get(cid))
-        for cid, s in eligible[:k]
+        ScoredChunk(chunk=chunks[cid], score=s, bm25_rank=bm25_rank.get(cid), dense_rank=dense_rank.get(cid),
+                    also_in=also.get(cid, []))
+        for cid, s in kept
     ]

@@ -71,6 +71,28 @@ class Settings(BaseSettings):
     bm25_candidates: int = Field(30, ge=1, le=500, description="BM25 candidates before fusion.")
     dense_candidates: int = Field(30, ge=1, le=500, description="Dense candidates before fusion.")
     rrf_k: int = Field(60, ge=1, le=1000, description="Reciprocal rank fusion constant (Cormack et al. 2009).")
+    resolve_references: bool = Field(
+        True, description="Search inside the documents a question names (core.docrefs), with the naming words removed."
+    )
+    clause_expansion: bool = Field(
+        True, description="Also search with the contract wording of the clause types a question asks about (core.clauses)."
+    )
+    wording_weight: float = Field(
+        1.0, ge=0, le=5, description="Weight of each clause-wording ranking in the fusion (question rankings weigh 1)."
+    )
+    rerank: Literal["off", "ollama"] = Field(
+        "off", description="'ollama': the Ollama model grades the top candidates and they are reordered (one more "
+        "call per question; never with the embedded model)."
+    )
+    rerank_candidates: int = Field(20, ge=2, le=50, description="Candidates graded by the optional rerank.")
+    hyde: bool = Field(
+        False, description="Ollama only: the model writes the passage a document would hold to answer, which is "
+        "searched too (HyDE; one more call per question)."
+    )
+    scoped_top_k: int = Field(
+        10, ge=1, le=50, description="Chunks delivered when the question is searched inside one to three documents "
+        "(more of the named document; the token budget still drops what does not fit)."
+    )
 
     # chunking (word-piece tokens of the embedding model; see core/chunking.py)
     chunk_tokens: int = Field(

@@ -136,6 +136,14 @@ def tokenize(text: str, lang: str, stops: frozenset[str] | None = None) -> list[
     return tokens
 
 
+def all_stopwords() -> frozenset[str]:
+    """The union of the English and Spanish stopword lists (bm25s'), lowercased."""
+    return _ALL_STOPS
+
+
+_ALL_STOPS = frozenset().union(*_STOPWORDS.values())
+
+
 def tokenize_query(text: str) -> list[str]:
     """Query tokens: the union of the English and Spanish analyses, order kept, no duplicates.
 

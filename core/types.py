@@ -131,6 +131,10 @@ class ScoredChunk(BaseModel):
     score: float = Field(description="Reciprocal-rank-fusion score.")
     bm25_rank: int | None = None
     dense_rank: int | None = None
+    also_in: list[str] = Field(
+        default_factory=list,
+        description="Doc ids of other documents holding the same text (duplicates), which take no place of their own.",
+    )
 
 
 # --- model output (what the LLM must produce) --------------------------------
@@ -293,6 +297,23 @@ class Citation(BaseModel):
     continued: list[PageSpan] = Field(
         default_factory=list, description="Where the quote goes on, on the following pages (empty: one page)."
     )
+    also_in: list[str] = Field(
+        default_factory=list, description="Paths of other documents holding the same text (duplicates)."
+    )
+
+
+class ScopeInfo(BaseModel):
+    """Which documents a question was searched in, and why (DESIGN.md, "Scope before ranking")."""
+
+    method: Literal["", "named", "ambiguous", "explicit"] = Field(
+        "", description="'named': the question names one document; 'ambiguous': it names two or three about "
+        "equally, all searched; 'explicit': the user chose the documents; '' = the whole workspace."
+    )
+    doc_ids: list[str] = Field(default_factory=list, description="Documents searched (empty = all eligible).")
+    titles: list[str] = Field(default_factory=list, description="Their titles, same order, for display.")
+    matched: list[str] = Field(default_factory=list, description="Words of the question that named them.")
+    query: str = Field("", description="The keyword query used inside the scope (the naming words removed).")
+    scores: dict[str, float] = Field(default_factory=dict, description="Best candidates' resolution scores.")
 
 
 class Claim(BaseModel):
@@ -441,6 +462,19 @@ class Trace(BaseModel):
     )
     model_conflicting_evidence: bool = Field(
         False, description="The model reported conflicting evidence (before checking that two verified passages show it)."
+    )
+    scope: ScopeInfo = Field(default_factory=ScopeInfo, description="The documents searched and why.")
+    clause_types: list[str] = Field(
+        default_factory=list, description="Clause types the question asks about whose contract wording was also searched."
+    )
+    duplicates: dict[str, list[str]] = Field(
+        default_factory=dict, description="Delivered chunk id → doc ids of other documents with the same text."
+    )
+    reranked: dict[str, int] = Field(
+        default_factory=dict, description="Optional model rerank: chunk id → grade 0-3 (-1 ungraded), in the new order."
+    )
+    hypothetical_passage: str = Field(
+        "", description="Optional HyDE: the passage the model expected a document to hold, searched as a dense query."
     )
     passage_best_score: float | None = Field(
         None, description="Passages answer: the best span's score (core.passages), compared with the abstention threshold."

@@ -51,6 +51,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from core.store.crash import crash_point
+from core.store.profiles import write_profile
 from core.store.manifest import Manifest, get_meta, set_meta
 from core.types import Chunk
 
@@ -157,6 +158,7 @@ def _commit_unsafe(ws: Workspace, writes: list[DocumentWrite], removals: list[st
             else:
                 Manifest.delete_document_rows(db, w.doc_id, keep_document=True)
                 Manifest.insert_document_rows(db, w)
+            write_profile(db, w)  # derived from the same chunks, in the same transaction
             db.execute("DELETE FROM failures WHERE path = ?", (str(w.path),))
         meta = get_meta(db)
         generation = int(meta.get("generation", "0")) + 1

@@ -92,6 +92,9 @@ def migrate(db: sqlite3.Connection) -> None:
     if "status_reason" not in cols:
         db.execute("ALTER TABLE documents ADD COLUMN status_reason TEXT NOT NULL DEFAULT ''")
     db.execute("CREATE TABLE IF NOT EXISTS releases (doc_id TEXT PRIMARY KEY, sha256 TEXT NOT NULL)")
+    from core.store.profiles import SCHEMA as PROFILES_SCHEMA
+
+    db.execute(PROFILES_SCHEMA)  # document profiles (core.store.profiles), written by each commit
 
 
 def get_meta(db: sqlite3.Connection) -> dict[str, str]:

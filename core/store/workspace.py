@@ -151,6 +151,13 @@ class Workspace:
         """Chunks by id (unknown ids are absent from the result)."""
         return self.manifest.get_chunks(chunk_ids)
 
+    def doc_profiles(self):
+        """Every document's profile and normalized-text hash (:func:`core.store.profiles.read_profiles`):
+        ``({doc_id: core.docrefs.DocProfile}, {doc_id: sha256 hex})``."""
+        from core.store.profiles import read_profiles
+
+        return read_profiles(self.manifest)
+
     def eligible_doc_ids(self) -> set[str]:
         """Documents whose chunks may reach the model (status ``active``); computed once per index state."""
         return set(self._statuses()[0])
@@ -209,18 +216,19 @@ class Workspace:
         return self.bm25.document_frequencies(tokens)
 
     def dense_search(self, query: str, k: int, exclude_docs: set[str],
-                     only_docs: set[str] | None = None) -> list[str]:
+                     only_docs: set[str] | None = None, *, vector: list[float] | None = None) -> list[str]:
         """Chunk ids nearest to ``query`` by cosine similarity, best first.
 
         ``exclude_docs`` are filtered inside the LanceDB query (pre-filter), so
         they cannot take places in the top ``k``; ``only_docs``, when given (the
         question's document scope), restricts the search to those documents the
-        same way. An empty ``only_docs`` set finds nothing.
+        same way. An empty ``only_docs`` set finds nothing. ``vector``: the query's
+        embedding when the caller already has it (``query`` is then not embedded).
         """
         version = self.manifest.meta().get("lance_version")
         if not version or not self.vectors.exists() or (only_docs is not None and not only_docs):
             return []
-        vec = get_embedder().get_query_embedding(query)
+        vec = vector if vector is not None else get_embedder().get_query_embedding(query)
         try:
             return self.vectors.search(vec, k, exclude_docs, only_docs, int(version))
         except (RuntimeError, OSError, ValueError):

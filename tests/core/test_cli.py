@@ -57,6 +57,37 @@ def test_index_report_lists_quarantined_documents(tmp_path, verbatim_home) -> No
     assert "docs/B25_visible_injection.md: quarantined" in out.stdout
 
 
+def test_ask_doc_names_an_unknown_document_clearly(tmp_path, verbatim_home) -> None:
+    """`ask --doc` with a document the workspace does not hold: exit 2, the name, and what it holds."""
+    folder = tmp_path / "contracts"
+    folder.mkdir()
+    shutil.copy(CORPORA / "cuad" / "txt" / "RgcResourcesInc_20151216_8-K_EX-10.3_9372751_EX-10.3_Franchise Agreement.txt",
+                folder / "franchise.txt")
+    assert _verbatim("index", str(folder), "-w", "c", home=verbatim_home).returncode == 0
+    out = _verbatim("ask", "What is the franchise fee?", "-w", "c", "--doc", "lease.pdf", home=verbatim_home)
+    assert out.returncode == 2
+    assert "--doc lease.pdf: no such document in workspace 'c'" in out.stderr
+    assert "contracts/franchise.txt" in out.stderr
+
+
+def test_match_documents_by_path_or_name_end(tmp_path, verbatim_home) -> None:
+    from core.cli import match_documents
+    from core.pipeline import index_folders, run
+    from core.settings import Settings
+    from core.store import Workspace
+
+    folder = tmp_path / "contracts"
+    (folder / "2024").mkdir(parents=True)
+    (folder / "2024" / "msa.txt").write_text("MASTER SERVICES AGREEMENT between Acme and Beta.", encoding="utf-8")
+    (folder / "nda.txt").write_text("MUTUAL NON-DISCLOSURE AGREEMENT between Acme and Gamma.", encoding="utf-8")
+    ws = Workspace("m", Settings())
+    run(index_folders(ws, [folder]))
+    assert match_documents(ws, ["msa.txt"]) == (["contracts/2024/msa.txt"], [])
+    assert match_documents(ws, ["2024/msa.txt", str(folder / "nda.txt")]) == (
+        ["contracts/2024/msa.txt", "contracts/nda.txt"], [])
+    assert match_documents(ws, ["sa.txt", "x.pdf"]) == ([], ["sa.txt", "x.pdf"])
+
+
 def test_index_prints_a_line_per_file_when_not_a_terminal_and_quiet_silences_it(tmp_path, verbatim_home) -> None:
     """Issue #16: with its output in a log, `verbatim index` printed nothing but the final summary."""
     folder = tmp_path / "docs"

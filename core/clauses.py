@@ -1,0 +1,189 @@
+"""Standard contract clause types: recognise one in a question, search with the contract's wording.
+
+A question is worded unlike the clause that answers it ("Can this contract be terminated for
+convenience?" against "either party may terminate this Agreement at any time upon thirty days'
+written notice"): BM25 finds no shared word and the embedding model, trained on general
+sentences, rates the two as unrelated. The vocabulary in
+``resources/clauses/clause_types.toml`` (data with its sources, reviewed by people, not fitted
+to test questions) lists for each clause type the phrases people ask with (``ask``) and the
+phrases contracts use (``wording``), in English and Spanish. :func:`match_clause_types` finds
+the types a question asks about; the retriever (:mod:`core.retrieval`) then also searches
+with their wording — one more BM25 ranking and one more dense ranking per type, fused with the
+question's own rankings. The wording is only ever a search query: evidence still comes from
+the documents and is verified as always.
+
+This is query expansion with a controlled vocabulary, the oldest remedy for the vocabulary
+mismatch problem in IR (Furnas et al., "The vocabulary problem in human-system communication",
+CACM 1987); the dense side is a hand-written counterpart of HyDE's hypothetical document
+(Gao et al., "Precise Zero-Shot Dense Retrieval without Relevance Labels", ACL 2023).
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import tomllib
+from dataclasses import dataclass
+from functools import lru_cache
+import re
+
+from core.errors import CoreError
+from core.paths import resource_path
+from core.docrefs import fold
+from core.textproc import SUPPORTED_LANGS, all_stopwords, tokenize
+
+#: A type is kept when its match score is at least this share of the best type's score (two
+#: types at most), so "exceptions to the non-compete" keeps both the exception and the
+#: non-compete type, while an incidental one-word match beside a specific phrase is dropped.
+RELATIVE_KEEP = 0.75
+MAX_TYPES = 2
+#: A match needs about one word specific to its type ("covenant", "indemnify").
+MIN_SCORE = 0.6
+#: A match scoring this much (a specific two-word phrase) searches the wording at full weight;
+#: a weaker one ("penalty" alone, which a question about football also uses) at a share of it.
+FULL_STRENGTH = 1.5
+
+
+@dataclass(frozen=True)
+class ClauseType:
+    """One clause type of the vocabulary (see the TOML file's header for the fields)."""
+
+    id: str
+    label_en: str
+    label_es: str
+    ask: tuple[str, ...]
+    wording: tuple[str, ...]
+
+    def label(self, lang: str = "en") -> str:
+        """The type's name for the user, in ``lang`` (``en`` or ``es``)."""
+        return self.label_es if lang == "es" else self.label_en
+
+    @property
+    def wording_text(self) -> str:
+        """The wording phrases as one text: the BM25 query and the dense query of this type."""
+        return ". ".join(self.wording)
+
+
+@dataclass(frozen=True)
+class ClauseMatch:
+    """A clause type a question asks about, with the question's words that named it."""
+
+    clause: ClauseType
+    score: float
+    words: frozenset[str] = frozenset()
+    """Casefolded, accent-stripped words of the question that belong to the matched phrase."""
+
+    @property
+    def strength(self) -> float:
+        """0–1: how surely the question asks about this type (score / :data:`FULL_STRENGTH`, capped)."""
+        return min(1.0, self.score / FULL_STRENGTH)
+
+
+_lock = threading.Lock()
+_STOP_FOLDED = frozenset(fold(w) for w in all_stopwords())
+_WORDS = re.compile(r"[^\W_]+(?:[-'’][^\W_]+)*", re.UNICODE)
+
+
+def _phrase_tokens(text: str) -> dict[str, frozenset[str]]:
+    """Stemmed content tokens of ``text`` per language (a phrase matches in either analysis)."""
+    stops = all_stopwords()
+    return {lang: frozenset(t for t in tokenize(text, lang, stops=stops) if not _is_ident(t))
+            for lang in SUPPORTED_LANGS}
+
+
+@lru_cache(maxsize=1)
+def _document_tokens() -> frozenset[str]:
+    """Stems of the words that name documents in general ("contract", "agreement", "clause",
+    "contrato"…, :data:`core.docrefs.GENERIC`): a phrase still requires them ("entire agreement"),
+    but they add nothing to its score, since every question about a contract has them."""
+    from core.docrefs import GENERIC
+
+    words = " ".join(w for w in GENERIC if w not in all_stopwords())
+    return frozenset(t for lang in SUPPORTED_LANGS for t in tokenize(words, lang, stops=all_stopwords()))
+
+
+def _is_ident(token: str) -> bool:
+    return any(c in token for c in "-./")
+
+
+class Vocabulary:
+    """The clause types, their ask phrases tokenized, and each token's specificity.
+
+    Specificity of a token = log(1 + T / n) / log(1 + T), with T the number of types and n the
+    number of types whose ask phrases contain the token: a word found in one type's phrases
+    ("covenant") weighs 1, one found in many ("rights", "clause") weighs little.
+    """
+
+    def __init__(self, clauses: list[ClauseType]) -> None:
+        self.clauses = clauses
+        self._phrases: list[list[tuple[str, dict[str, frozenset[str]]]]] = [
+            [(p, _phrase_tokens(p)) for p in c.ask] for c in clauses
+        ]
+        owners: dict[str, set[int]] = {}
+        for i, phrases in enumerate(self._phrases):
+            for _, per_lang in phrases:
+                for toks in per_lang.values():
+                    for t in toks:
+                        owners.setdefault(t, set()).add(i)
+        total = max(len(clauses), 1)
+        generic = _document_tokens()
+        self._weight = {t: 0.0 if t in generic else math.log(1 + total / len(o)) / math.log(1 + total)
+                        for t, o in owners.items()}
+
+    def match(self, question: str) -> list[ClauseMatch]:
+        """Clause types ``question`` asks about, best first (at most :data:`MAX_TYPES`).
+
+        A phrase matches when, in the English or the Spanish analysis, every one of its content
+        tokens is among the question's; its score is the sum of its tokens' specificity, and a
+        type's score is its best phrase's. Types scoring under :data:`RELATIVE_KEEP` × the best
+        are dropped. Returns ``[]`` when no phrase matches.
+        """
+        q = _phrase_tokens(question)
+        found: list[ClauseMatch] = []
+        for clause, phrases in zip(self.clauses, self._phrases):
+            best, best_words = 0.0, frozenset()
+            for phrase, per_lang in phrases:
+                for lang, toks in per_lang.items():
+                    if toks and toks <= q[lang]:
+                        score = sum(self._weight.get(t, 0.0) for t in toks)
+                        if score > best:
+                            best, best_words = score, _words_of(phrase)
+            if best >= MIN_SCORE:
+                found.append(ClauseMatch(clause, best, best_words))
+        if not found:
+            return []
+        found.sort(key=lambda m: -m.score)
+        top = found[0].score
+        return [m for m in found if m.score >= RELATIVE_KEEP * top][:MAX_TYPES]
+
+
+def _words_of(phrase: str) -> frozenset[str]:
+    from core.docrefs import fold_words
+
+    return frozenset(fold_words(phrase)) - _STOP_FOLDED
+
+
+@lru_cache(maxsize=1)
+def vocabulary() -> Vocabulary:
+    """The vocabulary in ``resources/clauses/clause_types.toml``, loaded once.
+
+    Raises:
+        CoreError: the file is missing or not valid (names the file).
+    """
+    path = resource_path("clauses", "clause_types.toml")
+    with _lock:
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+            clauses = [
+                ClauseType(id=c["id"], label_en=c["label"]["en"], label_es=c["label"]["es"],
+                           ask=tuple(c["ask"]), wording=tuple(c["wording"]))
+                for c in data["clause"]
+            ]
+        except (OSError, tomllib.TOMLDecodeError, KeyError, TypeError) as exc:
+            raise CoreError(f"{path}: the clause vocabulary cannot be read ({exc})") from exc
+    return Vocabulary(clauses)
+
+
+def match_clause_types(question: str) -> list[ClauseMatch]:
+    """Clause types ``question`` asks about (see :meth:`Vocabulary.match`)."""
+    return vocabulary().match(question)

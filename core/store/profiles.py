@@ -1,0 +1,130 @@
+"""Per-document profiles in the manifest: the words that name each document (:mod:`core.docrefs`).
+
+Table ``doc_profiles(doc_id, profile)``: ``profile`` is JSON ``{"title", "names", "text_hash"}``.
+A profile is written in the same transaction as its document's chunks (:func:`write_profile`,
+called by the commit), so it always describes the committed content, whoever wrote it (an
+indexing run, a rename, an external writer such as the Ray indexer). Being keyed by
+``doc_id``, its row is deleted and re-keyed with the document (``manifest.tables_with``).
+
+A workspace indexed before profiles existed has none: :func:`read_profiles` derives the missing
+ones from the stored chunks (same function, same result) without writing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import threading
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from core.docrefs import DocProfile, build_profile
+from core.types import SEGMENT_SEP, Chunk
+
+if TYPE_CHECKING:
+    from core.store.commit import DocumentWrite
+    from core.store.manifest import Manifest
+
+SCHEMA = "CREATE TABLE IF NOT EXISTS doc_profiles (doc_id TEXT PRIMARY KEY, profile TEXT NOT NULL)"
+#: Chunks read from a document's start for its profile (its first :data:`core.docrefs.HEAD_CHARS`).
+HEAD_CHUNKS = 4
+
+
+def text_hash(chunks: Iterable[Chunk]) -> str:
+    """SHA-256 of a document's text as its chunks cover it, whitespace collapsed and casefolded.
+
+    The text is put back together from the chunks' page-text segments (overlaps counted once), so the
+    hash does not depend on where chunks were cut — two copies of a file under different names
+    get different context lines and so different cuts, but the same hash. Equal for a copy or
+    the same text exported again with other metadata: the duplicates key of :mod:`core.retrieval`.
+    """
+    spans: list[tuple[int, int, int, str]] = []  # (page, start, end, text) of every page-text segment
+    for c in chunks:
+        if c.segments:
+            pos = 0
+            for sg in c.segments:
+                length = sg.end - sg.start
+                spans.append((sg.page, sg.start, sg.end, c.text[pos:pos + length]))
+                pos += length + len(SEGMENT_SEP)
+        else:
+            spans.append((c.page, c.start, c.end, c.text))
+    pieces: list[str] = []
+    covered: dict[int, int] = {}
+    for page, start, end_, text in sorted(spans):
+        end = covered.get(page, 0)
+        if end_ <= end:
+            continue
+        if start > end:
+            pieces.append(" ")  # a gap between chunks is whitespace (chunks are trimmed)
+        pieces.append(text[max(0, end - start):])
+        covered[page] = end_
+    return hashlib.sha256(" ".join("".join(pieces).casefold().split()).encode("utf-8")).hexdigest()
+
+
+def profile_of(doc_id: str, path: str, chunks: list[Chunk]) -> tuple[DocProfile, str]:
+    """The profile of a document from its chunks in order, and its :func:`text_hash`.
+
+    The title is the first part of the first chunk's context line (``title › heading …``).
+    """
+    if not chunks:
+        return build_profile(doc_id, path, "", ""), text_hash([])
+    head, used = "", 0
+    for c in chunks[:HEAD_CHUNKS]:
+        head += c.text + "\n"
+        used += 1
+    title = chunks[0].context.split(" › ")[0] if chunks[0].context else ""
+    return build_profile(doc_id, path, title, head), text_hash(chunks)
+
+
+def _dump(profile: DocProfile, digest: str) -> str:
+    return json.dumps({"title": profile.title, "names": sorted(profile.names), "text_hash": digest},
+                      ensure_ascii=False)
+
+
+def write_profile(db: sqlite3.Connection, w: DocumentWrite) -> None:
+    """Store the profile of a committed document, inside the commit's transaction."""
+    profile, digest = profile_of(w.doc_id, str(w.path), w.chunks)
+    db.execute("INSERT OR REPLACE INTO doc_profiles (doc_id, profile) VALUES (?, ?)", (w.doc_id, _dump(profile, digest)))
+
+
+_cache: dict[tuple[str, str], tuple[dict[str, DocProfile], dict[str, str]]] = {}
+_cache_lock = threading.Lock()
+
+
+def read_profiles(manifest: Manifest) -> tuple[dict[str, DocProfile], dict[str, str]]:
+    """Every document's profile and text hash: ``({doc_id: DocProfile}, {doc_id: text_hash})``.
+
+    Cached per manifest file and commit generation (one entry per workspace), so answering
+    many questions reads the table once. Documents without a stored profile (indexed before
+    profiles existed) get one derived from their chunks.
+    """
+    key = (str(manifest.path), manifest.meta().get("generation", "0"))
+    with _cache_lock:
+        if key in _cache:
+            return _cache[key]
+    profiles: dict[str, DocProfile] = {}
+    hashes: dict[str, str] = {}
+    with manifest.connect() as db:
+        rows = db.execute(
+            "SELECT d.doc_id, d.path, p.profile FROM documents d LEFT JOIN doc_profiles p ON p.doc_id = d.doc_id"
+        ).fetchall()
+    missing = []
+    for doc_id, path, raw in rows:
+        if raw is None:
+            missing.append((doc_id, path))
+            continue
+        data = json.loads(raw)
+        profiles[doc_id] = DocProfile(doc_id=doc_id, title=data["title"], names=frozenset(data["names"]))
+        hashes[doc_id] = data["text_hash"]
+    for doc_id, path in missing:
+        with manifest.connect() as db:
+            ids = [r[0] for r in db.execute("SELECT chunk_id FROM chunks WHERE doc_id = ? ORDER BY ord", (doc_id,))]
+        chunks = manifest.get_chunks(ids)
+        profile, digest = profile_of(doc_id, path, [chunks[i] for i in ids if i in chunks])
+        profiles[doc_id], hashes[doc_id] = profile, digest
+    with _cache_lock:
+        for old in [k for k in _cache if k[0] == key[0]]:
+            del _cache[old]
+        _cache[key] = (profiles, hashes)
+    return profiles, hashes
