@@ -125,7 +125,12 @@ def test_page_labels_are_kept_beside_the_physical_page(tmp_path) -> None:
     parsed = parse_file(tmp_path / "labels.pdf")
     assert [(p.page, p.label) for p in parsed.pages] == [(1, "i"), (2, "ii"), (3, "A-1"), (4, "A-2")]
     chunks = chunk_pages("f/labels.pdf", str(tmp_path / "labels.pdf"), parsed.pages, title=parsed.title)
-    assert [(c.page, c.page_label) for c in chunks] == [(1, "i"), (2, "ii"), (3, "A-1"), (4, "A-2")]
+    # four short pages make one chunk across the page breaks (issue #14): it starts on page "i"
+    # and its segments name every physical page it covers
+    assert [(c.page, c.page_label) for c in chunks] == [(1, "i")]
+    assert [s.page for s in chunks[0].segments] == [1, 2, 3, 4]
+    labels = {p.page: p.label for p in parsed.pages}
+    assert [labels[s.page] for s in chunks[0].segments] == ["i", "ii", "A-1", "A-2"]
 
 
 def test_docx_paragraphs_headings_tables_and_hidden_runs(tmp_path) -> None:

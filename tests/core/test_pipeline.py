@@ -12,7 +12,7 @@ import pytest
 from core.pipeline import answer_question, index_folders, reciprocal_rank_fusion, run
 from core.settings import Settings
 from core.store import Workspace
-from core.types import NO_EVIDENCE, Chunk, RejectReason
+from core.types import NO_EVIDENCE, SEGMENT_SEP, Chunk, RejectReason, Segment
 from tests.conftest import data_home, whole_words, CASES, CORPORA
 
 FIPS = CORPORA / "pdfs" / "NIST.FIPS.199.pdf"
@@ -79,8 +79,11 @@ def test_chunk_ids_and_offsets_point_into_page_text(indexed) -> None:
 
         for cid, chunk in chunks.items():
             assert cid == chunk.chunk_id and cid.startswith("matter/fips199.pdf#p")
-            page_text = _pdf_page_text(doc.load_page(chunk.page - 1)).text
-            assert page_text[chunk.start : chunk.end] == chunk.text
+            # a chunk is its page-text segments joined (one, or several across a page break)
+            segments = chunk.segments or [Segment(page=chunk.page, start=chunk.start, end=chunk.end)]
+            texts = [_pdf_page_text(doc.load_page(s.page - 1)).text[s.start : s.end] for s in segments]
+            assert SEGMENT_SEP.join(texts) == chunk.text
+            assert (segments[0].page, segments[0].start, segments[0].end) == (chunk.page, chunk.start, chunk.end)
 
 
 def test_valid_quote_is_answered_with_rectangles_on_the_page(indexed, scripted) -> None:
