@@ -99,7 +99,8 @@ class AnswerFlow(QObject):
         if replace is not None:  # the turns before the replaced entry
             entries = entries[:max(0, replace - (len(w._conversations.get(name, [])) - len(entries)))]
         history = [turn_of(e.answer) for e in entries][-MAX_HISTORY_TURNS:]
-        self._start(name, question, w.settings, w.backend, history, follow_up=follow_up, replace=replace)
+        self._start(name, question, w.settings, w.backend, history, follow_up=follow_up, replace=replace,
+                    scope=w.scope.for_question())
 
     def ask_as_written(self, entry_index: int) -> None:
         """Ask entry ``entry_index``'s question again, searched as written (undoes its follow-up rewrite);
@@ -107,6 +108,20 @@ class AnswerFlow(QObject):
         entries = self.w.conversation.entries
         if 0 <= entry_index < len(entries):
             self.ask(entries[entry_index].answer.question, follow_up=False, replace=entry_index)
+
+    def ask_all_documents(self, entry_index: int) -> None:
+        """Ask entry ``entry_index``'s question again in the whole workspace ("search all documents"):
+        no document reference resolved, no selection; the new answer takes the entry's place."""
+        w = self.w
+        entries = w.conversation.entries
+        if not 0 <= entry_index < len(entries):
+            return
+        answer = entries[entry_index].answer
+        question = answer.trace.standalone_question or answer.question
+        name = w.workspace_name or answer.workspace
+        w.scope.clear()
+        self._start(name, question, w.settings.model_copy(update={"resolve_references": False}), w.backend, [],
+                    follow_up=False, replace=entry_index)
 
     def show_passages(self, entry_index: int) -> None:
         """Answer the question of conversation entry ``entry_index`` again with passages (no model),
@@ -121,14 +136,14 @@ class AnswerFlow(QObject):
         self._start(name, question, w.settings.model_copy(update={"backend": "passages"}), None, [])
 
     def _start(self, name: str, question: str, settings, backend, history, follow_up: bool | None = None,
-               replace: int | None = None) -> None:
+               replace: int | None = None, scope: list[str] | None = None) -> None:
         w = self.w
         if self._worker is not None:
             self._worker.cancel()
         engine = w.engine if backend is None else self._local_engine
         worker = GeneratorWorker(
             lambda cancel: engine.run(answer_op, name, question, settings, history, backend=backend, cancel=cancel,
-                                      follow_up=follow_up)
+                                      follow_up=follow_up, scope=scope)
         )
         self._worker = worker
         self._workspace = name

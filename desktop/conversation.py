@@ -1,7 +1,7 @@
 """The centre of the window: the question box and the workspace's conversation.
 
 The conversation is a ``QTextBrowser`` rebuilt from :class:`desktop.render.Entry`
-objects; its links (``cite:``, ``doc:``, ``toggle:``, ``aswritten:``) are turned into signals.
+objects; its links (``cite:``, ``doc:``, ``toggle:``, ``aswritten:``, ``alldocs:``) are turned into signals.
 """
 
 from __future__ import annotations
@@ -73,6 +73,9 @@ class ConversationView(QWidget):
         document_clicked(int, int): entry index, 0-based consulted-document index.
         passages_requested(int): entry index whose question should be answered with passages.
         copy_requested(), export_markdown_requested(), export_pdf_requested().
+        all_documents_requested(int): entry index whose question should be searched again in
+            the whole workspace (its answer searched only the documents the question named).
+        scope_cleared(): the scope chip's clear button (search the whole workspace again).
         as_written_requested(int): entry index whose question should be searched as written
             (undo of a follow-up rewrite).
         new_conversation_requested(): the user starts a new conversation.
@@ -88,6 +91,8 @@ class ConversationView(QWidget):
     export_pdf_requested = Signal()
     as_written_requested = Signal(int)
     new_conversation_requested = Signal()
+    scope_cleared = Signal()
+    all_documents_requested = Signal(int)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -135,6 +140,20 @@ class ConversationView(QWidget):
         self.busy_bar.setTextVisible(False)
         self.busy_bar.hide()
 
+        # The scope chip: the documents selected in the Documents list, which the next question
+        # is searched in (hidden when none is selected), with a button to clear it.
+        self.scope_row = QWidget()
+        chip = QHBoxLayout(self.scope_row)
+        chip.setContentsMargins(0, 0, 0, 0)
+        self.scope_label = ElidedLabel("", mode=Qt.TextElideMode.ElideMiddle)
+        self.scope_label.setStyleSheet("QLabel { background: #e8eefc; border-radius: 8px; padding: 2px 8px; }")
+        self.scope_clear_button = QToolButton()
+        self.scope_clear_button.clicked.connect(self.scope_cleared)
+        chip.addWidget(self.scope_label, 1)
+        chip.addWidget(self.scope_clear_button)
+        self.scope_row.hide()
+        self._scope_names: list[str] = []
+
         row = QHBoxLayout()
         self.question_edit = QuestionEdit()
         self.question_edit.submitted.connect(self._ask)
@@ -153,6 +172,7 @@ class ConversationView(QWidget):
         layout.addWidget(self.answer_view, 1)
         layout.addWidget(self.busy_bar)
         layout.addWidget(self.stage_label)
+        layout.addWidget(self.scope_row)
         layout.addLayout(row)
         self.retranslate()
         self.set_entries([])
@@ -181,8 +201,22 @@ class ConversationView(QWidget):
         self.ask_button.setAccessibleName(self.tr("Ask"))
         self.stop_button.setText(self.tr("Stop"))
         self.stop_button.setAccessibleName(self.tr("Stop answering"))
+        self.scope_clear_button.setText(self.tr("Search all documents"))
+        self.scope_clear_button.setToolTip(self.tr("Clear the selection: the next question searches the whole workspace"))
+        self.scope_label.setAccessibleName(self.tr("Documents the next question searches"))
+        self.set_scope(self._scope_names)
 
     # --- state ----------------------------------------------------------------
+
+    def set_scope(self, names: list[str]) -> None:
+        """Show the scope chip for the documents ``names`` (the next question searches only them),
+        or hide it when ``names`` is empty (the whole workspace)."""
+        self._scope_names = list(names)
+        if names:
+            text = self.tr("Asking about: {names}").format(names=", ".join(names))
+            self.scope_label.setText(text)
+            self.scope_label.setToolTip("\n".join(names))
+        self.scope_row.setVisible(bool(names))
 
     def set_busy(self, busy: bool, text: str = "") -> None:
         """Show (or clear) the answering state; Stop is enabled while busy."""
@@ -310,6 +344,8 @@ class ConversationView(QWidget):
         elif scheme == "toggle" and len(nums) == 1 and 0 <= nums[0] < len(self.entries):
             self.entries[nums[0]].expanded = not self.entries[nums[0]].expanded
             self.refresh()
+        elif scheme == "alldocs" and len(nums) == 1 and 0 <= nums[0] < len(self.entries):
+            self.all_documents_requested.emit(nums[0])
         elif scheme == "aswritten" and len(nums) == 1 and 0 <= nums[0] < len(self.entries):
             self.as_written_requested.emit(nums[0])
 

@@ -65,6 +65,7 @@ from desktop.citation_panel import CitationPanel
 from desktop.conversation import ConversationView
 from desktop.indexing_controller import IndexingController
 from desktop.render import Entry, conversation_markdown, entry_markdown
+from desktop.scope_controller import ScopeController
 from desktop.status_controller import StatusController
 from desktop.watch_controller import WatchController, watch_batches  # noqa: F401 - re-exported
 from desktop.welcome import WelcomeView
@@ -207,6 +208,7 @@ class MainWindow(QMainWindow):
         self._build_menus()
         self._connect()
         self._alias()
+        self.scope = ScopeController(self)  # the Documents list's selection: the next question's scope
         self.retranslate()
 
         self.workspaces.reload(select=workspace)
@@ -340,6 +342,7 @@ class MainWindow(QMainWindow):
         c.export_markdown_requested.connect(self._export_markdown_dialog)
         c.export_pdf_requested.connect(self._export_pdf_dialog)
         c.as_written_requested.connect(self.answers.ask_as_written)
+        c.all_documents_requested.connect(self.answers.ask_all_documents)
         c.new_conversation_requested.connect(self.new_conversation)
         self.side_panel.page_rendered.connect(self.page_rendered)
         self.side_panel.previous_citation.connect(lambda: self.answers.step_citation(-1))

@@ -8,6 +8,8 @@ private schemes the conversation view interprets:
 * ``toggle:<entry>``    show or hide the removed sentences of an entry
 * ``aswritten:<entry>`` ask the entry's question again, searched as the user wrote it
   (undoes the follow-up rewrite)
+* ``alldocs:<entry>``   ask the entry's question again in the whole workspace (its answer
+  searched only the documents the question named, or those the user selected)
 * ``passages:<entry>``  show the passages that match entry ``entry``'s question (no model)
 """
 
@@ -55,6 +57,27 @@ def read_as_text(answer: Answer) -> str:
         return QCoreApplication.translate(_CTX, "Read together with the previous question: “{previous}”").format(
             previous=previous)
     return QCoreApplication.translate(_CTX, "Read as: {rewrite}").format(rewrite=rewrite)
+
+
+def scope_text(answer: Answer) -> str:
+    """Where a question was searched when not in the whole workspace, in the window's words ('' if it was).
+
+    Issue #12: a question that names a document is searched inside it; that is never done
+    silently. ``trace.scope.method``: ``named`` (one document), ``ambiguous`` (two or three
+    documents named about equally, all searched), ``explicit`` (the user's selection).
+    """
+    scope = getattr(answer.trace, "scope", None)
+    if scope is None or not scope.doc_ids:
+        return ""
+    names = ", ".join(scope.doc_ids)
+    if scope.method == "ambiguous":
+        return QCoreApplication.translate(
+            _CTX, "Your question could mean any of {n} documents; searched in all of them: {names}").format(
+            n=len(scope.doc_ids), names=names)
+    if scope.method == "explicit":
+        return QCoreApplication.translate(_CTX, "Searched in the documents you chose: {names}").format(names=names)
+    return QCoreApplication.translate(_CTX, "Searching in: {names} (the document your question names)").format(
+        names=names)
 
 
 def query_text(answer: Answer, query: str) -> str:
@@ -125,6 +148,12 @@ def entry_html(entry_index: int, entry: Entry) -> str:
         undo = QCoreApplication.translate(_CTX, "search as I wrote it")
         parts.append(f"<p style='color:gray; font-size:9pt'>{esc(read_as)} · "
                      f"<a href='aswritten:{entry_index}'>{esc(undo)}</a></p>")
+    where = scope_text(a)
+    if where:
+        # The scope is shown with one click to search the whole workspace instead.
+        everywhere = QCoreApplication.translate(_CTX, "search all documents")
+        parts.append(f"<p style='color:#1e40af; font-size:9pt'>{esc(where)} · "
+                     f"<a href='alldocs:{entry_index}'>{esc(everywhere)}</a></p>")
     if entry.streaming:
         parts.append(f"<p style='color:#8a5a00'><b>{esc(_t('Verifying each sentence as the model writes…'))}</b> "
                      f"{esc(_t('{n} verified so far').format(n=len(a.claims)))}</p>")
@@ -269,6 +298,8 @@ def entry_markdown(entry: Entry) -> str:
     lines = [f"## {a.question}", ""]
     if _read_as(a):
         lines += [f"*{read_as_text(a)}*", ""]
+    if scope_text(a):
+        lines += [f"*{scope_text(a)}*", ""]
     if a.kind == "passages" and a.status != "abstained":
         lines += [f"*{_t(PASSAGES_HEADER)}*", ""]
         for n, cit in enumerate(entry.citations(), 1):
@@ -367,6 +398,10 @@ _LUPDATE = (
     QT_TRANSLATE_NOOP("Render", "Read as: {rewrite}"),
     QT_TRANSLATE_NOOP("Render", "{question} (with the previous question: {previous})"),
     QT_TRANSLATE_NOOP("Render", "search as I wrote it"),
+    QT_TRANSLATE_NOOP("Render", "search all documents"),
+    QT_TRANSLATE_NOOP("Render", "Your question could mean any of {n} documents; searched in all of them: {names}"),
+    QT_TRANSLATE_NOOP("Render", "Searched in the documents you chose: {names}"),
+    QT_TRANSLATE_NOOP("Render", "Searching in: {names} (the document your question names)"),
     QT_TRANSLATE_NOOP("Render", "No evidence in the documents"),
     QT_TRANSLATE_NOOP("Render", "CONFLICT"),
     QT_TRANSLATE_NOOP("Render", "The cited passages disagree"),

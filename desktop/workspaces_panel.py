@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtCore import QEvent, QItemSelectionModel, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
@@ -116,7 +116,8 @@ class WorkspacesPanel(QWidget):
         # Names keep the characters that tell them apart (desktop.elide), not Qt's middle elision.
         self.name_delegate = DistinctNameDelegate(self.documents_view)
         self.documents_view.setItemDelegateForColumn(0, self.name_delegate)
-        self.documents_view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        # Several documents can be selected: the selection is the next question's scope (desktop.scope_controller).
+        self.documents_view.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.documents_view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.documents_view.customContextMenuRequested.connect(self._document_menu)
         header = self.documents_view.header()
@@ -300,6 +301,7 @@ class WorkspacesPanel(QWidget):
         snap, pending = self._snap, self._pending
         view = self.documents_view
         current = view.currentItem().data(0, ROLE_ID) if view.currentItem() else None
+        selected = {it.data(0, ROLE_ID) for it in view.selectedItems()}  # kept across the refresh (the scope)
         scroll = view.verticalScrollBar().value()
         view.setUpdatesEnabled(False)
         view.clear()
@@ -320,7 +322,9 @@ class WorkspacesPanel(QWidget):
             item.setTextAlignment(1, Qt.AlignmentFlag.AlignRight)
             view.addTopLevelItem(item)
             if doc_id == current:
-                view.setCurrentItem(item)
+                view.setCurrentItem(item, 0, QItemSelectionModel.SelectionFlag.NoUpdate)
+            if doc_id in selected:
+                item.setSelected(True)
 
         for doc in snap.get("documents", []):
             doc_id = doc["doc_id"]

@@ -3,29 +3,29 @@
 <context>
     <name>AnswerFlow</name>
     <message>
-        <location filename="../../desktop/answer_flow.py" line="139" />
+        <location filename="../../desktop/answer_flow.py" line="154" />
         <source>Waiting…</source>
         <translation>Esperando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/answer_flow.py" line="150" />
+        <location filename="../../desktop/answer_flow.py" line="165" />
         <source>Stopping…</source>
         <translation>Deteniendo…</translation>
     </message>
     <message>
-        <location filename="../../desktop/answer_flow.py" line="168" />
-        <location filename="../../desktop/answer_flow.py" line="185" />
-        <location filename="../../desktop/answer_flow.py" line="330" />
+        <location filename="../../desktop/answer_flow.py" line="183" />
+        <location filename="../../desktop/answer_flow.py" line="200" />
+        <location filename="../../desktop/answer_flow.py" line="345" />
         <source>{n} sentences verified as the model writes…</source>
         <translation>{n} frases verificadas mientras el modelo escribe…</translation>
     </message>
     <message>
-        <location filename="../../desktop/answer_flow.py" line="228" />
+        <location filename="../../desktop/answer_flow.py" line="243" />
         <source>Could not answer: {error}</source>
         <translation>No se pudo responder: {error}</translation>
     </message>
     <message>
-        <location filename="../../desktop/answer_flow.py" line="235" />
+        <location filename="../../desktop/answer_flow.py" line="250" />
         <source>Stopped</source>
         <translation>Detenido</translation>
     </message>
@@ -143,84 +143,104 @@
 <context>
     <name>ConversationView</name>
     <message>
-        <location filename="../../desktop/conversation.py" line="162" />
+        <location filename="../../desktop/conversation.py" line="182" />
         <source>Conversation</source>
         <translation>Conversación</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="163" />
-        <location filename="../../desktop/conversation.py" line="195" />
+        <location filename="../../desktop/conversation.py" line="183" />
+        <location filename="../../desktop/conversation.py" line="229" />
         <source>New conversation</source>
         <translation>Nueva conversación</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="165" />
+        <location filename="../../desktop/conversation.py" line="185" />
         <source>Start a new conversation: the next question is not read as a follow-up of the earlier ones (Ctrl+Shift+N)</source>
         <translation>Empezar una conversación nueva: la siguiente pregunta no se lee como continuación de las anteriores (Ctrl+Mayús+N)</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="167" />
+        <location filename="../../desktop/conversation.py" line="187" />
         <source>Copy answer</source>
         <translation>Copiar respuesta</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="168" />
+        <location filename="../../desktop/conversation.py" line="188" />
         <source>Copy the last answer with its citations</source>
         <translation>Copiar la última respuesta con sus citas</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="169" />
+        <location filename="../../desktop/conversation.py" line="189" />
         <source>Export</source>
         <translation>Exportar</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="170" />
+        <location filename="../../desktop/conversation.py" line="190" />
         <source>Export the conversation as Markdown or PDF</source>
         <translation>Exportar la conversación como Markdown o PDF</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="171" />
+        <location filename="../../desktop/conversation.py" line="191" />
         <source>Export Markdown…</source>
         <translation>Exportar Markdown…</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="172" />
+        <location filename="../../desktop/conversation.py" line="192" />
         <source>Export PDF…</source>
         <translation>Exportar PDF…</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="175" />
+        <location filename="../../desktop/conversation.py" line="195" />
         <source>Answering state</source>
         <translation>Estado de la respuesta</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="177" />
+        <location filename="../../desktop/conversation.py" line="197" />
         <source>Ask a question about this workspace's documents (Ctrl+L). Enter asks, Ctrl+Enter adds a line.</source>
         <translation>Pregunte sobre los documentos de este espacio de trabajo (Ctrl+L). Intro pregunta, Ctrl+Intro añade una línea.</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="179" />
+        <location filename="../../desktop/conversation.py" line="199" />
         <source>Question</source>
         <translation>Pregunta</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="180" />
-        <location filename="../../desktop/conversation.py" line="181" />
+        <location filename="../../desktop/conversation.py" line="200" />
+        <location filename="../../desktop/conversation.py" line="201" />
         <source>Ask</source>
         <translation>Preguntar</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="182" />
+        <location filename="../../desktop/conversation.py" line="202" />
         <source>Stop</source>
         <translation>Detener</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="183" />
+        <location filename="../../desktop/conversation.py" line="203" />
         <source>Stop answering</source>
         <translation>Detener la respuesta</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="220" />
+        <location filename="../../desktop/conversation.py" line="204" />
+        <source>Search all documents</source>
+        <translation>Buscar en todos los documentos</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/conversation.py" line="205" />
+        <source>Clear the selection: the next question searches the whole workspace</source>
+        <translation>Borrar la selección: la próxima pregunta busca en todo el espacio de trabajo</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/conversation.py" line="206" />
+        <source>Documents the next question searches</source>
+        <translation>Documentos en los que busca la próxima pregunta</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/conversation.py" line="216" />
+        <source>Asking about: {names}</source>
+        <translation>Preguntando sobre: {names}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/conversation.py" line="254" />
         <source>Answers appear here. Every sentence carries numbered citations; click one to see the quoted passage on its page.</source>
         <translation>Las respuestas aparecen aquí. Cada frase lleva citas numeradas; pulse una para ver el pasaje citado en su página.</translation>
     </message>
@@ -306,98 +326,98 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../desktop/main_window.py" line="297" />
+        <location filename="../../desktop/main_window.py" line="299" />
         <source>&amp;File</source>
         <translation>&amp;Archivo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="301" />
+        <location filename="../../desktop/main_window.py" line="303" />
         <source>New workspace…</source>
         <translation>Nuevo espacio de trabajo…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="301" />
+        <location filename="../../desktop/main_window.py" line="303" />
         <source>Add folder…</source>
         <translation>Añadir carpeta…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="302" />
+        <location filename="../../desktop/main_window.py" line="304" />
         <source>Export conversation as Markdown…</source>
         <translation>Exportar la conversación como Markdown…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="302" />
+        <location filename="../../desktop/main_window.py" line="304" />
         <source>Export conversation as PDF…</source>
         <translation>Exportar la conversación como PDF…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="303" />
+        <location filename="../../desktop/main_window.py" line="305" />
         <source>Settings…</source>
         <translation>Preferencias…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="303" />
+        <location filename="../../desktop/main_window.py" line="305" />
         <source>Quit</source>
         <translation>Salir</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="298" />
+        <location filename="../../desktop/main_window.py" line="300" />
         <source>&amp;Edit</source>
         <translation>&amp;Editar</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="304" />
+        <location filename="../../desktop/main_window.py" line="306" />
         <source>Copy answer with citations</source>
         <translation>Copiar la respuesta con sus citas</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="304" />
+        <location filename="../../desktop/main_window.py" line="306" />
         <source>Find in document</source>
         <translation>Buscar en el documento</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="299" />
+        <location filename="../../desktop/main_window.py" line="301" />
         <source>&amp;Help</source>
         <translation>A&amp;yuda</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="305" />
+        <location filename="../../desktop/main_window.py" line="307" />
         <source>New conversation</source>
         <translation>Nueva conversación</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="306" />
+        <location filename="../../desktop/main_window.py" line="308" />
         <source>Getting started</source>
         <translation>Primeros pasos</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="389" />
+        <location filename="../../desktop/main_window.py" line="392" />
         <source>New conversation: the next question is read on its own.</source>
         <translation>Nueva conversación: la siguiente pregunta se lee por sí sola.</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="474" />
+        <location filename="../../desktop/main_window.py" line="477" />
         <source>Answer copied with its citations.</source>
         <translation>Respuesta copiada con sus citas.</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="489" />
+        <location filename="../../desktop/main_window.py" line="492" />
         <source>Exported to {path}</source>
         <translation>Exportado a {path}</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="493" />
-        <location filename="../../desktop/main_window.py" line="499" />
+        <location filename="../../desktop/main_window.py" line="496" />
+        <location filename="../../desktop/main_window.py" line="502" />
         <source>Export conversation</source>
         <translation>Exportar la conversación</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="554" />
+        <location filename="../../desktop/main_window.py" line="557" />
         <source>Delete history</source>
         <translation>Eliminar el historial</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="555" />
+        <location filename="../../desktop/main_window.py" line="558" />
         <source>Delete every question and answer of this workspace's history?</source>
         <translation>¿Eliminar todas las preguntas y respuestas del historial de este espacio de trabajo?</translation>
     </message>
@@ -428,157 +448,177 @@
 <context>
     <name>Render</name>
     <message>
-        <location filename="../../desktop/render.py" line="350" />
+        <location filename="../../desktop/render.py" line="381" />
         <source>the document changed since this answer</source>
         <translation>el documento cambió después de esta respuesta</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="351" />
+        <location filename="../../desktop/render.py" line="382" />
         <source>Searched for</source>
         <translation>Se buscó</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="352" />
+        <location filename="../../desktop/render.py" line="383" />
         <source>Documents consulted</source>
         <translation>Documentos consultados</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="353" />
+        <location filename="../../desktop/render.py" line="384" />
         <source>pages</source>
         <translation>páginas</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="354" />
+        <location filename="../../desktop/render.py" line="385" />
         <source>No document matched the question.</source>
         <translation>Ningún documento coincidió con la pregunta.</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="355" />
+        <location filename="../../desktop/render.py" line="386" />
         <source>some sentences were removed because no quote could be verified.</source>
         <translation>se quitaron algunas frases porque no se pudo verificar ninguna cita.</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="356" />
+        <location filename="../../desktop/render.py" line="387" />
         <source>Sources</source>
         <translation>Fuentes</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="357" />
+        <location filename="../../desktop/render.py" line="388" />
         <source>OCR — check the page</source>
         <translation>OCR — compruebe la página</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="358" />
+        <location filename="../../desktop/render.py" line="389" />
         <source>changed since this answer</source>
         <translation>cambió después de esta respuesta</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="359" />
+        <location filename="../../desktop/render.py" line="390" />
         <source>page</source>
         <translation>página</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="366" />
+        <location filename="../../desktop/render.py" line="397" />
         <source>Read together with the previous question: “{previous}”</source>
         <translation>Leída junto con la pregunta anterior: «{previous}»</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="367" />
+        <location filename="../../desktop/render.py" line="398" />
         <source>Read as: {rewrite}</source>
         <translation>Leída como: {rewrite}</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="368" />
+        <location filename="../../desktop/render.py" line="399" />
         <source>{question} (with the previous question: {previous})</source>
         <translation>{question} (junto con la pregunta anterior: {previous})</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="369" />
+        <location filename="../../desktop/render.py" line="400" />
         <source>search as I wrote it</source>
         <translation>buscar tal como la escribí</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="370" />
+        <location filename="../../desktop/render.py" line="405" />
         <source>No evidence in the documents</source>
         <translation>Sin pruebas en los documentos</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="360" />
+        <location filename="../../desktop/render.py" line="391" />
         <source>hide</source>
         <translation>ocultar</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="345" />
+        <location filename="../../desktop/render.py" line="376" />
         <source>Passages that match your question — not an answer written by a model</source>
         <translation>Pasajes que coinciden con su pregunta — no es una respuesta escrita por un modelo</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="346" />
+        <location filename="../../desktop/render.py" line="377" />
         <source>Verifying each sentence as the model writes…</source>
         <translation>Verificando cada frase mientras el modelo escribe…</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="347" />
+        <location filename="../../desktop/render.py" line="378" />
         <source>{n} verified so far</source>
         <translation>{n} verificadas hasta ahora</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="348" />
+        <location filename="../../desktop/render.py" line="379" />
         <source>Show matching passages</source>
         <translation>Mostrar los pasajes que coinciden</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="349" />
+        <location filename="../../desktop/render.py" line="380" />
         <source>the sentences of the documents that match the question, without a model</source>
         <translation>las frases de los documentos que coinciden con la pregunta, sin modelo</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="361" />
+        <location filename="../../desktop/render.py" line="392" />
         <source>show why</source>
         <translation>ver por qué</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="362" />
+        <location filename="../../desktop/render.py" line="393" />
         <source>Not verified</source>
         <translation>Sin verificar</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="363" />
+        <location filename="../../desktop/render.py" line="394" />
         <source>(the whole answer)</source>
         <translation>(toda la respuesta)</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="364" />
+        <location filename="../../desktop/render.py" line="395" />
         <source>citation dropped, sentence kept</source>
         <translation>cita descartada, frase conservada</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="365" />
+        <location filename="../../desktop/render.py" line="396" />
         <source>sentence removed</source>
         <translation>frase quitada</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="371" />
+        <location filename="../../desktop/render.py" line="401" />
+        <source>search all documents</source>
+        <translation>buscar en todos los documentos</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/render.py" line="402" />
+        <source>Your question could mean any of {n} documents; searched in all of them: {names}</source>
+        <translation>Su pregunta puede referirse a cualquiera de {n} documentos; se buscó en todos: {names}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/render.py" line="403" />
+        <source>Searched in the documents you chose: {names}</source>
+        <translation>Se buscó en los documentos que eligió: {names}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/render.py" line="404" />
+        <source>Searching in: {names} (the document your question names)</source>
+        <translation>Buscando en: {names} (el documento que nombra su pregunta)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/render.py" line="406" />
         <source>CONFLICT</source>
         <translation>CONFLICTO</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="372" />
+        <location filename="../../desktop/render.py" line="407" />
         <source>The cited passages disagree</source>
         <translation>Los pasajes citados no coinciden</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="373" />
+        <location filename="../../desktop/render.py" line="408" />
         <source>What each passage says</source>
         <translation>Lo que dice cada pasaje</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="374" />
+        <location filename="../../desktop/render.py" line="409" />
         <source>Verbatim gives no single answer: the passages below say different things about this question. Each sentence reports one passage; read them and decide.</source>
         <translation>Verbatim no da una única respuesta: los pasajes siguientes dicen cosas distintas sobre esta pregunta. Cada frase recoge un pasaje; léalos y decida.</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="375" />
+        <location filename="../../desktop/render.py" line="410" />
         <source>The model reported that the documents disagree, but fewer than two verified passages show it; the verified sentences are shown as they are.</source>
         <translation>El modelo indicó que los documentos no coinciden, pero menos de dos pasajes verificados lo muestran; las frases verificadas se muestran tal cual.</translation>
     </message>
@@ -1228,186 +1268,186 @@
 <context>
     <name>WorkspacesPanel</name>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="190" />
         <location filename="../../desktop/workspaces_panel.py" line="191" />
+        <location filename="../../desktop/workspaces_panel.py" line="192" />
         <source>Workspaces</source>
         <translation>Espacios de trabajo</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="192" />
+        <location filename="../../desktop/workspaces_panel.py" line="193" />
         <source>New…</source>
         <translation>Nuevo…</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="193" />
+        <location filename="../../desktop/workspaces_panel.py" line="194" />
         <source>Rename…</source>
         <translation>Renombrar…</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="194" />
+        <location filename="../../desktop/workspaces_panel.py" line="195" />
         <source>Delete…</source>
         <translation>Eliminar…</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="195" />
+        <location filename="../../desktop/workspaces_panel.py" line="196" />
         <source>New workspace</source>
         <translation>Nuevo espacio de trabajo</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="195" />
+        <location filename="../../desktop/workspaces_panel.py" line="196" />
         <source>Rename workspace</source>
         <translation>Renombrar espacio de trabajo</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="196" />
+        <location filename="../../desktop/workspaces_panel.py" line="197" />
         <source>Delete workspace</source>
         <translation>Eliminar espacio de trabajo</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="198" />
         <location filename="../../desktop/workspaces_panel.py" line="199" />
+        <location filename="../../desktop/workspaces_panel.py" line="200" />
         <source>Folders</source>
         <translation>Carpetas</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="200" />
+        <location filename="../../desktop/workspaces_panel.py" line="201" />
         <source>Add folder…</source>
         <translation>Añadir carpeta…</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="201" />
+        <location filename="../../desktop/workspaces_panel.py" line="202" />
         <source>Index a folder (or drop folders onto the window)</source>
         <translation>Indexar una carpeta (o suelte carpetas sobre la ventana)</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="202" />
+        <location filename="../../desktop/workspaces_panel.py" line="203" />
         <source>Remove folder</source>
         <translation>Quitar carpeta</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="203" />
-        <location filename="../../desktop/workspaces_panel.py" line="210" />
+        <location filename="../../desktop/workspaces_panel.py" line="204" />
+        <location filename="../../desktop/workspaces_panel.py" line="211" />
         <source>Documents</source>
         <translation>Documentos</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="204" />
+        <location filename="../../desktop/workspaces_panel.py" line="205" />
         <source>Document</source>
         <translation>Documento</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="204" />
+        <location filename="../../desktop/workspaces_panel.py" line="205" />
         <source>Pages</source>
         <translation>Páginas</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="204" />
+        <location filename="../../desktop/workspaces_panel.py" line="205" />
         <source>Status</source>
         <translation>Estado</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="205" />
+        <location filename="../../desktop/workspaces_panel.py" line="206" />
         <source>Question history</source>
         <translation>Historial de preguntas</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="206" />
+        <location filename="../../desktop/workspaces_panel.py" line="207" />
         <source>Delete</source>
         <translation>Eliminar</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="207" />
+        <location filename="../../desktop/workspaces_panel.py" line="208" />
         <source>Delete this question from the history</source>
         <translation>Eliminar esta pregunta del historial</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="208" />
+        <location filename="../../desktop/workspaces_panel.py" line="209" />
         <source>Delete all…</source>
         <translation>Eliminar todo…</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="209" />
+        <location filename="../../desktop/workspaces_panel.py" line="210" />
         <source>Delete the whole history</source>
         <translation>Eliminar todo el historial</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="211" />
+        <location filename="../../desktop/workspaces_panel.py" line="212" />
         <source>History</source>
         <translation>Historial</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="212" />
+        <location filename="../../desktop/workspaces_panel.py" line="213" />
         <source>Indexing progress</source>
         <translation>Progreso de la indexación</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="213" />
+        <location filename="../../desktop/workspaces_panel.py" line="214" />
         <source>Cancel</source>
         <translation>Cancelar</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="214" />
+        <location filename="../../desktop/workspaces_panel.py" line="215" />
         <source>Cancel indexing</source>
         <translation>Cancelar la indexación</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="292" />
+        <location filename="../../desktop/workspaces_panel.py" line="293" />
         <source>{name} (being added)</source>
         <translation>{name} (añadiéndose)</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/workspaces_panel.py" line="332" />
-        <location filename="../../desktop/workspaces_panel.py" line="384" />
+        <location filename="../../desktop/workspaces_panel.py" line="336" />
+        <location filename="../../desktop/workspaces_panel.py" line="388" />
         <source>%n chunk(s)</source>
         <translation><numerusform>%n fragmento</numerusform><numerusform>%n fragmentos</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="346" />
+        <location filename="../../desktop/workspaces_panel.py" line="350" />
         <source>(page {page})</source>
         <translation>(página {page})</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/workspaces_panel.py" line="380" />
+        <location filename="../../desktop/workspaces_panel.py" line="384" />
         <source>%n document(s)</source>
         <translation><numerusform>%n documento</numerusform><numerusform>%n documentos</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="387" />
+        <location filename="../../desktop/workspaces_panel.py" line="391" />
         <source>last indexed {when}</source>
         <translation>indexado por última vez el {when}</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="388" />
+        <location filename="../../desktop/workspaces_panel.py" line="392" />
         <source>never indexed</source>
         <translation>nunca indexado</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="398" />
+        <location filename="../../desktop/workspaces_panel.py" line="402" />
         <source>document changed</source>
         <translation>documento modificado</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="432" />
+        <location filename="../../desktop/workspaces_panel.py" line="436" />
         <source>Mark as active</source>
         <translation>Marcar como activo</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="432" />
+        <location filename="../../desktop/workspaces_panel.py" line="436" />
         <source>Release from quarantine</source>
         <translation>Liberar de la cuarentena</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="433" />
+        <location filename="../../desktop/workspaces_panel.py" line="437" />
         <source>Mark as superseded…</source>
         <translation>Marcar como sustituido…</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="434" />
+        <location filename="../../desktop/workspaces_panel.py" line="438" />
         <source>Quarantine…</source>
         <translation>Poner en cuarentena…</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="460" />
+        <location filename="../../desktop/workspaces_panel.py" line="464" />
         <source>{done} of {total} files</source>
         <translation>{done} de {total} archivos</translation>
     </message>
