@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from core.cli import build_parser, main
 from core.cluster import ray_index, ray_session
 from core.pipeline import run
 from core.settings import Settings
@@ -62,9 +63,11 @@ def indexed(tmp_path_factory: pytest.TempPathFactory):
             removed.unlink()
             second = run(ray_index(ws, [folder]))
             removed.write_bytes(kept_aside)
+            # The command line, on the Ray started above (``--ray`` before the folder it must not eat).
+            cli_rc = main(["index", "--ray", str(folder), "--workspace", "cli", "--quiet"])
         yield {"local": local, "ray": ws, "local_report": local_report, "report": report, "events": events,
                "second": second, "folder": folder, "home": home,
-               "retrieval": retrieval, "local_retrieval": local_retrieval}
+               "retrieval": retrieval, "local_retrieval": local_retrieval, "cli_rc": cli_rc}
 
 
 def _chunk_ids(ws: Workspace, without: str = "") -> list[str]:
@@ -143,3 +146,25 @@ def test_progress_and_incremental_run(indexed) -> None:
     assert second.removed == 1
     assert second.documents == 0
     assert {Path(f.path).name for f in second.failures} == BROKEN
+
+
+def test_cli_index_on_ray(indexed, capsys) -> None:
+    """``verbatim index --ray FOLDER`` indexes on Ray: the same chunks as the local index."""
+    assert indexed["cli_rc"] == 0
+    with data_home(indexed["home"]):
+        assert _chunk_ids(Workspace("cli", create=False)) == _chunk_ids(indexed["local"])
+
+
+@pytest.mark.parametrize(("argv", "address", "folders"), [
+    (["index", "--ray", "docs"], "local", ["docs"]),
+    (["index", "docs", "--ray"], "local", ["docs"]),
+    (["index", "--ray", "auto", "docs"], "auto", ["docs"]),
+    (["index", "docs", "--ray", "ray://head:10001"], "ray://head:10001", ["docs"]),
+    (["index", "docs"], None, ["docs"]),
+])
+def test_cli_ray_address(argv, address, folders) -> None:
+    from core.cli import _ray_address
+
+    args = build_parser().parse_args(argv)
+    assert _ray_address(args) == address
+    assert args.folders == folders
