@@ -220,6 +220,8 @@ def _ray_body(
     ctx = ray.data.DataContext.get_current()
     ctx.enable_progress_bars = False  # the run's own progress events say where it is
     logging.getLogger("ray.data").setLevel(logging.WARNING)
+    # ... and Ray Data's notice that its bars are off is noise on the user's stderr.
+    logging.getLogger("ray.data._internal.progress").setLevel(logging.ERROR)
     ds = ray.data.from_items(items, override_num_blocks=min(len(items), 1000))
     ds = ds.map_batches(_prepare_rows, fn_kwargs=prepare_kw, batch_size=1, batch_format="pandas",
                         compute=ray.data.TaskPoolStrategy(size=prepare_tasks))
