@@ -11,6 +11,9 @@ States:
   FISMA's security objectives: searched as written (no "Read as" line);
 * ``follow_up`` — "And what does a loss of integrity mean?": rewritten, the rewrite shown
   with "search as I wrote it";
+* ``scope_named`` — a question naming one contract: "Searching in: …" above the answer, with
+  "search all documents" (issue #12);
+* ``scope_chip`` — two contracts selected in the Documents list: the chip beside the question box;
 * ``spanish_mid_index``, ``spanish_follow_up`` — the same in the Spanish window.
 
 Answers come from a scripted generator (retrieval, verification and rendering are real;
@@ -46,6 +49,7 @@ FOLLOW_Q = "And what does a loss of integrity mean?"
 FOLLOW_REWRITE = "What does a loss of integrity mean under FIPS 199?"
 FOLLOW = [("A loss of integrity is the unauthorized modification or destruction of information.",
            ["A loss of integrity is the unauthorized modification or destruction of information."])]
+SCOPE_Q = "In the Western Copper non-competition agreement, how long does the restriction last?"
 ES_FIRST_Q = "¿Qué derechos protege la Constitución respecto a la libertad de expresión?"
 ES_FIRST = [("La Constitución protege el derecho a expresar y difundir libremente los pensamientos.",
              ["A expresar y difundir libremente los pensamientos, ideas y opiniones"])]
@@ -218,7 +222,28 @@ def main() -> int:
     shot(window, "follow_up")
     window.close()
 
-    # 5. Spanish.
+    # 5. Issue #12: a question naming one contract says where it searched; documents selected
+    # in the list are the next question's scope (the chip beside the question box).
+    window = MainWindow(settings, workspace="Contracts", backend=backend)
+    window.resize(1440, 900)
+    window.show()
+    window.answer_ready.connect(answers.append)
+    _wait(app, lambda: window.workspace_name == "Contracts" and window.documents_view.topLevelItemCount() >= 15)
+    named = ask(window, SCOPE_Q, None)
+    if named.trace.scope.method != "named" or "Searching in:" not in window.answer_view.toHtml():
+        raise SystemExit(f"scope_named: {named.trace.scope}")
+    shot(window, "scope_named")
+    view = window.documents_view
+    for i in range(view.topLevelItemCount()):
+        if "AGENCY" in view.topLevelItem(i).text(0) or "SUPPLY" in view.topLevelItem(i).text(0):
+            view.topLevelItem(i).setSelected(True)
+    if not window.conversation.scope_row.isVisible():
+        raise SystemExit("scope_chip: no chip for the selected documents")
+    window.question_edit.setText("Can either party terminate for convenience?")
+    shot(window, "scope_chip")
+    window.close()
+
+    # 6. Spanish.
     install_translator(app, "es")
     window = MainWindow(settings, workspace="Contratos", engine=Engine())
     window.resize(1440, 900)
