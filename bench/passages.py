@@ -63,6 +63,7 @@ def collect(corpora: Path, lab: Path, store: Path, limit: int | None) -> list[di
     from core.workspaces import load_workspaces
 
     settings = Settings()
+    per_chunk = settings.passages_candidates_per_chunk or None
     runs = [("cuad", corpora / "cuad", {"cuad-txt"}), ("xquad_es", corpora / "xquad_es", None), ("lab", lab, None)]
     records: list[dict] = []
     for corpus, folder, only in runs:
@@ -80,20 +81,33 @@ def collect(corpora: Path, lab: Path, store: Path, limit: int | None) -> list[di
             ranked = retrieve(ws, case.question, settings, trace)
             t2 = time.perf_counter()
             chunks = [s.chunk for s in ranked]
-            spans = score_spans(case.question, chunks, ws)
+            # both variants on the same chunks, one after the other: every sentence (before) and
+            # the candidates the app embeds (after, Settings.passages_candidates_per_chunk)
+            spans_all = score_spans(case.question, chunks, ws, candidates_per_chunk=None, threads=None)
             t3 = time.perf_counter()
+            score_spans(case.question, chunks, ws, candidates_per_chunk=per_chunk, threads=None)
+            t4 = time.perf_counter()
+            spans = score_spans(case.question, chunks, ws, candidates_per_chunk=per_chunk)
+            t5 = time.perf_counter()
             gold = [] if case.must_abstain else case.gold_quotes
+            rank = {c.chunk_id: i for i, c in enumerate(chunks)}
             records.append({
                 "corpus": corpus, "case_id": case.case_id, "must_abstain": case.must_abstain,
                 "doc": (case.source or {}).get("doc") or (case.expected_docs[0] if case.expected_docs else case.case_id),
                 "gold": gold, "retrieved": [quote_retrieved(q, chunks) for q in gold],
-                "retrieve_ms": (t2 - t1) * 1000, "score_ms": (t3 - t2) * 1000,
-                "spans": [{"chunk": s.chunk.chunk_id, "doc": s.chunk.doc_id, "page": s.chunk.page,
-                           "start": s.page_span[0], "end": s.page_span[1], "cos": s.cosine, "terms": s.terms,
-                           "text": s.text} for s in spans],
+                "retrieve_ms": (t2 - t1) * 1000, "score_all_ms": (t3 - t2) * 1000,
+                "score_candidates_ms": (t4 - t3) * 1000, "score_ms": (t5 - t4) * 1000,
+                "spans_all": [_span_record(s, rank) for s in spans_all],
+                "spans": [_span_record(s, rank) for s in spans],
             })
         print(f"{corpus}: {len(cases)} cases", file=sys.stderr)
     return records
+
+
+def _span_record(span, rank: dict[str, int]) -> dict:
+    return {"chunk": span.chunk.chunk_id, "rank": rank[span.chunk.chunk_id], "doc": span.chunk.doc_id,
+            "page": span.chunk.page, "start": span.page_span[0], "end": span.page_span[1], "cos": span.cosine,
+            "terms": span.terms, "text": span.text}
 
 
 # --- phase 2 ------------------------------------------------------------------
@@ -116,6 +130,104 @@ def shown(record: dict, weight: float, settings, min_score: float = -1.0):
     chosen = select_spans([sp for sp, _ in spans], max_total=settings.passages_max,
                           per_chunk=settings.passages_per_chunk, min_score=min_score)
     return [(sp, by_id[id(sp)]) for sp in chosen]
+
+
+def with_spans(records: list[dict], key: str) -> list[dict]:
+    """The records with ``spans`` taken from ``record[key]`` (``spans_all``: every sentence scored)."""
+    return [{**r, "spans": r[key]} for r in records]
+
+
+def simulated(records: list[dict], per_chunk: int) -> list[dict]:
+    """What ``score_spans(candidates_per_chunk=per_chunk)`` returns, replayed from every sentence's
+    scores: per chunk the ``per_chunk`` sentences of highest term coverage (ties: the earlier one),
+    and the pairs of two kept sentences (as ``core.passages.candidate_units``)."""
+    out = []
+    for r in records:
+        by_chunk: dict[str, list[dict]] = {}
+        for sp in r["spans_all"]:
+            by_chunk.setdefault(sp["chunk"], []).append(sp)
+        kept_spans = []
+        for spans in by_chunk.values():
+            units = [a for a in spans if not any(b is not a and a["start"] <= b["start"] and b["end"] <= a["end"]
+                                                 for b in spans)]
+            units.sort(key=lambda u: u["start"])
+            order = sorted(range(len(units)), key=lambda i: (-units[i]["terms"], i))[:per_chunk]
+            kept = [units[i] for i in sorted(order)]
+            kept_spans += kept
+            for a, b in zip(kept, kept[1:]):
+                kept_spans += [sp for sp in spans if sp["start"] == a["start"] and sp["end"] == b["end"]
+                               and units.index(b) == units.index(a) + 1]
+        out.append({**r, "spans": kept_spans, "embedded": sum(len(v) and min(per_chunk, _n_units(v))
+                                                              for v in by_chunk.values())})
+    return out
+
+
+def _n_units(spans: list[dict]) -> int:
+    return sum(not any(b is not a and a["start"] <= b["start"] and b["end"] <= a["end"] for b in spans) for a in spans)
+
+
+def hit_counts(records: list[dict], corpus: str, weight: float, settings) -> tuple[int, int]:
+    """(quotes hit, quotes) of ``corpus`` as the app shows spans: nothing under the threshold."""
+    from core.evaluate import span_covers
+
+    hits = quotes = 0
+    for r in records:
+        if r["corpus"] != corpus or not r["gold"]:
+            continue
+        texts = [t for _, t in shown(r, weight, settings)] if best(r, weight) >= settings.passages_min_score else []
+        got = [any(span_covers(q, t) for t in texts) for q in r["gold"]]
+        quotes += len(got)
+        hits += sum(got)
+    return hits, quotes
+
+
+def variants(records: list[dict], settings) -> None:
+    """Before (every sentence scored) and after (the app's candidates) in one run: latency and quality."""
+    from core.passages import SCORING_THREADS
+
+    w, threshold = settings.passages_term_weight, settings.passages_min_score
+    corpora = ["cuad", "xquad_es", "lab"]
+    print(f"\n### Span scoring variants, same run, same retrieved chunks (term weight {w}, threshold {threshold})\n")
+    print("| variant | sentences embedded per question (mean) | retrieval p50 ms | span scoring p50 / p90 ms | "
+          "retrieval + scoring p50 ms | "
+          + " | ".join(f"{c} passage hit" for c in corpora) + " | " + " | ".join(f"{c} false abst. / false answers" for c in corpora) + " |")
+    print("|" + "---|" * (5 + 2 * len(corpora)))
+    ret = [r["retrieve_ms"] for r in records]
+    per = settings.passages_candidates_per_chunk
+    threads = SCORING_THREADS
+    for label, key, ms in (("every sentence, torch's default threads (before)", "spans_all", "score_all_ms"),
+                           (f"{per} candidates per chunk by term coverage, default threads", "spans", "score_candidates_ms"),
+                           (f"{per} candidates per chunk, {threads} torch thread (after: the app)", "spans", "score_ms")):
+        recs = with_spans(records, key)
+        sc = [r[ms] for r in records]
+        total = [r[ms] + r["retrieve_ms"] for r in records]
+        n = statistics.mean(_n_units_record(r) for r in recs)
+        cells = []
+        for corpus in corpora:
+            h, q = hit_counts(recs, corpus, w, settings)
+            cells.append(f"{h / q:.2f} ({h}/{q})" if q else "—")
+        for corpus in corpora:
+            [(_, fa, nc, fans, nm)] = _curve([r for r in recs if r["corpus"] == corpus], w, [threshold])
+            cells.append(f"{fa}/{nc} / {fans}/{nm}")
+        print(f"| {label} | {n:.1f} | {statistics.median(ret):.0f} | {statistics.median(sc):.0f} / "
+              f"{sorted(sc)[int(len(sc) * 0.9)]:.0f} | {statistics.median(total):.0f} | " + " | ".join(cells) + " |")
+    print("\nReplayed from every sentence's scores (no timing): candidates per chunk against passage hit\n")
+    print("| candidates per chunk | sentences embedded (mean) | " + " | ".join(f"{c} passage hit" for c in corpora) + " |")
+    print("|" + "---|" * (2 + len(corpora)))
+    for c in (1, 2, 3, 4, 6):
+        recs = simulated(records, c)
+        cells = []
+        for corpus in corpora:
+            h, q = hit_counts(recs, corpus, w, settings)
+            cells.append(f"{h}/{q}")
+        print(f"| {c} | {statistics.mean(r['embedded'] for r in recs):.1f} | " + " | ".join(cells) + " |")
+
+
+def _n_units_record(record: dict) -> int:
+    by_chunk: dict[str, list[dict]] = {}
+    for sp in record["spans"]:
+        by_chunk.setdefault(sp["chunk"], []).append(sp)
+    return sum(_n_units(v) for v in by_chunk.values())
 
 
 def best(record: dict, weight: float) -> float:
@@ -182,6 +294,10 @@ def report(records: list[dict]) -> None:
     settings = Settings()
     threshold = settings.passages_min_score
     corpora = ["cuad", "xquad_es", "lab"]
+    if records and "spans_all" in records[0]:
+        variants(records, settings)
+        print("\nEverything below: the app's variant (candidates per chunk "
+              f"{settings.passages_candidates_per_chunk}).")
     print(f"\n### Passage hit@k beside recall@{settings.top_k} (answerable cases; shown spans: at most "
           f"{settings.passages_max}, {settings.passages_per_chunk} per chunk)\n")
     print("| corpus | term weight | recall@6 (quote in a delivered chunk) | passage hit (a shown span covers ≥ half a quote) | cases with every quote hit |")
