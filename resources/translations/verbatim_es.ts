@@ -14,7 +14,7 @@
     </message>
     <message>
         <location filename="../../desktop/answer_flow.py" line="154" />
-        <location filename="../../desktop/answer_flow.py" line="279" />
+        <location filename="../../desktop/answer_flow.py" line="276" />
         <source>{n} sentences verified as the model writes…</source>
         <translation>{n} frases verificadas mientras el modelo escribe…</translation>
     </message>
@@ -679,8 +679,8 @@
     <message>
         <location filename="../../desktop/status_controller.py" line="78" />
         <location filename="../../desktop/status_controller.py" line="96" />
-        <source>Model: {backend}</source>
-        <translation>Modelo: {backend}</translation>
+        <source>Answer with: {backend}</source>
+        <translation>Responder con: {backend}</translation>
     </message>
     <message>
         <location filename="../../desktop/status_controller.py" line="80" />
