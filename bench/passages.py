@@ -51,12 +51,12 @@ def _shared() -> Path:
     raise SystemExit("shared/eval not found: pass --corpora and --lab")
 
 
-def collect(corpora: Path, lab: Path, store: Path, limit: int | None) -> list[dict]:
+def collect(corpora: Path, lab: Path, store: Path, limit: int | None, only: set[str] | None = None) -> list[dict]:
     """Retrieve and score every case; returns one record per case."""
     sys.path.insert(0, str(HERE.parent))
     os.environ.setdefault("VERBATIM_HOME", str(store / "home"))
     from core.evaluate import load_cases, open_workspaces, quote_retrieved
-    from core.passages import score_spans
+    from core.passages import score_spans, scoring_query
     from core.retrieval import retrieve
     from core.settings import Settings
     from core.types import Trace
@@ -66,10 +66,12 @@ def collect(corpora: Path, lab: Path, store: Path, limit: int | None) -> list[di
     per_chunk = settings.passages_candidates_per_chunk or None
     runs = [("cuad", corpora / "cuad", {"cuad-txt"}), ("xquad_es", corpora / "xquad_es", None), ("lab", lab, None)]
     records: list[dict] = []
-    for corpus, folder, only in runs:
+    for corpus, folder, only_ws in runs:
+        if only and corpus not in only:
+            continue
         config = load_workspaces(folder / "workspaces.toml")
-        if only:
-            config.spec.workspaces = {k: v for k, v in config.spec.workspaces.items() if k in only}
+        if only_ws:
+            config.spec.workspaces = {k: v for k, v in config.spec.workspaces.items() if k in only_ws}
         t0 = time.perf_counter()
         workspaces = open_workspaces(config, settings, store / corpus)
         print(f"{corpus}: indexed in {time.perf_counter() - t0:.0f} s", file=sys.stderr)
@@ -81,13 +83,14 @@ def collect(corpora: Path, lab: Path, store: Path, limit: int | None) -> list[di
             ranked = retrieve(ws, case.question, settings, trace)
             t2 = time.perf_counter()
             chunks = [s.chunk for s in ranked]
+            question = scoring_query(case.question, trace)  # as core.passages.passages_answer
             # both variants on the same chunks, one after the other: every sentence (before) and
             # the candidates the app embeds (after, Settings.passages_candidates_per_chunk)
-            spans_all = score_spans(case.question, chunks, ws, candidates_per_chunk=None, threads=None)
+            spans_all = score_spans(question, chunks, ws, candidates_per_chunk=None, threads=None)
             t3 = time.perf_counter()
-            score_spans(case.question, chunks, ws, candidates_per_chunk=per_chunk, threads=None)
+            score_spans(question, chunks, ws, candidates_per_chunk=per_chunk, threads=None)
             t4 = time.perf_counter()
-            spans = score_spans(case.question, chunks, ws, candidates_per_chunk=per_chunk)
+            spans = score_spans(question, chunks, ws, candidates_per_chunk=per_chunk)
             t5 = time.perf_counter()
             gold = [] if case.must_abstain else case.gold_quotes
             rank = {c.chunk_id: i for i, c in enumerate(chunks)}
@@ -364,6 +367,7 @@ def main() -> int:
     parser.add_argument("--out", type=Path, help="save the collected records (JSON)")
     parser.add_argument("--from", dest="source", type=Path, help="report on saved records only")
     parser.add_argument("--limit", type=int, help="first N cases per corpus (smoke run)")
+    parser.add_argument("--only", action="append", choices=["cuad", "xquad_es", "lab"], help="this corpus only (repeatable)")
     args = parser.parse_args()
     if args.source:
         records = json.loads(args.source.read_text(encoding="utf-8"))
@@ -372,7 +376,7 @@ def main() -> int:
         corpora = args.corpora or shared / "eval" / "corpora"
         lab = args.lab or shared / "eval" / "lab"
         print(f"{platform.machine()}, {os.cpu_count()} cores (shared with other jobs)", file=sys.stderr)
-        records = collect(corpora, lab, args.store, args.limit)
+        records = collect(corpora, lab, args.store, args.limit, set(args.only) if args.only else None)
         if args.out:
             args.out.write_text(json.dumps(records), encoding="utf-8")
     report(records)
