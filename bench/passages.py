@@ -2,12 +2,19 @@
 threshold calibrated by cross-validation over documents, its trade-off curve, and latency.
 
 Phase 1 (``collect``): every case of CUAD (txt), XQuAD-es and the lab is retrieved with the
-app's own retriever (``core.retrieval.retrieve``, top ``settings.top_k`` chunks) and every
-sentence and sentence pair of those chunks is scored (``core.passages.score_spans``); the
-spans' cosine and term coverage are saved, so phase 2 can replay any term weight and any
-threshold without running a model again.
+app's own retriever (``core.retrieval.retrieve``) and the spans of the delivered chunks are
+scored (``core.passages.score_spans``) three times, timed: every sentence with torch's default
+threads and nothing cached (before); the app's candidate sentences with one thread and nothing
+cached (cold); the same as the app runs it, sentences embedded for the corpus's earlier
+questions reused (a session). The spans' cosine and term coverage of the first (every sentence)
+and the last (the app) are saved, so phase 2 can replay any term weight, threshold or number of
+candidates per chunk without running a model again.
 
 Phase 2 (``report``, printed after collecting, or alone with ``--from FILE``):
+
+* the variants side by side: sentences embedded, retrieval and span-scoring p50/p90, passage
+  hit and the false abstentions / answers at the setting; and, replayed from every sentence's
+  scores, the passage hit for 1-6 candidates per chunk;
 
 * passage hit@k: a gold quote counts when one of the shown spans (``select_spans`` with the
   settings' limits, at most 5; at the default weight nothing when the best span is under the
@@ -19,13 +26,14 @@ Phase 2 (``report``, printed after collecting, or alone with ``--from FILE``):
   best span is over it), per corpus;
 * the threshold chosen by 5-fold cross-validation over documents (cases grouped by their
   document, so no contract's questions are in both the fold that chooses and the fold that is
-  judged): on each training part the threshold maximizing balanced accuracy, judged on the
-  held-out part. The lab is never used for choosing; it is the check.
+  judged): on each training part the threshold of each objective (``budget``, ``balanced``),
+  judged on the held-out part. The lab is never used for choosing; it is the check.
 
 Usage::
 
     python bench/passages.py [--corpora DIR] [--lab DIR] [--store DIR] [--out FILE]
     python bench/passages.py --from FILE          # phase 2 only
+    python bench/passages.py --only lab           # one corpus (repeatable)
 """
 
 from __future__ import annotations
@@ -56,7 +64,7 @@ def collect(corpora: Path, lab: Path, store: Path, limit: int | None, only: set[
     sys.path.insert(0, str(HERE.parent))
     os.environ.setdefault("VERBATIM_HOME", str(store / "home"))
     from core.evaluate import load_cases, open_workspaces, quote_retrieved
-    from core.passages import score_spans, scoring_query
+    from core.passages import _sentence_vectors, score_spans, scoring_query
     from core.retrieval import retrieve
     from core.settings import Settings
     from core.types import Trace
@@ -76,6 +84,7 @@ def collect(corpora: Path, lab: Path, store: Path, limit: int | None, only: set[
         workspaces = open_workspaces(config, settings, store / corpus)
         print(f"{corpus}: indexed in {time.perf_counter() - t0:.0f} s", file=sys.stderr)
         cases = [c for c in load_cases(folder / "cases.jsonl") if c.workspace in workspaces][:limit]
+        _sentence_vectors.clear()  # a new session: no sentence of these documents embedded yet
         for case in cases:
             ws = workspaces[case.workspace]
             trace = Trace()
@@ -86,10 +95,11 @@ def collect(corpora: Path, lab: Path, store: Path, limit: int | None, only: set[
             question = scoring_query(case.question, trace)  # as core.passages.passages_answer
             # both variants on the same chunks, one after the other: every sentence (before) and
             # the candidates the app embeds (after, Settings.passages_candidates_per_chunk)
-            spans_all = score_spans(question, chunks, ws, candidates_per_chunk=None, threads=None)
+            spans_all = score_spans(question, chunks, ws, candidates_per_chunk=None, threads=None, cache=False)
             t3 = time.perf_counter()
-            score_spans(question, chunks, ws, candidates_per_chunk=per_chunk, threads=None)
+            score_spans(question, chunks, ws, candidates_per_chunk=per_chunk, cache=False)
             t4 = time.perf_counter()
+            # the app: sentences embedded for this corpus's earlier questions are reused
             spans = score_spans(question, chunks, ws, candidates_per_chunk=per_chunk)
             t5 = time.perf_counter()
             gold = [] if case.must_abstain else case.gold_quotes
@@ -99,7 +109,7 @@ def collect(corpora: Path, lab: Path, store: Path, limit: int | None, only: set[
                 "doc": (case.source or {}).get("doc") or (case.expected_docs[0] if case.expected_docs else case.case_id),
                 "gold": gold, "retrieved": [quote_retrieved(q, chunks) for q in gold],
                 "retrieve_ms": (t2 - t1) * 1000, "score_all_ms": (t3 - t2) * 1000,
-                "score_candidates_ms": (t4 - t3) * 1000, "score_ms": (t5 - t4) * 1000,
+                "score_cold_ms": (t4 - t3) * 1000, "score_ms": (t5 - t4) * 1000,
                 "spans_all": [_span_record(s, rank) for s in spans_all],
                 "spans": [_span_record(s, rank) for s in spans],
             })
@@ -188,6 +198,8 @@ def variants(records: list[dict], settings) -> None:
     """Before (every sentence scored) and after (the app's candidates) in one run: latency and quality."""
     from core.passages import SCORING_THREADS
 
+    if "score_cold_ms" not in records[0]:  # records of an earlier version of this script
+        return
     w, threshold = settings.passages_term_weight, settings.passages_min_score
     corpora = ["cuad", "xquad_es", "lab"]
     print(f"\n### Span scoring variants, same run, same retrieved chunks (term weight {w}, threshold {threshold})\n")
@@ -199,8 +211,10 @@ def variants(records: list[dict], settings) -> None:
     per = settings.passages_candidates_per_chunk
     threads = SCORING_THREADS
     for label, key, ms in (("every sentence, torch's default threads (before)", "spans_all", "score_all_ms"),
-                           (f"{per} candidates per chunk by term coverage, default threads", "spans", "score_candidates_ms"),
-                           (f"{per} candidates per chunk, {threads} torch thread (after: the app)", "spans", "score_ms")):
+                           (f"{per} candidates per chunk by term coverage, {threads} torch thread, no sentence cached",
+                            "spans", "score_cold_ms"),
+                           (f"the same, sentences of the corpus's earlier questions reused (after: the app)",
+                            "spans", "score_ms")):
         recs = with_spans(records, key)
         sc = [r[ms] for r in records]
         total = [r[ms] + r["retrieve_ms"] for r in records]

@@ -2,8 +2,12 @@
 
 For a question, the retrieved chunks are cut into sentences (``sentencex``, Wikimedia's
 rule-based segmenter, with character offsets), a sentence too short to read alone is
-joined to its neighbour, and every sentence — and every pair of adjacent sentences —
-is scored against the question:
+joined to its neighbour. The term coverage of every sentence is computed first (cheap);
+the :attr:`Settings.passages_candidates_per_chunk` sentences of each chunk that cover the
+most question terms are embedded, with the question, in one encode call
+(:func:`candidate_units`; embedding every sentence made a passages answer take seconds),
+and each candidate — and each pair of adjacent candidates — is scored against the
+question (without the words naming its document, :func:`scoring_query`):
 
     score = cosine(question, span) + TERM_WEIGHT · term coverage
 
@@ -32,6 +36,7 @@ from __future__ import annotations
 import math
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Generator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -69,7 +74,7 @@ the sentence after it (the one before it at the end of a chunk): it cannot be re
 MAX_PAIR_CHARS = 700
 """Joined pieces (:func:`sentence_spans`) and adjacent sentences offered as one span stay this short."""
 
-CANDIDATES_PER_CHUNK = 3
+CANDIDATES_PER_CHUNK = 4
 """Sentences embedded per retrieved chunk (:func:`candidate_units`), default of
 :attr:`Settings.passages_candidates_per_chunk`; chosen in ``bench/passages.py`` (latency against
 passage hit, both variants in one run; see ``bench/README.md``)."""
@@ -190,25 +195,75 @@ def _torch_threads(n: int | None):
             torch.set_num_threads(before)
 
 
-def _embed_default(question: str, texts: list[str], threads: int | None) -> tuple[np.ndarray, np.ndarray]:
+class _SentenceVectors:
+    """Vectors of sentences already embedded in this process, LRU-bounded (``size`` entries of 384
+    floats: 4,096 are ~6 MB), keyed by the embedding model object and the text.
+
+    A session asks several questions about the same documents and their best chunks come back
+    (a contract's definitions, its preamble): their sentences are embedded once. Our own few
+    lines over ``OrderedDict`` (the stdlib's ``functools.lru_cache`` memoizes one call, not the
+    texts of a batch).
+    """
+
+    def __init__(self, size: int = 4096) -> None:
+        self._items: OrderedDict[tuple[int, str], np.ndarray] = OrderedDict()
+        self._lock = threading.Lock()
+        self._size = size
+
+    def get(self, model, texts: list[str]) -> list[np.ndarray | None]:
+        with self._lock:
+            out = []
+            for text in texts:
+                vec = self._items.get((id(model), text))
+                if vec is not None:
+                    self._items.move_to_end((id(model), text))
+                out.append(vec)
+            return out
+
+    def put(self, model, texts: list[str], vecs: np.ndarray) -> None:
+        with self._lock:
+            for text, vec in zip(texts, vecs):
+                self._items[(id(model), text)] = vec
+            while len(self._items) > self._size:
+                self._items.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+
+
+_sentence_vectors = _SentenceVectors()
+
+
+def _embed_default(question: str, texts: list[str], threads: int | None,
+                   cache: bool = True) -> tuple[np.ndarray, np.ndarray]:
     """The question's and ``texts``' vectors from the workspace embedding model, ``(384,)`` and
     ``(len(texts), 384)``, L2-normalized.
 
-    One encode call (question first) when the model encodes queries and texts alike
-    (sentence-transformers prompts ``query`` and ``text`` equal, as all-MiniLM-L6-v2's empty
-    ones): every forward pass has a fixed cost, large on a loaded CPU. Otherwise, or for a
-    stand-in without that attribute, the query goes through ``get_query_embedding``.
+    Sentences embedded before in this process come from :data:`_sentence_vectors` (``cache``);
+    the others are embedded in one encode call with the question when the model encodes queries
+    and texts alike (sentence-transformers prompts ``query`` and ``text`` equal, as
+    all-MiniLM-L6-v2's empty ones): every forward pass has a fixed cost, large on a loaded CPU.
+    Otherwise, or for a stand-in without that attribute, the query goes through
+    ``get_query_embedding``.
     """
     from core.store import get_embedder
 
     model = get_embedder()
+    known = _sentence_vectors.get(model, texts) if cache else [None] * len(texts)
+    todo = [t for t, v in zip(texts, known) if v is None]
     prompts = getattr(getattr(model, "_model", None), "prompts", None)
     with _torch_threads(threads):
         if isinstance(prompts, dict) and prompts.get("query", "") == prompts.get("text", ""):
-            vecs = np.asarray(model.get_text_embedding_batch([question, *texts]), dtype=np.float32)
-            return vecs[0], vecs[1:]
-        q_vec = np.asarray(model.get_query_embedding(question), dtype=np.float32)
-        return q_vec, np.asarray(model.get_text_embedding_batch(texts), dtype=np.float32).reshape(len(texts), -1)
+            vecs = np.asarray(model.get_text_embedding_batch([question, *todo]), dtype=np.float32)
+            q_vec, new = vecs[0], vecs[1:]
+        else:
+            q_vec = np.asarray(model.get_query_embedding(question), dtype=np.float32)
+            new = np.asarray(model.get_text_embedding_batch(todo), dtype=np.float32) if todo else np.zeros((0, 0))
+    if cache and todo:
+        _sentence_vectors.put(model, todo, new)
+    fresh = iter(new)
+    return q_vec, np.asarray([v if v is not None else next(fresh) for v in known], dtype=np.float32)
 
 
 def candidate_units(units: list[tuple[Chunk, int, int]], coverage: list[float],
@@ -237,7 +292,7 @@ def candidate_units(units: list[tuple[Chunk, int, int]], coverage: list[float],
 def score_spans(question: str, chunks: list[Chunk], workspace=None, *,
                 term_weight: float = TERM_WEIGHT, embed: Callable | None = None,
                 candidates_per_chunk: int | None = CANDIDATES_PER_CHUNK,
-                threads: int | None = SCORING_THREADS) -> list[Span]:
+                threads: int | None = SCORING_THREADS, cache: bool = True) -> list[Span]:
     """The candidate sentences and adjacent pairs of sentences of ``chunks``, scored against ``question``.
 
     Args:
@@ -253,6 +308,8 @@ def score_spans(question: str, chunks: list[Chunk], workspace=None, *,
             both of its sentences are candidates.
         threads: torch intra-op threads for the default model's encode call
             (:func:`_embed_default`); ``None`` leaves torch's setting alone.
+        cache: reuse (and keep) the vectors of sentences embedded before in this process
+            (default model only); ``False`` embeds every candidate (benchmarks' cold runs).
 
     Returns:
         Candidate spans (unsorted), each inside one chunk.
@@ -277,7 +334,7 @@ def score_spans(question: str, chunks: list[Chunk], workspace=None, *,
     keep = candidate_units(units, unit_cov, candidates_per_chunk)
     texts = [units[i][0].text[units[i][1]:units[i][2]] for i in keep]
     if embed is None:
-        q_vec, vecs = _embed_default(question, texts, threads)
+        q_vec, vecs = _embed_default(question, texts, threads, cache)
     else:
         q_vec = np.asarray(embed([question])[0], dtype=np.float32)
         vecs = np.asarray(embed(texts), dtype=np.float32)
