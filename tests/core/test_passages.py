@@ -176,6 +176,39 @@ def test_candidate_scoring_embeds_fewer_sentences_and_keeps_their_scores(ws) -> 
     assert "defines three levels of potential impact" in top.text
 
 
+def test_sentences_embedded_once_are_reused(ws, monkeypatch) -> None:
+    """A second question over the same chunks embeds only the question; the scores are the same."""
+    import core.store
+    from core.retrieval import retrieve
+    from core.types import Trace
+
+    real = core.store.get_embedder()
+    batches: list[list[str]] = []
+
+    class Counting:  # the real model, its encode calls counted
+        _model = real._model
+
+        def get_text_embedding_batch(self, texts, **kw):
+            batches.append(list(texts))
+            return real.get_text_embedding_batch(texts, **kw)
+
+        def get_query_embedding(self, text):
+            batches.append([text])
+            return real.get_query_embedding(text)
+
+    counting = Counting()
+    monkeypatch.setattr(core.store, "get_embedder", lambda: counting)
+    question = "What are the potential impact levels?"
+    chunks = [s.chunk for s in retrieve(ws, question, Settings(), Trace())]
+    first = passages.score_spans(question, chunks, ws)
+    second = passages.score_spans("Which impact levels are defined?", chunks, ws)
+    assert len(batches) == 2 and len(batches[0]) > 1
+    assert batches[1] == ["Which impact levels are defined?"]  # every sentence came from the cache
+    assert [(sp.start, sp.end) for sp in first] == [(sp.start, sp.end) for sp in second]
+    cold = passages.score_spans(question, chunks, ws, cache=False)
+    assert [sp.score for sp in cold] == pytest.approx([sp.score for sp in first], abs=1e-5)
+
+
 def test_scoring_threads_are_restored() -> None:
     import torch
 
