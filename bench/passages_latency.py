@@ -9,8 +9,9 @@ chunks/s on this loaded machine 10k real embeddings take over an hour), so dense
 ranks noise but costs what it costs; the question's embedding, BM25, LanceDB, fusion, span
 scoring (the real all-MiniLM-L6-v2 on the retrieved chunks' sentences) and verification are
 the product's. Each CUAD question is asked once through ``answer_question`` with the passages
-backend under each variant in turn (every sentence scored with torch's default threads, as
-before; the app's candidate sentences with default threads; the app: candidates, one thread);
+backend under each variant in turn (every sentence scored with torch's default threads and
+nothing cached, as before; the app's candidate sentences with one thread, nothing cached; the
+app: the same, sentences embedded for the earlier questions reused);
 printed: p50/p90 of ``trace.timings_ms`` retrieve, score, verify and total per variant.
 
 Usage: ``python bench/passages_latency.py [--chunks 10000] [--work DIR] [--questions 40] [--embedded]``.
@@ -109,20 +110,26 @@ def main() -> int:
     import core.passages as passages
 
     app_threads = passages.SCORING_THREADS
-    variants = [  # (label, settings, span-scoring torch threads); each question asked under every variant in turn
-        ("every sentence, torch default threads (before)", Settings(passages_candidates_per_chunk=0), None),
-        (f"{Settings().passages_candidates_per_chunk} candidates per chunk, default threads", Settings(), None),
-        (f"{Settings().passages_candidates_per_chunk} candidates per chunk, {app_threads} thread (after: the app)",
-         Settings(), app_threads),
+    per = Settings().passages_candidates_per_chunk
+    variants = [  # (label, settings, span-scoring torch threads, sentence vectors kept between questions)
+        ("every sentence, torch default threads, nothing cached (before)", Settings(passages_candidates_per_chunk=0),
+         None, False),
+        (f"{per} candidates per chunk, {app_threads} thread, nothing cached", Settings(), app_threads, False),
+        (f"the same, sentences of earlier questions reused (after: the app)", Settings(), app_threads, True),
     ]
-    rows = {label: {"retrieve": [], "score": [], "verify": [], "total": []} for label, _, _ in variants}
-    for case in cases:
-        for label, settings, threads in variants:
+    rows = {label: {"retrieve": [], "score": [], "verify": [], "total": []} for label, *_ in variants}
+    caches = {label: passages._SentenceVectors() for label, *_ in variants}  # each variant its own session
+    app_cache = passages._sentence_vectors
+    for case in cases:  # each question under every variant in turn
+        for label, settings, threads, keep in variants:
             passages.SCORING_THREADS = threads
+            passages._sentence_vectors = caches[label]
+            if not keep:
+                caches[label].clear()
             answer = run(answer_question(ws, case.question, settings, backend=PassagesBackend()))
             for key in rows[label]:
                 rows[label][key].append(answer.trace.timings_ms.get(key, 0.0))
-    passages.SCORING_THREADS = app_threads
+    passages.SCORING_THREADS, passages._sentence_vectors = app_threads, app_cache
     print(f"torch's default: {torch.get_num_threads()} threads")
     print("| variant | questions | retrieve p50 / p90 ms | score p50 / p90 ms | verify p50 ms | total p50 / p90 ms |")
     print("|---|---|---|---|---|---|")
