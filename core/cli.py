@@ -241,6 +241,7 @@ def cmd_index(args: argparse.Namespace, settings: Settings) -> int:
     # whose message (printed by main) names the --rebuild command.
     # Check the folders before opening (and so creating) the workspace: a typo must not
     # leave an empty workspace behind (tester, session 3).
+    ray_address = _ray_address(args)
     not_folders = [f for f in args.folders or [] if not Path(f).is_dir()]
     if not_folders:
         print("error: not a folder: " + ", ".join(str(f) for f in not_folders), file=sys.stderr)
@@ -251,8 +252,15 @@ def cmd_index(args: argparse.Namespace, settings: Settings) -> int:
         print("error: no folder given and the workspace has none recorded", file=sys.stderr)
         return 2
     lines = _IndexLines(plan_index(folders, manifest_files(ws.dir)), quiet=args.quiet, tty=sys.stderr.isatty())
+    if ray_address is None:
+        work = index_folders(ws, folders)
+    else:
+        from core.cluster import ray_index
+
+        work = ray_index(ws, folders, None if ray_address == "local" else ray_address,
+                         num_cpus=args.ray_cpus, embed_actors=args.ray_actors)
     try:
-        report = run(index_folders(ws, folders), lines)
+        report = run(work, lines)
     finally:
         lines.close()
     _print_report(report)
@@ -262,6 +270,20 @@ def cmd_index(args: argparse.Namespace, settings: Settings) -> int:
         for d in excluded:
             print(f"    {d['doc_id']}: {d['status']}" + (f" — {d['reason']}" if d.get("reason") else ""))
     return 0
+
+
+def _ray_address(args: argparse.Namespace) -> str | None:
+    """The Ray address of ``index --ray [ADDRESS]`` (``"local"``, ``"auto"``, ``HOST:PORT``), or ``None`` without ``--ray``.
+
+    ``--ray`` takes an optional value, so ``index --ray FOLDER`` would read the
+    folder as the address: a value that is neither ``local``/``auto`` nor an
+    address (addresses have a ``:``) is given back to the folders.
+    """
+    value = getattr(args, "ray", None)
+    if value is None or value in ("local", "auto") or ":" in value:
+        return value
+    args.folders = [value, *(args.folders or [])]
+    return "local"
 
 
 #: What ``verbatim ask`` prints on stderr for each stage of the pipeline (the window says the same).
@@ -388,6 +410,18 @@ def build_parser() -> argparse.ArgumentParser:
         "--rebuild", action="store_true",
         help="discard the workspace's index and re-index its folders (needed after changing the embedding "
         "model or chunking settings)",
+    )
+    p_index.add_argument(
+        "--ray", nargs="?", const="local", metavar="ADDRESS",
+        help="read, chunk, screen and embed on Ray (pip install 'verbatim[cluster]'); this process alone "
+        "writes the workspace. ADDRESS: none or 'local' = a local Ray on this machine, 'auto' = the cluster "
+        "started here with 'ray start', HOST:PORT or ray://HOST:PORT = a remote one. The folders must be "
+        "readable at the same path on every node",
+    )
+    p_index.add_argument("--ray-cpus", type=int, help="CPUs of a local Ray (default: all)")
+    p_index.add_argument(
+        "--ray-actors", type=int,
+        help="embedding actors (default: one per GPU of the cluster, else half its CPUs)",
     )
     p_index.set_defaults(func=cmd_index)
     p_ask = sub.add_parser("ask", help="answer a question with verified quotes, or abstain")

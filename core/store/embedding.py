@@ -27,19 +27,32 @@ def get_embedder():
     global _embedder
     with _embedder_lock:
         if _embedder is None:
-            import transformers
-            from llama_index.embeddings.huggingface import HuggingFaceEmbedding
-
-            transformers.utils.logging.disable_progress_bar()  # no bars on the user's stderr
-
-            _embedder = HuggingFaceEmbedding(
-                model_name=str(embedding_model_dir()),
-                device="cpu",
-                normalize=True,
-                embed_batch_size=EMBED_BATCH,
-                show_progress_bar=False,
-            )
+            _embedder = make_embedder("cpu")
         return _embedder
+
+
+def make_embedder(device: str = "cpu"):
+    """A new ``HuggingFaceEmbedding`` of the local all-MiniLM-L6-v2 on ``device`` (``"cpu"``, ``"cuda"``).
+
+    What :func:`get_embedder` holds once per process; a cluster's embedding
+    actors (``core.cluster``) make their own, on a GPU when they have one. Same
+    vectors as :func:`get_embedder` (384 floats, L2-normalized).
+
+    Raises:
+        ModelUnavailableError: the embedding model package is missing.
+    """
+    import transformers
+    from llama_index.embeddings.huggingface import HuggingFaceEmbedding
+
+    transformers.utils.logging.disable_progress_bar()  # no bars on the user's stderr
+
+    return HuggingFaceEmbedding(
+        model_name=str(embedding_model_dir()),
+        device=device,
+        normalize=True,
+        embed_batch_size=EMBED_BATCH,
+        show_progress_bar=False,
+    )
 
 
 def embedding_model_id() -> str:

@@ -3,6 +3,13 @@
 The run decides *what* changed (size/mtime, then sha256; moves by content) and
 prepares :class:`~core.store.commit.DocumentWrite` batches; committing them is
 :mod:`core.store.commit`'s job.
+
+Seams, so that the per-document work can run elsewhere (``core.cluster``: a Ray
+cluster) while one writer commits: :func:`run_indexing` (the writer's side of a
+run: locks, scan, batches, removals, derived data) around a body;
+:func:`triage_file` (stat, unchanged, moved), :func:`prepare_document` (parse,
+chunk, screen — no workspace needed), :func:`settle_prepared` and
+:func:`document_write` (back on the writer: failures, quarantine status).
 """
 
 from __future__ import annotations
@@ -10,6 +17,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Generator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -19,7 +27,7 @@ from core.ingest import file_sha256, iter_files, parse_file
 from core.store.commit import DocumentWrite, commit_batch, finish_run, recover
 from core.store.embedding import EMBED_BATCH, get_embedder
 from core.textproc import detect_language
-from core.types import FileError, IndexReport, ProgressEvent
+from core.types import Chunk, FileError, IndexReport, ProgressEvent
 
 if TYPE_CHECKING:
     from core.store.workspace import Workspace
@@ -27,10 +35,157 @@ if TYPE_CHECKING:
 CancelCheck = Callable[[], bool]
 
 
+@dataclass
+class IndexScan:
+    """What a run found on disk and in the manifest before reading any file.
+
+    ``files``: ``(path, doc_id, root)`` in the order visited (``doc_id`` =
+    ``<folder name>/<path inside it>``). ``known``: ``doc_id → (size, mtime,
+    sha256, folder)`` of the manifest's documents. ``gone``: the known documents
+    of these folders no longer on disk (removed at the end of a full run, unless
+    a new file turns out to be one of them moved).
+    """
+
+    files: list[tuple[Path, str, Path]]
+    known: dict[str, tuple]
+    gone: dict[str, tuple]
+    gone_by_sha: dict[str, str] = field(default_factory=dict)
+    gone_sizes: set[int] = field(default_factory=set)
+
+
+@dataclass
+class PreparedDocument:
+    """One file read, chunked and screened, not yet embedded — :func:`prepare_document`'s result.
+
+    Plain data (picklable), so it can be made in another process or on another
+    machine (``core.cluster``) and committed by the workspace's writer.
+
+    Attributes:
+        doc_id, path, root, size, mtime: the file as the run found it (size in
+            bytes, mtime in seconds since the epoch).
+        error: the file could not be read (``FileError`` naming it); nothing else is set.
+        unchanged: its bytes (sha256) equal the indexed version; no chunks.
+        sha256, kind, lang, pages: the parsed document (``pages``: page count).
+        warnings: ``(page, reason)`` of pages that could not be read (1-based pages)
+            while the rest of the document was.
+        chunks: the document's chunks, in order.
+        finding: the first quarantine finding's reason (``core.quarantine``), or
+            ``None`` when the screen found nothing.
+    """
+
+    doc_id: str
+    path: Path
+    root: Path
+    size: int
+    mtime: float
+    error: FileError | None = None
+    unchanged: bool = False
+    sha256: str = ""
+    kind: str = ""
+    lang: str = ""
+    pages: int = 0
+    warnings: list[tuple[int | None, str]] = field(default_factory=list)
+    chunks: list[Chunk] = field(default_factory=list)
+    finding: str | None = None
+
+
+def prepare_document(
+    path: Path, doc_id: str, root: Path, size: int, mtime: float, *,
+    chunk_tokens: int, overlap_tokens: int, known_sha256: str | None = None, ocr: bool | None = None,
+) -> PreparedDocument:
+    """Parse, detect the language, chunk and screen one file: the per-document work before embedding.
+
+    Needs no workspace (only the chunking settings, in tokens of the embedding
+    model's tokenizer), so it runs wherever the file is readable.
+
+    Args:
+        known_sha256: the indexed version's sha256; a file with the same bytes
+            comes back ``unchanged`` without being chunked.
+        ocr: allow OCR of scanned PDF pages (``None``: the environment's settings,
+            as :func:`core.ingest.parse_file`).
+
+    Returns:
+        A :class:`PreparedDocument`; a file that cannot be read comes back with
+        ``error`` set (never raised).
+    """
+    from core.quarantine import screen_document
+
+    prepared = PreparedDocument(doc_id=doc_id, path=path, root=root, size=size, mtime=mtime)
+    try:
+        parsed = parse_file(path, ocr=ocr)
+    except IngestError as exc:
+        prepared.error = FileError(path=str(path), reason=exc.reason, page=exc.page)
+        return prepared
+    prepared.sha256, prepared.kind, prepared.pages = parsed.sha256, parsed.kind, len(parsed.pages)
+    prepared.warnings = list(parsed.warnings)
+    if known_sha256 is not None and known_sha256 == parsed.sha256:
+        prepared.unchanged = True
+        return prepared
+    prepared.lang = detect_language(" ".join(p.text for p in parsed.pages[:5]))
+    prepared.chunks = chunk_pages(
+        doc_id, str(path), parsed.pages,
+        chunk_tokens=chunk_tokens, overlap_tokens=overlap_tokens, lang=prepared.lang, title=parsed.title,
+    )
+    findings = screen_document(parsed)
+    prepared.finding = findings[0].reason() if findings else None
+    return prepared
+
+
+class CommitBatches:
+    """The run's pending :class:`DocumentWrite` batch, committed every ``commit_chunks`` chunks.
+
+    A document is never split across batches; a moved document (no new chunks)
+    joins the batch without counting.
+    """
+
+    def __init__(self, ws: Workspace, commit_chunks: int) -> None:
+        self.ws, self.commit_chunks = ws, commit_chunks
+        self.writes: list[DocumentWrite] = []
+        self.pending_chunks = 0
+
+    def add(self, write: DocumentWrite, count: bool = True) -> None:
+        """Queue one document (``count``: its chunks count toward the batch size)."""
+        self.writes.append(write)
+        if count:
+            self.pending_chunks += len(write.chunks)
+
+    def full(self, extra_chunks: int = 0) -> bool:
+        """Whether the batch (plus ``extra_chunks`` about to join it) reaches ``commit_chunks``."""
+        return bool(self.writes) and self.pending_chunks + extra_chunks >= self.commit_chunks
+
+    def commit(self, done: int, total: int, removals: list[str] | None = None) -> ProgressEvent | None:
+        """Commit the batch (and ``removals``) now; the ``committed`` event, or ``None`` if nothing was pending."""
+        writes, self.writes, self.pending_chunks = self.writes, [], 0
+        commit_batch(self.ws, writes, removals or [])
+        return _committed(writes, done, total) if writes else None
+
+
+#: ``body(ws, scan, report, batches, cancel)``: the part of a run that reads, embeds and queues documents.
+RunBody = Callable[["Workspace", IndexScan, IndexReport, CommitBatches, CancelCheck], Generator[ProgressEvent, None, None]]
+
+
 def index_run(
     ws: Workspace, folders: list[str | Path], cancel: CancelCheck | None = None
 ) -> Generator[ProgressEvent, None, IndexReport]:
-    """The body of :meth:`core.store.Workspace.index` (see there)."""
+    """The body of :meth:`core.store.Workspace.index` (see there): files prepared and embedded one by one here."""
+    return (yield from run_indexing(ws, folders, _local_body, cancel))
+
+
+def run_indexing(
+    ws: Workspace, folders: list[str | Path], body: RunBody, cancel: CancelCheck | None = None
+) -> Generator[ProgressEvent, None, IndexReport]:
+    """One indexing run around ``body``: the writer's side, whoever reads and embeds the files.
+
+    Takes the writer locks, recovers, scans (:class:`IndexScan`), lets ``body``
+    queue documents into :class:`CommitBatches`, then commits the rest with the
+    removals of gone files, or — after :class:`Cancelled` — what was queued,
+    keeping removals for a full run. Derived data (BM25) is brought up to date
+    at the end whatever happened. Used by :func:`index_run` and by
+    ``core.cluster`` (files prepared and embedded on a Ray cluster).
+
+    Raises:
+        IndexError_: a folder does not exist, or another process is indexing.
+    """
     t0 = time.perf_counter()
     cancel = cancel or (lambda: False)
     roots = [Path(f).expanduser().resolve() for f in folders]
@@ -38,111 +193,21 @@ def index_run(
         if not root.is_dir():
             raise IndexError_(f"{root}: not a folder")
     report = IndexReport(workspace=ws.name, folders=[str(r) for r in roots])
-    commit_chunks = ws.settings.index_commit_chunks
     # Waits a little: another process opening the workspace holds the lock while it recovers.
     with ws._write_lock, ws._writer(wait_s=30):  # noqa: SLF001 - the run is part of the workspace
         recover(ws)
         with ws.manifest.connect() as db:
             db.executemany("INSERT OR IGNORE INTO folders VALUES (?)", [(str(r),) for r in roots])
         yield ProgressEvent(stage="scan", message="Scanning folders")
-        files: list[tuple[Path, str, Path]] = []
-        for root in roots:
-            for path in iter_files(root):
-                files.append((path, f"{root.name}/{path.relative_to(root).as_posix()}", root))
-        with ws.manifest.connect() as db:
-            known = {
-                r[0]: r[1:]
-                for r in db.execute("SELECT doc_id, size, mtime, sha256, folder FROM documents")
-            }
-        on_disk = {doc_id for _, doc_id, _ in files}
-        root_names = {str(r) for r in roots}
-        gone = {d: v for d, v in known.items() if d not in on_disk and v[3] in root_names}
-        gone_by_sha = {v[2]: d for d, v in gone.items()}
-        gone_sizes = {v[0] for v in gone.values()}
-        writes: list[DocumentWrite] = []
-        pending_chunks = 0
+        scan = _scan(ws, roots)
+        batches = CommitBatches(ws, ws.settings.index_commit_chunks)
+        total = len(scan.files)
         try:
-            for i, (path, doc_id, root) in enumerate(files):
-                if cancel():
-                    raise Cancelled()
-                yield ProgressEvent(stage="index", done=i, total=len(files), message=str(path.name), item=doc_id)
-                try:
-                    st = path.stat()
-                except OSError as exc:
-                    report.failures.append(FileError(path=str(path), reason=f"cannot read ({exc.strerror})"))
-                    continue
-                prev = known.get(doc_id)
-                if prev and prev[0] == st.st_size and prev[1] == st.st_mtime:
-                    report.unchanged += 1
-                    ws.manifest.clear_failure(path)
-                    continue
-                if prev is None and st.st_size in gone_sizes:
-                    moved = _moved_document(ws, path, doc_id, root, st, gone_by_sha)
-                    if moved is not None:
-                        gone.pop(moved.renamed_from, None)
-                        writes.append(moved)
-                        report.renamed += 1
-                        continue
-                try:
-                    parsed = parse_file(path)
-                except IngestError as exc:
-                    report.failures.append(FileError(path=str(path), reason=exc.reason, page=exc.page))
-                    ws.manifest.record_failure(path, root, exc.reason, exc.page)
-                    continue
-                # pages that could not be read (e.g. scanned, no OCR) while the rest indexes
-                report.failures += [FileError(path=str(path), reason=r, page=pg) for pg, r in parsed.warnings]
-                if prev and prev[2] == parsed.sha256:
-                    with ws.manifest.connect() as db:
-                        db.execute(
-                            "UPDATE documents SET size=?, mtime=? WHERE doc_id=?", (st.st_size, st.st_mtime, doc_id)
-                        )
-                    report.unchanged += 1
-                    ws.manifest.clear_failure(path)
-                    continue
-                lang = detect_language(" ".join(p.text for p in parsed.pages[:5]))
-                chunks = chunk_pages(
-                    doc_id, str(path), parsed.pages,
-                    chunk_tokens=ws.settings.chunk_tokens, overlap_tokens=ws.settings.chunk_overlap_tokens,
-                    lang=lang, title=parsed.title,
-                )
-                if writes and pending_chunks + len(chunks) > commit_chunks:
-                    # A big document starts its own batch: the documents before it are
-                    # committed now, not after its (possibly long) embedding (tester,
-                    # session 3: a run killed inside a 5 MB file had kept nothing).
-                    commit_batch(ws, writes, [])
-                    yield _committed(writes, i, len(files))
-                    writes, pending_chunks = [], 0
-                vectors: list[list[float]] = []
-                embedder = get_embedder() if chunks else None
-                for b in range(0, len(chunks), EMBED_BATCH):
-                    if cancel():
-                        raise Cancelled()
-                    batch = chunks[b : b + EMBED_BATCH]
-                    vectors += embedder.get_text_embedding_batch([c.embedding_text() for c in batch])
-                    yield ProgressEvent(
-                        stage="embed", done=i, total=len(files),
-                        message=f"{path.name}: {min(b + EMBED_BATCH, len(chunks))}/{len(chunks)} chunks",
-                        item=doc_id,
-                    )
-                writes.append(DocumentWrite(
-                    doc_id=doc_id, path=path, root=root, size=st.st_size, mtime=st.st_mtime,
-                    sha256=parsed.sha256, kind=parsed.kind, lang=lang, pages=len(parsed.pages),
-                    chunks=chunks, vectors=vectors, screened=_screened_status(ws, doc_id, parsed),
-                ))
-                report.documents += 1
-                report.pages += len(parsed.pages)
-                report.chunks += len(chunks)
-                pending_chunks += len(chunks)
-                if pending_chunks >= commit_chunks:
-                    commit_batch(ws, writes, [])
-                    yield _committed(writes, i + 1, len(files))
-                    writes, pending_chunks = [], 0
-            report.removed = len(gone)
-            commit_batch(ws, writes, sorted(gone))
-            writes = []
+            yield from body(ws, scan, report, batches, cancel)
+            report.removed = len(scan.gone)
+            batches.commit(total, total, sorted(scan.gone))
         except Cancelled:
-            commit_batch(ws, writes, [])  # what is embedded is kept; removals wait for a full run
-            writes = []
+            batches.commit(total, total)  # what is embedded is kept; removals wait for a full run
             report.cancelled = True
         finally:
             # No yield here: a generator closed mid-run must still finish this.
@@ -150,8 +215,151 @@ def index_run(
             finish_run(ws)
     report.total_chunks = ws.chunk_count()
     report.seconds = round(time.perf_counter() - t0, 3)
-    yield ProgressEvent(stage="done", done=len(files), total=len(files), message="Done")
+    yield ProgressEvent(stage="done", done=total, total=total, message="Done")
     return report
+
+
+def _scan(ws: Workspace, roots: list[Path]) -> IndexScan:
+    files: list[tuple[Path, str, Path]] = []
+    for root in roots:
+        for path in iter_files(root):
+            files.append((path, f"{root.name}/{path.relative_to(root).as_posix()}", root))
+    with ws.manifest.connect() as db:
+        known = {r[0]: r[1:] for r in db.execute("SELECT doc_id, size, mtime, sha256, folder FROM documents")}
+    on_disk = {doc_id for _, doc_id, _ in files}
+    root_names = {str(r) for r in roots}
+    gone = {d: v for d, v in known.items() if d not in on_disk and v[3] in root_names}
+    return IndexScan(files=files, known=known, gone=gone,
+                     gone_by_sha={v[2]: d for d, v in gone.items()}, gone_sizes={v[0] for v in gone.values()})
+
+
+def triage_file(
+    ws: Workspace, scan: IndexScan, report: IndexReport, path: Path, doc_id: str, root: Path
+) -> os.stat_result | DocumentWrite | None:
+    """The cheap look at one file before reading it (the writer's side; no parsing).
+
+    Returns:
+        ``None`` when there is nothing to read (cannot be stat'ed: a failure in
+        ``report``; same size and mtime as indexed: unchanged), a
+        :class:`DocumentWrite` when it is a gone document moved here (its chunks
+        and vectors re-keyed, counted in ``report.renamed``), else its
+        ``os.stat_result``: the file must be prepared (:func:`prepare_document`).
+    """
+    try:
+        st = path.stat()
+    except OSError as exc:
+        report.failures.append(FileError(path=str(path), reason=f"cannot read ({exc.strerror})"))
+        return None
+    prev = scan.known.get(doc_id)
+    if prev and prev[0] == st.st_size and prev[1] == st.st_mtime:
+        report.unchanged += 1
+        ws.manifest.clear_failure(path)
+        return None
+    if prev is None and st.st_size in scan.gone_sizes:
+        moved = _moved_document(ws, path, doc_id, root, st, scan.gone_by_sha)
+        if moved is not None:
+            scan.gone.pop(moved.renamed_from, None)
+            report.renamed += 1
+            return moved
+    return st
+
+
+def settle_prepared(ws: Workspace, report: IndexReport, prepared: PreparedDocument) -> bool:
+    """Record what a prepared file says before embedding; True when its chunks must be embedded and written.
+
+    A read failure is recorded (report and manifest) and keeps the document's
+    indexed chunks; unreadable pages go to ``report.failures``; same bytes as
+    indexed only updates size and mtime (``report.unchanged``).
+    """
+    path = prepared.path
+    if prepared.error is not None:
+        report.failures.append(prepared.error)
+        ws.manifest.record_failure(path, prepared.root, prepared.error.reason, prepared.error.page)
+        return False
+    # pages that could not be read (e.g. scanned, no OCR) while the rest indexes
+    report.failures += [FileError(path=str(path), reason=r, page=pg) for pg, r in prepared.warnings]
+    if prepared.unchanged:
+        with ws.manifest.connect() as db:
+            db.execute("UPDATE documents SET size=?, mtime=? WHERE doc_id=?",
+                       (prepared.size, prepared.mtime, prepared.doc_id))
+        report.unchanged += 1
+        ws.manifest.clear_failure(path)
+        return False
+    return True
+
+
+def document_write(
+    ws: Workspace, report: IndexReport, prepared: PreparedDocument, vectors: list[list[float]]
+) -> DocumentWrite:
+    """The :class:`DocumentWrite` of a prepared, embedded document (``vectors[i]`` embeds ``chunks[i]``).
+
+    Sets the quarantine status from the screen's finding and the manifest's
+    releases (:func:`_screened_status`) and counts the document in ``report``.
+
+    Raises:
+        ValueError: not one vector per chunk.
+    """
+    if len(vectors) != len(prepared.chunks):
+        raise ValueError(f"{prepared.path}: {len(vectors)} vectors for {len(prepared.chunks)} chunks")
+    report.documents += 1
+    report.pages += prepared.pages
+    report.chunks += len(prepared.chunks)
+    return DocumentWrite(
+        doc_id=prepared.doc_id, path=prepared.path, root=prepared.root, size=prepared.size, mtime=prepared.mtime,
+        sha256=prepared.sha256, kind=prepared.kind, lang=prepared.lang, pages=prepared.pages,
+        chunks=prepared.chunks, vectors=vectors,
+        screened=_screened_status(ws, prepared.doc_id, prepared.sha256, prepared.finding),
+    )
+
+
+def _local_body(
+    ws: Workspace, scan: IndexScan, report: IndexReport, batches: CommitBatches, cancel: CancelCheck
+) -> Generator[ProgressEvent, None, None]:
+    """Files read and embedded one after the other in this process."""
+    files, total = scan.files, len(scan.files)
+    for i, (path, doc_id, root) in enumerate(files):
+        if cancel():
+            raise Cancelled()
+        yield ProgressEvent(stage="index", done=i, total=total, message=str(path.name), item=doc_id)
+        st = triage_file(ws, scan, report, path, doc_id, root)
+        if st is None:
+            continue
+        if isinstance(st, DocumentWrite):
+            batches.add(st, count=False)
+            continue
+        prev = scan.known.get(doc_id)
+        prepared = prepare_document(
+            path, doc_id, root, st.st_size, st.st_mtime,
+            chunk_tokens=ws.settings.chunk_tokens, overlap_tokens=ws.settings.chunk_overlap_tokens,
+            known_sha256=prev[2] if prev else None,
+        )
+        if not settle_prepared(ws, report, prepared):
+            continue
+        chunks = prepared.chunks
+        if batches.writes and batches.pending_chunks + len(chunks) > batches.commit_chunks:
+            # A big document starts its own batch: the documents before it are
+            # committed now, not after its (possibly long) embedding (tester,
+            # session 3: a run killed inside a 5 MB file had kept nothing).
+            event = batches.commit(i, total)
+            if event is not None:
+                yield event
+        vectors: list[list[float]] = []
+        embedder = get_embedder() if chunks else None
+        for b in range(0, len(chunks), EMBED_BATCH):
+            if cancel():
+                raise Cancelled()
+            batch = chunks[b : b + EMBED_BATCH]
+            vectors += embedder.get_text_embedding_batch([c.embedding_text() for c in batch])
+            yield ProgressEvent(
+                stage="embed", done=i, total=total,
+                message=f"{path.name}: {min(b + EMBED_BATCH, len(chunks))}/{len(chunks)} chunks",
+                item=doc_id,
+            )
+        batches.add(document_write(ws, report, prepared, vectors))
+        if batches.full():
+            event = batches.commit(i + 1, total)
+            if event is not None:
+                yield event
 
 
 def _committed(writes: list[DocumentWrite], done: int, total: int) -> ProgressEvent:
@@ -196,17 +404,17 @@ def _moved_document(
     )
 
 
-def _screened_status(ws: Workspace, doc_id: str, parsed) -> tuple[str, str] | None:
+def _screened_status(ws: Workspace, doc_id: str, sha256: str, finding: str | None) -> tuple[str, str] | None:
     """Status to store for newly parsed content: quarantine unless released for this hash.
 
+    ``finding``: the screen's first finding's reason, or ``None`` (:func:`prepare_document`).
     Returns ``(status, reason)`` to set, or ``None`` to keep the stored status.
     """
-    from core.quarantine import DETECTOR_PREFIX, screen_document
+    from core.quarantine import DETECTOR_PREFIX
 
-    row, released = ws.manifest.status_and_release(doc_id, parsed.sha256)
-    findings = screen_document(parsed)
-    if findings and not released:
-        return "quarantined", findings[0].reason()
-    if not findings and row is not None and row[0] == "quarantined" and row[1].startswith(DETECTOR_PREFIX):
+    row, released = ws.manifest.status_and_release(doc_id, sha256)
+    if finding and not released:
+        return "quarantined", finding
+    if not finding and row is not None and row[0] == "quarantined" and row[1].startswith(DETECTOR_PREFIX):
         return "active", ""  # the content that was flagged is gone
     return None
