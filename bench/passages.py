@@ -118,17 +118,23 @@ def collect(corpora: Path, lab: Path, store: Path, limit: int | None, only: set[
 
 
 def _span_record(span, rank: dict[str, int]) -> dict:
+    where = span.page_span  # (start, end) on the chunk's page, or (page, start, end) where chunks cross pages
+    page, start, end = where if len(where) == 3 else (span.chunk.page, *where)
     return {"chunk": span.chunk.chunk_id, "rank": rank[span.chunk.chunk_id], "doc": span.chunk.doc_id,
-            "page": span.chunk.page, "start": span.page_span[0], "end": span.page_span[1], "cos": span.cosine,
-            "terms": span.terms, "text": span.text}
+            "page": page, "start": start, "end": end, "cos": span.cosine, "terms": span.terms, "text": span.text}
 
 
 # --- phase 2 ------------------------------------------------------------------
 
 
-class _Chunk:  # the fields select_spans reads
+class _Chunk:  # the fields select_spans and Span.page_span read; the recorded offsets are the page's
     def __init__(self, chunk_id: str, doc_id: str, page: int, start: int) -> None:
         self.chunk_id, self.doc_id, self.page, self.start = chunk_id, doc_id, page, start
+
+    def page_spans(self, start: int, end: int) -> list:
+        from types import SimpleNamespace
+
+        return [SimpleNamespace(page=self.page, start=self.start + start, end=self.start + end)]
 
 
 def shown(record: dict, weight: float, settings, min_score: float = -1.0):
