@@ -2,12 +2,19 @@
 threshold calibrated by cross-validation over documents, its trade-off curve, and latency.
 
 Phase 1 (``collect``): every case of CUAD (txt), XQuAD-es and the lab is retrieved with the
-app's own retriever (``core.retrieval.retrieve``, top ``settings.top_k`` chunks) and every
-sentence and sentence pair of those chunks is scored (``core.passages.score_spans``); the
-spans' cosine and term coverage are saved, so phase 2 can replay any term weight and any
-threshold without running a model again.
+app's own retriever (``core.retrieval.retrieve``) and the spans of the delivered chunks are
+scored (``core.passages.score_spans``) three times, timed: every sentence with torch's default
+threads and nothing cached (before); the app's candidate sentences with one thread and nothing
+cached (cold); the same as the app runs it, sentences embedded for the corpus's earlier
+questions reused (a session). The spans' cosine and term coverage of the first (every sentence)
+and the last (the app) are saved, so phase 2 can replay any term weight, threshold or number of
+candidates per chunk without running a model again.
 
 Phase 2 (``report``, printed after collecting, or alone with ``--from FILE``):
+
+* the variants side by side: sentences embedded, retrieval and span-scoring p50/p90, passage
+  hit and the false abstentions / answers at the setting; and, replayed from every sentence's
+  scores, the passage hit for 1-6 candidates per chunk;
 
 * passage hit@k: a gold quote counts when one of the shown spans (``select_spans`` with the
   settings' limits, at most 5; at the default weight nothing when the best span is under the
@@ -19,13 +26,14 @@ Phase 2 (``report``, printed after collecting, or alone with ``--from FILE``):
   best span is over it), per corpus;
 * the threshold chosen by 5-fold cross-validation over documents (cases grouped by their
   document, so no contract's questions are in both the fold that chooses and the fold that is
-  judged): on each training part the threshold maximizing balanced accuracy, judged on the
-  held-out part. The lab is never used for choosing; it is the check.
+  judged): on each training part the threshold of each objective (``budget``, ``balanced``),
+  judged on the held-out part. The lab is never used for choosing; it is the check.
 
 Usage::
 
     python bench/passages.py [--corpora DIR] [--lab DIR] [--store DIR] [--out FILE]
     python bench/passages.py --from FILE          # phase 2 only
+    python bench/passages.py --only lab           # one corpus (repeatable)
 """
 
 from __future__ import annotations
@@ -51,28 +59,32 @@ def _shared() -> Path:
     raise SystemExit("shared/eval not found: pass --corpora and --lab")
 
 
-def collect(corpora: Path, lab: Path, store: Path, limit: int | None) -> list[dict]:
+def collect(corpora: Path, lab: Path, store: Path, limit: int | None, only: set[str] | None = None) -> list[dict]:
     """Retrieve and score every case; returns one record per case."""
     sys.path.insert(0, str(HERE.parent))
     os.environ.setdefault("VERBATIM_HOME", str(store / "home"))
     from core.evaluate import load_cases, open_workspaces, quote_retrieved
-    from core.passages import score_spans
+    from core.passages import _sentence_vectors, score_spans, scoring_query
     from core.retrieval import retrieve
     from core.settings import Settings
     from core.types import Trace
     from core.workspaces import load_workspaces
 
     settings = Settings()
+    per_chunk = settings.passages_candidates_per_chunk or None
     runs = [("cuad", corpora / "cuad", {"cuad-txt"}), ("xquad_es", corpora / "xquad_es", None), ("lab", lab, None)]
     records: list[dict] = []
-    for corpus, folder, only in runs:
+    for corpus, folder, only_ws in runs:
+        if only and corpus not in only:
+            continue
         config = load_workspaces(folder / "workspaces.toml")
-        if only:
-            config.spec.workspaces = {k: v for k, v in config.spec.workspaces.items() if k in only}
+        if only_ws:
+            config.spec.workspaces = {k: v for k, v in config.spec.workspaces.items() if k in only_ws}
         t0 = time.perf_counter()
         workspaces = open_workspaces(config, settings, store / corpus)
         print(f"{corpus}: indexed in {time.perf_counter() - t0:.0f} s", file=sys.stderr)
         cases = [c for c in load_cases(folder / "cases.jsonl") if c.workspace in workspaces][:limit]
+        _sentence_vectors.clear()  # a new session: no sentence of these documents embedded yet
         for case in cases:
             ws = workspaces[case.workspace]
             trace = Trace()
@@ -80,28 +92,49 @@ def collect(corpora: Path, lab: Path, store: Path, limit: int | None) -> list[di
             ranked = retrieve(ws, case.question, settings, trace)
             t2 = time.perf_counter()
             chunks = [s.chunk for s in ranked]
-            spans = score_spans(case.question, chunks, ws)
+            question = scoring_query(case.question, trace)  # as core.passages.passages_answer
+            # both variants on the same chunks, one after the other: every sentence (before) and
+            # the candidates the app embeds (after, Settings.passages_candidates_per_chunk)
+            spans_all = score_spans(question, chunks, ws, candidates_per_chunk=None, threads=None, cache=False)
             t3 = time.perf_counter()
+            score_spans(question, chunks, ws, candidates_per_chunk=per_chunk, cache=False)
+            t4 = time.perf_counter()
+            # the app: sentences embedded for this corpus's earlier questions are reused
+            spans = score_spans(question, chunks, ws, candidates_per_chunk=per_chunk)
+            t5 = time.perf_counter()
             gold = [] if case.must_abstain else case.gold_quotes
+            rank = {c.chunk_id: i for i, c in enumerate(chunks)}
             records.append({
                 "corpus": corpus, "case_id": case.case_id, "must_abstain": case.must_abstain,
                 "doc": (case.source or {}).get("doc") or (case.expected_docs[0] if case.expected_docs else case.case_id),
                 "gold": gold, "retrieved": [quote_retrieved(q, chunks) for q in gold],
-                "retrieve_ms": (t2 - t1) * 1000, "score_ms": (t3 - t2) * 1000,
-                "spans": [{"chunk": s.chunk.chunk_id, "doc": s.chunk.doc_id,
-                           "page": s.page_span[0], "start": s.page_span[1], "end": s.page_span[2], "cos": s.cosine, "terms": s.terms,
-                           "text": s.text} for s in spans],
+                "retrieve_ms": (t2 - t1) * 1000, "score_all_ms": (t3 - t2) * 1000,
+                "score_cold_ms": (t4 - t3) * 1000, "score_ms": (t5 - t4) * 1000,
+                "spans_all": [_span_record(s, rank) for s in spans_all],
+                "spans": [_span_record(s, rank) for s in spans],
             })
         print(f"{corpus}: {len(cases)} cases", file=sys.stderr)
     return records
 
 
+def _span_record(span, rank: dict[str, int]) -> dict:
+    where = span.page_span  # (start, end) on the chunk's page, or (page, start, end) where chunks cross pages
+    page, start, end = where if len(where) == 3 else (span.chunk.page, *where)
+    return {"chunk": span.chunk.chunk_id, "rank": rank[span.chunk.chunk_id], "doc": span.chunk.doc_id,
+            "page": page, "start": start, "end": end, "cos": span.cosine, "terms": span.terms, "text": span.text}
+
+
 # --- phase 2 ------------------------------------------------------------------
 
 
-class _Chunk:  # the fields select_spans reads
+class _Chunk:  # the fields select_spans and Span.page_span read; the recorded offsets are the page's
     def __init__(self, chunk_id: str, doc_id: str, page: int, start: int) -> None:
         self.chunk_id, self.doc_id, self.page, self.start = chunk_id, doc_id, page, start
+
+    def page_spans(self, start: int, end: int) -> list:
+        from types import SimpleNamespace
+
+        return [SimpleNamespace(page=self.page, start=self.start + start, end=self.start + end)]
 
 
 def shown(record: dict, weight: float, settings, min_score: float = -1.0):
@@ -116,6 +149,108 @@ def shown(record: dict, weight: float, settings, min_score: float = -1.0):
     chosen = select_spans([sp for sp, _ in spans], max_total=settings.passages_max,
                           per_chunk=settings.passages_per_chunk, min_score=min_score)
     return [(sp, by_id[id(sp)]) for sp in chosen]
+
+
+def with_spans(records: list[dict], key: str) -> list[dict]:
+    """The records with ``spans`` taken from ``record[key]`` (``spans_all``: every sentence scored)."""
+    return [{**r, "spans": r[key]} for r in records]
+
+
+def simulated(records: list[dict], per_chunk: int) -> list[dict]:
+    """What ``score_spans(candidates_per_chunk=per_chunk)`` returns, replayed from every sentence's
+    scores: per chunk the ``per_chunk`` sentences of highest term coverage (ties: the earlier one),
+    and the pairs of two kept sentences (as ``core.passages.candidate_units``)."""
+    out = []
+    for r in records:
+        by_chunk: dict[str, list[dict]] = {}
+        for sp in r["spans_all"]:
+            by_chunk.setdefault(sp["chunk"], []).append(sp)
+        kept_spans = []
+        for spans in by_chunk.values():
+            units = [a for a in spans if not any(b is not a and a["start"] <= b["start"] and b["end"] <= a["end"]
+                                                 for b in spans)]
+            units.sort(key=lambda u: u["start"])
+            order = sorted(range(len(units)), key=lambda i: (-units[i]["terms"], i))[:per_chunk]
+            kept = [units[i] for i in sorted(order)]
+            kept_spans += kept
+            for a, b in zip(kept, kept[1:]):
+                kept_spans += [sp for sp in spans if sp["start"] == a["start"] and sp["end"] == b["end"]
+                               and units.index(b) == units.index(a) + 1]
+        out.append({**r, "spans": kept_spans, "embedded": sum(len(v) and min(per_chunk, _n_units(v))
+                                                              for v in by_chunk.values())})
+    return out
+
+
+def _n_units(spans: list[dict]) -> int:
+    return sum(not any(b is not a and a["start"] <= b["start"] and b["end"] <= a["end"] for b in spans) for a in spans)
+
+
+def hit_counts(records: list[dict], corpus: str, weight: float, settings) -> tuple[int, int]:
+    """(quotes hit, quotes) of ``corpus`` as the app shows spans: nothing under the threshold."""
+    from core.evaluate import span_covers
+
+    hits = quotes = 0
+    for r in records:
+        if r["corpus"] != corpus or not r["gold"]:
+            continue
+        texts = [t for _, t in shown(r, weight, settings)] if best(r, weight) >= settings.passages_min_score else []
+        got = [any(span_covers(q, t) for t in texts) for q in r["gold"]]
+        quotes += len(got)
+        hits += sum(got)
+    return hits, quotes
+
+
+def variants(records: list[dict], settings) -> None:
+    """Before (every sentence scored) and after (the app's candidates) in one run: latency and quality."""
+    from core.passages import SCORING_THREADS
+
+    if "score_cold_ms" not in records[0]:  # records of an earlier version of this script
+        return
+    w, threshold = settings.passages_term_weight, settings.passages_min_score
+    corpora = ["cuad", "xquad_es", "lab"]
+    print(f"\n### Span scoring variants, same run, same retrieved chunks (term weight {w}, threshold {threshold})\n")
+    print("| variant | sentences embedded per question (mean) | retrieval p50 ms | span scoring p50 / p90 ms | "
+          "retrieval + scoring p50 ms | "
+          + " | ".join(f"{c} passage hit" for c in corpora) + " | " + " | ".join(f"{c} false abst. / false answers" for c in corpora) + " |")
+    print("|" + "---|" * (5 + 2 * len(corpora)))
+    ret = [r["retrieve_ms"] for r in records]
+    per = settings.passages_candidates_per_chunk
+    threads = SCORING_THREADS
+    for label, key, ms in (("every sentence, torch's default threads (before)", "spans_all", "score_all_ms"),
+                           (f"{per} candidates per chunk by term coverage, {threads} torch thread, no sentence cached",
+                            "spans", "score_cold_ms"),
+                           (f"the same, sentences of the corpus's earlier questions reused (after: the app)",
+                            "spans", "score_ms")):
+        recs = with_spans(records, key)
+        sc = [r[ms] for r in records]
+        total = [r[ms] + r["retrieve_ms"] for r in records]
+        n = statistics.mean(_n_units_record(r) for r in recs)
+        cells = []
+        for corpus in corpora:
+            h, q = hit_counts(recs, corpus, w, settings)
+            cells.append(f"{h / q:.2f} ({h}/{q})" if q else "—")
+        for corpus in corpora:
+            [(_, fa, nc, fans, nm)] = _curve([r for r in recs if r["corpus"] == corpus], w, [threshold])
+            cells.append(f"{fa}/{nc} / {fans}/{nm}")
+        print(f"| {label} | {n:.1f} | {statistics.median(ret):.0f} | {statistics.median(sc):.0f} / "
+              f"{sorted(sc)[int(len(sc) * 0.9)]:.0f} | {statistics.median(total):.0f} | " + " | ".join(cells) + " |")
+    print("\nReplayed from every sentence's scores (no timing): candidates per chunk against passage hit\n")
+    print("| candidates per chunk | sentences embedded (mean) | " + " | ".join(f"{c} passage hit" for c in corpora) + " |")
+    print("|" + "---|" * (2 + len(corpora)))
+    for c in (1, 2, 3, 4, 6):
+        recs = simulated(records, c)
+        cells = []
+        for corpus in corpora:
+            h, q = hit_counts(recs, corpus, w, settings)
+            cells.append(f"{h}/{q}")
+        print(f"| {c} | {statistics.mean(r['embedded'] for r in recs):.1f} | " + " | ".join(cells) + " |")
+
+
+def _n_units_record(record: dict) -> int:
+    by_chunk: dict[str, list[dict]] = {}
+    for sp in record["spans"]:
+        by_chunk.setdefault(sp["chunk"], []).append(sp)
+    return sum(_n_units(v) for v in by_chunk.values())
 
 
 def best(record: dict, weight: float) -> float:
@@ -182,6 +317,10 @@ def report(records: list[dict]) -> None:
     settings = Settings()
     threshold = settings.passages_min_score
     corpora = ["cuad", "xquad_es", "lab"]
+    if records and "spans_all" in records[0]:
+        variants(records, settings)
+        print("\nEverything below: the app's variant (candidates per chunk "
+              f"{settings.passages_candidates_per_chunk}).")
     print(f"\n### Passage hit@k beside recall@{settings.top_k} (answerable cases; shown spans: at most "
           f"{settings.passages_max}, {settings.passages_per_chunk} per chunk)\n")
     print("| corpus | term weight | recall@6 (quote in a delivered chunk) | passage hit (a shown span covers ≥ half a quote) | cases with every quote hit |")
@@ -248,6 +387,7 @@ def main() -> int:
     parser.add_argument("--out", type=Path, help="save the collected records (JSON)")
     parser.add_argument("--from", dest="source", type=Path, help="report on saved records only")
     parser.add_argument("--limit", type=int, help="first N cases per corpus (smoke run)")
+    parser.add_argument("--only", action="append", choices=["cuad", "xquad_es", "lab"], help="this corpus only (repeatable)")
     args = parser.parse_args()
     if args.source:
         records = json.loads(args.source.read_text(encoding="utf-8"))
@@ -256,7 +396,7 @@ def main() -> int:
         corpora = args.corpora or shared / "eval" / "corpora"
         lab = args.lab or shared / "eval" / "lab"
         print(f"{platform.machine()}, {os.cpu_count()} cores (shared with other jobs)", file=sys.stderr)
-        records = collect(corpora, lab, args.store, args.limit)
+        records = collect(corpora, lab, args.store, args.limit, set(args.only) if args.only else None)
         if args.out:
             args.out.write_text(json.dumps(records), encoding="utf-8")
     report(records)

@@ -9,9 +9,10 @@ chunks/s on this loaded machine 10k real embeddings take over an hour), so dense
 ranks noise but costs what it costs; the question's embedding, BM25, LanceDB, fusion, span
 scoring (the real all-MiniLM-L6-v2 on the retrieved chunks' sentences) and verification are
 the product's. Each CUAD question is asked once through ``answer_question`` with the passages
-backend; printed: p50/p90 of ``trace.timings_ms`` retrieve, score, verify and total, with torch's
-default thread count and with one thread (on a shared 2-core machine the default's spin-waiting
-threads cost more than they bring).
+backend under each variant in turn (every sentence scored with torch's default threads and
+nothing cached, as before; the app's candidate sentences with one thread, nothing cached; the
+app: the same, sentences embedded for the earlier questions reused);
+printed: p50/p90 of ``trace.timings_ms`` retrieve, score, verify and total per variant.
 
 Usage: ``python bench/passages_latency.py [--chunks 10000] [--work DIR] [--questions 40] [--embedded]``.
 """
@@ -106,23 +107,38 @@ def main() -> int:
     cases = [c for c in load_cases(_shared() / "eval" / "corpora" / "cuad" / "cases.jsonl")
              if c.workspace == "cuad-txt"][:args.questions]
     get_embedder().get_query_embedding("warm up")
-    settings = Settings()
-    print(f"| torch threads | questions | retrieve p50 / p90 ms | score p50 / p90 ms | verify p50 ms | total p50 / p90 ms |")
-    print("|---|---|---|---|---|---|")
-    default_threads = torch.get_num_threads()
-    for threads in (default_threads, 1):
-        torch.set_num_threads(threads)
-        rows = {"retrieve": [], "score": [], "verify": [], "total": []}
-        for case in cases:
+    import core.passages as passages
+
+    app_threads = passages.SCORING_THREADS
+    per = Settings().passages_candidates_per_chunk
+    variants = [  # (label, settings, span-scoring torch threads, sentence vectors kept between questions)
+        ("every sentence, torch default threads, nothing cached (before)", Settings(passages_candidates_per_chunk=0),
+         None, False),
+        (f"{per} candidates per chunk, {app_threads} thread, nothing cached", Settings(), app_threads, False),
+        (f"the same, sentences of earlier questions reused (after: the app)", Settings(), app_threads, True),
+    ]
+    rows = {label: {"retrieve": [], "score": [], "verify": [], "total": []} for label, *_ in variants}
+    caches = {label: passages._SentenceVectors() for label, *_ in variants}  # each variant its own session
+    app_cache = passages._sentence_vectors
+    for case in cases:  # each question under every variant in turn
+        for label, settings, threads, keep in variants:
+            passages.SCORING_THREADS = threads
+            passages._sentence_vectors = caches[label]
+            if not keep:
+                caches[label].clear()
             answer = run(answer_question(ws, case.question, settings, backend=PassagesBackend()))
-            for key in rows:
-                rows[key].append(answer.trace.timings_ms.get(key, 0.0))
-        print(f"| {threads} | {len(cases)} | {statistics.median(rows['retrieve']):.0f} / {pct(rows['retrieve'], .9):.0f} | "
-              f"{statistics.median(rows['score']):.0f} / {pct(rows['score'], .9):.0f} | "
-              f"{statistics.median(rows['verify']):.0f} | "
-              f"{statistics.median(rows['total']):.0f} / {pct(rows['total'], .9):.0f} |")
+            for key in rows[label]:
+                rows[label][key].append(answer.trace.timings_ms.get(key, 0.0))
+    passages.SCORING_THREADS, passages._sentence_vectors = app_threads, app_cache
+    print(f"torch's default: {torch.get_num_threads()} threads")
+    print("| variant | questions | retrieve p50 / p90 ms | score p50 / p90 ms | verify p50 ms | total p50 / p90 ms |")
+    print("|---|---|---|---|---|---|")
+    for label, r in rows.items():
+        print(f"| {label} | {len(cases)} | {statistics.median(r['retrieve']):.0f} / {pct(r['retrieve'], .9):.0f} | "
+              f"{statistics.median(r['score']):.0f} / {pct(r['score'], .9):.0f} | "
+              f"{statistics.median(r['verify']):.0f} | "
+              f"{statistics.median(r['total']):.0f} / {pct(r['total'], .9):.0f} |")
     print(f"({ws.chunk_count()} chunks; os.getloadavg() at the end: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
-    torch.set_num_threads(default_threads)
     if args.embedded:
         embedded(args.work)
     return 0

@@ -126,6 +126,10 @@ class CaseResult(BaseModel):
         default_factory=list,
         description="Passages answers: per gold quote, whether a shown passage covers it (span_covers).",
     )
+    passage_best_score: float | None = Field(
+        None, description="Passages answers: the best span's score (trace.passage_best_score), to compare with "
+        "the abstention threshold (settings.passages_min_score)."
+    )
     citations: list[CitationCheck] = Field(default_factory=list)
     leaks: list[str] = Field(default_factory=list, description="Chunk ids of documents outside the workspace.")
     exposures: list[str] = Field(default_factory=list, description="Chunk ids of quarantined/superseded documents.")
@@ -364,6 +368,7 @@ class _Judge:
     def _judge_answer(self, case: EvalCase, answer: Answer, delivered: set[str], own: dict[str, str],
                       others: set[str], result: CaseResult) -> None:
         ws = self.workspaces[case.workspace]
+        result.passage_best_score = answer.trace.passage_best_score
         cited = [cit for claim in answer.claims for cit in claim.citations]
         chunks = ws.get_chunks(c.chunk_id for c in cited)
         spans: list[tuple[str, int, int, int]] = []  # doc, page, start, end of valid citations (page offsets)

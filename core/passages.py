@@ -2,8 +2,12 @@
 
 For a question, the retrieved chunks are cut into sentences (``sentencex``, Wikimedia's
 rule-based segmenter, with character offsets), a sentence too short to read alone is
-joined to its neighbour, and every sentence — and every pair of adjacent sentences —
-is scored against the question:
+joined to its neighbour. The term coverage of every sentence is computed first (cheap);
+the :attr:`Settings.passages_candidates_per_chunk` sentences of each chunk that cover the
+most question terms are embedded, with the question, in one encode call
+(:func:`candidate_units`; embedding every sentence made a passages answer take seconds),
+and each candidate — and each pair of adjacent candidates — is scored against the
+question (without the words naming its document, :func:`scoring_query`):
 
     score = cosine(question, span) + TERM_WEIGHT · term coverage
 
@@ -30,8 +34,11 @@ shown only when the verifier finds it exactly where it is cited.
 from __future__ import annotations
 
 import math
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Generator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
@@ -66,6 +73,17 @@ the sentence after it (the one before it at the end of a chunk): it cannot be re
 
 MAX_PAIR_CHARS = 700
 """Joined pieces (:func:`sentence_spans`) and adjacent sentences offered as one span stay this short."""
+
+CANDIDATES_PER_CHUNK = 4
+"""Sentences embedded per retrieved chunk (:func:`candidate_units`), default of
+:attr:`Settings.passages_candidates_per_chunk`; chosen in ``bench/passages.py`` (latency against
+passage hit, both variants in one run; see ``bench/README.md``)."""
+
+SCORING_THREADS = 1
+"""Torch intra-op threads for the span-scoring encode call (a batch of ~10-20 short sentences).
+On the shared 2-core machine torch's default (2) made the same call 5-7 times slower than one
+thread — worker threads spin-waiting for cores that are busy — while one thread loses little on
+an idle machine for a batch this small (``bench/passages.py`` measures both)."""
 
 NO_PASSAGE_MESSAGE = "No passage of the documents matches the question closely enough."
 """Abstention message of a passages answer whose best span scores under the threshold."""
@@ -151,17 +169,149 @@ def _idf(workspace, tokens: list[str]) -> dict[str, float]:
     return {t: math.log((n - df.get(t, 0) + 0.5) / (df.get(t, 0) + 0.5) + 1.0) for t in tokens}
 
 
+_threads_lock = threading.Lock()
+
+
+@contextmanager
+def _torch_threads(n: int | None):
+    """Run the block with ``n`` torch intra-op threads, then restore the previous count.
+
+    Serialized by a lock so that two scorings never restore each other's value. Torch's
+    setting is process-wide: an indexing embed running meanwhile in another engine thread
+    uses ``n`` threads for those milliseconds.
+    """
+    if n is None:
+        yield
+        return
+    import torch
+
+    with _threads_lock:
+        before = torch.get_num_threads()
+        if before == n:
+            yield
+            return
+        torch.set_num_threads(n)
+        try:
+            yield
+        finally:
+            torch.set_num_threads(before)
+
+
+class _SentenceVectors:
+    """Vectors of sentences already embedded in this process, LRU-bounded (``size`` entries of 384
+    floats: 4,096 are ~6 MB), keyed by the embedding model object and the text.
+
+    A session asks several questions about the same documents and their best chunks come back
+    (a contract's definitions, its preamble): their sentences are embedded once. Our own few
+    lines over ``OrderedDict`` (the stdlib's ``functools.lru_cache`` memoizes one call, not the
+    texts of a batch).
+    """
+
+    def __init__(self, size: int = 4096) -> None:
+        self._items: OrderedDict[tuple[int, str], np.ndarray] = OrderedDict()
+        self._lock = threading.Lock()
+        self._size = size
+
+    def get(self, model, texts: list[str]) -> list[np.ndarray | None]:
+        with self._lock:
+            out = []
+            for text in texts:
+                vec = self._items.get((id(model), text))
+                if vec is not None:
+                    self._items.move_to_end((id(model), text))
+                out.append(vec)
+            return out
+
+    def put(self, model, texts: list[str], vecs: np.ndarray) -> None:
+        with self._lock:
+            for text, vec in zip(texts, vecs):
+                self._items[(id(model), text)] = vec
+            while len(self._items) > self._size:
+                self._items.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+
+
+_sentence_vectors = _SentenceVectors()
+
+
+def _embed_default(question: str, texts: list[str], threads: int | None,
+                   cache: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """The question's and ``texts``' vectors from the workspace embedding model, ``(384,)`` and
+    ``(len(texts), 384)``, L2-normalized.
+
+    Sentences embedded before in this process come from :data:`_sentence_vectors` (``cache``);
+    the others are embedded in one encode call with the question when the model encodes queries
+    and texts alike (sentence-transformers prompts ``query`` and ``text`` equal, as
+    all-MiniLM-L6-v2's empty ones): every forward pass has a fixed cost, large on a loaded CPU.
+    Otherwise, or for a stand-in without that attribute, the query goes through
+    ``get_query_embedding``.
+    """
+    from core.store import get_embedder
+
+    model = get_embedder()
+    known = _sentence_vectors.get(model, texts) if cache else [None] * len(texts)
+    todo = [t for t, v in zip(texts, known) if v is None]
+    prompts = getattr(getattr(model, "_model", None), "prompts", None)
+    with _torch_threads(threads):
+        if isinstance(prompts, dict) and prompts.get("query", "") == prompts.get("text", ""):
+            vecs = np.asarray(model.get_text_embedding_batch([question, *todo]), dtype=np.float32)
+            q_vec, new = vecs[0], vecs[1:]
+        else:
+            q_vec = np.asarray(model.get_query_embedding(question), dtype=np.float32)
+            new = np.asarray(model.get_text_embedding_batch(todo), dtype=np.float32) if todo else np.zeros((0, 0))
+    if cache and todo:
+        _sentence_vectors.put(model, todo, new)
+    fresh = iter(new)
+    return q_vec, np.asarray([v if v is not None else next(fresh) for v in known], dtype=np.float32)
+
+
+def candidate_units(units: list[tuple[Chunk, int, int]], coverage: list[float],
+                    per_chunk: int | None = None) -> list[int]:
+    """Indices of the sentences worth embedding: per chunk, the ``per_chunk`` with the highest term
+    coverage (ties: the earlier sentence), in text order; all of them when ``per_chunk`` is ``None``.
+
+    Embedding every sentence of every retrieved chunk is what made a passages answer take
+    seconds (issue #13: 5-8 s p50 on a loaded 2-core machine, 20-80 sentences per question).
+    Term coverage costs microseconds, and a span with none of the question's terms rarely
+    scores high enough to be shown (``bench/passages.py`` prints the passage hit of both
+    variants). Per chunk rather than overall, so every retrieved chunk — the dense retriever
+    may have ranked it for its meaning, not its words — keeps its best sentences in the race.
+    """
+    if per_chunk is None:
+        return list(range(len(units)))
+    keep: list[int] = []
+    by_chunk: dict[int, list[int]] = {}
+    for i, (chunk, _, _) in enumerate(units):
+        by_chunk.setdefault(id(chunk), []).append(i)
+    for indices in by_chunk.values():
+        keep += sorted(indices, key=lambda i: (-coverage[i], i))[:per_chunk]
+    return sorted(keep)
+
+
 def score_spans(question: str, chunks: list[Chunk], workspace=None, *,
-                term_weight: float = TERM_WEIGHT, embed: Callable | None = None) -> list[Span]:
-    """Every sentence and adjacent pair of sentences of ``chunks``, scored against ``question``.
+                term_weight: float = TERM_WEIGHT, embed: Callable | None = None,
+                candidates_per_chunk: int | None = CANDIDATES_PER_CHUNK,
+                threads: int | None = SCORING_THREADS, cache: bool = True) -> list[Span]:
+    """The candidate sentences and adjacent pairs of sentences of ``chunks``, scored against ``question``.
 
     Args:
         question: the text searched (the standalone question).
         chunks: the retrieved chunks, best first.
         workspace: gives the IDF of the question's terms; ``None`` weighs them equally.
         term_weight: weight of the term coverage beside the cosine.
-        embed: ``(texts) -> vectors`` and ``(query) -> vector``; default the workspace
-            embedding model (normalized vectors).
+        embed: ``(texts) -> vectors``; default the workspace embedding model (normalized
+            vectors). Called once with the question, once with the candidate sentences.
+        candidates_per_chunk: sentences embedded and scored per chunk, chosen by term
+            coverage (:func:`candidate_units`); ``None`` scores every sentence (slower,
+            the variant ``bench/passages.py`` compares against). A pair is offered when
+            both of its sentences are candidates.
+        threads: torch intra-op threads for the default model's encode call
+            (:func:`_embed_default`); ``None`` leaves torch's setting alone.
+        cache: reuse (and keep) the vectors of sentences embedded before in this process
+            (default model only); ``False`` embeds every candidate (benchmarks' cold runs).
 
     Returns:
         Candidate spans (unsorted), each inside one chunk.
@@ -173,15 +323,6 @@ def score_spans(question: str, chunks: list[Chunk], workspace=None, *,
         units += [(chunk, s, e) for s, e in sentence_spans(chunk.text, chunk.lang)]
     if not units:
         return []
-    if embed is None:
-        from core.store import get_embedder
-
-        model = get_embedder()
-        q_vec = np.asarray(model.get_query_embedding(question), dtype=np.float32)
-        vecs = np.asarray(model.get_text_embedding_batch([c.text[s:e] for c, s, e in units]), dtype=np.float32)
-    else:
-        q_vec = np.asarray(embed([question])[0], dtype=np.float32)
-        vecs = np.asarray(embed([c.text[s:e] for c, s, e in units]), dtype=np.float32)
     q_tokens = list(dict.fromkeys(tokenize_query(question)))
     idf = _idf(workspace, q_tokens) if workspace is not None else {t: 1.0 for t in q_tokens}
     total = sum(idf.values()) or 1.0
@@ -191,20 +332,44 @@ def score_spans(question: str, chunks: list[Chunk], workspace=None, *,
     def coverage(tokens: set[str]) -> float:
         return sum(w for t, w in idf.items() if t in tokens) / total
 
+    unit_cov = [coverage(tokens) for tokens in unit_tokens]
+    keep = candidate_units(units, unit_cov, candidates_per_chunk)
+    texts = [units[i][0].text[units[i][1]:units[i][2]] for i in keep]
+    if embed is None:
+        q_vec, vecs = _embed_default(question, texts, threads, cache)
+    else:
+        q_vec = np.asarray(embed([question])[0], dtype=np.float32)
+        vecs = np.asarray(embed(texts), dtype=np.float32)
+    vec_of = dict(zip(keep, vecs))
+
     spans: list[Span] = []
-    for i, (chunk, s, e) in enumerate(units):
-        cos = float(vecs[i] @ q_vec)
-        terms = coverage(unit_tokens[i])
-        spans.append(Span(chunk, s, e, cos + term_weight * terms, cos, terms))
-        if i + 1 < len(units) and units[i + 1][0] is chunk:
+    for i in keep:
+        chunk, s, e = units[i]
+        cos = float(vec_of[i] @ q_vec)
+        spans.append(Span(chunk, s, e, cos + term_weight * unit_cov[i], cos, unit_cov[i]))
+        if i + 1 in vec_of and units[i + 1][0] is chunk:
             e2 = units[i + 1][2]
             if e2 - s <= MAX_PAIR_CHARS:
-                v = vecs[i] + vecs[i + 1]
+                v = vec_of[i] + vec_of[i + 1]
                 v = v / (np.linalg.norm(v) or 1.0)
                 cos2 = float(v @ q_vec)
                 terms2 = coverage(unit_tokens[i] | unit_tokens[i + 1])
                 spans.append(Span(chunk, s, e2, cos2 + term_weight * terms2, cos2, terms2))
     return spans
+
+
+def scoring_query(query: str, trace) -> str:
+    """The text spans are scored against: ``query`` without the words that name its document, when
+    the retriever resolved the document the question names (``trace.scope.query``, core.docrefs);
+    else ``query``.
+
+    Inside the named contract those words ("the master services agreement", "the Distributor
+    Agreement between Acme and Beta") say nothing about which of its sentences answers, yet
+    they pull the cosine and the term coverage towards the sentences that repeat the names.
+    """
+    scope = getattr(trace, "scope", None)
+    cleaned = getattr(scope, "query", "") or ""
+    return cleaned.strip() or query
 
 
 def select_spans(spans: list[Span], *, max_total: int = 5, per_chunk: int = 2, min_score: float = -1.0) -> list[Span]:
@@ -274,7 +439,9 @@ def passages_answer(
     trace.context = [c.chunk_id for c in ranked]
     yield ProgressEvent(stage="scoring", message="Choosing the passages that match the question")
     t0 = time.perf_counter()
-    spans = score_spans(query, ranked, workspace, term_weight=settings.passages_term_weight)
+    spans = score_spans(scoring_query(query, trace), ranked, workspace, term_weight=settings.passages_term_weight,
+                        candidates_per_chunk=settings.passages_candidates_per_chunk or None,
+                        threads=SCORING_THREADS)
     best = max((s.score for s in spans), default=None)
     # The threshold decides whether to answer; once the best span passes it, the next ones are
     # shown ordered by score whatever their own (on CUAD the gold clause was the best span in a

@@ -56,6 +56,10 @@ class Settings(BaseSettings):
     # passages answer (core.passages)
     passages_max: int = Field(5, ge=1, le=20, description="Passages shown at most.")
     passages_per_chunk: int = Field(2, ge=1, le=10, description="Passages taken from one chunk at most.")
+    passages_candidates_per_chunk: int = Field(
+        4, ge=0, le=100, description="Sentences per retrieved chunk embedded and scored, those sharing most of the "
+        "question's terms (core.passages.candidate_units); 0 scores every sentence (slower).",
+    )
     passages_term_weight: float = Field(
         0.5, ge=0, le=5, description="Weight of the question's terms found in a span beside its cosine (core.passages)."
     )

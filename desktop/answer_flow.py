@@ -287,7 +287,7 @@ class AnswerFlow(QObject):
         if 0 <= index < len(entries):
             self.current_entry = index
             self.answer = entries[index].answer
-            w.status.show_model(self.answer.trace)
+            w.status.show_model(self.answer.trace)  # one wording for the status bar (it showed the scoring's description)
 
     def show_answer(self, answer: Answer) -> None:
         """Append ``answer`` to the selected workspace's conversation (not stored in history)."""

@@ -74,8 +74,8 @@ class StatusController(QObject):
         """Say which model answered the current answer (``trace``), or which one will answer."""
         self.trace = trace
         if trace is not None:
-            if trace.backend == "passages":  # no model: the passages themselves
-                self.backend_label.setText(self.tr("Model: {backend}").format(backend=backend_text("passages")))
+            if trace.backend == "passages":  # no model: the passages themselves, not the scoring's description
+                self.backend_label.setText(self.tr("Answer with: {backend}").format(backend=backend_text("passages")))
             elif trace.backend:
                 self.backend_label.setText(self.tr("Model: {backend} ({model})").format(
                     backend=backend_text(trace.backend), model=trace.model))
@@ -93,7 +93,7 @@ class StatusController(QObject):
             self.backend_label.setText(self.tr("Model: {backend} ({model})").format(
                 backend=backend_text("embedded"), model=self.tr("demo model")))
         else:  # "passages", or "auto" without Ollama (core.generate.backend_choice)
-            self.backend_label.setText(self.tr("Model: {backend}").format(backend=backend_text("passages")))
+            self.backend_label.setText(self.tr("Answer with: {backend}").format(backend=backend_text("passages")))
 
     # --- engine ------------------------------------------------------------------------
 

@@ -789,8 +789,8 @@
     <message>
         <location filename="../../desktop/status_controller.py" line="78" />
         <location filename="../../desktop/status_controller.py" line="96" />
-        <source>Model: {backend}</source>
-        <translation>Modelo: {backend}</translation>
+        <source>Answer with: {backend}</source>
+        <translation>Responder con: {backend}</translation>
     </message>
     <message>
         <location filename="../../desktop/status_controller.py" line="80" />

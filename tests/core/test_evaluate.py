@@ -215,9 +215,22 @@ def test_long_quote_counts_when_delivered_chunks_cover_80_percent() -> None:
     assert not quote_retrieved(" ".join(words[15:25]), [chunk(0, 0, 20)])
 
 
+PASSAGE_MARGIN = 0.02
+"""A lab case whose best passage scores within this of the abstention threshold may be decided
+either way on another machine or torch version (vectors differ in their last digits; the
+threshold itself moved by ±0.02 between cross-validation folds, bench/README.md)."""
+
+NEAR_THRESHOLD = {"LAB-04"}
+"""Lab cases known to score near the threshold: LAB-04 "What is the liability cap in the master
+services agreement?" best 0.7715 against 0.77 (its naming words favour the document's title)."""
+
+
 def test_live_passages_on_the_lab(lab_eval) -> None:
-    """``verbatim eval --backend passages``: no model; every answerable lab case shows its gold quote,
-    every must-abstain case abstains, nothing leaks (issue #13's lab target)."""
+    """``verbatim eval --backend passages``: no model; the must-abstain lab cases abstain, the
+    answerable ones show their gold quote, nothing leaks (issue #13's lab target) — each decision
+    held with a margin from the threshold: only the cases of :data:`NEAR_THRESHOLD` may fall
+    within :data:`PASSAGE_MARGIN`, and such an answerable case may abstain (an honest "not
+    found") but never show a passage without its gold quote."""
     home, index, _, _ = lab_eval
     with data_home(home):
         code = main(["eval", str(CASES), "--workspaces", str(TOML), "--backend", "passages", "--index-dir",
@@ -225,7 +238,21 @@ def test_live_passages_on_the_lab(lab_eval) -> None:
     report = EvalReport.model_validate_json((home / "passages.json").read_text(encoding="utf-8"))
     counts = _counts(report)
     assert report.mode == "live" and report.backend == "passages"
-    assert counts["passage_hit"] == (8, 8)
-    assert counts["must_abstain_accuracy"] == (5, 5) and counts["false_abstentions"] == (0, 7)
+    threshold = Settings().passages_min_score
+    best = {r.case_id: r.passage_best_score for r in report.cases}
+    assert all(b is not None for b in best.values()), best
+    near = {cid for cid, b in best.items() if abs(b - threshold) < PASSAGE_MARGIN}
+    assert near <= NEAR_THRESHOLD, {cid: best[cid] for cid in near}
+    for case in report.cases:
+        if case.must_abstain:
+            assert case.status == "abstained" and best[case.case_id] <= threshold - PASSAGE_MARGIN, case
+        elif case.case_id in near and case.status == "abstained":
+            continue  # a false abstention near the threshold, allowed; a wrong passage is not
+        else:
+            assert case.status == "answered" and all(case.gold_shown), case
+            assert best[case.case_id] >= threshold + PASSAGE_MARGIN or case.case_id in near
+    abstained_near = sum(r.status == "abstained" for r in report.cases if r.case_id in near and not r.must_abstain)
+    assert counts["passage_hit"] == (8 - abstained_near, 8)
+    assert counts["must_abstain_accuracy"] == (5, 5) and counts["false_abstentions"] == (abstained_near, 7)
     assert counts["cross_workspace_leaks"] == (0, 12) and counts["citation_validity"][0] == counts["citation_validity"][1]
     assert code == 0 and report.passed

@@ -136,6 +136,91 @@ def test_a_follow_up_is_rewritten_without_a_model(ws) -> None:
     assert answer.kind == "passages"
 
 
+# --- span scoring: which sentences are embedded ------------------------------------------------
+
+
+def test_candidates_are_the_sentences_with_most_question_terms_per_chunk() -> None:
+    a, b = object(), object()  # two chunks (only their identity matters)
+    units = [(a, 0, 10), (a, 11, 20), (a, 21, 30), (a, 31, 40), (b, 0, 10), (b, 11, 20)]
+    coverage = [0.1, 0.0, 0.6, 0.1, 0.0, 0.0]
+    # per chunk the 2 best by coverage, ties to the earlier sentence; text order
+    assert passages.candidate_units(units, coverage, 2) == [0, 2, 4, 5]
+    assert passages.candidate_units(units, coverage, 1) == [2, 4]  # a chunk without any term keeps one
+    assert passages.candidate_units(units, coverage, None) == list(range(6))
+
+
+def test_candidate_scoring_embeds_fewer_sentences_and_keeps_their_scores(ws) -> None:
+    """The candidates' spans are spans of the every-sentence variant with the same scores (one
+    encode call for question and sentences changes no vector), the best span is the same, and
+    at most ``per_chunk`` sentences of a chunk are embedded."""
+    from core.retrieval import retrieve
+    from core.store import get_embedder
+    from core.types import Trace
+
+    question = "What are the potential impact levels?"
+    chunks = [s.chunk for s in retrieve(ws, question, Settings(), Trace())]
+    calls: list[list[str]] = []
+
+    def embed(texts):
+        calls.append(list(texts))
+        return get_embedder().get_text_embedding_batch(list(texts))
+
+    every = passages.score_spans(question, chunks, ws, candidates_per_chunk=None)
+    fewer = passages.score_spans(question, chunks, ws, candidates_per_chunk=2, embed=embed)
+    assert len(calls[1]) <= 2 * len(chunks) < sum(len(passages.sentence_spans(c.text, c.lang)) for c in chunks)
+    by_key = {(sp.chunk.chunk_id, sp.start, sp.end): sp.score for sp in every}
+    assert fewer and all(by_key[(sp.chunk.chunk_id, sp.start, sp.end)] == pytest.approx(sp.score, abs=1e-4)
+                         for sp in fewer)
+    top = max(every, key=lambda sp: sp.score)
+    assert max(fewer, key=lambda sp: sp.score).text == top.text
+    assert "defines three levels of potential impact" in top.text
+
+
+def test_sentences_embedded_once_are_reused(ws, monkeypatch) -> None:
+    """A second question over the same chunks embeds only the question; the scores are the same."""
+    import core.store
+    from core.retrieval import retrieve
+    from core.types import Trace
+
+    real = core.store.get_embedder()
+    batches: list[list[str]] = []
+
+    class Counting:  # the real model, its encode calls counted
+        _model = real._model
+
+        def get_text_embedding_batch(self, texts, **kw):
+            batches.append(list(texts))
+            return real.get_text_embedding_batch(texts, **kw)
+
+        def get_query_embedding(self, text):
+            batches.append([text])
+            return real.get_query_embedding(text)
+
+    counting = Counting()
+    monkeypatch.setattr(core.store, "get_embedder", lambda: counting)
+    question = "What are the potential impact levels?"
+    chunks = [s.chunk for s in retrieve(ws, question, Settings(), Trace())]
+    first = passages.score_spans(question, chunks, ws)
+    second = passages.score_spans("Which impact levels are defined?", chunks, ws)
+    assert len(batches) == 2 and len(batches[0]) > 1
+    assert batches[1] == ["Which impact levels are defined?"]  # every sentence came from the cache
+    assert [(sp.start, sp.end) for sp in first] == [(sp.start, sp.end) for sp in second]
+    cold = passages.score_spans(question, chunks, ws, cache=False)
+    assert [sp.score for sp in cold] == pytest.approx([sp.score for sp in first], abs=1e-5)
+
+
+def test_scoring_threads_are_restored() -> None:
+    import torch
+
+    before = torch.get_num_threads()
+    with passages._torch_threads(1):
+        assert torch.get_num_threads() == 1
+    assert torch.get_num_threads() == before
+    with pytest.raises(RuntimeError), passages._torch_threads(1):
+        raise RuntimeError("an encode call that fails")
+    assert torch.get_num_threads() == before
+
+
 # --- choosing the backend -------------------------------------------------------------------
 
 

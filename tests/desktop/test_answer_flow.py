@@ -77,7 +77,8 @@ def test_passages_answer_shows_the_header_and_opens_its_citation(qtbot, tmp_path
     assert PASSAGES_HEADER in text
     assert "The Tenant shall pay the monthly rent of 1,200 euros" in text
     assert "Show matching passages" not in text  # offered under a model's answer only
-    assert window.backend_label.text().startswith("Model: passages")
+    # the backend in plain words, not the scoring's description ("Model: passages (sentence scoring (...))")
+    assert window.backend_label.text() == "Answer with: passages (no model)"
     with qtbot.waitSignal(window.page_rendered, timeout=TIMEOUT_MS):
         window.open_citation(1)
     assert window.answers.current_citation == 1

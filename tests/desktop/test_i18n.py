@@ -26,10 +26,13 @@ def test_spanish_window(qtbot, spanish):
     from desktop.main_window import MainWindow
     from desktop.texts import reason_text, stage_text
 
-    window = MainWindow(Settings(), workspace="caso")
+    window = MainWindow(Settings(backend="passages"), workspace="caso")
     qtbot.addWidget(window)
     window.show()
     qtbot.waitUntil(lambda: window.workspace_name == "caso", timeout=120_000)
+    # the status bar names the backend in plain words, translated
+    qtbot.waitUntil(lambda: window.backend_label.text() != "Modelo: —", timeout=120_000)
+    assert window.backend_label.text() == "Responder con: pasajes (sin modelo)"
     assert window.conversation.ask_button.text() == "Preguntar"
     assert window.workspaces_panel.tabs.tabText(0) == "Documentos"
     assert window.side_panel.windowTitle() == "Cita"

@@ -93,7 +93,7 @@ def test_index_ask_and_open_citation(qtbot, tmp_path, settings):
     # Before any answer the status bar says what will answer: no Ollama on this machine,
     # backend "auto" -> the passages, no model (was the embedded demo model; before that "Model: —").
     qtbot.waitUntil(lambda: window.ollama_ok is not None, timeout=120_000)
-    assert window.ollama_ok is False and window.backend_label.text() == "Model: passages (no model)"
+    assert window.ollama_ok is False and window.backend_label.text() == "Answer with: passages (no model)"
 
     with qtbot.waitSignal(window.indexing_finished, timeout=TIMEOUT_MS) as blocker:
         window.start_indexing(str(docs))
