@@ -260,21 +260,38 @@ def _strong_words(tokens: list[tuple[str, bool]], names: frozenset[str]) -> set[
     return strong
 
 
+def _in_identifier(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` lies in a whitespace-delimited piece holding both letters and digits."""
+    a = start
+    while a > 0 and not text[a - 1].isspace():
+        a -= 1
+    b = end
+    while b < len(text) and not text[b].isspace():
+        b += 1
+    piece = text[a:b]
+    return any(c.isdigit() for c in piece) and any(c.isalpha() for c in piece)
+
+
 def strip_reference(question: str, names: frozenset[str], protected: frozenset[str] = frozenset()) -> str:
     """``question`` without the runs of words that name a document.
 
     A run is a maximal sequence of words each either in ``names`` or generic
     (:data:`GENERIC`), holding at least one word of ``names``, not crossing sentence
     punctuation (``; ? ! :``) and holding a word written as a name (see :meth:`DocResolver.resolve`);
-    the whole run goes, generic words included ("the Duckwall agreement"). Protected words end a run. Returns the question itself when the result would be
-    empty or hold no word outside the removed runs.
+    the whole run goes, generic words included ("the Duckwall agreement"). Protected words end a run,
+    and so do the words of an identifier (a whitespace-delimited piece mixing letters and digits,
+    "REF-7731-B", "ART-12.3(b)"): it is the question's subject even where it also names the
+    document that lists it. Returns the question itself when the result would be empty or hold
+    no word outside the removed runs.
     """
     tokens = list(_WORD.finditer(question))
     strong = _strong_words(_question_words(question), names)
     kinds = []
     for m in tokens:
         f = fold(m.group(0))
-        if f in protected:
+        if _in_identifier(question, m.start(), m.end()):
+            kinds.append("o")  # "REF-7731-B" is what the question asks about, even if its document lists it
+        elif f in protected:
             kinds.append("o")
         elif f in names:
             kinds.append("n")

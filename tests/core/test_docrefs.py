@@ -111,3 +111,15 @@ def test_strip_reference_keeps_the_question_when_only_names_remain() -> None:
     assert strip_reference("Duckwall-Alco", names) == "Duckwall-Alco"
     assert strip_reference("What does the Duckwall-Alco agency agreement say?", names) == "What does say?" or \
         "Duckwall" not in strip_reference("What does the Duckwall-Alco agency agreement say?", names)
+
+
+def test_an_identifier_the_question_asks_about_is_never_stripped() -> None:
+    """Lab case LAB-07: "REF-7731-B" is listed on the catalogue's first lines, so it names the
+    catalogue — and it is also what the question asks about. Stripping it left "¿Cuál es el plazo
+    de reposición de la?" and the passages answer abstained."""
+    catalogue = build_profile("norte/catalogo-repuestos.md", "norte/catalogo-repuestos.md", "Catálogo de repuestos",
+                              "# Catálogo de repuestos 2025 — Norte Logística\n| REF-7731-B | Rodillo |\n")
+    question = "¿Cuál es el plazo de reposición de la REF-7731-B?"
+    assert strip_reference(question, catalogue.names) == question
+    stripped = strip_reference("¿Qué dice el Catálogo Norte sobre la REF-7731-B?", catalogue.names)
+    assert "REF-7731-B" in stripped and "Catálogo" not in stripped and "Norte" not in stripped
