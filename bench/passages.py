@@ -64,7 +64,7 @@ def collect(corpora: Path, lab: Path, store: Path, limit: int | None, only: set[
     sys.path.insert(0, str(HERE.parent))
     os.environ.setdefault("VERBATIM_HOME", str(store / "home"))
     from core.evaluate import load_cases, open_workspaces, quote_retrieved
-    from core.passages import _sentence_vectors, score_spans, scoring_query
+    from core.passages import _sentence_vectors, score_spans
     from core.retrieval import retrieve
     from core.settings import Settings
     from core.types import Trace
@@ -92,7 +92,7 @@ def collect(corpora: Path, lab: Path, store: Path, limit: int | None, only: set[
             ranked = retrieve(ws, case.question, settings, trace)
             t2 = time.perf_counter()
             chunks = [s.chunk for s in ranked]
-            question = scoring_query(case.question, trace)  # as core.passages.passages_answer
+            question = case.question  # as core.passages.passages_answer scores them
             # both variants on the same chunks, one after the other: every sentence (before) and
             # the candidates the app embeds (after, Settings.passages_candidates_per_chunk)
             spans_all = score_spans(question, chunks, ws, candidates_per_chunk=None, threads=None, cache=False)
@@ -316,7 +316,7 @@ def report(records: list[dict]) -> None:
 
     settings = Settings()
     threshold = settings.passages_min_score
-    corpora = ["cuad", "xquad_es", "lab"]
+    corpora = [c for c in ("cuad", "xquad_es", "lab") if any(r["corpus"] == c for r in records)]  # --only
     if records and "spans_all" in records[0]:
         variants(records, settings)
         print("\nEverything below: the app's variant (candidates per chunk "

@@ -7,7 +7,7 @@ the :attr:`Settings.passages_candidates_per_chunk` sentences of each chunk that 
 most question terms are embedded, with the question, in one encode call
 (:func:`candidate_units`; embedding every sentence made a passages answer take seconds),
 and each candidate — and each pair of adjacent candidates — is scored against the
-question (without the words naming its document, :func:`scoring_query`):
+question:
 
     score = cosine(question, span) + TERM_WEIGHT · term coverage
 
@@ -358,20 +358,6 @@ def score_spans(question: str, chunks: list[Chunk], workspace=None, *,
     return spans
 
 
-def scoring_query(query: str, trace) -> str:
-    """The text spans are scored against: ``query`` without the words that name its document, when
-    the retriever resolved the document the question names (``trace.scope.query``, core.docrefs);
-    else ``query``.
-
-    Inside the named contract those words ("the master services agreement", "the Distributor
-    Agreement between Acme and Beta") say nothing about which of its sentences answers, yet
-    they pull the cosine and the term coverage towards the sentences that repeat the names.
-    """
-    scope = getattr(trace, "scope", None)
-    cleaned = getattr(scope, "query", "") or ""
-    return cleaned.strip() or query
-
-
 def select_spans(spans: list[Span], *, max_total: int = 5, per_chunk: int = 2, min_score: float = -1.0) -> list[Span]:
     """The spans to show: best first, at most ``per_chunk`` per chunk and ``max_total`` in all,
     none overlapping an already chosen one on its page (overlapping chunks repeat sentences),
@@ -439,7 +425,7 @@ def passages_answer(
     trace.context = [c.chunk_id for c in ranked]
     yield ProgressEvent(stage="scoring", message="Choosing the passages that match the question")
     t0 = time.perf_counter()
-    spans = score_spans(scoring_query(query, trace), ranked, workspace, term_weight=settings.passages_term_weight,
+    spans = score_spans(query, ranked, workspace, term_weight=settings.passages_term_weight,
                         candidates_per_chunk=settings.passages_candidates_per_chunk or None,
                         threads=SCORING_THREADS)
     best = max((s.score for s in spans), default=None)
