@@ -213,7 +213,8 @@ class ConversationView(QWidget):
         or hide it when ``names`` is empty (the whole workspace)."""
         self._scope_names = list(names)
         if names:
-            text = self.tr("Asking about: {names}").format(names=", ".join(names))
+            text = (self.tr("Asking about: {names}").format(names=names[0]) if len(names) == 1 else
+                    self.tr("Asking about %n documents: {names}", "", len(names)).format(names=", ".join(names)))
             self.scope_label.setText(text)
             self.scope_label.setToolTip("\n".join(names))
         self.scope_row.setVisible(bool(names))

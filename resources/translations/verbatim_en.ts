@@ -1,6 +1,14 @@
 <?xml version='1.0' encoding='utf-8'?>
 <TS version="2.1" language="en">
 <context>
+    <name>ConversationView</name>
+    <message numerus="yes">
+        <location filename="../../desktop/conversation.py" line="217" />
+        <source>Asking about %n documents: {names}</source>
+        <translation><numerusform>Asking about %n document: {names}</numerusform><numerusform>Asking about %n documents: {names}</numerusform></translation>
+    </message>
+</context>
+<context>
     <name>IndexingController</name>
     <message numerus="yes">
         <location filename="../../desktop/indexing_controller.py" line="231" />

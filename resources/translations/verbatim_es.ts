@@ -149,7 +149,7 @@
     </message>
     <message>
         <location filename="../../desktop/conversation.py" line="183" />
-        <location filename="../../desktop/conversation.py" line="229" />
+        <location filename="../../desktop/conversation.py" line="230" />
         <source>New conversation</source>
         <translation>Nueva conversación</translation>
     </message>
@@ -239,8 +239,13 @@
         <source>Asking about: {names}</source>
         <translation>Preguntando sobre: {names}</translation>
     </message>
+    <message numerus="yes">
+        <location filename="../../desktop/conversation.py" line="217" />
+        <source>Asking about %n documents: {names}</source>
+        <translation><numerusform>Preguntando sobre %n documento: {names}</numerusform><numerusform>Preguntando sobre %n documentos: {names}</numerusform></translation>
+    </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="254" />
+        <location filename="../../desktop/conversation.py" line="255" />
         <source>Answers appear here. Every sentence carries numbered citations; click one to see the quoted passage on its page.</source>
         <translation>Las respuestas aparecen aquí. Cada frase lleva citas numeradas; pulse una para ver el pasaje citado en su página.</translation>
     </message>

@@ -74,6 +74,13 @@ def test_named_and_selected_scopes_are_shown_and_undone_in_one_click(qtbot, tmp_
     qtbot.waitUntil(lambda: window.workspaces_panel.settled() and not window.workspaces._refreshing, timeout=TIMEOUT_MS)
     assert window.scope.doc_ids == ["contracts/borealis_services_agreement.txt"]
 
+    # two selected documents: the chip counts them (Qt's plural forms)
+    for i in range(2):
+        view.topLevelItem(i).setSelected(True)
+    assert window.conversation.scope_label.text().startswith("Asking about 2 documents: ")
+    assert sorted(window.scope.doc_ids) == ["contracts/acme_supply_agreement.txt",
+                                            "contracts/borealis_services_agreement.txt"]
+
     # clearing the chip searches everything again
     window.conversation.scope_clear_button.click()
     assert not window.conversation.scope_row.isVisibleTo(window) and window.scope.for_question() is None
