@@ -12,7 +12,7 @@ and times, after loading the embedding model:
 
 Variants: this checkout with the default commit batch (512 chunks), with one
 commit per document (``index_commit_chunks=1``, the most commits), and, with
-``--baseline /work/main``, another checkout (e.g. before atomic commits).
+``--baseline ../other-checkout``, another checkout (e.g. before atomic commits).
 Prints medians over ``--repeat`` runs; nothing here is a pass/fail test.
 """
 
@@ -72,7 +72,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     default = HERE.parent / "shared" / "eval" / "corpora" / "pdfs"
     parser.add_argument("folder", nargs="?", default=str(default))
-    parser.add_argument("--baseline", help="another checkout to compare (e.g. /work/main)")
+    parser.add_argument("--baseline", help="another checkout to compare (a path)")
     parser.add_argument("--repeat", type=int, default=1)
     args = parser.parse_args()
     import pymupdf

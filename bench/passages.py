@@ -53,7 +53,7 @@ WEIGHTS = (0.0, 0.25, 0.5, 1.0)
 
 def _shared() -> Path:
     env = os.environ.get("VERBATIM_SHARED")
-    for cand in ([Path(env)] if env else []) + [HERE.parents[1] / "shared", Path("/work/shared")]:
+    for cand in ([Path(env)] if env else []) + [HERE.parents[1] / "shared"]:
         if (cand / "eval").is_dir():
             return cand
     raise SystemExit("shared/eval not found: pass --corpora and --lab")

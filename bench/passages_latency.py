@@ -47,10 +47,10 @@ class HashEmbedder:
 
 
 def _shared() -> Path:
-    for cand in (ROOT.parents[0] / "shared", Path("/work/shared")):
+    for cand in (ROOT.parents[0] / "shared",):
         if (cand / "eval").is_dir():
             return cand
-    raise SystemExit("shared/eval not found")
+    raise SystemExit("shared/eval not found next to the repository")
 
 
 def build(work: Path, chunks: int) -> "object":
