@@ -41,7 +41,7 @@ RIGHT = [
 
 
 def _two_column_pdf(path: Path, rotation: int = 0) -> Path:
-    """Lines written row by row (left, right, left, ...) as in ../shared/cases/B10, under a full-width title."""
+    """Lines written row by row (left, right, left, ...) as in the case B10 (tests/data/cases), under a full-width title."""
     doc = pymupdf.open()
     page = doc.new_page(width=595, height=842)
     page.insert_text((60, 60), "Harbour Logistics S.L. - General Terms of Supply and Carriage", fontsize=13)

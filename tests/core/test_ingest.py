@@ -1,4 +1,4 @@
-"""Ingestion and highlighting on the shared inputs that broke other systems (../shared/cases)."""
+"""Ingestion and highlighting on the inputs that broke other systems (tests/data/cases, copied from ../shared/cases)."""
 
 from __future__ import annotations
 

@@ -61,7 +61,7 @@ def test_every_pattern_names_its_source() -> None:
 
 
 def test_shared_injection_cases_written_by_others_are_flagged() -> None:
-    """../shared/cases/B25_*: an injection hidden in white text in a PDF, and a visible one in Markdown."""
+    """tests/data/cases/B25_*: an injection hidden in white text in a PDF, and a visible one in Markdown."""
     from core.ingest import parse_file
     from core.quarantine import screen_document
     from tests.conftest import CASES
