@@ -130,7 +130,7 @@ class _Scripted:
             "missing": "" if claims else "The documents do not mention it.", "claims": claims}), prompt_tokens=0)
 
 
-def _wait(app, cond, timeout_s: float = 600) -> None:
+def _wait(app, cond, timeout_s: float = 900) -> None:
     from PySide6.QtCore import QEventLoop
 
     end = time.monotonic() + timeout_s

@@ -29,17 +29,18 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import sys
 import tempfile
 import threading
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
 CONTRACTS = ROOT / "tests" / "data" / "corpora" / "cuad" / "pdf"
-_CHUNK = re.compile(r'<chunk id="([^"]+)">\n(.*?)\n</chunk>', re.DOTALL)
+
+from window_screenshots import _Scripted as _ScriptedBase  # noqa: E402
+from window_screenshots import _settle, _wait  # noqa: E402
 
 FIRST_Q = "Which security objectives does FISMA define?"
 FIRST = [("FISMA defines the security objectives confidentiality, integrity and availability.",
@@ -59,64 +60,21 @@ ES_FOLLOW = [("El ejercicio de estos derechos no puede restringirse mediante cen
               ["El ejercicio de estos derechos no puede restringirse mediante ningún tipo de censura previa."])]
 
 
-def _find(quote: str, chunks: list[tuple[str, str]]) -> tuple[str, str] | None:
-    pattern = re.compile(r"\s+".join(re.escape(w) for w in quote.split()), re.IGNORECASE)
-    for chunk_id, text in chunks:
-        m = pattern.search(text)
-        if m:
-            return chunk_id, text[m.start():m.end()]
-    return None
-
-
-class _Scripted:
-    """Answers from :attr:`script` (``None``: nothing found); rewrites a follow-up into :attr:`rewrite`."""
-
-    name = model = "scripted"
-    context_window = 8192
+class _Scripted(_ScriptedBase):
+    """:mod:`window_screenshots`' scripted generator (answers from :attr:`script`, ``None``: nothing
+    found) that rewrites a follow-up into :attr:`rewrite`."""
 
     def __init__(self) -> None:
+        super().__init__()
         self.script = None
         self.rewrite = ""
-        self.missing: list[str] = []
-
-    def count_tokens(self, text: str) -> int:
-        return len(text) // 3 + 1
 
     def chat_json(self, messages, schema, *, num_ctx, max_tokens):
         from core.generate import GenerationResult
 
         if "standalone question" in messages[0]["content"]:
             return GenerationResult(text=json.dumps({"question": self.rewrite}), prompt_tokens=0)
-        chunks = _CHUNK.findall(messages[-1]["content"])
-        claims = []
-        for text, quotes in self.script or []:
-            cites = []
-            for quote in quotes:
-                found = _find(quote, chunks)
-                if found is None:
-                    self.missing.append(quote)
-                else:
-                    cites.append({"chunk_id": found[0], "quote": found[1]})
-            if cites:
-                claims.append({"text": text, "citations": cites})
-        return GenerationResult(text=json.dumps({
-            "answer_found": bool(claims), "complete_answer": True, "conflicting_evidence": False,
-            "missing": "" if claims else "not in the documents", "claims": claims}), prompt_tokens=0)
-
-
-def _wait(app, cond, timeout_s: float = 900) -> None:
-    from PySide6.QtCore import QEventLoop
-
-    end = time.monotonic() + timeout_s
-    while not cond():
-        if time.monotonic() > end:
-            raise TimeoutError
-        app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 20)
-
-
-def _settle(app, seconds: float = 0.6) -> None:
-    end = time.monotonic() + seconds
-    _wait(app, lambda: time.monotonic() > end)
+        return super().chat_json(messages, schema, num_ctx=num_ctx, max_tokens=max_tokens)
 
 
 def main() -> int:

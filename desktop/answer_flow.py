@@ -112,28 +112,29 @@ class AnswerFlow(QObject):
     def ask_all_documents(self, entry_index: int) -> None:
         """Ask entry ``entry_index``'s question again in the whole workspace ("search all documents"):
         no document reference resolved, no selection; the new answer takes the entry's place."""
-        w = self.w
-        entries = w.conversation.entries
-        if not 0 <= entry_index < len(entries):
+        target = self._entry_target(entry_index)
+        if target is None:
             return
-        answer = entries[entry_index].answer
-        question = answer.trace.standalone_question or answer.question
-        name = w.workspace_name or answer.workspace
+        w = self.w
         w.scope.clear()
-        self._start(name, question, w.settings.model_copy(update={"resolve_references": False}), w.backend, [],
+        self._start(*target, w.settings.model_copy(update={"resolve_references": False}), w.backend, [],
                     follow_up=False, replace=entry_index)
 
     def show_passages(self, entry_index: int) -> None:
         """Answer the question of conversation entry ``entry_index`` again with passages (no model),
         as its own new entry: the sentences of the documents that match it ("Show matching passages")."""
-        w = self.w
-        entries = w.conversation.entries
+        target = self._entry_target(entry_index)
+        if target is not None:
+            self._start(*target, self.w.settings.model_copy(update={"backend": "passages"}), None, [])
+
+    def _entry_target(self, entry_index: int) -> tuple[str, str] | None:
+        """``(workspace, question)`` to ask conversation entry ``entry_index`` again (its standalone
+        question when it was a rewritten follow-up), or ``None`` for an index out of range."""
+        entries = self.w.conversation.entries
         if not 0 <= entry_index < len(entries):
-            return
+            return None
         answer = entries[entry_index].answer
-        question = answer.trace.standalone_question or answer.question
-        name = w.workspace_name or answer.workspace
-        self._start(name, question, w.settings.model_copy(update={"backend": "passages"}), None, [])
+        return self.w.workspace_name or answer.workspace, answer.trace.standalone_question or answer.question
 
     def _start(self, name: str, question: str, settings, backend, history, follow_up: bool | None = None,
                replace: int | None = None, scope: list[str] | None = None) -> None:

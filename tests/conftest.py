@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -11,6 +12,7 @@ from pathlib import Path
 import pytest
 
 import core  # noqa: F401  (offline switches before any ML import)
+from core.engine import LocalEngine
 from core.generate import GenerationResult
 
 REPO = Path(__file__).resolve().parents[1]
@@ -127,3 +129,15 @@ class ScriptedBackend:
 def scripted():
     """Factory for :class:`ScriptedBackend`."""
     return ScriptedBackend
+
+
+class GatedEngine(LocalEngine):
+    """A :class:`core.engine.LocalEngine` that runs a call only once :attr:`gate` opens (at most
+    180 s): the state of an engine busy or still loading, for window tests."""
+
+    def __init__(self) -> None:
+        self.gate = threading.Event()
+
+    def run(self, fn, *args, cancel=None, **kwargs):
+        self.gate.wait(180)
+        return (yield from super().run(fn, *args, cancel=cancel, **kwargs))

@@ -47,15 +47,6 @@ def _settings(**kw) -> Settings:
     return Settings(ollama_host=HOST, ollama_model="llama3.2", top_k=3, **kw)
 
 
-def _collect(gen):
-    events = []
-    while True:
-        try:
-            events.append(next(gen))
-        except StopIteration as stop:
-            return events, stop.value
-
-
 # --- the partial-JSON reader ------------------------------------------------------
 
 
@@ -91,7 +82,9 @@ def test_a_reasoning_block_holds_the_claims_back_until_it_ends() -> None:
 def test_ollama_stream_verifies_each_claim_before_the_reply_ends(lease_ws) -> None:
     rec = load("chat_stream_answer.json")
     replay = Replay(rec)
-    events, answer = _collect(answer_question(lease_ws, QUESTION, _settings(), backend=backend("llama3.2", replay)))
+    events: list = []
+    answer = run(answer_question(lease_ws, QUESTION, _settings(), backend=backend("llama3.2", replay)),
+                 events.append)
 
     [sent] = replay.bodies("/api/chat")
     assert sent["stream"] is True and sent["think"] is False and "format" in sent

@@ -8,15 +8,13 @@ import os
 import shutil
 import subprocess
 import sys
-import threading
 from pathlib import Path
 
 import pytest
 
-from core.engine import LocalEngine
 from core.settings import Settings
 from core.types import Abstention, Answer, Citation, Trace
-from tests.conftest import CASES, CORPORA
+from tests.conftest import CASES, CORPORA, GatedEngine
 
 TIMEOUT_MS = 180_000
 LONG_NAME = ("HealthcareIntegratedTechnologiesInc_20190812_8-K_EX-10.1_11776966_EX-10.1_"
@@ -95,15 +93,6 @@ def test_a_workspace_made_elsewhere_appears_without_any_action(qtbot):
     qtbot.waitUntil(lambda: names() == ["here"], timeout=TIMEOUT_MS)
 
 
-class GatedEngine(LocalEngine):
-    """Runs in this process once :attr:`gate` opens: the state of an engine busy or still loading."""
-
-    def __init__(self) -> None:
-        self.gate = threading.Event()
-
-    def run(self, fn, *args, cancel=None, **kwargs):
-        self.gate.wait(TIMEOUT_MS / 1000)
-        return (yield from super().run(fn, *args, cancel=cancel, **kwargs))
 
 
 def _rows(window) -> dict[str, str]:

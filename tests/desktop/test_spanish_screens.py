@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import threading
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -32,10 +31,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.engine import LocalEngine
 from core.generate import GenerationResult
 from core.settings import Settings
-from tests.conftest import CASES, CORPORA, delivered_chunks, whole_words
+from tests.conftest import CASES, CORPORA, GatedEngine, delivered_chunks, whole_words
 
 TS = Path(__file__).resolve().parents[2] / "resources" / "translations" / "verbatim_es.ts"
 TIMEOUT_MS = 180_000
@@ -142,13 +140,6 @@ class SpanishBackend:
         return GenerationResult(text=json.dumps(reply), prompt_tokens=0)
 
 
-class GatedEngine(LocalEngine):
-    def __init__(self) -> None:
-        self.gate = threading.Event()
-
-    def run(self, fn, *args, cancel=None, **kwargs):
-        self.gate.wait(TIMEOUT_MS / 1000)
-        return (yield from super().run(fn, *args, cancel=cancel, **kwargs))
 
 
 @pytest.fixture
