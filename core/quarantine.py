@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from core.normalize import _DASHES, _DROP, _QUOTES, _dropped_spans, normalize, to_original_span
+from core.normalize import _DASHES, _DROP, _QUOTES, MARKS, _dropped_spans, normalize, to_original_span
 
 DETECTOR_PREFIX = "detector: "
 """Every reason written by the detector starts with this (the store uses it to
@@ -364,7 +364,7 @@ def _piece(ch: str) -> str | None:
         return ""
     if ch.isspace():
         return " "
-    if unicodedata.combining(ch):
+    if unicodedata.combining(ch) or ch in MARKS:  # a mark after a digit is spaced by normalize()
         return None
     if ch in _QUOTES:
         return _QUOTES[ch]
