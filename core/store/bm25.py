@@ -5,8 +5,9 @@ b = 0.75): ``idf(t) = ln(1 + (N − df + 0.5) / (df + 0.5))``, ``score(t, d) =
 idf(t) · tf / (tf + k1 · (1 − b + b · |d| / avgdl))`` summed over the query's
 distinct tokens (Kamphuis et al., "Which BM25 do you mean?", ECIR 2020). ``N``,
 ``df`` and ``avgdl`` are computed at query time over the *live* rows of every
-segment, so the ranking of an index updated commit by commit equals a full
-rebuild's (ties broken by chunk id).
+segment (of the scope's documents only, when a question is scoped to some),
+so the ranking of an index updated commit by commit equals a full rebuild's
+(ties broken by chunk id).
 
 **Updates.** Each commit lists the documents it wrote, moved or removed in the
 manifest's ``doc_changes`` table; :meth:`Bm25Index.update` marks their old rows
@@ -194,19 +195,45 @@ class _View:
         return tf / (tf + self.norm(pi)[rows])
 
     def _score_ranges(self, postings, ranges: list[tuple[int, int, int]]):
-        """Scores of the rows in ``ranges`` only (a question's document scope), same arithmetic."""
+        """Scores of the rows in ``ranges`` only (a question's document scope), the scope searched as
+        a collection of its own: ``N``, ``df`` and ``avgdl`` are the scope's.
+
+        Why not the workspace's statistics: inside one contract, the words every clause repeats
+        (the parties' names, "Agreement", its defined terms) are rare in the workspace, so global
+        IDF ranks the chunks that repeat them — cover page, signature and notice blocks — above
+        the clause asked about. Estimating IDF from the collection actually searched is BM25's
+        own definition (Robertson & Zaragoza, "The Probabilistic Relevance Framework: BM25 and
+        Beyond", FnTIR 2009, §3.2). Measured on CUAD (``bench/retrieval_real.py``, bench/README.md).
+        Rows of a document are all live or all deleted, so a range's rows are its live rows.
+        """
+        n = sum(b - a for _, a, b in ranges)
+        if not n:
+            return []
+        dl_sum = sum(float(np.sum(np.asarray(self.parts[pi].seg.dl[a:b], dtype=np.float64))) for pi, a, b in ranges)
+        norm_scale = K1 * B * n / dl_sum if dl_sum else 0.0
+        local = []
+        for _, plist in postings:
+            cut, df = [], 0
+            for p, rows, tf in plist:
+                for pi, a, b in ranges:
+                    if p == pi:
+                        lo, hi = np.searchsorted(rows, [a, b])
+                        if hi > lo:
+                            cut.append((pi, a, np.asarray(rows[lo:hi]), tf[lo:hi]))
+                            df += int(hi - lo)
+            if df:
+                local.append((math.log(1.0 + (n - df + 0.5) / (df + 0.5)), cut))
         out = []
         for pi, a, b in ranges:
             rows_l, contrib_l = [], []
-            for idf, plist in postings:
-                for p, rows, tf in plist:
-                    if p != pi:
-                        continue
-                    lo, hi = np.searchsorted(rows, [a, b])
-                    if hi > lo:
-                        r = np.asarray(rows[lo:hi])
+            dl = np.asarray(self.parts[pi].seg.dl[a:b], dtype=np.float64)
+            norm = K1 * (1.0 - B) + norm_scale * dl
+            for idf, cut in local:
+                for p, a2, r, tf in cut:
+                    if p == pi and a2 == a:
+                        tf = np.asarray(tf, dtype=np.float64)
                         rows_l.append(r - a)
-                        contrib_l.append(idf * self._tfc(pi, r, tf[lo:hi]))
+                        contrib_l.append(idf * tf / (tf + norm[r - a]))
             if rows_l:
                 scores = np.bincount(np.concatenate(rows_l), weights=np.concatenate(contrib_l), minlength=b - a)
                 hit = np.flatnonzero(scores > 0)
@@ -313,8 +340,10 @@ class Bm25Index:
 
         ``exclude_docs`` — and, when ``only_docs`` is given (the question's
         document scope), every document outside it — are removed before ranking
-        (pre-filter). The scope is scored on its own rows only. Global
-        statistics (N, df, avgdl) are the workspace's either way.
+        (pre-filter). Without a scope, the statistics (N, df, avgdl) are the
+        workspace's live rows minus nothing (exclusion only zeroes scores); with
+        one, the scope is searched as a collection of its own: N, df and avgdl
+        are the scope's (:meth:`_View._score_ranges` says why).
         """
         if only_docs is not None and not only_docs:
             return []

@@ -70,6 +70,16 @@ def test_without_resolution_the_names_pull_in_the_cover_page(indexed) -> None:
     assert "either party may terminate this Agreement at any time" not in " ".join(s.chunk.text for s in ranked[:1])
 
 
+def test_inside_a_contract_its_own_defined_terms_do_not_outrank_the_clause(indexed) -> None:
+    """A scope is searched with its own BM25 statistics: "Agent" and "Agreement" occur all over
+    the agency agreement, so they no longer pull in its signature block (which repeats the party
+    names) ahead of the termination section; with the workspace's statistics they did."""
+    ws, _, _ = indexed
+    top = ws.bm25_search("Agent terminate Agreement", 1, set(), {_doc(ALCO)})
+    text = ws.get_chunks(top)[top[0]].text
+    assert "Section 3.01 Termination" in text and "/s/" not in text
+
+
 def test_an_explicit_scope_is_searched_even_when_the_question_names_another(indexed) -> None:
     ws, _, _ = indexed
     trace = Trace()

@@ -183,8 +183,20 @@ def test_bm25_prefilters_exclude_and_scope_before_ranking(docs: Path) -> None:
     full = dict(ws.bm25.search_scored("services agreement", 1000))
     scope = {"docs/a01.txt", "docs/b02.txt"}
     scoped = ws.bm25.search_scored("services agreement", 5, set(), scope)
-    expected = sorted(((-s, c) for c, s in full.items() if c.split("#")[0] in scope))[:5]
-    assert scoped == [(c, -s) for s, c in expected]  # the scope's own best, same scores
+    assert scoped and all(c.split("#")[0] in scope for c, _ in scoped)
+    # The scope is searched as a collection of its own: bm25s over the scope's chunks alone
+    # gives the same scores (IDF and average length are the scope's, not the workspace's).
+    with ws.manifest.connect() as db:
+        rows = [r for r in db.execute("SELECT c.chunk_id, COALESCE(m.context || char(10), '') || c.text, c.lang "
+                                      "FROM chunks c LEFT JOIN chunk_meta m ON m.chunk_id = c.chunk_id")
+                if r[0].split("#")[0] in scope]
+    reference = bm25s.BM25()
+    reference.index([tokenize(t, lang) or [EMPTY_TOKEN] for _, t, lang in rows], show_progress=False)
+    tokens = [t for t in tokenize_query("services agreement") if t in reference.vocab_dict]
+    expected = sorted((-float(s), rows[i][0]) for i, s in enumerate(reference.get_scores(tokens)) if s > 0)[:5]
+    assert [c for c, _ in scoped] == [c for _, c in expected]
+    assert all(abs(s + e) <= 1e-4 * max(1.0, -e) for (_, s), (e, _) in zip(scoped, expected))
+    assert any(abs(s - full[c]) > 1e-6 for c, s in scoped)  # not the workspace's statistics
     excluded = {"docs/a00.txt", "docs/b00.txt"}
     top = ws.bm25_search("services agreement", 10, excluded)
     assert len(top) == 10 and not any(c.split("#")[0] in excluded for c in top)
