@@ -152,7 +152,8 @@ def test_spans_are_scored_against_the_question_without_its_document_names(ws) ->
     assert scope.query == "What does say about the potential impact levels?"
     assert answer.status == "answered"
     top = answer.claims[0]
-    assert top.citations[0].page == 6 and "potential impact" in top.text.lower(), [c.text for c in answer.claims]
+    # the impact levels (pages 6-7), not page 5's "Standards to be used by all federal agencies ..."
+    assert top.citations[0].page in (6, 7) and "potential impact" in top.text.lower(), [c.text for c in answer.claims]
     assert answer.trace.passage_best_score == pytest.approx(top.passage_score)
     assert answer.trace.passage_threshold == -0.5  # the threshold of a question scored without its names
 
