@@ -243,7 +243,8 @@ def variants(records: list[dict], settings) -> None:
         return
     w, threshold = settings.passages_term_weight, settings.passages_min_score
     corpora = ["cuad", "xquad_es", "lab"]
-    print(f"\n### Span scoring variants, same run, same retrieved chunks (term weight {w}, threshold {threshold})\n")
+    print(f"\n### Span scoring variants, same run, same retrieved chunks (term weight {w}, threshold {threshold} as asked, "
+          f"{settings.passages_min_score_scoped} without the document's names)\n")
     print("| variant | sentences embedded per question (mean) | retrieval p50 ms | span scoring p50 / p90 ms | "
           "retrieval + scoring p50 ms | "
           + " | ".join(f"{c} passage hit" for c in corpora) + " | " + " | ".join(f"{c} false abst. / false answers" for c in corpora) + " |")
