@@ -3,37 +3,40 @@ threshold calibrated by cross-validation over documents, its trade-off curve, an
 
 Phase 1 (``collect``): every case of CUAD (txt), XQuAD-es and the lab is retrieved with the
 app's own retriever (``core.retrieval.retrieve``) and the spans of the delivered chunks are
-scored (``core.passages.score_spans``) three times, timed: every sentence with torch's default
-threads and nothing cached (before); the app's candidate sentences with one thread and nothing
-cached (cold); the same as the app runs it, sentences embedded for the corpus's earlier
-questions reused (a session). The spans' cosine and term coverage of the first (every sentence)
-and the last (the app) are saved, so phase 2 can replay any term weight, threshold or number of
-candidates per chunk without running a model again.
+scored (``core.passages.score_spans``) against the text the app scores them against
+(``core.passages.scoring_query``: the question without the words naming its document when
+retrieval resolved a scope), timed as the app runs it (sentences embedded for the corpus's
+earlier questions reused), and against the question as asked (the app before that change).
+With ``--latency``, first also every sentence with torch's default threads and the app's
+candidates with nothing cached (timed variants, slow). The spans' cosine and term coverage are
+saved, so phase 2 can replay any term weight, threshold or number of candidates per chunk
+without running a model again.
 
 Phase 2 (``report``, printed after collecting, or alone with ``--from FILE``):
 
-* the variants side by side: sentences embedded, retrieval and span-scoring p50/p90, passage
-  hit and the false abstentions / answers at the setting; and, replayed from every sentence's
-  scores, the passage hit for 1-6 candidates per chunk;
-
+* with ``--latency`` records, the timed variants side by side (sentences embedded, retrieval and
+  span-scoring p50/p90, passage hit, false abstentions / answers at the setting) and, replayed
+  from every sentence's scores, the passage hit for 1-6 candidates per chunk;
 * passage hit@k: a gold quote counts when one of the shown spans (``select_spans`` with the
-  settings' limits, at most 5; at the default weight nothing when the best span is under the
-  threshold, as the app shows it) covers at least half of its characters
+  settings' limits, at most 5) covers at least half of its characters
   (``core.evaluate.span_covers``), over answerable cases, beside recall@k of the same run
-  (the quote is in a delivered chunk): the gap is what span selection loses;
-* the abstention trade-off: for each threshold on the best span's score, false abstentions
-  (answerable cases whose best span is under it) and false answers (must-abstain cases whose
-  best span is over it), per corpus;
-* the threshold chosen by 5-fold cross-validation over documents (cases grouped by their
-  document, so no contract's questions are in both the fold that chooses and the fold that is
-  judged): on each training part the threshold of each objective (``budget``, ``balanced``),
-  judged on the held-out part. The lab is never used for choosing; it is the check.
+  (the quote is in a delivered chunk): the gap is what span selection loses; without a
+  threshold per term weight, and at the setting (nothing shown under the threshold);
+* the abstention trade-off, both scorings: for each threshold on the best span's score, false
+  abstentions (answerable cases whose best span is under it), false answers (must-abstain cases
+  whose best span is over it) and passage hit, per corpus;
+* the threshold chosen by 5-fold cross-validation over documents, CUAD + XQuAD-es + lab together
+  (cases grouped by their document, so no document's questions are in both the part that
+  chooses and the part that is judged), the partition drawn 10 times: per objective (``budget``,
+  ``balanced``) and term weight, the thresholds chosen (mean, spread) and the held-out false
+  abstentions / answers; then the lab's decisions and margins at the setting.
 
 Usage::
 
     python bench/passages.py [--corpora DIR] [--lab DIR] [--store DIR] [--out FILE]
     python bench/passages.py --from FILE          # phase 2 only
     python bench/passages.py --only lab           # one corpus (repeatable)
+    python bench/passages.py --from FILE --threshold 0.6   # the report at another threshold
 """
 
 from __future__ import annotations
@@ -59,12 +62,21 @@ def _shared() -> Path:
     raise SystemExit("shared/eval not found: pass --corpora and --lab")
 
 
-def collect(corpora: Path, lab: Path, store: Path, limit: int | None, only: set[str] | None = None) -> list[dict]:
-    """Retrieve and score every case; returns one record per case."""
+def collect(corpora: Path, lab: Path, store: Path, limit: int | None, only: set[str] | None = None,
+            latency: bool = False) -> list[dict]:
+    """Retrieve and score every case; returns one record per case.
+
+    Each case's delivered chunks are scored against the text the app scores them against
+    (``core.passages.scoring_query``: the question without its document's naming words when
+    retrieval resolved a scope; ``spans``, timed as the app runs it, sentences of the corpus's
+    earlier questions reused) and against the question as asked (``spans_asked``: the app before
+    the change). With ``latency``, before those two: every sentence, torch's default threads,
+    nothing cached (``spans_all``) and the app's candidates with nothing cached (timed only).
+    """
     sys.path.insert(0, str(HERE.parent))
     os.environ.setdefault("VERBATIM_HOME", str(store / "home"))
     from core.evaluate import load_cases, open_workspaces, quote_retrieved
-    from core.passages import _sentence_vectors, score_spans
+    from core.passages import _sentence_vectors, score_spans, scoring_query
     from core.retrieval import retrieve
     from core.settings import Settings
     from core.types import Trace
@@ -92,27 +104,34 @@ def collect(corpora: Path, lab: Path, store: Path, limit: int | None, only: set[
             ranked = retrieve(ws, case.question, settings, trace)
             t2 = time.perf_counter()
             chunks = [s.chunk for s in ranked]
-            question = case.question  # as core.passages.passages_answer scores them
-            # both variants on the same chunks, one after the other: every sentence (before) and
-            # the candidates the app embeds (after, Settings.passages_candidates_per_chunk)
-            spans_all = score_spans(question, chunks, ws, candidates_per_chunk=None, threads=None, cache=False)
-            t3 = time.perf_counter()
-            score_spans(question, chunks, ws, candidates_per_chunk=per_chunk, cache=False)
+            query = scoring_query(case.question, trace.scope)  # as core.passages.passages_answer scores them
+            record: dict = {}
+            if latency:
+                # before (every sentence) and the app's candidates, nothing cached, on the same chunks
+                spans_all = score_spans(query, chunks, ws, candidates_per_chunk=None, threads=None, cache=False)
+                t3 = time.perf_counter()
+                score_spans(query, chunks, ws, candidates_per_chunk=per_chunk, cache=False)
+                t4 = time.perf_counter()
+                record = {"score_all_ms": (t3 - t2) * 1000, "score_cold_ms": (t4 - t3) * 1000}
             t4 = time.perf_counter()
             # the app: sentences embedded for this corpus's earlier questions are reused
-            spans = score_spans(question, chunks, ws, candidates_per_chunk=per_chunk)
+            spans = score_spans(query, chunks, ws, candidates_per_chunk=per_chunk)
             t5 = time.perf_counter()
+            spans_asked = score_spans(case.question, chunks, ws, candidates_per_chunk=per_chunk)
             gold = [] if case.must_abstain else case.gold_quotes
             rank = {c.chunk_id: i for i, c in enumerate(chunks)}
-            records.append({
+            record.update({
                 "corpus": corpus, "case_id": case.case_id, "must_abstain": case.must_abstain,
                 "doc": (case.source or {}).get("doc") or (case.expected_docs[0] if case.expected_docs else case.case_id),
+                "question": case.question, "query": query, "scope": list(trace.scope.doc_ids),
                 "gold": gold, "retrieved": [quote_retrieved(q, chunks) for q in gold],
-                "retrieve_ms": (t2 - t1) * 1000, "score_all_ms": (t3 - t2) * 1000,
-                "score_cold_ms": (t4 - t3) * 1000, "score_ms": (t5 - t4) * 1000,
-                "spans_all": [_span_record(s, rank) for s in spans_all],
+                "retrieve_ms": (t2 - t1) * 1000, "score_ms": (t5 - t4) * 1000,
                 "spans": [_span_record(s, rank) for s in spans],
+                "spans_asked": [_span_record(s, rank) for s in spans_asked],
             })
+            if latency:
+                record["spans_all"] = [_span_record(s, rank) for s in spans_all]
+            records.append(record)
         print(f"{corpus}: {len(cases)} cases", file=sys.stderr)
     return records
 
@@ -152,8 +171,22 @@ def shown(record: dict, weight: float, settings, min_score: float = -1.0):
 
 
 def with_spans(records: list[dict], key: str) -> list[dict]:
-    """The records with ``spans`` taken from ``record[key]`` (``spans_all``: every sentence scored)."""
-    return [{**r, "spans": r[key]} for r in records]
+    """The records with ``spans`` taken from ``record[key]`` (``spans_all``: every sentence scored;
+    ``spans_asked``: scored against the question as asked) and ``cleaned``: whether those spans were
+    scored against the question without its document's names (its threshold is then
+    ``passages_min_score_scoped``, ``core.passages.min_score``)."""
+    return [{**r, "spans": r[key], "cleaned": key != "spans_asked" and is_cleaned(r)} for r in records]
+
+
+def is_cleaned(record: dict) -> bool:
+    """The app scored this case's spans against the cleaned question (``core.passages.scoring_query``)."""
+    return bool(record.get("scope")) and record.get("query", "") != record.get("question", record.get("query", ""))
+
+
+def threshold_of(record: dict, settings) -> float:
+    from core.passages import min_score
+
+    return min_score(settings, cleaned=record.get("cleaned", False))
 
 
 def simulated(records: list[dict], per_chunk: int) -> list[dict]:
@@ -185,15 +218,17 @@ def _n_units(spans: list[dict]) -> int:
     return sum(not any(b is not a and a["start"] <= b["start"] and b["end"] <= a["end"] for b in spans) for a in spans)
 
 
-def hit_counts(records: list[dict], corpus: str, weight: float, settings) -> tuple[int, int]:
-    """(quotes hit, quotes) of ``corpus`` as the app shows spans: nothing under the threshold."""
+def hit_counts(records: list[dict], corpus: str, weight: float, settings, threshold: float | None = None) -> tuple[int, int]:
+    """(quotes hit, quotes) of ``corpus`` as the app shows spans: nothing when the best span is under
+    ``threshold`` (default the setting for the text the case was scored against; ``-inf``: no threshold)."""
     from core.evaluate import span_covers
 
     hits = quotes = 0
     for r in records:
         if r["corpus"] != corpus or not r["gold"]:
             continue
-        texts = [t for _, t in shown(r, weight, settings)] if best(r, weight) >= settings.passages_min_score else []
+        t = threshold_of(r, settings) if threshold is None else threshold
+        texts = [t for _, t in shown(r, weight, settings)] if best(r, weight) >= t else []
         got = [any(span_covers(q, t) for t in texts) for q in r["gold"]]
         quotes += len(got)
         hits += sum(got)
@@ -204,11 +239,12 @@ def variants(records: list[dict], settings) -> None:
     """Before (every sentence scored) and after (the app's candidates) in one run: latency and quality."""
     from core.passages import SCORING_THREADS
 
-    if "score_cold_ms" not in records[0]:  # records of an earlier version of this script
+    if "spans_all" not in records[0] or "score_cold_ms" not in records[0]:  # run without --latency
         return
     w, threshold = settings.passages_term_weight, settings.passages_min_score
     corpora = ["cuad", "xquad_es", "lab"]
-    print(f"\n### Span scoring variants, same run, same retrieved chunks (term weight {w}, threshold {threshold})\n")
+    print(f"\n### Span scoring variants, same run, same retrieved chunks (term weight {w}, threshold {threshold} as asked, "
+          f"{settings.passages_min_score_scoped} without the document's names)\n")
     print("| variant | sentences embedded per question (mean) | retrieval p50 ms | span scoring p50 / p90 ms | "
           "retrieval + scoring p50 ms | "
           + " | ".join(f"{c} passage hit" for c in corpora) + " | " + " | ".join(f"{c} false abst. / false answers" for c in corpora) + " |")
@@ -230,7 +266,7 @@ def variants(records: list[dict], settings) -> None:
             h, q = hit_counts(recs, corpus, w, settings)
             cells.append(f"{h / q:.2f} ({h}/{q})" if q else "—")
         for corpus in corpora:
-            [(_, fa, nc, fans, nm)] = _curve([r for r in recs if r["corpus"] == corpus], w, [threshold])
+            fa, nc, fans, nm = _decisions([r for r in recs if r["corpus"] == corpus], w, settings)
             cells.append(f"{fa}/{nc} / {fans}/{nm}")
         print(f"| {label} | {n:.1f} | {statistics.median(ret):.0f} | {statistics.median(sc):.0f} / "
               f"{sorted(sc)[int(len(sc) * 0.9)]:.0f} | {statistics.median(total):.0f} | " + " | ".join(cells) + " |")
@@ -253,8 +289,23 @@ def _n_units_record(record: dict) -> int:
     return sum(_n_units(v) for v in by_chunk.values())
 
 
+_best: dict[tuple[int, float], float] = {}
+
+
 def best(record: dict, weight: float) -> float:
-    return max((s["cos"] + weight * s["terms"] for s in record["spans"]), default=-1.0)
+    """The best span's score of ``record["spans"]`` at term weight ``weight`` (memoized per spans list)."""
+    key = (id(record["spans"]), weight)
+    if key not in _best:
+        _best[key] = max((s["cos"] + weight * s["terms"] for s in record["spans"]), default=-1.0)
+    return _best[key]
+
+
+def _decisions(records: list[dict], weight: float, settings) -> tuple[int, int, int, int]:
+    """(false abstentions, answerable, false answers, must-abstain) at the settings' thresholds."""
+    can = [r for r in records if not r["must_abstain"]]
+    must = [r for r in records if r["must_abstain"]]
+    return (sum(best(r, weight) < threshold_of(r, settings) for r in can), len(can),
+            sum(best(r, weight) >= threshold_of(r, settings) for r in must), len(must))
 
 
 def _curve(records: list[dict], weight: float, thresholds: list[float]) -> list[tuple[float, int, int, int, int]]:
@@ -276,10 +327,20 @@ def _balanced(records: list[dict], weight: float, t: float) -> float:
     return (a + b) / 2
 
 
+BEFORE_THRESHOLD = 0.77
+"""The threshold before spans were scored against the cleaned question (every case scored as
+asked), for the before/after tables of one run."""
+
 MAX_FALSE_ABSTENTIONS = 0.05
 """Objective ``budget``: the highest threshold whose false abstentions on the training part stay
 within this share of its answerable cases (abstain as much as possible, within a budget of
 answerable questions turned away)."""
+
+FOLDS = 5
+REPEATS = 10
+"""Cross-validation: :data:`FOLDS` folds over documents, the partition drawn :data:`REPEATS` times
+(seeded shuffles of the documents; the first partition is the documents in sorted order dealt
+round-robin), so the spread of the chosen threshold reflects which documents it was chosen on."""
 
 
 def _pick(train: list[dict], weight: float, grid: list[float], objective: str) -> float:
@@ -290,89 +351,176 @@ def _pick(train: list[dict], weight: float, grid: list[float], objective: str) -
     return max(ok) if ok else min(grid)
 
 
-def cross_validate(records: list[dict], weight: float, folds: int = 5,
-                   objective: str = "budget") -> tuple[list[float], int, int, int, int]:
-    """Thresholds chosen per fold (documents grouped) and the held-out false abstentions / answers."""
+def cross_validate(records: list[dict], weight: float, folds: int = FOLDS, objective: str = "budget",
+                   repeats: int = REPEATS, split: bool = False) -> dict:
+    """Thresholds chosen per fold (cases grouped by document: no document's questions are both
+    chosen on and judged) and the held-out false abstentions / false answers per corpus.
+
+    ``split``: one threshold for the cases scored against the cleaned question and one for those
+    scored as asked (``record["cleaned"]``), each chosen on its own training cases, as the app
+    applies them (``core.passages.min_score``).
+
+    Returns ``{"chosen": {group: [threshold per fold, every repeat]}, "first": {group: [the first
+    partition's]}, "held": {corpus: [false abst., answerable, false answers, must-abstain]}}`` (group
+    ``True``: cleaned, ``False``: as asked, or every case without ``split``), the held-out counts
+    summed over the folds of the first partition (each case judged once).
+    """
+    import random
+
     docs = sorted({(r["corpus"], r["doc"]) for r in records})
-    fold_of = {d: i % folds for i, d in enumerate(docs)}
     grid = [round(x * 0.01, 2) for x in range(0, 151)]
-    chosen, fa, n_can, fans, n_must = [], 0, 0, 0, 0
-    for f in range(folds):
-        train = [r for r in records if fold_of[(r["corpus"], r["doc"])] != f]
-        test = [r for r in records if fold_of[(r["corpus"], r["doc"])] == f]
-        t = _pick(train, weight, grid, objective)
-        chosen.append(t)
-        fa += sum(best(r, weight) < t for r in test if not r["must_abstain"])
-        n_can += sum(not r["must_abstain"] for r in test)
-        fans += sum(best(r, weight) >= t for r in test if r["must_abstain"])
-        n_must += sum(r["must_abstain"] for r in test)
-    return chosen, fa, n_can, fans, n_must
+    groups = sorted({bool(r.get("cleaned")) and split for r in records})
+    chosen: dict[bool, list[float]] = {g: [] for g in groups}
+    first: dict[bool, list[float]] = {g: [] for g in groups}
+    held: dict[str, list[int]] = {}
+    for rep in range(repeats):
+        order = list(docs)
+        if rep:
+            random.Random(rep).shuffle(order)
+        fold_of = {d: i % folds for i, d in enumerate(order)}
+        for f in range(folds):
+            train = [r for r in records if fold_of[(r["corpus"], r["doc"])] != f]
+            test = [r for r in records if fold_of[(r["corpus"], r["doc"])] == f]
+            t = {}
+            for g in groups:
+                t[g] = _pick([r for r in train if (bool(r.get("cleaned")) and split) == g], weight, grid, objective)
+                chosen[g].append(t[g])
+                if not rep:
+                    first[g].append(t[g])
+            if rep:
+                continue
+            for r in test:
+                tr = t[bool(r.get("cleaned")) and split]
+                h = held.setdefault(r["corpus"], [0, 0, 0, 0])
+                if r["must_abstain"]:
+                    h[2] += best(r, weight) >= tr
+                    h[3] += 1
+                else:
+                    h[0] += best(r, weight) < tr
+                    h[1] += 1
+    return {"chosen": chosen, "first": first, "held": held}
 
 
-def report(records: list[dict]) -> None:
+VARIANTS = (("asked", "spans_asked", "the question as asked (before)"),
+            ("cleaned", "spans", "the question without its document's naming words (after: the app)"))
+
+
+def report(records: list[dict], threshold: float | None = None, weight: float | None = None,
+           threshold_scoped: float | None = None) -> None:
+    """Phase 2 (module docstring); ``threshold``, ``threshold_scoped``, ``weight`` replace the settings' values."""
     sys.path.insert(0, str(HERE.parent))
     from core.evaluate import span_covers
     from core.settings import Settings
 
     settings = Settings()
-    threshold = settings.passages_min_score
+    if threshold is not None:
+        settings.passages_min_score = threshold
+    if threshold_scoped is not None:
+        settings.passages_min_score_scoped = threshold_scoped
+    if weight is not None:
+        settings.passages_term_weight = weight
+    threshold, scoped_t, w = settings.passages_min_score, settings.passages_min_score_scoped, settings.passages_term_weight
     corpora = [c for c in ("cuad", "xquad_es", "lab") if any(r["corpus"] == c for r in records)]  # --only
-    if records and "spans_all" in records[0]:
-        variants(records, settings)
-        print("\nEverything below: the app's variant (candidates per chunk "
-              f"{settings.passages_candidates_per_chunk}).")
-    print(f"\n### Passage hit@k beside recall@{settings.top_k} (answerable cases; shown spans: at most "
-          f"{settings.passages_max}, {settings.passages_per_chunk} per chunk)\n")
-    print("| corpus | term weight | recall@6 (quote in a delivered chunk) | passage hit (a shown span covers ≥ half a quote) | cases with every quote hit |")
-    print("|---|---|---|---|---|")
+    variants(records, settings)
+    runs = {name: with_spans(records, key) for name, key, _ in VARIANTS if key in records[0]}
+    labels = {name: label for name, _, label in VARIANTS}
+    before = settings.model_copy(update={"passages_min_score": BEFORE_THRESHOLD})  # the asked variant: never cleaned
+    app = {"asked": before, "cleaned": settings}
+    n_clean = {c: sum(r["cleaned"] for r in runs["cleaned"] if r["corpus"] == c) for c in corpora} if "cleaned" in runs else {}
+    print("\nCases scored against the question without its document's names (retrieval resolved a scope and "
+          "removed naming words): " + ", ".join(f"{c} {n_clean[c]}/{sum(r['corpus'] == c for r in records)}"
+                                                for c in n_clean))
+
+    print(f"\n### Before / after at the settings (term weight {w}; before: every case scored as asked, threshold "
+          f"{BEFORE_THRESHOLD}; after: threshold {threshold} as asked, {scoped_t} for a cleaned question)\n")
+    print("| corpus | recall@6 | variant | false abstentions | false answers | passage hit |")
+    print("|---|---|---|---|---|---|")
     for corpus in corpora:
         recs = [r for r in records if r["corpus"] == corpus and r["gold"]]
-        for w in WEIGHTS:
-            quotes = hits = full = 0
-            ret = sum(ok for r in recs for ok in r["retrieved"])
-            for r in recs:
-                # as the app shows them at this weight: nothing under the threshold, else the top spans
-                texts = [t for _, t in shown(r, w, settings)] if w != settings.passages_term_weight or \
-                    best(r, w) >= threshold else []
-                got = [any(span_covers(q, t) for t in texts) for q in r["gold"]]
-                quotes += len(got)
-                hits += sum(got)
-                full += all(got)
-            mark = " (default)" if w == settings.passages_term_weight else ""
-            print(f"| {corpus} | {w}{mark} | {ret / quotes:.2f} ({ret}/{quotes}) | {hits / quotes:.2f} ({hits}/{quotes}) | "
-                  f"{full}/{len(recs)} |")
-    w = settings.passages_term_weight
-    print(f"\n### Abstention trade-off (term weight {w}): false abstentions / false answers per threshold on the best span's score\n")
-    grid = [round(0.3 + 0.05 * i, 2) for i in range(11)]
-    head = "| threshold | " + " | ".join(f"{c}: false abst. | {c}: false answers" for c in corpora) + " |"
-    print(head)
-    print("|" + "---|" * (1 + 2 * len(corpora)))
-    for t in grid:
-        cells = []
-        for corpus in corpora:
-            [(_, fa, nc, fans, nm)] = _curve([r for r in records if r["corpus"] == corpus], w, [t])
-            cells += [f"{fa}/{nc}", f"{fans}/{nm}"]
-        mark = " (setting)" if abs(t - threshold) < 1e-9 else ""
-        print(f"| {t}{mark} | " + " | ".join(cells) + " |")
-    calib = [r for r in records if r["corpus"] != "lab"]
-    print("\n### Threshold by 5-fold cross-validation over documents (CUAD txt + XQuAD-es; lab held out)\n")
+        n = sum(len(r["gold"]) for r in recs)
+        ret = sum(ok for r in recs for ok in r["retrieved"])
+        for name, vrecs in runs.items():
+            fa, nc, fans, nm = _decisions([r for r in vrecs if r["corpus"] == corpus], w, app[name])
+            h, q = hit_counts(vrecs, corpus, w, app[name])
+            print(f"| {corpus} | {ret / n:.2f} ({ret}/{n}) | {name} | {fa}/{nc} | {fans}/{nm} | {h / q:.2f} ({h}/{q}) |")
+
+    print(f"\n### Passage hit@k without a threshold, per term weight (answerable cases; shown spans: at most "
+          f"{settings.passages_max}, {settings.passages_per_chunk} per chunk)\n")
+    print("| corpus | spans scored against | " + " | ".join(f"w={x}" for x in WEIGHTS) + " |")
+    print("|" + "---|" * (2 + len(WEIGHTS)))
+    for corpus in corpora:
+        for name, vrecs in runs.items():
+            cells = []
+            for x in WEIGHTS:
+                h, q = hit_counts(vrecs, corpus, x, settings, float("-inf"))
+                cells.append(f"{h / q:.2f} ({h}/{q})")
+            print(f"| {corpus} | {name} | " + " | ".join(cells) + " |")
+
+    curves = [("asked", lambda r: True, f"every case scored against {labels['asked']}", BEFORE_THRESHOLD, "before")]
+    if "cleaned" in runs:
+        curves += [("cleaned", lambda r: r["cleaned"], "the cases scored against the question without its document's "
+                    "names (after)", scoped_t, "setting"),
+                   ("cleaned", lambda r: not r["cleaned"], "the cases scored as asked, nothing named (after)",
+                    threshold, "setting")]
+    for name, keep, label, mark_t, mark in curves:
+        vrecs = [r for r in runs[name] if keep(r)]
+        cs = [c for c in corpora if any(r["corpus"] == c for r in vrecs)]
+        grid = sorted({round(0.3 + 0.05 * i, 2) for i in range(11)} | {mark_t})
+        print(f"\n### Trade-off, {label}, term weight {w}: per threshold on the best span's score, false "
+              "abstentions (answerable cases turned away) / false answers (must-abstain cases answered) / passage hit\n")
+        print("| threshold | " + " | ".join(f"{c}: false abst. | {c}: false answers | {c}: passage hit" for c in cs) + " |")
+        print("|" + "---|" * (1 + 3 * len(cs)))
+        for t in grid:
+            cells = []
+            for corpus in cs:
+                [(_, fa, nc, fans, nm)] = _curve([r for r in vrecs if r["corpus"] == corpus], w, [t])
+                h, q = hit_counts(vrecs, corpus, w, settings, t)
+                cells += [f"{fa}/{nc}", f"{fans}/{nm}", f"{h}/{q}"]
+            print(f"| {t}{f' ({mark})' if abs(t - mark_t) < 1e-9 else ''} | " + " | ".join(cells) + " |")
+
+    print(f"\n### Threshold by {FOLDS}-fold cross-validation over documents ({' + '.join(corpora)} together; "
+          f"{REPEATS} partitions)\n")
     print(f"Objectives: `budget` = the highest threshold keeping false abstentions within "
           f"{MAX_FALSE_ABSTENTIONS:.0%} of the training part's answerable cases; `balanced` = the best balanced "
-          "accuracy (mean of the answer rate on answerable and the abstention rate on must-abstain cases).\n")
-    print("| objective | term weight | thresholds chosen per fold | held-out false abstentions | held-out false answers |")
-    print("|---|---|---|---|---|")
-    for objective in ("budget", "balanced"):
-        for wt in WEIGHTS:
-            chosen, fa, nc, fans, nm = cross_validate(calib, wt, objective=objective)
-            print(f"| {objective} | {wt} | {', '.join(f'{t:.2f}' for t in chosen)} | {fa}/{nc} | {fans}/{nm} |")
-    lab = [r for r in records if r["corpus"] == "lab"]
-    print(f"\nLab at the setting ({threshold}, weight {w}):")
-    for r in lab:
-        b = best(r, w)
-        texts = [t for _, t in shown(r, w, settings)] if b >= threshold else []
-        hit = [any(span_covers(q, t) for t in texts) for q in r["gold"]]
-        verdict = ("abstains" if b < threshold else "answers") + (f", hit {sum(hit)}/{len(hit)}" if r["gold"] else "")
-        print(f"  {r['case_id']} {'must abstain' if r['must_abstain'] else 'answerable'}: best {b:.3f} -> {verdict}")
+          "accuracy (mean of the answer rate on answerable and the abstention rate on must-abstain cases). "
+          "`two thresholds`: one chosen on the cases scored against the cleaned question, one on those scored "
+          "as asked (as the app applies them). Held out: the first partition, each case judged once by the "
+          "thresholds its fold chose.\n")
+    print("| spans scored against | objective | term weight | thresholds, first partition | mean ± sd (min–max), "
+          f"all {FOLDS * REPEATS} folds | held-out false abst. | held-out false answers | "
+          + " | ".join(f"{c} held out (false abst.; false answers)" for c in corpora) + " |")
+    print("|" + "---|" * (7 + len(corpora)))
+    for name, vrecs in runs.items():
+        for split in ((False, True) if name == "cleaned" else (False,)):
+            for objective in ("budget", "balanced"):
+                for wt in WEIGHTS:
+                    cv = cross_validate(vrecs, wt, objective=objective, split=split)
+                    held = cv["held"]
+                    tot = [sum(h[i] for h in held.values()) for i in range(4)]
+                    per = [f"{held[c][0]}/{held[c][1]}; {held[c][2]}/{held[c][3]}" for c in corpora]
+                    firsts, spreads = [], []
+                    for g in sorted(cv["chosen"], reverse=True):
+                        ch = cv["chosen"][g]
+                        tag = ("cleaned: " if g else "as asked: ") if split else ""
+                        firsts.append(tag + ", ".join(f"{t:.2f}" for t in cv["first"][g]))
+                        spreads.append(f"{tag}{statistics.mean(ch):.3f} ± {statistics.pstdev(ch):.3f} "
+                                       f"({min(ch):.2f}–{max(ch):.2f})")
+                    kind = f"{name}, two thresholds" if split else name
+                    print(f"| {kind} | {objective} | {wt} | {'; '.join(firsts)} | {'; '.join(spreads)} | "
+                          f"{tot[0]}/{tot[1]} | {tot[2]}/{tot[3]} | " + " | ".join(per) + " |")
+
+    lab = {name: {r["case_id"]: r for r in vrecs if r["corpus"] == "lab"} for name, vrecs in runs.items()}
+    if lab.get("cleaned"):
+        print(f"\nLab at the settings (weight {w}; threshold {threshold} as asked, {scoped_t} cleaned), spans scored "
+              f"as the app does (asked: the best span scored as asked, before):")
+        for cid, r in lab["cleaned"].items():
+            b, t = best(r, w), threshold_of(r, settings)
+            texts = [x for _, x in shown(r, w, settings)] if b >= t else []
+            hit = [any(span_covers(q, x) for x in texts) for q in r["gold"]]
+            verdict = ("abstains" if b < t else "answers") + (f", hit {sum(hit)}/{len(hit)}" if r["gold"] else "")
+            was = best(lab["asked"][cid], w) if "asked" in lab else float("nan")
+            print(f"  {cid} {'must abstain' if r['must_abstain'] else 'answerable'}: best {b:.3f} against {t} "
+                  f"(margin {b - t:+.3f}; asked {was:.3f}) -> {verdict}; scored against {r.get('query', '')!r}")
     ret = [r["retrieve_ms"] for r in records]
     sc = [r["score_ms"] for r in records]
     print(f"\nLatency over {len(records)} questions (small workspaces): retrieval p50 {statistics.median(ret):.0f} ms, "
@@ -388,6 +536,12 @@ def main() -> int:
     parser.add_argument("--from", dest="source", type=Path, help="report on saved records only")
     parser.add_argument("--limit", type=int, help="first N cases per corpus (smoke run)")
     parser.add_argument("--only", action="append", choices=["cuad", "xquad_es", "lab"], help="this corpus only (repeatable)")
+    parser.add_argument("--latency", action="store_true",
+                        help="also score every sentence and the candidates with nothing cached (timed variants; slow)")
+    parser.add_argument("--threshold", type=float, help="report at this threshold (questions scored as asked) instead of the setting")
+    parser.add_argument("--threshold-scoped", type=float,
+                        help="report at this threshold (questions scored without their document's names) instead of the setting")
+    parser.add_argument("--weight", type=float, help="report at this term weight instead of the setting")
     args = parser.parse_args()
     if args.source:
         records = json.loads(args.source.read_text(encoding="utf-8"))
@@ -396,10 +550,10 @@ def main() -> int:
         corpora = args.corpora or shared / "eval" / "corpora"
         lab = args.lab or shared / "eval" / "lab"
         print(f"{platform.machine()}, {os.cpu_count()} cores (shared with other jobs)", file=sys.stderr)
-        records = collect(corpora, lab, args.store, args.limit, set(args.only) if args.only else None)
+        records = collect(corpora, lab, args.store, args.limit, set(args.only) if args.only else None, args.latency)
         if args.out:
             args.out.write_text(json.dumps(records), encoding="utf-8")
-    report(records)
+    report(records, args.threshold, args.weight, args.threshold_scoped)
     return 0
 
 

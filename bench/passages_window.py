@@ -134,7 +134,7 @@ def main() -> int:
     answer = ask(window, ABSTAIN_Q)
     if answer.status != "abstained":
         raise SystemExit(f"{ABSTAIN_Q!r}: {answer.status}, best {answer.trace.passage_best_score}")
-    print(f"abstained: best score {answer.trace.passage_best_score} < {settings.passages_min_score}")
+    print(f"abstained: best score {answer.trace.passage_best_score} < {answer.trace.passage_threshold}")
     pages.clear()
     window.open_consulted_document(len(window.conversation.entries) - 1, 0)
     _wait(app, lambda: bool(pages))

@@ -128,7 +128,10 @@ class CaseResult(BaseModel):
     )
     passage_best_score: float | None = Field(
         None, description="Passages answers: the best span's score (trace.passage_best_score), to compare with "
-        "the abstention threshold (settings.passages_min_score)."
+        "the abstention threshold (passage_threshold)."
+    )
+    passage_threshold: float | None = Field(
+        None, description="Passages answers: the threshold the best span's score was compared with (trace.passage_threshold)."
     )
     citations: list[CitationCheck] = Field(default_factory=list)
     leaks: list[str] = Field(default_factory=list, description="Chunk ids of documents outside the workspace.")
@@ -369,6 +372,7 @@ class _Judge:
                       others: set[str], result: CaseResult) -> None:
         ws = self.workspaces[case.workspace]
         result.passage_best_score = answer.trace.passage_best_score
+        result.passage_threshold = answer.trace.passage_threshold
         cited = [cit for claim in answer.claims for cit in claim.citations]
         chunks = ws.get_chunks(c.chunk_id for c in cited)
         spans: list[tuple[str, int, int, int]] = []  # doc, page, start, end of valid citations (page offsets)

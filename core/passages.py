@@ -20,11 +20,16 @@ question:
   (Robertson–Spärck Jones ``log((N - df + 0.5) / (df + 0.5) + 1)``, the IDF bm25s uses),
   so "indemnify" counts for more than "agreement".
 
+"question" is the question without the words naming its document when retrieval resolved a
+document scope (:func:`scoring_query`): the delivered chunks are all in that document already.
+
 At most :attr:`Settings.passages_per_chunk` spans per chunk and
 :attr:`Settings.passages_max` in all are shown, best first, none overlapping another on
 the page. When the best span scores below :attr:`Settings.passages_min_score` the answer
-is an abstention (``NO_EVIDENCE``) with what was searched, as for a model answer; the
-threshold's calibration is in ``bench/passages.py`` and ``bench/README.md``.
+is an abstention (``NO_EVIDENCE``) with what was searched, as for a model answer
+(:attr:`Settings.passages_min_score_scoped` when the spans were scored against the question
+without its document's names, :func:`min_score`); the thresholds' calibration is in
+``bench/passages.py`` and ``bench/README.md``.
 
 Spans are source text by construction (offsets into the chunk, hence into the page
 text), and they still go through :func:`core.verify.verify_claims`, so a passage is
@@ -53,6 +58,7 @@ from core.types import (
     ModelCitation,
     ModelClaim,
     ProgressEvent,
+    ScopeInfo,
     Trace,
 )
 
@@ -358,6 +364,43 @@ def score_spans(question: str, chunks: list[Chunk], workspace=None, *,
     return spans
 
 
+def scoring_query(query: str, scope: ScopeInfo) -> str:
+    """The text the spans of a passages answer are scored against.
+
+    When retrieval searched inside documents the question names, or the user chose
+    (``scope.doc_ids``), the question without the words naming them (``scope.query``, made by
+    :func:`core.docrefs.strip_reference`, which never strips inside an identifier such as
+    "REF-7731-B": :func:`core.docrefs._in_identifier`): every delivered chunk is already in
+    those documents, and their naming words ("the Depomed supply agreement") only pull the
+    score towards title lines, preambles and signature blocks. Measured on CUAD
+    (``bench/passages.py``, bench/README.md "After document-aware retrieval"): passage hit
+    without a threshold 0.32–0.35 scored against the question as asked, 0.49–0.53 against the
+    cleaned one. Otherwise, or when nothing searchable is left once the names are removed, the
+    question searched (``query``).
+    """
+    from core.textproc import tokenize_query
+
+    cleaned = scope.query.strip()
+    if scope.doc_ids and cleaned and cleaned != query and tokenize_query(cleaned):
+        return cleaned
+    return query
+
+
+def min_score(settings: Settings, cleaned: bool) -> float:
+    """The abstention threshold for a best span scored against the question as asked
+    (:attr:`Settings.passages_min_score`) or against the question without its document's names
+    (``cleaned``, :func:`scoring_query`; :attr:`Settings.passages_min_score_scoped`).
+
+    Two thresholds because the two texts give scores on different scales: the names removed,
+    a question keeps ~40 % of its terms on CUAD ("Consider the Agency Agreement between General
+    Electric Capital Corporation and ...; What is the renewal term for this contract?") and every
+    span's cosine and term coverage drop with them. Each is the mean of the thresholds chosen by
+    5-fold cross-validation over documents on the cases scored that way (``bench/passages.py``;
+    bench/README.md, "After document-aware retrieval").
+    """
+    return settings.passages_min_score_scoped if cleaned else settings.passages_min_score
+
+
 def select_spans(spans: list[Span], *, max_total: int = 5, per_chunk: int = 2, min_score: float = -1.0) -> list[Span]:
     """The spans to show: best first, at most ``per_chunk`` per chunk and ``max_total`` in all,
     none overlapping an already chosen one on its page (overlapping chunks repeat sentences),
@@ -405,7 +448,9 @@ def passages_answer(
 
     Args:
         question: the user's question (``Answer.question``).
-        query: the text searched and scored against (the standalone question).
+        query: the text searched (the standalone question); spans are scored against it, or
+            against ``trace.scope.query`` when retrieval resolved a document scope
+            (:func:`scoring_query`).
         trace: the question's trace, retrieval already filled; gets ``context``,
             ``backend``/``model`` and timings ``score`` (span scoring) and ``verify``.
         ranked: the retrieved chunks, best first (all become the context).
@@ -425,17 +470,20 @@ def passages_answer(
     trace.context = [c.chunk_id for c in ranked]
     yield ProgressEvent(stage="scoring", message="Choosing the passages that match the question")
     t0 = time.perf_counter()
-    spans = score_spans(query, ranked, workspace, term_weight=settings.passages_term_weight,
+    scored = scoring_query(query, trace.scope)
+    spans = score_spans(scored, ranked, workspace, term_weight=settings.passages_term_weight,
                         candidates_per_chunk=settings.passages_candidates_per_chunk or None,
                         threads=SCORING_THREADS)
+    threshold = min_score(settings, cleaned=scored != query)
     best = max((s.score for s in spans), default=None)
     # The threshold decides whether to answer; once the best span passes it, the next ones are
     # shown ordered by score whatever their own (on CUAD the gold clause was the best span in a
     # minority of cases: 22 of 103 gold quotes shown with this rule, 5 with the threshold as a floor).
-    chosen = [] if best is None or best < settings.passages_min_score else select_spans(
+    chosen = [] if best is None or best < threshold else select_spans(
         spans, max_total=settings.passages_max, per_chunk=settings.passages_per_chunk)
     trace.timings_ms["score"] = round((time.perf_counter() - t0) * 1000, 1)
     trace.passage_best_score = round(best, 4) if best is not None else None
+    trace.passage_threshold = threshold
     if cancel():
         raise Cancelled()
     if not chosen:

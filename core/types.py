@@ -479,6 +479,10 @@ class Trace(BaseModel):
     passage_best_score: float | None = Field(
         None, description="Passages answer: the best span's score (core.passages), compared with the abstention threshold."
     )
+    passage_threshold: float | None = Field(
+        None, description="Passages answer: the abstention threshold it was compared with (settings.passages_min_score, "
+        "or passages_min_score_scoped when the spans were scored against the question without its document's names)."
+    )
 
 
 class Answer(BaseModel):

@@ -216,21 +216,28 @@ def test_long_quote_counts_when_delivered_chunks_cover_80_percent() -> None:
 
 
 PASSAGE_MARGIN = 0.02
-"""A lab case whose best passage scores within this of the abstention threshold may be decided
-either way on another machine or torch version (vectors differ in their last digits; the
-threshold itself moved by ±0.02 between cross-validation folds, bench/README.md)."""
+"""A lab case whose best passage scores within this of its abstention threshold may be decided
+either way by a threshold chosen on other documents (the as-asked threshold moved by ±0.05
+between cross-validation folds, bench/README.md); vectors of another machine differ only in
+their last digits."""
 
-NEAR_THRESHOLD = {"LAB-04"}
-"""Lab cases known to score near the threshold: LAB-04 "What is the liability cap in the master
-services agreement?" best 0.7715 against 0.77 (its naming words favour the document's title)."""
+NEAR_THRESHOLD = {"LAB-03": "abstained"}
+"""Lab cases known to score within :data:`PASSAGE_MARGIN` of their threshold, and their decision:
+LAB-03 "¿Cuánto cuesta el envío internacional?" (must abstain) best 0.682 against 0.70 — the
+shipping sentences of the workspace's documents score close to an answer."""
+
+SCOPED = {"LAB-04"}
+"""Lab cases whose question names its document (LAB-04 "What is the liability cap in the master
+services agreement?"): scored without the naming words, as "What is the liability cap?", against
+:attr:`Settings.passages_min_score_scoped`."""
 
 
 def test_live_passages_on_the_lab(lab_eval) -> None:
     """``verbatim eval --backend passages``: no model; the must-abstain lab cases abstain, the
     answerable ones show their gold quote, nothing leaks (issue #13's lab target) — each decision
-    held with a margin from the threshold: only the cases of :data:`NEAR_THRESHOLD` may fall
-    within :data:`PASSAGE_MARGIN`, and such an answerable case may abstain (an honest "not
-    found") but never show a passage without its gold quote."""
+    held with a margin from its threshold (the as-asked one, or the scoped one for a question
+    scored without its document's names): only the cases of :data:`NEAR_THRESHOLD` fall within
+    :data:`PASSAGE_MARGIN`, and they are decided as listed there."""
     home, index, _, _ = lab_eval
     with data_home(home):
         code = main(["eval", str(CASES), "--workspaces", str(TOML), "--backend", "passages", "--index-dir",
@@ -238,21 +245,23 @@ def test_live_passages_on_the_lab(lab_eval) -> None:
     report = EvalReport.model_validate_json((home / "passages.json").read_text(encoding="utf-8"))
     counts = _counts(report)
     assert report.mode == "live" and report.backend == "passages"
-    threshold = Settings().passages_min_score
+    settings = Settings()
     best = {r.case_id: r.passage_best_score for r in report.cases}
+    threshold = {r.case_id: r.passage_threshold for r in report.cases}
     assert all(b is not None for b in best.values()), best
-    near = {cid for cid, b in best.items() if abs(b - threshold) < PASSAGE_MARGIN}
-    assert near <= NEAR_THRESHOLD, {cid: best[cid] for cid in near}
+    assert threshold == {cid: settings.passages_min_score_scoped if cid in SCOPED else settings.passages_min_score
+                         for cid in best}
+    near = {cid for cid, b in best.items() if abs(b - threshold[cid]) < PASSAGE_MARGIN}
+    assert near == set(NEAR_THRESHOLD), {cid: (best[cid], threshold[cid]) for cid in near}
     for case in report.cases:
+        b, t = best[case.case_id], threshold[case.case_id]
         if case.must_abstain:
-            assert case.status == "abstained" and best[case.case_id] <= threshold - PASSAGE_MARGIN, case
-        elif case.case_id in near and case.status == "abstained":
-            continue  # a false abstention near the threshold, allowed; a wrong passage is not
+            assert case.status == "abstained" and b < t, case
+            assert b <= t - PASSAGE_MARGIN or NEAR_THRESHOLD.get(case.case_id) == "abstained", case
         else:
             assert case.status == "answered" and all(case.gold_shown), case
-            assert best[case.case_id] >= threshold + PASSAGE_MARGIN or case.case_id in near
-    abstained_near = sum(r.status == "abstained" for r in report.cases if r.case_id in near and not r.must_abstain)
-    assert counts["passage_hit"] == (8 - abstained_near, 8)
-    assert counts["must_abstain_accuracy"] == (5, 5) and counts["false_abstentions"] == (abstained_near, 7)
+            assert b >= t + PASSAGE_MARGIN, case
+    assert counts["passage_hit"] == (8, 8)
+    assert counts["must_abstain_accuracy"] == (5, 5) and counts["false_abstentions"] == (0, 7)
     assert counts["cross_workspace_leaks"] == (0, 12) and counts["citation_validity"][0] == counts["citation_validity"][1]
     assert code == 0 and report.passed

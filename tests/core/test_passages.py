@@ -94,7 +94,8 @@ def test_an_unrelated_question_abstains_with_what_was_searched(ws) -> None:
     assert answer.status == "abstained" and answer.claims == []
     assert answer.abstention.marker == NO_EVIDENCE and answer.abstention.message == NO_PASSAGE_MESSAGE
     assert answer.abstention.consulted and answer.trace.passage_best_score is not None
-    assert answer.trace.passage_best_score < Settings().passages_min_score
+    assert answer.trace.passage_threshold == Settings().passages_min_score  # nothing named: scored as asked
+    assert answer.trace.passage_best_score < answer.trace.passage_threshold
 
 
 def test_a_span_that_is_not_in_its_chunk_is_never_shown(ws, monkeypatch) -> None:
@@ -134,6 +135,43 @@ def test_a_follow_up_is_rewritten_without_a_model(ws) -> None:
     assert answer.trace.rewrite_method == "fallback" and "no model" in answer.trace.rewrite_detail
     assert "What are the potential impact levels?" in answer.trace.standalone_question
     assert answer.kind == "passages"
+
+
+def test_spans_are_scored_against_the_question_without_its_document_names(ws) -> None:
+    """A question that names its document by its title: retrieval searches inside FIPS 199, and
+    the spans are scored against the question without the title's words — scored against the
+    question as asked, the title's words ("Standards for Security Categorization") made a page-5
+    sentence about the standards the best passage instead of the page-6 definition of the
+    impact levels (bench/README.md, "After document-aware retrieval")."""
+    question = ("What does the Standards for Security Categorization of Federal Information say about "
+                "the potential impact levels?")
+    # which span is best, not whether to abstain
+    answer = _passages(ws, question, passages_min_score=-1.0, passages_min_score_scoped=-0.5)
+    scope = answer.trace.scope
+    assert scope.method == "named" and scope.doc_ids == ["matter/fips199.pdf"]
+    assert scope.query == "What does say about the potential impact levels?"
+    assert answer.status == "answered"
+    top = answer.claims[0]
+    # the impact levels (pages 6-7), not page 5's "Standards to be used by all federal agencies ..."
+    assert top.citations[0].page in (6, 7) and "potential impact" in top.text.lower(), [c.text for c in answer.claims]
+    assert answer.trace.passage_best_score == pytest.approx(top.passage_score)
+    assert answer.trace.passage_threshold == -0.5  # the threshold of a question scored without its names
+
+
+def test_scoring_query_is_the_cleaned_question_only_inside_a_resolved_scope() -> None:
+    from core.types import ScopeInfo
+
+    asked = "What is the liability cap in the master services agreement?"
+    named = ScopeInfo(method="named", doc_ids=["norte/contrato-marco-servicios.md"], query="What is the liability cap?")
+    assert passages.scoring_query(asked, named) == "What is the liability cap?"
+    explicit = ScopeInfo(method="explicit", doc_ids=["a.pdf"], query="What is the liability cap?")
+    assert passages.scoring_query(asked, explicit) == "What is the liability cap?"
+    # the whole workspace searched: the question as asked (its words may be what finds the passage)
+    assert passages.scoring_query(asked, ScopeInfo(query=asked)) == asked
+    assert passages.scoring_query(asked, ScopeInfo()) == asked  # retrieval did not run / old trace
+    # nothing searchable left once the names are removed: the question as asked
+    assert passages.scoring_query("The Acme agreement?", ScopeInfo(method="named", doc_ids=["acme.pdf"],
+                                                                   query="The?")) == "The Acme agreement?"
 
 
 # --- span scoring: which sentences are embedded ------------------------------------------------
