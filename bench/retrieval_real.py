@@ -24,7 +24,10 @@ latency p50 per variant.
 documents on CUAD txt and prints the held-out mean and spread — how the defaults in
 ``core.settings`` were chosen (never by fitting every case).
 
-Usage: ``python bench/retrieval_real.py [--corpora DIR] [--cache DIR] [--cv] [--only cuad-txt,...]``.
+``--chunk-overlap N`` indexes with another ``chunk_overlap_tokens`` (the chunk-overlap rows of
+bench/README.md; one run per value).
+
+Usage: ``python bench/retrieval_real.py [--corpora DIR] [--cache DIR] [--cv] [--only cuad-txt,...] [--chunk-overlap N]``.
 """
 
 from __future__ import annotations
@@ -51,6 +54,7 @@ def main() -> int:
     parser.add_argument("--cache", type=Path, help="keep the indexed workspaces here between runs")
     parser.add_argument("--cv", action="store_true", help="choose the fusion weights by cross-validation")
     parser.add_argument("--only", default="", help="comma-separated rows: cuad-txt,cuad-pdf,xquad-es,xquad-en")
+    parser.add_argument("--chunk-overlap", type=int, help="index with this chunk_overlap_tokens (own store folder)")
     args = parser.parse_args()
     if not args.corpora.is_dir():
         parser.error(f"{args.corpora}: no such folder (give --corpora)")
@@ -69,7 +73,8 @@ def run(args, home: Path) -> int:
     from core.types import Trace
     from core.workspaces import load_workspaces
 
-    base = Settings()
+    base = Settings() if args.chunk_overlap is None else Settings(chunk_overlap_tokens=args.chunk_overlap)
+    stores = "stores" if args.chunk_overlap is None else f"stores-overlap{args.chunk_overlap}"
     variants = {
         "hybrid (before #12)": base.model_copy(update={"resolve_references": False, "clause_expansion": False}),
         "+ scope": base.model_copy(update={"clause_expansion": False}),
@@ -94,7 +99,7 @@ def run(args, home: Path) -> int:
         folder = args.corpora / corpus
         if corpus not in opened:
             t0 = time.perf_counter()
-            opened[corpus] = open_workspaces(load_workspaces(folder / "workspaces.toml"), base, home / "stores" / corpus)
+            opened[corpus] = open_workspaces(load_workspaces(folder / "workspaces.toml"), base, home / stores / corpus)
             print(f"indexed {corpus} in {time.perf_counter() - t0:.0f} s", file=sys.stderr)
         ws = opened[corpus][ws_name]
         docs = ws.documents()
