@@ -152,7 +152,9 @@ def ray_index(
 
     Args:
         address: see :func:`ray_session` (``None``: a local Ray, ``"auto"``: the running cluster).
-        cancel: polled between streamed batches; documents embedded so far are committed.
+        cancel: polled before each file is triaged, between streamed batches and before each
+            document whose results arrived is written; documents queued so far are committed,
+            the rest is left to the next run (Ray's remaining tasks are dropped with the stream).
         num_cpus: CPUs of a local Ray.
         embed_actors: embedding actors (default: one per GPU of the cluster, else half its CPUs, at least 1).
         gpus_per_actor: GPUs per embedding actor (default: 1 when the cluster has GPUs, else 0).
@@ -247,6 +249,8 @@ def _ray_body(
                 if not entry.complete():
                     continue
                 del pending[doc_id]
+                if cancel():  # per document too: a streamed batch may hold a whole archive's results
+                    raise Cancelled()
                 prepared = entry.prepared
                 if container_of(doc_id) == doc_id:  # a file (an attachment is counted with its message)
                     yield ProgressEvent(stage="index", done=done, total=total, message=prepared.path.name,

@@ -56,6 +56,12 @@ def indexed(tmp_path_factory: pytest.TempPathFactory):
             report = run(ray_index(ws, [folder]), events.append)
             retrieval = {q: (ws.bm25_search(q, 5, set()), ws.dense_search(q, 5, set())) for q in QUERIES}
             local_retrieval = {q: (local.bm25_search(q, 5, set()), local.dense_search(q, 5, set())) for q in QUERIES}
+            # Cancelled as soon as the first batch is committed; then a full run finishes the job.
+            stop: list = []
+            cancelled = run(ray_index(Workspace("cancelled", settings), [folder], cancel=lambda: bool(stop)),
+                            lambda e: stop.append(e) if e.stage == "committed" else None)
+            after_cancel = Workspace("cancelled").stored_chunk_ids()
+            resumed = run(ray_index(Workspace("cancelled", settings), [folder]))
             # Same bytes, new mtime: the workers find the sha256 unchanged; a file gone is removed.
             os.utime(folder / "B21_service_agreement.txt", (1_700_000_000, 1_700_000_000))
             removed = folder / "B07_es_accents.md"
@@ -67,6 +73,7 @@ def indexed(tmp_path_factory: pytest.TempPathFactory):
             cli_rc = main(["index", "--ray", str(folder), "--workspace", "cli", "--quiet"])
         yield {"local": local, "ray": ws, "local_report": local_report, "report": report, "events": events,
                "second": second, "folder": folder, "home": home,
+               "cancelled": cancelled, "after_cancel": after_cancel, "resumed": resumed,
                "retrieval": retrieval, "local_retrieval": local_retrieval, "cli_rc": cli_rc}
 
 
@@ -146,6 +153,19 @@ def test_progress_and_incremental_run(indexed) -> None:
     assert second.removed == 1
     assert second.documents == 0
     assert {Path(f.path).name for f in second.failures} == BROKEN
+
+
+def test_cancel_keeps_what_was_committed_and_the_next_run_finishes(indexed) -> None:
+    """Cancel on Ray stops at the next document, not at the end of the stream: what was
+    committed stays (the three stores agree), and a full run afterwards equals the local index."""
+    cancelled, after = indexed["cancelled"], indexed["after_cancel"]
+    assert cancelled.cancelled
+    local = _chunk_ids(indexed["local"])
+    assert sorted(after["manifest"]) == sorted(after["vectors"]) == sorted(after["bm25"])
+    assert 0 < len(after["manifest"]) < len(local) and set(after["manifest"]) <= set(local)
+    assert not indexed["resumed"].cancelled
+    with data_home(indexed["home"]):
+        assert _chunk_ids(Workspace("cancelled", create=False)) == local
 
 
 def test_cli_index_on_ray(indexed, capsys) -> None:
