@@ -149,12 +149,19 @@ class DocResolver:
     def __init__(self, profiles: list[DocProfile]) -> None:
         self.profiles = profiles
         n = len(profiles)
-        df: dict[str, int] = {}
+        # word → the profiles it names (an inverted index: a question touches only the documents
+        # sharing one of its words, not every document of a 10,000-contract workspace)
+        self.by_word: dict[str, list[DocProfile]] = {}
         for p in profiles:
             for w in p.names:
-                df[w] = df.get(w, 0) + 1
+                self.by_word.setdefault(w, []).append(p)
         norm = math.log((n + 1) / 1.5) if n else 1.0
-        self.weight = {w: math.log((n + 1) / (c + 0.5)) / norm for w, c in df.items()}
+        self.weight = {w: math.log((n + 1) / (len(ps) + 0.5)) / norm for w, ps in self.by_word.items()}
+
+    def _naming(self, words) -> list[DocProfile]:
+        """The profiles that hold at least one of ``words`` (any order: callers sort or take a union)."""
+        found = {id(p): p for w in words for p in self.by_word.get(w, ())}
+        return list(found.values())
 
     def resolve(self, question: str, protected: frozenset[str] = frozenset()) -> Resolution:
         """Which documents ``question`` names (module docstring), and the question without the names.
@@ -176,7 +183,7 @@ class DocResolver:
         tokens = _question_words(question)
         words = {f for f, _ in tokens if f not in GENERIC and f not in protected and not f.isdigit()}
         scored = []
-        for p in self.profiles:
+        for p in self._naming(words):
             hit = words & p.names
             if hit:
                 strong = _strong_words(tokens, p.names)
@@ -198,7 +205,8 @@ class DocResolver:
         res.doc_ids = [d for _, d, _ in chosen]
         names = frozenset().union(*(hit for _, _, hit in chosen))
         res.matched = sorted(names)
-        names_all = frozenset().union(*(p.names for p in self.profiles if p.doc_id in res.doc_ids))
+        chosen_ids = set(res.doc_ids)
+        names_all = frozenset().union(*(p.names for p in self._naming(names) if p.doc_id in chosen_ids))
         res.query = strip_reference(question, names_all - protected, protected)
         return res
 
@@ -215,7 +223,7 @@ class DocResolver:
             return []
         hit = frozenset().union(*(h for _, _, h in chosen))
         ids = {d for _, d, _ in chosen}
-        if any(p.doc_id not in ids and hit & p.names for p in self.profiles):
+        if any(p.doc_id not in ids for w in hit for p in self.by_word.get(w, ())):
             return []
         return chosen
 
