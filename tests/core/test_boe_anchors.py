@@ -1,6 +1,6 @@
 """Quote verification on the Spanish Constitution (39-page BOE PDF) with its 543 paragraph anchors.
 
-``boe_constitution_anchors.jsonl`` (tests/data/corpora/pdfs, a copy of ../shared/eval/corpora/pdfs) lists paragraphs of
+``boe_constitution_anchors.jsonl`` (tests/data/corpora/pdfs; provenance in tests/data/README.md) lists paragraphs of
 the 1978 text with the 1-based pages where they occur in the consolidated PDF.
 Four were amended since 1978 (arts. 13.2, 49, 135.1, 135.2): they look authentic
 but are not in the PDF, and verification must reject them against every chunk.

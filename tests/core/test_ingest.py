@@ -1,4 +1,4 @@
-"""Ingestion and highlighting on the inputs that broke other systems (tests/data/cases, copied from ../shared/cases)."""
+"""Ingestion and highlighting on the inputs that broke other systems (tests/data/cases; provenance in tests/data/README.md)."""
 
 from __future__ import annotations
 

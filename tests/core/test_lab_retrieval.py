@@ -1,4 +1,4 @@
-"""Retrieval on the lab (tests/data/lab, a copy of ../shared/eval/lab): every answerable case finds its gold quotes in the top k.
+"""Retrieval on the lab (tests/data/lab; its provenance is in tests/data/README.md): every answerable case finds its gold quotes in the top k.
 
 Here the lab's folders form one workspace (workspace isolation and quarantine
 come with issue #5); the check is retrieval recall@k at the default k.
