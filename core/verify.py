@@ -353,37 +353,34 @@ def verify_claims(
                 rejected.append(
                     Rejected(claim=model_claim.text, chunk_id=cit.chunk_id, quote=cit.quote, reason=reason)
                 )
-        if kept and check_facts:
-            missing = missing_facts(model_claim.text, [c.quote for c in kept], claim_lang)
-            if missing:
-                rejected.append(
-                    Rejected(
-                        claim=model_claim.text,
-                        chunk_id=kept[0].chunk_id,
-                        quote=kept[0].quote,
-                        reason=RejectReason.fact_not_in_quote,
-                        detail="not in the quotes: " + "; ".join(f.describe() for f in missing),
-                    )
-                )
-                continue
-        if kept and check_polarity:
-            mismatch = polarity_mismatch(model_claim.text, [c.quote for c in kept])
-            if mismatch:
-                rejected.append(
-                    Rejected(
-                        claim=model_claim.text,
-                        chunk_id=kept[0].chunk_id,
-                        quote=kept[0].quote,
-                        reason=RejectReason.polarity_mismatch,
-                        detail=mismatch,
-                    )
-                )
-                continue
+        problem = _whole_claim_problem(model_claim.text, kept, claim_lang, check_facts, check_polarity) if kept else None
+        if problem is not None:
+            reason, detail = problem
+            rejected.append(Rejected(claim=model_claim.text, chunk_id=kept[0].chunk_id, quote=kept[0].quote,
+                                     reason=reason, detail=detail))
+            continue
         if kept:
             claims.append(Claim(text=model_claim.text, citations=kept))
         else:
             rejected.append(Rejected(claim=model_claim.text, reason=RejectReason.no_citation))
     return claims, rejected
+
+
+def _whole_claim_problem(claim: str, kept: list[Citation], lang: str | None, check_facts: bool,
+                         check_polarity: bool) -> tuple[RejectReason, str] | None:
+    """Why a claim whose quotes all verified is still rejected, as ``(reason, detail)``, or ``None``:
+    a number, date or amount none of its quotes state (:func:`core.facts.missing_facts`), then a
+    negation its quotes do not share (:func:`core.polarity.polarity_mismatch`)."""
+    quotes = [c.quote for c in kept]
+    if check_facts:
+        missing = missing_facts(claim, quotes, lang)
+        if missing:
+            return RejectReason.fact_not_in_quote, "not in the quotes: " + "; ".join(f.describe() for f in missing)
+    if check_polarity:
+        mismatch = polarity_mismatch(claim, quotes)
+        if mismatch:
+            return RejectReason.polarity_mismatch, mismatch
+    return None
 
 
 def judge_support(backend, claim: Claim, *, max_tokens: int = 160) -> SupportVerdict:
