@@ -90,6 +90,13 @@ def cite_first(claim: str, length: int = 60):
 _CHUNK_TAG = re.compile(r'<chunk id="([^"]+)">\n(.*?)\n</chunk>', re.DOTALL)
 
 
+def ask_in_window(qtbot, window, question: str, timeout_ms: int = 180_000):
+    """Ask ``question`` in a real :class:`desktop.main_window.MainWindow` and wait for its Answer."""
+    with qtbot.waitSignal(window.answer_ready, timeout=timeout_ms) as blocker:
+        window.ask(question)
+    return blocker.args[0]
+
+
 def delivered_chunks(messages: list[dict]) -> dict[str, str]:
     """Chunk id → text of the chunks delivered in a prompt's user messages."""
     from html import unescape

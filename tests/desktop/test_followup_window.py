@@ -11,7 +11,7 @@ from PySide6.QtCore import QUrl
 from core.generate import GenerationResult
 from core.history import History
 from core.settings import Settings
-from tests.conftest import delivered_chunks, whole_words
+from tests.conftest import ask_in_window, delivered_chunks, whole_words
 
 TIMEOUT_MS = 180_000
 LEASE = ("The tenant pays the monthly rent of 750 euros on the fifth day of each month. "
@@ -53,12 +53,6 @@ def _window(qtbot, tmp_path, backend, name="lease"):
     return window
 
 
-def _ask(qtbot, window, question: str):
-    with qtbot.waitSignal(window.answer_ready, timeout=TIMEOUT_MS) as blocker:
-        window.ask(question)
-    return blocker.args[0]
-
-
 def test_follow_up_rewrite_is_shown_and_undone_in_one_click_and_a_new_conversation_clears_it(qtbot, tmp_path):
     docs = tmp_path / "lease"
     docs.mkdir()
@@ -71,17 +65,17 @@ def test_follow_up_rewrite_is_shown_and_undone_in_one_click_and_a_new_conversati
     original = window.conversation.set_busy
     window.conversation.set_busy = lambda busy, text="": (stages.append(text), original(busy, text))
 
-    _ask(qtbot, window, "How much is the monthly rent?")
+    ask_in_window(qtbot, window, "How much is the monthly rent?")
     # the answering state named each stage (issue #16: an indeterminate bar for a minute)
     assert "Searching the documents…" in stages
     assert "Reading 1 passage…" in stages, stages  # one chunk in this workspace; Qt picks the singular
     assert "Generating the answer…" in stages and "Verifying every quote…" in stages
 
-    unrelated = _ask(qtbot, window, "What is the capital of Mongolia?")
+    unrelated = ask_in_window(qtbot, window, "What is the capital of Mongolia?")
     assert unrelated.trace.follow_up_cue == "stands on its own" and not unrelated.trace.standalone_question
     assert backend.rewrites == 0
 
-    follow_up = _ask(qtbot, window, "And the deposit?")
+    follow_up = ask_in_window(qtbot, window, "And the deposit?")
     assert follow_up.trace.standalone_question == REWRITE and backend.rewrites == 1
     text = window.answer_view.toPlainText()
     assert f"Read as: {REWRITE}" in text and "search as I wrote it" in text
@@ -108,7 +102,7 @@ def test_follow_up_rewrite_is_shown_and_undone_in_one_click_and_a_new_conversati
     last_id = History(window._get_workspace("lease").dir).entries()[-1].id
     window.new_conversation()
     assert "New conversation" in window.answer_view.toPlainText()  # the divider
-    fresh = _ask(qtbot, window, "And the deposit?")
+    fresh = ask_in_window(qtbot, window, "And the deposit?")
     assert fresh.trace.follow_up_cue == "" and fresh.trace.history_turns == 0 and backend.rewrites == 1
     qtbot.waitUntil(lambda: History(window._get_workspace("lease").dir).conversation_start() == last_id,
                     timeout=TIMEOUT_MS)
@@ -118,5 +112,5 @@ def test_follow_up_rewrite_is_shown_and_undone_in_one_click_and_a_new_conversati
     window = _window(qtbot, tmp_path, backend)
     qtbot.waitUntil(lambda: len(window.conversation.entries) == 4, timeout=TIMEOUT_MS)
     assert [e.answer.question for e in window.context_entries("lease")] == ["And the deposit?"]
-    again = _ask(qtbot, window, "And the rent?")
+    again = ask_in_window(qtbot, window, "And the rent?")
     assert again.trace.history_turns == 1 and backend.rewrites == 2

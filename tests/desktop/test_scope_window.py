@@ -7,7 +7,7 @@ from __future__ import annotations
 from PySide6.QtCore import QUrl
 
 from core.settings import Settings
-from tests.conftest import ScriptedBackend, cite_first
+from tests.conftest import ScriptedBackend, ask_in_window, cite_first
 
 TIMEOUT_MS = 180_000
 ACME = ("ACME SUPPLY AGREEMENT\n\nThis Supply Agreement is made between Acme Industrial Holdings and "
@@ -16,12 +16,6 @@ ACME = ("ACME SUPPLY AGREEMENT\n\nThis Supply Agreement is made between Acme Ind
 BOREALIS = ("BOREALIS SERVICES AGREEMENT\n\nThis Services Agreement is made between Borealis Logistics and "
             "Kestrel Foods.\n\n1. Term. Either party may terminate this Agreement on thirty days' written notice.\n"
             "2. Fees. The monthly fee is 2,400 euros.\n")
-
-
-def _ask(qtbot, window, question: str):
-    with qtbot.waitSignal(window.answer_ready, timeout=TIMEOUT_MS) as blocker:
-        window.ask(question)
-    return blocker.args[0]
 
 
 def test_named_and_selected_scopes_are_shown_and_undone_in_one_click(qtbot, tmp_path):
@@ -42,7 +36,7 @@ def test_named_and_selected_scopes_are_shown_and_undone_in_one_click(qtbot, tmp_
                     timeout=TIMEOUT_MS)
 
     # a question naming one contract is searched inside it, and the answer says so
-    named = _ask(qtbot, window, "In the Acme supply agreement, on how many days' notice may the supplier terminate?")
+    named = ask_in_window(qtbot, window, "In the Acme supply agreement, on how many days' notice may the supplier terminate?")
     assert named.trace.scope.method == "named"
     assert named.trace.scope.doc_ids == ["contracts/acme_supply_agreement.txt"]
     html = window.answer_view.toHtml()
@@ -64,7 +58,7 @@ def test_named_and_selected_scopes_are_shown_and_undone_in_one_click(qtbot, tmp_
     borealis.setSelected(True)
     assert window.conversation.scope_row.isVisibleTo(window)
     assert "contracts/borealis_services_agreement.txt" in window.conversation.scope_label.text()
-    chosen = _ask(qtbot, window, "What is the notice period for termination?")
+    chosen = ask_in_window(qtbot, window, "What is the notice period for termination?")
     assert chosen.trace.scope.method == "explicit"
     assert chosen.trace.scope.doc_ids == ["contracts/borealis_services_agreement.txt"]
     assert "Searched in the documents you chose" in window.answer_view.toHtml()
