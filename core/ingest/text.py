@@ -15,7 +15,10 @@ def decode_text(data: bytes, path: Path | str = "") -> str:
         IngestError: undecodable bytes.
     """
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return data.decode("utf-16")
+        try:
+            return data.decode("utf-16")
+        except UnicodeDecodeError as exc:  # a UTF-16 byte order mark, then bytes that are not UTF-16
+            raise IngestError(str(path), f"not valid UTF-16 text after its byte order mark (byte {exc.start})") from exc
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:

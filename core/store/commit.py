@@ -26,8 +26,10 @@ the only one recovery can need.
 **Recovery** (:func:`recover`, under the writer lock) runs only when
 :func:`needs_recovery` says so — an O(1) look at ``meta``: a commit left
 pending, a BM25 state behind the manifest or in an older format, vectors in an
-older layout — and at the start of every indexing run, which also compares
-the LanceDB version with the recorded one. It restores LanceDB to
+older layout — and at the start of an indexing run when that says so or
+the LanceDB version differs from the recorded one (:func:`recovery_due`;
+neither check reads a chunk, so an unchanged run over a large workspace
+starts at once). It restores LanceDB to
 ``lance_version`` (a table with no recorded version is dropped), and brings
 BM25 up to the manifest. If the recorded version no longer exists, vectors
 whose ids the manifest lacks are deleted and documents whose vectors are
@@ -238,6 +240,19 @@ def needs_recovery(ws: Workspace, meta: dict[str, str]) -> bool:
     if ws.vectors.exists():
         return meta.get("vector_layout") != VECTOR_LAYOUT or not meta.get("lance_version")
     return False
+
+
+def recovery_due(ws: Workspace) -> bool:
+    """Whether a writer starting a run must :func:`recover` first: :func:`needs_recovery`, or the
+    LanceDB table at another version than the manifest records (an interrupted write, a
+    restore by hand). O(1): the ``meta`` table and the Lance manifest, no chunk read."""
+    meta = ws.manifest.meta()
+    if needs_recovery(ws, meta):
+        return True
+    table = ws.vectors.table()
+    if table is None:
+        return bool(meta.get("lance_version"))
+    return str(table.version) != meta.get("lance_version")
 
 
 def recover(ws: Workspace) -> None:

@@ -14,6 +14,7 @@ chunk, screen — no workspace needed), :func:`settle_prepared` and
 
 from __future__ import annotations
 
+import logging
 import os
 import time
 from collections.abc import Callable, Generator
@@ -24,13 +25,15 @@ from typing import TYPE_CHECKING
 from core.chunking import chunk_pages
 from core.errors import Cancelled, IndexError_, IngestError
 from core.ingest import ATTACHMENT_SEP, display_name, file_sha256, iter_files, parse_file
-from core.store.commit import DocumentWrite, commit_batch, finish_run, recover
+from core.store.commit import DocumentWrite, commit_batch, finish_run, recover, recovery_due
 from core.store.embedding import EMBED_BATCH, get_embedder
 from core.textproc import detect_language
 from core.types import Chunk, FileError, IndexReport, ProgressEvent
 
 if TYPE_CHECKING:
     from core.store.workspace import Workspace
+
+log = logging.getLogger(__name__)
 
 CancelCheck = Callable[[], bool]
 
@@ -43,7 +46,8 @@ class IndexScan:
     ``<folder name>/<path inside it>``). ``known``: ``doc_id → (size, mtime,
     sha256, folder)`` of the manifest's documents. ``gone``: the known documents
     of these folders no longer on disk (removed at the end of a full run, unless
-    a new file turns out to be one of them moved).
+    a new file turns out to be one of them moved). ``failed``: paths with a
+    recorded failure (so an unchanged file costs no manifest write).
     """
 
     files: list[tuple[Path, str, Path]]
@@ -51,6 +55,13 @@ class IndexScan:
     gone: dict[str, tuple]
     gone_by_sha: dict[str, str] = field(default_factory=dict)
     gone_sizes: set[int] = field(default_factory=set)
+    failed: set[str] = field(default_factory=set)
+
+    def clear_failure(self, ws: Workspace, path: Path) -> None:
+        """Forget ``path``'s recorded failure, if it has one (one manifest transaction only then)."""
+        if str(path) in self.failed:
+            ws.manifest.clear_failure(path)
+            self.failed.discard(str(path))
 
 
 @dataclass
@@ -120,6 +131,10 @@ def prepare_document(
         parsed = parse_file(path, ocr=ocr)
     except IngestError as exc:
         prepared.error = FileError(path=str(path), reason=exc.reason, page=exc.page)
+        return prepared
+    except Exception as exc:  # noqa: BLE001 - a parser's own bug fails this file, never the whole run
+        log.exception("%s: unexpected error while reading", path)
+        prepared.error = FileError(path=str(path), reason=f"could not be read ({type(exc).__name__}: {exc})")
         return prepared
     prepared.sha256, prepared.kind, prepared.pages = parsed.sha256, parsed.kind, len(parsed.pages)
     prepared.warnings = list(parsed.warnings)
@@ -223,7 +238,8 @@ def run_indexing(
     report = IndexReport(workspace=ws.name, folders=[str(r) for r in roots])
     # Waits a little: another process opening the workspace holds the lock while it recovers.
     with ws._write_lock, ws._writer(wait_s=30):  # noqa: SLF001 - the run is part of the workspace
-        recover(ws)
+        if recovery_due(ws):
+            recover(ws)
         with ws.manifest.connect() as db:
             db.executemany("INSERT OR IGNORE INTO folders VALUES (?)", [(str(r),) for r in roots])
         yield ProgressEvent(stage="scan", message="Scanning folders")
@@ -265,12 +281,13 @@ def _scan(ws: Workspace, roots: list[Path]) -> IndexScan:
             files.append((path, f"{root.name}/{path.relative_to(root).as_posix()}", root))
     with ws.manifest.connect() as db:
         known = {r[0]: r[1:] for r in db.execute("SELECT doc_id, size, mtime, sha256, folder FROM documents")}
+        failed = {r[0] for r in db.execute("SELECT path FROM failures")}
     on_disk = {doc_id for _, doc_id, _ in files}
     root_names = {str(r) for r in roots}
     # an e-mail's attachments are documents of their own, kept and removed with their message
     gone = {d: v for d, v in known.items() if container_of(d) not in on_disk and v[3] in root_names}
     return IndexScan(files=files, known=known, gone=gone,
-                     gone_by_sha={v[2]: d for d, v in gone.items()}, gone_sizes={v[0] for v in gone.values()})
+                     gone_by_sha={v[2]: d for d, v in gone.items()}, gone_sizes={v[0] for v in gone.values()}, failed=failed)
 
 
 def triage_file(
@@ -293,7 +310,7 @@ def triage_file(
     prev = scan.known.get(doc_id)
     if prev and prev[0] == st.st_size and prev[1] == st.st_mtime:
         report.unchanged += 1
-        ws.manifest.clear_failure(path)
+        scan.clear_failure(ws, path)
         return None
     if prev is None and st.st_size in scan.gone_sizes:
         moved = _moved_document(ws, path, doc_id, root, st, scan.gone_by_sha)

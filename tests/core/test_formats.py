@@ -233,6 +233,16 @@ def test_short_legacy_texts_are_decoded(tmp_path, source: str, encoding: str) ->
     assert parse_file(tmp_path / "s.txt").pages[0].text == source
 
 
+def test_a_utf16_byte_order_mark_before_bytes_that_are_not_utf16_is_an_error_naming_the_file(tmp_path) -> None:
+    # Found by the manifest-failure test of issue #15: this raised UnicodeDecodeError out of
+    # the indexing run instead of a failure naming the file.
+    bad = tmp_path / "bad.txt"
+    bad.write_bytes(b"\xff\xfe\x00\xd8 not text")
+    with pytest.raises(IngestError) as err:
+        parse_file(bad)
+    assert err.value.path == str(bad) and "UTF-16" in err.value.reason
+
+
 # --- OCR ---------------------------------------------------------------------------
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import sqlite3
 from pathlib import Path
@@ -150,6 +151,26 @@ def test_manifest_records_path_size_mtime_sha_status_chunks_and_failures(folder:
     assert row[:3] == (str(pdf), st.st_size, st.st_mtime)
     assert len(row[3]) == 64 and row[4] == "active" and n_chunks > 5
     assert [Path(f.path).name for f in ws.failures()] == ["broken.pdf"]
+
+
+def test_a_file_back_as_indexed_loses_its_failure_and_other_failures_stay(folder: Path) -> None:
+    # The run reads the recorded failures once (no manifest write per unchanged file);
+    # this holds what that must keep: a file back to the bytes and mtime it was indexed
+    # with is no longer listed as failing, while a file still broken is.
+    (folder / "broken.pdf").write_bytes(b"%PDF-1.7 not really")
+    notes = folder / "notes.txt"
+    ws = Workspace("fail")
+    run(index_folders(ws, [folder]))
+    st, good = notes.stat(), notes.read_bytes()
+    notes.write_bytes(b"\xff\xfe\x00\xd8 not text")  # now unreadable as text
+    run(index_folders(ws, [folder]))
+    assert sorted(Path(f.path).name for f in ws.failures()) == ["broken.pdf", "notes.txt"]
+    notes.write_bytes(good)
+    os.utime(notes, ns=(st.st_atime_ns, st.st_mtime_ns))
+    report = run(index_folders(ws, [folder]))
+    assert report.unchanged == 2
+    assert [Path(f.path).name for f in ws.failures()] == ["broken.pdf"]
+    assert ws.bm25_search("lessee pays the rent", 3, set())
 
 
 def test_documents_before_a_big_one_are_committed_before_it_embeds(tmp_path: Path) -> None:
