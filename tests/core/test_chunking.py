@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from core.chunking import MAX_SEQ_TOKENS, chunk_pages, count_tokens, find_headings
 from core.ingest import PageText, parse_file, text_blocks
@@ -124,3 +126,39 @@ def test_citation_carries_location_and_a_context_line_quote_is_rejected() -> Non
     assert cit.location == third.location and cit.location.startswith("Cláusula Tercera. Duración ¶")
     assert SECTIONED[cit.start : cit.end] == cit.quote
     assert any(r.reason.value == "quote_not_found" for r in rejected)
+
+
+# --- token starts (issue #15: the tokenizer's cost per chunk) -------------------------
+
+_TRICKY = (
+    " \t\n\r\x0b\x0c\x1c\x1f\x85\xa0\u1680\u2000\u2007\u200a\u200b\u200d\u2028\u2029\u202f\u205f\u3000"
+    "\ufeff\ufffd\x00\x07\xad"  # BOM, replacement char, NUL, control, soft hyphen
+    "\u0301\u0308\u0327"  # combining marks (also right after whitespace)
+    "áéíóúñüÁÉÑçÇßẞİıǅ"  # accents, special lower/upper cases
+    "中文字日本語한국어"  # CJK ideographs are split one by one, Hangul is not
+    "-./,;:()[]«»“”‘’'\"¿¡!?§¶€$%&*+=_@#~`^|\\<>"
+    "0123456789²³½"
+    "😀👍🏽\U0001f1ea\U0001f1f8"  # astral planes, modifiers, flags
+    "ﬁﬀ"  # ligatures NFD does not split
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list(_TRICKY)) | st.characters(codec="utf-8"), max_size=300)
+       | st.lists(st.sampled_from(["cláusula", "Arrendatario", "EUR 1.250,00", "x" * 101, "ABCDEFGHIJ" * 12,
+                                   "re-\nnovación", "  ", "\n\n", "art.\u00a012", "ﬁn", "Ã©"]))
+       .map("".join))
+def test_token_starts_equal_the_tokenizers_whole_text_encode(text: str) -> None:
+    from core.chunking import get_tokenizer, token_starts
+
+    expected = [o[0] for o in get_tokenizer().encode(text, add_special_tokens=False).offsets]
+    assert token_starts(text) == expected
+
+
+def test_token_starts_equal_the_tokenizers_encode_on_real_pages() -> None:
+    from core.chunking import get_tokenizer, token_starts
+
+    pages = [pg.text for f in sorted(CORPORA.rglob("*.pdf"))[:6] for pg in parse_file(f).pages]
+    assert pages
+    for text in pages:
+        assert token_starts(text) == [o[0] for o in get_tokenizer().encode(text, add_special_tokens=False).offsets]
