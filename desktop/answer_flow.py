@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QObject, QThreadPool, Signal
 
-from core.engine import LocalEngine, answer_op
+from core.engine import LocalEngine, answer_op, warm_workspace_op
 from core.pipeline import MAX_HISTORY_TURNS, turn_of
 from core.types import Answer, Citation, ProgressEvent
 from desktop.render import Entry
@@ -60,6 +60,13 @@ class AnswerFlow(QObject):
         self._pool = QThreadPool(self)
         self._pool.setMaxThreadCount(1)
         self._worker: GeneratorWorker | None = None
+        # Reading a shown workspace's indexes ahead of the first question: its own lane, so a
+        # question never queues behind it (the engine runs both at once).
+        self._warm_pool = QThreadPool(self)
+        self._warm_pool.setMaxThreadCount(1)
+        self._warm_worker: GeneratorWorker | None = None
+        self.warmed: set[str] = set()  # workspaces read ahead in this engine (or being read)
+        self.warm_seconds: dict[str, float] = {}  # how long each read ahead took in the engine
         self._workspace: str | None = None
         self._question = ""
         self._live: Entry | None = None  # the model answer being written, as far as verified
@@ -165,10 +172,36 @@ class AnswerFlow(QObject):
             self._worker.cancel()
             self.w.conversation.set_busy(True, self.tr("Stopping…"))
 
+    def warm(self, name: str) -> None:
+        """Have the engine read workspace ``name``'s indexes now (:func:`core.engine.warm_workspace_op`),
+        once per workspace and engine, so its first question does not wait for them.
+
+        Best effort: a failure is left to the question that meets it, which reports it.
+        """
+        w = self.w
+        engine = w.engine
+        if name in self.warmed:
+            return
+        self.warmed.add(name)
+        if self._warm_worker is not None:
+            self._warm_worker.cancel()
+        settings = w.settings
+        worker = GeneratorWorker(lambda cancel: engine.run(warm_workspace_op, name, settings, cancel=cancel))
+        self._warm_worker = worker
+
+        def failed(exc: Exception) -> None:
+            self.warmed.discard(name)  # try again next time it is shown
+
+        w._jobs.start(worker, self._warm_pool, on_result=lambda seconds: self.warm_seconds.__setitem__(name, seconds),
+                      on_error=failed, on_cancelled=lambda: self.warmed.discard(name))
+
     def close(self) -> None:
         """Drop queued questions and wait (up to 60 s) for the running one to stop; the window is closing."""
-        self._pool.clear()
-        self._pool.waitForDone(60000)
+        if self._warm_worker is not None:
+            self._warm_worker.cancel()
+        for pool in (self._warm_pool, self._pool):
+            pool.clear()
+            pool.waitForDone(60000)
 
     def _is_current(self, worker: GeneratorWorker) -> bool:
         return worker is self._worker

@@ -200,6 +200,8 @@ class WorkspaceController(QObject):
         w.workspaces_panel.set_snapshot(snap, w.indexing.pending_view(snap["name"]))
         w.watching.set_folders(snap["name"], snap["folders"])
         w.chunks_label.setText(self.tr("Chunks: %n", "", snap["chunks"]))
+        if snap["chunks"]:
+            w.answers.warm(snap["name"])  # the engine reads its indexes before the first question
         w.workspace_loaded.emit(snap["name"])
 
     def show_pending(self, name: str) -> None:

@@ -139,3 +139,24 @@ def test_main_modules_can_be_reimported_by_spawn(module: str) -> None:
     import runpy
 
     runpy.run_module(module, run_name="__mp_main__")  # must define things, not run (or exit) the program
+
+
+def test_warm_workspace_op_reads_the_indexes_a_first_question_needs(tmp_path, verbatim_home) -> None:
+    # Issue #15: what the window has the engine read when a workspace is shown.
+    import core.store.vectors as vectors
+    from core.engine import warm_workspace_op
+    from core.pipeline import index_folders, run
+    from core.settings import Settings
+    from core.store import Workspace
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "lease.txt").write_text("The Tenant pays the rent on the first business day of each month.\n",
+                                    encoding="utf-8")
+    run(index_folders(Workspace("warm"), [docs]))
+    before = vectors._session().approx_num_items
+    assert warm_workspace_op("warm", Settings(), cancel=lambda: False) > 0
+    assert vectors._session().approx_num_items > before  # the vectors were read into the shared cache
+    assert warm_workspace_op("warm", Settings(), cancel=lambda: True) == 0.0  # cancelled before it began
+    Workspace("empty")
+    assert warm_workspace_op("empty", Settings(), cancel=lambda: False) >= 0  # nothing to read

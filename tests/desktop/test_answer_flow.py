@@ -140,3 +140,19 @@ def test_stop_mid_stream_keeps_nothing_half_shown(qtbot, tmp_path) -> None:
     qtbot.waitUntil(lambda: window.stage_label.text() == "Stopped", timeout=TIMEOUT_MS)
     assert window.conversation.live is None and window.conversation.entries == []
     assert window.answers.busy_workspace is None
+
+
+def test_a_shown_workspace_with_chunks_is_read_ahead_once_in_the_engine(qtbot, tmp_path) -> None:
+    # Issue #15: the first question in a large workspace paid for loading its indexes (2.7-7 s
+    # at 1M chunks); the window now has the engine read them when the workspace is shown.
+    window = _window(qtbot, tmp_path, Settings(backend="passages"))
+    qtbot.waitUntil(lambda: "lease" in window.answers.warm_seconds, timeout=TIMEOUT_MS)
+    assert window.answers.warm_seconds["lease"] > 0  # the engine opened it and searched it
+    before = dict(window.answers.warm_seconds)
+    window.workspaces.refresh()  # shown again (a commit, a refresh): not read a second time
+    with qtbot.waitSignal(window.workspace_loaded, timeout=TIMEOUT_MS):
+        pass
+    assert window.answers.warm_seconds == before and window.answers.warmed == {"lease"}
+    with qtbot.waitSignal(window.answer_ready, timeout=TIMEOUT_MS) as blocker:
+        window.ask("When is the monthly rent paid?")
+    assert blocker.args[0].status == "answered"
