@@ -178,3 +178,28 @@ def test_literals_required_by_a_pattern_are_in_every_match(pattern) -> None:
         assert all(any(lit in match for lit in options) for options in required)
 
     check()
+
+
+@pytest.mark.parametrize("pattern", PATTERNS, ids=lambda p: p.id)
+def test_anchored_search_finds_what_search_finds_in_normalized_text(pattern) -> None:
+    # Issue #15: the screen tries a pattern only where one of its first literals occurs.
+    import re
+
+    from core.quarantine import _FIRSTS, _anchored_search
+
+    firsts = _FIRSTS[PATTERNS.index(pattern)]
+    # every pattern today starts with literals; one that does not is searched whole (scan_text)
+    assert firsts, f"{pattern.id}: no first literals"
+    rx = re.compile(pattern.regex)
+    filler = st.lists(st.one_of(_TRICKY, st.text(max_size=4), st.sampled_from(sorted(firsts))), max_size=12).map("".join)
+
+    @settings(max_examples=150, deadline=None)
+    @given(filler, st.from_regex(rx, fullmatch=True), filler)
+    def check(before: str, match: str, after: str) -> None:
+        for text in (before + match + after, before + after):
+            norm = normalize(text)[0]
+            expected = rx.search(norm)
+            got = _anchored_search(rx, norm, firsts)
+            assert (got and got.span()) == (expected and expected.span())
+
+    check()
