@@ -36,6 +36,7 @@ NUMBER = r"\d{1,3}(?:[ \u00a0\u202f\u2009.,]\d{3})+(?:[.,]\d+)?|\d+(?:[.,]\d+)?"
 _NUMBER_TOKEN = re.compile(rf"(?<![\w.,])(?:{NUMBER})(?!\d)")
 
 
+@lru_cache(maxsize=65536)  # a pure function of the token; amounts and dates repeat within a workspace
 def number_readings(token: str) -> frozenset[Decimal]:
     """The values a number written in digits can mean, whatever the convention.
 
