@@ -226,6 +226,14 @@ def _peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
+def _statm_mb() -> tuple[float, float]:
+    """(resident, resident without file-backed pages) in MiB, from ``/proc/self/statm`` (Linux; proc(5))."""
+    with open("/proc/self/statm") as f:
+        fields = f.read().split()
+    page = os.sysconf("SC_PAGE_SIZE") / 2**20
+    return int(fields[1]) * page, (int(fields[1]) - int(fields[2])) * page
+
+
 def _cpu_s() -> float:
     """CPU seconds of this process, all threads (the machine is shared: wall time includes waiting)."""
     usage = resource.getrusage(resource.RUSAGE_SELF)
@@ -286,17 +294,18 @@ def child_index(folder: str, real: bool, commit_chunks: int) -> dict:
     commit.maintain_vectors = timed("maintain_vectors", commit.maintain_vectors)  # inside commit_batch/finish_run
     bm25.Bm25Index.update = timed("bm25_update", bm25.Bm25Index.update)
     # Resident memory sampled every 0.2 s with the stage it was taken in (ru_maxrss gives the
-    # peak, not when it happened).
+    # peak, not when it happened), in all and without file-backed pages (memory-mapped BM25
+    # segments and LanceDB files count in RSS but are page cache the kernel can drop).
     rss_by_stage: dict[str, float] = {}
+    anon_by_stage: dict[str, float] = {}
     done = threading.Event()
-    page = os.sysconf("SC_PAGE_SIZE")
 
     def sample() -> None:
         while not done.wait(0.2):
-            with open("/proc/self/statm") as f:
-                mb = int(f.read().split()[1]) * page / 2**20
+            rss, anon = _statm_mb()
             where = stack[-1] if stack else "other"
-            rss_by_stage[where] = max(rss_by_stage.get(where, 0.0), mb)
+            rss_by_stage[where] = max(rss_by_stage.get(where, 0.0), rss)
+            anon_by_stage[where] = max(anon_by_stage.get(where, 0.0), anon)
 
     _warm_up()
     sampler = threading.Thread(target=sample, daemon=True)
@@ -309,7 +318,8 @@ def child_index(folder: str, real: bool, commit_chunks: int) -> dict:
     embed_s = embedder.seconds if not real else 0.0
     return {"seconds": total, "cpu_s": cpu, "chunks": report.chunks, "documents": report.documents,
             "embed_s": embed_s, "stages": stages, "peak_rss_mb": _peak_rss_mb(),
-            "rss_by_stage_mb": {k: round(v) for k, v in sorted(rss_by_stage.items(), key=lambda kv: -kv[1])}}
+            "rss_by_stage_mb": {k: round(v) for k, v in sorted(rss_by_stage.items(), key=lambda kv: -kv[1])},
+            "anon_rss_by_stage_mb": {k: round(v) for k, v in sorted(anon_by_stage.items(), key=lambda kv: -kv[1])}}
 
 
 def child_query(runs: int) -> dict:
@@ -369,6 +379,7 @@ def child_query(runs: int) -> dict:
         out[f"{name}_cpu_ms"] = statistics.median(cpus[name])
     out["recall10"] = ann_recall(ws, 10)
     out["peak_rss_mb"] = _peak_rss_mb()
+    out["rss_end_mb"], out["anon_rss_end_mb"] = _statm_mb()
     return out
 
 
