@@ -173,6 +173,21 @@ def test_a_file_back_as_indexed_loses_its_failure_and_other_failures_stay(folder
     assert ws.bm25_search("lessee pays the rent", 3, set())
 
 
+def test_a_parser_s_unexpected_error_fails_its_file_and_the_run_goes_on(folder: Path, monkeypatch) -> None:
+    # A library bug cannot be produced on demand: the HTML parser is made to raise one.
+    (folder / "page.html").write_text("<p>The lessor repairs the roof.</p>", encoding="utf-8")
+
+    def broken(path):
+        raise ValueError("unexpected structure")
+
+    monkeypatch.setattr("core.ingest.html.parse_html", broken)
+    ws = Workspace("bug")
+    report = run(index_folders(ws, [folder]))
+    assert [(Path(f.path).name, f.reason) for f in report.failures] == [
+        ("page.html", "could not be read (ValueError: unexpected structure)")]
+    assert report.documents == 2 and ws.bm25_search("lessee pays the rent", 3, set())
+
+
 def test_documents_before_a_big_one_are_committed_before_it_embeds(tmp_path: Path) -> None:
     # Tester, session 3: a run killed inside a 5 MB file had kept none of the small files
     # indexed before it (they waited in the same batch until the big file was embedded).
