@@ -222,6 +222,36 @@ def load_deleted(path: Path | None) -> np.ndarray:
     return np.load(path) if path is not None else _EMPTY_ROWS
 
 
+def _read(arr: np.ndarray, a: int, b: int) -> np.ndarray:
+    """``arr[a:b]`` of a memory-mapped ``.npy`` array, read from its file (``np.memmap.filename``
+    and ``.offset``) rather than through the map: pages read through a map stay in the process's
+    resident memory until it is unmapped (1 GB at the end of a 1M-chunk index, issue #15)."""
+    if isinstance(arr, np.memmap) and arr.filename and b > a:
+        return np.fromfile(arr.filename, dtype=arr.dtype, count=b - a, offset=arr.offset + a * arr.itemsize)
+    return np.asarray(arr[a:b])
+
+
+class _NpyWriter:
+    """A 1-D ``.npy`` file of ``n`` items of ``dtype`` written by appending slices in order
+    (its header first, ``numpy.lib.format``), so what is written never sits in this process's
+    memory the way a writable memory map's pages do."""
+
+    def __init__(self, path: Path, dtype, n: int) -> None:
+        self.dtype, self.n, self.written = np.dtype(dtype), n, 0
+        self.file = open(path, "wb")  # noqa: SIM115 - closed by close()
+        np.lib.format.write_array_header_1_0(
+            self.file, {"descr": np.lib.format.dtype_to_descr(self.dtype), "fortran_order": False, "shape": (n,)})
+
+    def append(self, values: np.ndarray) -> None:
+        np.ascontiguousarray(values, dtype=self.dtype).tofile(self.file)
+        self.written += len(values)
+
+    def close(self) -> None:
+        self.file.close()
+        if self.written != self.n:
+            raise ValueError(f"{self.file.name}: {self.written} items written, {self.n} declared")
+
+
 def merge_segments(parts: list[tuple[Segment, np.ndarray]], folder: Path) -> int:
     """Write one segment holding the live rows of ``parts`` = ``[(segment, deleted rows)]``, in order.
 
@@ -270,12 +300,11 @@ def merge_segments(parts: list[tuple[Segment, np.ndarray]], folder: Path) -> int
     live_entries = 0
     for (seg, _), live in zip(parts, lives):
         for a in range(0, len(seg.rows), MERGE_RANGE_ENTRIES):
-            live_entries += int(np.count_nonzero(live[np.asarray(seg.rows[a:a + MERGE_RANGE_ENTRIES])]))
-    out_rows = np.lib.format.open_memmap(tmp / "rows.npy", mode="w+", dtype=np.int32, shape=(live_entries,))
-    out_tf = np.lib.format.open_memmap(tmp / "tf.npy", mode="w+", dtype=np.uint16, shape=(live_entries,))
+            live_entries += int(np.count_nonzero(live[_read(seg.rows, a, min(a + MERGE_RANGE_ENTRIES, len(seg.rows)))]))
+    out_rows = _NpyWriter(tmp / "rows.npy", np.int32, live_entries)
+    out_tf = _NpyWriter(tmp / "tf.npy", np.uint16, live_entries)
     all_terms: list[np.ndarray] = []
     all_counts: list[np.ndarray] = []
-    pos = 0
     for lo, hi in zip(bounds[:-1], bounds[1:]):
         hs, rs, ts = [], [], []
         for (seg, _), live, remap in zip(parts, lives, remaps):
@@ -284,30 +313,28 @@ def merge_segments(parts: list[tuple[Segment, np.ndarray]], folder: Path) -> int
             if a >= b:
                 continue
             ea, eb = int(seg.indptr[a]), int(seg.indptr[b])
-            rows = np.asarray(seg.rows[ea:eb])
+            rows = _read(seg.rows, ea, eb)
             keep = live[rows]
             counts = np.diff(np.asarray(seg.indptr[a:b + 1]))
             hs.append(np.repeat(np.asarray(seg.terms[a:b]), counts)[keep])
             rs.append(remap[rows[keep]])
-            ts.append(np.asarray(seg.tf[ea:eb])[keep])
+            ts.append(_read(seg.tf, ea, eb)[keep])
         if not hs:
             continue
         h = np.concatenate(hs)
         order = np.argsort(h, kind="stable")  # segment order, then posting order, within a term
         h = h[order]
         m = len(h)
-        out_rows[pos:pos + m] = np.concatenate(rs)[order]
-        out_tf[pos:pos + m] = np.concatenate(ts)[order]
-        pos += m
+        out_rows.append(np.concatenate(rs)[order])
+        out_tf.append(np.concatenate(ts)[order])
         if m:
             new_term = np.ones(m, dtype=bool)
             new_term[1:] = h[1:] != h[:-1]
             starts = np.flatnonzero(new_term)
             all_terms.append(h[starts])
             all_counts.append(np.diff(np.append(starts, m)))
-    out_rows.flush()
-    out_tf.flush()
-    del out_rows, out_tf
+    out_rows.close()
+    out_tf.close()
     terms = np.concatenate(all_terms) if all_terms else np.empty(0, np.uint64)
     indptr = np.zeros(len(terms) + 1, dtype=np.int64)
     if all_counts:
