@@ -34,6 +34,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import threading
 import time
 import zlib
 from pathlib import Path
@@ -268,8 +269,6 @@ def child_index(folder: str, real: bool, commit_chunks: int) -> dict:
     from core.pipeline import index_folders, run
     from core.settings import Settings
     from core.store import Workspace
-
-    import threading
 
     import core.store.bm25 as bm25
     import core.store.commit as commit

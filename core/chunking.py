@@ -389,7 +389,7 @@ def chunk_pages(
     limit = min(chunk_tokens or DEFAULT_CHUNK_TOKENS, MAX_SEQ_TOKENS)
     overlap_n = overlap_tokens if overlap_tokens is not None else DEFAULT_OVERLAP_TOKENS
     title = title or path.rsplit("/", 1)[-1]
-    tokenizer = get_tokenizer()
+    get_tokenizer()  # a missing model is reported even for an empty document
     chunks: list[Chunk] = []
     text, pieces, blocks = _stream(pages)
     if not text:

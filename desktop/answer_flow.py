@@ -178,10 +178,10 @@ class AnswerFlow(QObject):
 
         Best effort: a failure is left to the question that meets it, which reports it.
         """
-        w = self.w
-        engine = w.engine
         if name in self.warmed:
             return
+        w = self.w
+        engine = w.engine
         self.warmed.add(name)
         if self._warm_worker is not None:
             self._warm_worker.cancel()

@@ -286,8 +286,8 @@ def _scan(ws: Workspace, roots: list[Path]) -> IndexScan:
     root_names = {str(r) for r in roots}
     # an e-mail's attachments are documents of their own, kept and removed with their message
     gone = {d: v for d, v in known.items() if container_of(d) not in on_disk and v[3] in root_names}
-    return IndexScan(files=files, known=known, gone=gone,
-                     gone_by_sha={v[2]: d for d, v in gone.items()}, gone_sizes={v[0] for v in gone.values()}, failed=failed)
+    return IndexScan(files=files, known=known, gone=gone, gone_by_sha={v[2]: d for d, v in gone.items()},
+                     gone_sizes={v[0] for v in gone.values()}, failed=failed)
 
 
 def triage_file(

@@ -146,8 +146,6 @@ def test_warm_workspace_op_reads_the_indexes_a_first_question_needs(tmp_path, ve
     import core.store.vectors as vectors
     from core.engine import warm_workspace_op
     from core.pipeline import index_folders, run
-    from core.settings import Settings
-    from core.store import Workspace
 
     docs = tmp_path / "docs"
     docs.mkdir()
@@ -159,4 +157,8 @@ def test_warm_workspace_op_reads_the_indexes_a_first_question_needs(tmp_path, ve
     assert vectors._session().approx_num_items > before  # the vectors were read into the shared cache
     assert warm_workspace_op("warm", Settings(), cancel=lambda: True) == 0.0  # cancelled before it began
     Workspace("empty")
-    assert warm_workspace_op("empty", Settings(), cancel=lambda: False) >= 0  # nothing to read
+    cached = vectors._session().approx_num_items
+    warm_workspace_op("empty", Settings(), cancel=lambda: False)
+    assert vectors._session().approx_num_items == cached  # an empty workspace reads nothing
+    with pytest.raises(WorkspaceNotFoundError):
+        warm_workspace_op("missing", Settings(), cancel=lambda: False)

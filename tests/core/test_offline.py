@@ -141,11 +141,8 @@ def test_offline_switches_reach_every_library(tmp_path: Path) -> None:
 
 def test_importing_core_caps_glibc_malloc_arenas_unless_the_environment_chose() -> None:
     # Issue #15: threads' malloc arenas held 530 MB freed memory after 16 questions at 1M chunks.
-    import subprocess
-    import sys
-
     code = "import core, core.memory as m; print(m.arenas_limited)"
-    env = {k: v for k, v in __import__("os").environ.items() if k != "MALLOC_ARENA_MAX"}
+    env = {k: v for k, v in os.environ.items() if k != "MALLOC_ARENA_MAX"}
     capped = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert capped.stdout.strip() == str(sys.platform.startswith("linux"))
     chosen = subprocess.run([sys.executable, "-c", code], env=dict(env, MALLOC_ARENA_MAX="8"), capture_output=True,

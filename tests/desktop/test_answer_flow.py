@@ -149,9 +149,8 @@ def test_a_shown_workspace_with_chunks_is_read_ahead_once_in_the_engine(qtbot, t
     qtbot.waitUntil(lambda: "lease" in window.answers.warm_seconds, timeout=TIMEOUT_MS)
     assert window.answers.warm_seconds["lease"] > 0  # the engine opened it and searched it
     before = dict(window.answers.warm_seconds)
-    window.workspaces.refresh()  # shown again (a commit, a refresh): not read a second time
     with qtbot.waitSignal(window.workspace_loaded, timeout=TIMEOUT_MS):
-        pass
+        window.workspaces.refresh()  # shown again (a commit, a refresh): not read a second time
     assert window.answers.warm_seconds == before and window.answers.warmed == {"lease"}
     with qtbot.waitSignal(window.answer_ready, timeout=TIMEOUT_MS) as blocker:
         window.ask("When is the monthly rent paid?")
