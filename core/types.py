@@ -316,6 +316,21 @@ class ScopeInfo(BaseModel):
     scores: dict[str, float] = Field(default_factory=dict, description="Best candidates' resolution scores.")
 
 
+class WarningReason(str, Enum):
+    """Why a claim is shown with a visible warning instead of silently (the third outcome of a check)."""
+
+    polarity_unsure = "polarity_unsure"
+    """The polarity check (:mod:`core.polarity`) found words the claim and its quotes negate
+    differently, but also as many they negate alike: it cannot tell a paraphrase from a flip."""
+
+
+class ClaimWarning(BaseModel):
+    """A reason to read a shown claim's quotes before relying on it."""
+
+    reason: WarningReason
+    detail: str = Field("", description="What the check saw, e.g. the word negated on one side only.")
+
+
 class Claim(BaseModel):
     """A sentence of the answer that kept at least one verified citation."""
 
@@ -326,6 +341,9 @@ class Claim(BaseModel):
     )
     passage_score: float | None = Field(
         None, description="Passages answer only: the span's score against the question (core.passages); None otherwise."
+    )
+    warning: ClaimWarning | None = Field(
+        None, description="Set when a check could not tell whether the quotes support the claim; shown beside it."
     )
 
 

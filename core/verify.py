@@ -27,7 +27,9 @@ Cheapest check first (DESIGN.md step 6):
    (:func:`core.polarity.polarity_mismatch`: "The deposit is not refundable" citing
    "The deposit is refundable"); otherwise the claim is removed with reason
    ``polarity_mismatch``. Runs without a judge model; its blind spots are listed in
-   :mod:`core.polarity`.
+   :mod:`core.polarity`. Where it cannot tell (as many words negated alike as
+   differently), the claim is shown with a visible warning
+   (``Claim.warning``, reason ``polarity_unsure``) instead of being removed or shown silently.
 
 For every accepted citation the span shown to the user is the *source's* text at
 the matched offsets, never the model's copy.
@@ -45,12 +47,13 @@ from rapidfuzz import fuzz
 from rapidfuzz.distance import Levenshtein
 
 from core.facts import missing_facts
-from core.polarity import polarity_mismatch
+from core.polarity import check_polarity as polarity_verdict
 from core.normalize import MARKS, normalize, normalized, to_original_span
 from core.types import (
     Chunk,
     Citation,
     Claim,
+    ClaimWarning,
     MatchKind,
     ModelAnswer,
     PageSpan,
@@ -58,6 +61,7 @@ from core.types import (
     Rejected,
     RejectReason,
     SupportVerdict,
+    WarningReason,
 )
 
 
@@ -360,7 +364,8 @@ def verify_claims(
                                      reason=reason, detail=detail))
             continue
         if kept:
-            claims.append(Claim(text=model_claim.text, citations=kept))
+            warning = _polarity_warning(model_claim.text, kept) if check_polarity else None
+            claims.append(Claim(text=model_claim.text, citations=kept, warning=warning))
         else:
             rejected.append(Rejected(claim=model_claim.text, reason=RejectReason.no_citation))
     return claims, rejected
@@ -370,16 +375,24 @@ def _whole_claim_problem(claim: str, kept: list[Citation], lang: str | None, che
                          check_polarity: bool) -> tuple[RejectReason, str] | None:
     """Why a claim whose quotes all verified is still rejected, as ``(reason, detail)``, or ``None``:
     a number, date or amount none of its quotes state (:func:`core.facts.missing_facts`), then a
-    negation its quotes do not share (:func:`core.polarity.polarity_mismatch`)."""
+    negation its quotes do not share (:func:`core.polarity.check_polarity` says ``contradict``)."""
     quotes = [c.quote for c in kept]
     if check_facts:
         missing = missing_facts(claim, quotes, lang)
         if missing:
             return RejectReason.fact_not_in_quote, "not in the quotes: " + "; ".join(f.describe() for f in missing)
     if check_polarity:
-        mismatch = polarity_mismatch(claim, quotes)
-        if mismatch:
-            return RejectReason.polarity_mismatch, mismatch
+        verdict = polarity_verdict(claim, quotes)
+        if verdict.outcome == "contradict":
+            return RejectReason.polarity_mismatch, verdict.reason
+    return None
+
+
+def _polarity_warning(claim: str, kept: list[Citation]) -> ClaimWarning | None:
+    """The warning for a shown claim the polarity check could not decide (``unsure``), else ``None``."""
+    verdict = polarity_verdict(claim, [c.quote for c in kept])
+    if verdict.outcome == "unsure":
+        return ClaimWarning(reason=WarningReason.polarity_unsure, detail=verdict.reason)
     return None
 
 

@@ -1,0 +1,109 @@
+"""Polarity check (funnel step 5): does a claim state the opposite of its quotes?
+
+"The deposit is not refundable" citing "The deposit is refundable" passes the literal check
+(the quote is in the source) and the facts check (no number differs); without a judge model it
+would be shown as verified. This module reads the negation *scope* of the claim and of its
+quotes (:mod:`core.polarity.scope`) and compares the polarity of the words they share.
+
+**Outcomes** (:class:`PolarityVerdict`): ``agree`` (shown), ``contradict`` (removed with reason
+``polarity_mismatch``), ``unsure`` (shown with a visible warning, ``polarity_unsure``).
+PLACEHOLDER_DECISION
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Literal
+
+from core.polarity.scope import Word, language, prefix_base, read
+
+__all__ = ["PolarityVerdict", "check_polarity", "polarity_mismatch"]
+
+
+@dataclass(frozen=True)
+class PolarityVerdict:
+    """The polarity check's verdict on one claim against its verified quotes.
+
+    ``outcome``: ``agree`` | ``contradict`` | ``unsure``; ``reason``: one sentence naming the
+    deciding words ('' when they agree); ``conflicts`` / ``agreements``: how many shared words
+    have opposite / the same negated polarity.
+    """
+
+    outcome: Literal["agree", "contradict", "unsure"]
+    reason: str = ""
+    conflicts: int = 0
+    agreements: int = 0
+
+
+def _with_prefixes(words: list[Word], other: list[Word], lang: str) -> list[Word]:
+    """A word negated by a prefix ("unenforceable") counts as its base negated when only the
+    base occurs in the other text."""
+    other_stems = {s for w in other for s in w.stems}
+    out = []
+    for w in words:
+        base = prefix_base(w, lang)
+        if base and base & other_stems and not w.stems & other_stems:
+            pol = None if w.polarity is None else 1 - w.polarity
+            out.append(Word(w.text, base, pol, True))
+        else:
+            out.append(w)
+    return out
+
+
+@lru_cache(maxsize=2048)
+def _check(claim: str, quotes: tuple[str, ...]) -> PolarityVerdict:
+    claim_words = read([claim])
+    quote_words = read(list(quotes))
+    lang = language(claim + " " + " ".join(quotes))
+    cw = _with_prefixes(claim_words, quote_words, lang)
+    qw = _with_prefixes(quote_words, claim_words, lang)
+    conflicts: list[tuple[str, bool]] = []
+    agreements = 0
+    seen: set[frozenset[str]] = set()
+    for w in cw:
+        if w.stems in seen:
+            continue
+        seen.add(w.stems)
+        c_pols = {x.polarity for x in cw if x.stems & w.stems} - {None}
+        q_all = [x for x in qw if x.stems & w.stems]
+        q_pols = {x.polarity for x in q_all} - {None}
+        if not c_pols or not q_pols:
+            continue
+        if len(c_pols) == 1 and len(q_pols) == 1 and c_pols != q_pols:
+            conflicts.append((w.text, 1 in c_pols))
+        elif 1 in c_pols & q_pols:
+            agreements += 1
+    if not conflicts:
+        return PolarityVerdict("agree", "", 0, agreements)
+    word, in_claim = conflicts[0]
+    where = "the claim, not in its quotes" if in_claim else "the quotes, not in the claim"
+    reason = f"'{word}' is negated in {where}"
+    if len(conflicts) > agreements:
+        return PolarityVerdict("contradict", reason, len(conflicts), agreements)
+    return PolarityVerdict("unsure", reason, len(conflicts), agreements)
+
+
+def check_polarity(claim: str, quotes: list[str]) -> PolarityVerdict:
+    """Compare the negation of ``claim`` with that of its ``quotes`` (read together, in order).
+
+    Args:
+        claim: the model's sentence.
+        quotes: its verified quotes, in citation order (a quote ending in ":" opens the list
+            the next quote continues).
+
+    Returns:
+        The verdict; see the module docstring for how ``contradict`` and ``unsure`` are decided.
+    """
+    return _check(claim, tuple(quotes))
+
+
+def polarity_mismatch(claim: str, quotes: list[str]) -> str | None:
+    """Why ``claim`` contradicts its ``quotes`` in negation, or ``None`` (agree or unsure).
+
+    Returns:
+        A short reason naming a word ("'refundable' is negated in the claim, not in its
+        quotes"), or ``None``.
+    """
+    verdict = check_polarity(claim, quotes)
+    return verdict.reason if verdict.outcome == "contradict" else None

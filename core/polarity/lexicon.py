@@ -1,0 +1,118 @@
+"""Word lists and phrase rewrites of the polarity check (English and Spanish legal drafting).
+
+Hand-written, not learnt: every entry is a general fact of English or Spanish grammar or of
+contract drafting (a negation cue, a comparative, an exception marker), never a word of a
+particular evaluation pair. No installable library marks negation scope offline: spaCy's
+English models are not on PyPI, negspacy needs one, and NLTK/stanza download their data at
+run time (checked 2026-12-01), so the scope rules in :mod:`core.polarity.scope` use these lists.
+
+Phrases are rewritten to marker tokens before tokenizing (:data:`PHRASES`, applied in order,
+longest first where they overlap):
+
+* ``zzneg`` — a sentential negation ("in no event", "en ningún caso", "no longer");
+* ``zzle`` — an upper bound, which reads as a negation of what follows ("not more than",
+  "no later than" (a deadline), "shall not exceed", "at most", "capped at", "less than",
+  "below", "within 30 days", "no más de", "como máximo");
+* ``zzge`` — a lower bound or a plain comparative, which negates nothing ("not less than",
+  "at least", "more than", "exceeds", "no menos de", "al menos"): dropped;
+* ``zzexc`` — an exception that closes a negation ("unless", "except", "other than",
+  "save as", "salvo", "a menos que", "sino"): what was negated before it becomes
+  conditional, what follows it is what the rule requires;
+* ``zzonly`` — "only if / only when / solo si …": what precedes it in its clause is conditional;
+* idioms whose negation carries no polarity ("not only", "without limitation", "whether or
+  not", "sin perjuicio", "No. 5") are deleted.
+"""
+
+from __future__ import annotations
+
+import re
+
+_N = r"(?:\d|\(|one\b|two\b|three\b|four\b|five\b|six\b|seven\b|eight\b|nine\b|ten\b|fifteen\b|twenty|thirty|" \
+     r"forty|fifty|sixty|ninety|a\s+period\b|the\s+period\b|un\s+plazo\b|el\s+plazo\b|los\b|las\b)"
+
+PHRASES: list[tuple[re.Pattern[str], str]] = [(re.compile(p, re.IGNORECASE), r) for p, r in [
+    # idioms: no polarity
+    (r"\bnot\s+only\b|\bno\s+s[óo]lo\b|\bno\s+solamente\b|\bwhether\s+or\s+not\b", " "),
+    (r"\b(?:including\s+)?(?:but\s+)?(?:without\s+(?:limitation|limiting|prejudice)|not\s+limited\s+to)\b", " "),
+    (r"\bsin\s+(?:perjuicio|limitaci[óo]n)\b|\bno\s+obstante\b|\bsin\s+que\s+ello\b", " , "),
+    (r"\bno\s*\.\s*(?=\d)|\bn[º°]\s*(?=\d)|\bno\s+(?=\d)", " "),
+    (r"\bnotwithstanding\b", " , "),
+    # sentential negations written as a phrase
+    (r"\b(?:in|under)\s+no\s+(?:event|case|way|circumstances?|manner)\b|\bat\s+no\s+time\b|\bby\s+no\s+means\b"
+     r"|\bno\s+longer\b", " zzneg "),
+    (r"\b(?:en|bajo)\s+ning[úu]n\s+(?:caso|momento|supuesto|concepto|modo)\b|\bde\s+ning[úu]n\s+modo\b"
+     r"|\bde\s+ninguna\s+(?:manera|forma)\b|\bya\s+no\b", " zzneg "),
+    # bounds: upper bound = negation of what follows; lower bound / plain comparative = none
+    (r"\bno[t]?\s+(?:be\s+)?(?:less|fewer|lower|shorter|earlier|sooner)\s+than\b|\bat\s+(?:the\s+)?least\b"
+     r"|\b(?:a\s+)?minimum\s+of\b|\bno\s+(?:menos|inferior|menor)\s+(?:de|que|a)\b|\bal\s+menos\b"
+     r"|\bcomo\s+m[íi]nimo\b|\bpor\s+lo\s+menos\b", " zzge "),
+    (r"\bno[t]?\s+(?:be\s+)?(?:more|greater|later|higher|longer)\s+than\b|\bnot\s+(?:to\s+)?exceed(?:ing|s)?\b"
+     r"|\bat\s+(?:the\s+)?most\b|\b(?:a\s+)?maximum\s+of\b|\bcapped\s+at\b|\bup\s+to\s+(?=\S*\d)"
+     r"|\b(?:less|fewer|lower|shorter|earlier)\s+than\b|\bbelow\b|\bwithin\s+" + _N +
+     r"|\bno\s+(?:m[áa]s|superior|mayor|posterior)\s+(?:tarde\s+)?(?:de|que|a)\b|\ba\s+m[áa]s\s+tardar\b"
+     r"|\bcomo\s+m[áa]ximo\b|\b(?:menos|inferior|menor)\s+(?:de|que|a)\b|\bdentro\s+del?\s+" + _N, " zzle "),
+    (r"\b(?:more|greater|later|higher|longer)\s+than\b|\bexceed(?:s|ed|ing)?\b|\bin\s+excess\s+of\b|\babove\b"
+     r"|\b(?:m[áa]s|superior|mayor|posterior)\s+(?:de|que|a)\b|\bexced(?:e|er|an|a|en)\b", " zzge "),
+    # exceptions and conditions
+    (r"\bunless\b|\bexcept(?:\s+(?:as|for|that|in|to|where|when|with|by|on|upon))?\b|\bother\s+than\b"
+     r"|\bsave\s+(?:as|for|that|where|with)\b|\bexcluding\b|\bapart\s+from\b|\bbut\s+for\b"
+     r"|\bsalvo(?:\s+que)?\b|\bexcepto(?:\s+que)?\b|\ba\s+(?:menos|no\s+ser)\s+que\b|\bcon\s+excepci[óo]n\s+de\b"
+     r"|\bsino\b|\bfuera\s+de\b", " zzexc "),
+    (r"\b(?:only|solely|exclusively)\s+(?=if|when|where|with|upon|after|on|in|by|to|from|as|for|once|until|at)\b"
+     r"|\b(?:s[óo]lo|solamente|[úu]nicamente|exclusivamente)\s+(?=si|cuando|con|en|por|a|de|mediante|tras|previa)\b",
+     " zzonly "),
+    (r"\bfree\s+(?:of|from)\b|\blibres?\s+de\b|\bcarecen?\s+de\b", " zzlex "),
+]]
+
+NEGATION = frozenset({"not", "never", "cannot", "zzneg", "nunca", "jamás", "jamas", "tampoco"})
+"""Sentential negation cues: they negate the rest of their clause."""
+
+CONTINUING = frozenset({"nor", "ni"})
+""""neither A nor B": inside a negation it continues it; at the start of a clause it negates it."""
+
+NEG_DETERMINERS = frozenset({
+    "neither", "none", "nothing", "nobody", "ningún", "ningun", "ninguno", "ninguna", "ningunos", "ningunas",
+    "nadie", "nada",
+})
+"""Negative determiners and pronouns: "no party may …" negates the predicate, not the subject.
+English "no" is one too; Spanish "no" is a sentential cue ("no podrá")."""
+
+WITHOUT = frozenset({"without", "sin"})
+"""Outside a negation a short negation of its object; inside one ("shall not … without Y") an exception."""
+
+LEXICAL = re.compile(
+    r"^(?:exclud(?:e|es|ed)|prohibit(?:s|ed)?|forbid(?:s|den)?|preclud(?:e|es|ed)|prevent(?:s|ed)?|"
+    r"restrict(?:s|ed)?|refrain(?:s|ed)?|ceas(?:e|es|ed)|barred|exempt(?:ed)?|"
+    r"excluid[oa]s?|excluye[n]?|prohibid[oa]s?|prohíbe[n]?|prohibe[n]?|impide[n]?|exent[oa]s?|zzlex)$"
+)
+"""Verbs and participles that negate what follows them ("is excluded from" = "does not include",
+"shall not be restricted from buying" = "may buy"). Only when written in lower case in running
+text: a capitalised "Restricted Period" is a defined term."""
+
+MODALS = frozenset({
+    "shall", "will", "may", "must", "can", "could", "should", "would", "might", "is", "are", "was", "were", "be",
+    "has", "have", "had", "does", "do", "did",
+    "podrá", "podrán", "podra", "podran", "puede", "pueden", "deberá", "deberán", "debe", "deben", "será", "serán",
+    "es", "son", "está", "están", "tendrá", "tendrán", "tiene", "tienen", "ha", "han", "habrá", "queda", "quedan", "se",
+})
+"""Auxiliaries and modals: after "no X" / "neither X" they end the subject and start the negated predicate."""
+
+BOUNDARIES = frozenset({
+    "but", "however", "although", "though", "whereas", "provided", "if", "when", "whenever", "where", "while",
+    "because", "which", "who", "whom", "whose",
+    "pero", "aunque", "mientras", "si", "cuando", "donde", "porque", "que", "cual", "cuales", "quien", "quienes",
+    "cuyo", "cuya",
+})
+"""Words that end a negation's scope: a new clause, a condition or a relative clause starts."""
+
+THAT_STARTS_CLAUSE = frozenset({
+    "the", "a", "an", "it", "such", "any", "this", "these", "those", "is", "are", "was", "were", "shall", "will",
+    "may", "has", "have", "he", "she", "they", "we", "you", "i", "its", "their", "no", "not", "there", "each",
+    "either", "neither", "all", "if", "in", "zzneg",
+})
+""""that" ends a scope when a clause follows it ("agree that the Company will"), not as a determiner ("that term")."""
+
+SPANISH = frozenset({"el", "la", "los", "las", "del", "que", "y", "en", "se", "por", "con", "para", "una", "podrá",
+                     "será", "sin", "al", "su", "sus", "o"})
+ENGLISH = frozenset({"the", "of", "and", "to", "is", "shall", "be", "not", "any", "or", "this", "that", "will",
+                     "may", "by", "for", "with", "party"})

@@ -1,0 +1,243 @@
+"""Negation scope: which words of a text are stated negatively, positively, or conditionally.
+
+A dependency-free approximation of cue-and-scope negation marking (the task of the
+*SEM 2012 shared task; Morante & Blanco 2012), written by hand because no parser or
+negation model installs offline (see :mod:`core.polarity.lexicon`). Each word gets a
+polarity: ``0`` stated, ``1`` negated, ``None`` conditional (its polarity depends on an
+exception: "may not assign *without consent*" neither allows nor forbids assigning outright).
+
+Rules, in reading order (lists in :mod:`core.polarity.lexicon`):
+
+* a sentential cue ("not", "never", "cannot", "-n't", "in no event", Spanish "no",
+  "en ningún caso") negates the rest of its clause; a second cue in the same clause starts
+  a new negation rather than cancelling the first ("a person who is not a party may not
+  enforce");
+* a negative determiner ("no party", "neither X nor Y", "nothing in this Agreement",
+  "ningún") negates the predicate: the words up to the next auxiliary or modal ("shall",
+  "may", "is", "podrá") are its subject and stay conditional; when no auxiliary follows
+  ("has no authority to bind"), they are negated;
+* a lexical negative ("excluded", "prohibited", "restricted from", "free of") and an upper
+  bound ("not more than", "no later than", "within 30 days", "at most") flip the polarity of
+  what follows them (so "not restricted" is stated, "not less than" = "at least");
+* an exception inside a negation ("shall not … without / unless / except / other than Y")
+  makes the negated words conditional and states Y; "only if" does the same to the words
+  before it; outside a negation "without Y" negates Y only;
+* a clause ends at . ; ? ! and at a word that starts a new clause, condition or relative
+  clause (but, if, when, which, who, "that the …", pero, si, que); a parenthesis inherits
+  the negation around it and restores it after; a colon after a negation carries it into
+  every list item that follows (the items are read as continuing the lead-in).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+
+from core.polarity import lexicon as lx
+
+_TOKEN = re.compile(r"\d[\d.,]*|[^\W\d_]+(?:'[^\W\d_]+)?|[,;:.!?()]", re.UNICODE)
+_PREFIX = re.compile(r"^(?:un|in|im|ir|il|non|des|dis)(?=[^\W\d_]{4,})")
+_ADJECTIVE = re.compile(r"(?:able|ible|al|ent|ant|ive|ful|ed|id|ar|ido|ida|idos|idas|ble|bles|ente|entes|ante|antes|"
+                        r"ivo|iva|ivos|ivas|ado|ada|ados|adas|ico|ica|ial|iales|ales)$")
+_SHORT_SCOPE = 6
+"""Words an upper bound or an outside "without" reaches ("less than [six months' notice]")."""
+
+
+@dataclass
+class Word:
+    """One content word of a text: its surface form, stems and polarity (0, 1 or None)."""
+
+    text: str
+    stems: frozenset[str]
+    polarity: int | None
+    scoped: bool
+    """True when some operator reached it (a stated word outside any negation is False)."""
+
+
+def _plain(word: str) -> str:
+    return "".join(c for c in unicodedata.normalize("NFD", word.casefold()) if not unicodedata.combining(c))
+
+
+def language(text: str) -> str:
+    """``"es"`` or ``"en"``: which language's function words the text uses more."""
+    words = re.findall(r"[^\W\d_]+", text.casefold())
+    es = sum(w in lx.SPANISH for w in words)
+    en = sum(w in lx.ENGLISH for w in words)
+    return "es" if es > en else "en"
+
+
+@lru_cache(maxsize=16384)
+def stems(word: str, lang: str) -> frozenset[str]:
+    """The word's Snowball stem in ``lang``, without accents (one stem: "provider" and
+    "provide" differ only when the language's stemmer says so)."""
+    from core.textproc import _stemmer
+
+    return frozenset({_plain(_stemmer(lang).stemWord(word.casefold()))})
+
+
+@lru_cache(maxsize=1)
+def _stopwords() -> frozenset[str]:
+    from core.textproc import all_stopwords
+
+    return all_stopwords() | lx.MODALS | {"hereunder", "hereto", "herein", "thereof", "thereto", "hereby", "such",
+                                          "either", "each", "any", "shall", "also", "thereunder", "whatsoever"}
+
+
+def tokens(text: str) -> list[tuple[str, str]]:
+    """``(token, original)`` pairs: lower-cased words, numbers, punctuation and marker tokens.
+
+    ``original`` keeps the case of the source word (a capitalised "Restricted" is a
+    defined term, not a cue)."""
+    text = text.replace("’", "'").replace("‘", "'").replace("-", " ")
+    for pattern, repl in lx.PHRASES:
+        text = pattern.sub(repl, text)
+    out: list[tuple[str, str]] = []
+    for tok in _TOKEN.findall(text):
+        low = tok.casefold()
+        if low.endswith("n't"):
+            out += [(low[:-3] if low[:-3] not in {"wo", "ca", "sha"} else {"wo": "will", "ca": "can",
+                                                                             "sha": "shall"}[low[:-3]], tok),
+                    ("not", "not")]
+        elif low == "cannot":
+            out += [("can", tok), ("not", "not")]
+        else:
+            out.append((low, tok))
+    return out
+
+
+class _Reader:
+    """State of one left-to-right pass (see the module docstring)."""
+
+    def __init__(self, lang: str, words: list[Word]) -> None:
+        self.lang = lang
+        self.words = words
+        self.list_base = 0  # a negated lead-in before a colon: every later clause starts negated
+        self.reset()
+
+    def reset(self) -> None:
+        self.neg = self.list_base  # polarity of the rest of the clause
+        self.active = bool(self.list_base)  # a negation (cue, determiner, lexical) is open
+        self.since = len(self.words)  # first word the open negation reached
+        self.clause_start = len(self.words)
+        self.pending: list[int] | None = None  # subject words after "no"/"neither", awaiting a modal
+        self.short: list[list[int]] = []  # [value, words left] of upper bounds and outside "without"
+
+    def end_clause(self) -> None:
+        if self.pending is not None:  # "has no authority to bind": no modal came, the words are negated
+            for i in self.pending:
+                self.words[i].polarity = 1
+        self.reset()
+
+    def open_negation(self) -> None:
+        self.resolve_pending(keep=True)
+        self.neg, self.active, self.since = 1, True, len(self.words)
+
+    def resolve_pending(self, keep: bool) -> None:
+        if self.pending is not None and not keep:
+            for i in self.pending:
+                self.words[i].polarity = 1
+        self.pending = None
+
+    def exception(self) -> None:
+        """"not X unless/except/without Y": X becomes conditional, Y is stated."""
+        if self.active:
+            for w in self.words[self.since:]:
+                if w.polarity is not None and w.scoped:
+                    w.polarity = None
+            self.pending = None
+            self.neg, self.active = 0, False
+            self.short = []
+            self.since = len(self.words)
+        else:
+            self.end_clause()
+            self.neg = self.active = 0  # what follows an exception outside a negation is stated
+
+    def add(self, tok: str, original: str, stopwords: frozenset[str]) -> None:
+        if len(tok) < 3 or tok in stopwords or tok.startswith("zz") or tok[0].isdigit():
+            if tok[0].isdigit():
+                self._tick()
+            return
+        short = sum(v for v, _ in self.short) % 2
+        pol = (self.neg + short) % 2
+        scoped = self.active or bool(self.short)
+        if self.pending is not None:
+            self.pending.append(len(self.words))
+            self.words.append(Word(tok, stems(tok, self.lang), None, True))
+        else:
+            self.words.append(Word(tok, stems(tok, self.lang), pol, scoped))
+        self._tick()
+
+    def _tick(self) -> None:
+        for s in self.short:
+            s[1] -= 1
+        self.short = [s for s in self.short if s[1] > 0]
+
+
+def read(text_parts: list[str]) -> list[Word]:
+    """The content words of ``text_parts`` read as one passage, each with its polarity.
+
+    Args:
+        text_parts: a claim (one part) or the quotes of a claim in order (several parts:
+            a part ending in a colon opens the list its successors continue).
+
+    Returns:
+        One :class:`Word` per content word (stopwords, numbers and cues are left out).
+    """
+    lang = language(" ".join(text_parts))
+    sw = _stopwords()
+    words: list[Word] = []
+    r = _Reader(lang, words)
+    for part in text_parts:
+        toks = tokens(part)
+        saved: list[tuple] = []
+        for k, (tok, orig) in enumerate(toks):
+            nxt = toks[k + 1][0] if k + 1 < len(toks) else ""
+            if tok in ".;!?":
+                r.end_clause()
+            elif tok == ":":
+                r.list_base = 1 if r.active and r.neg else r.list_base
+                r.end_clause()
+            elif tok == "(":
+                saved.append((r.neg, r.active, r.since, r.pending, [s[:] for s in r.short]))
+            elif tok == ")":
+                if saved:
+                    r.neg, r.active, r.since, r.pending, r.short = saved.pop()
+            elif tok in lx.BOUNDARIES or (tok == "that" and nxt in lx.THAT_STARTS_CLAUSE):
+                r.end_clause()
+            elif tok == "zzexc" or (tok in lx.WITHOUT and r.active):
+                r.exception()
+            elif tok == "zzonly":
+                for w in words[r.clause_start:]:
+                    w.polarity = None
+                r.pending = None
+            elif tok in lx.WITHOUT or tok == "zzle":
+                r.short.append([1, _SHORT_SCOPE])
+            elif tok in lx.CONTINUING:
+                if not r.active:
+                    r.open_negation()
+            elif tok in lx.NEGATION or (tok == "no" and lang == "es"):
+                r.open_negation()
+            elif tok in lx.NEG_DETERMINERS or tok == "no":
+                r.open_negation()
+                r.pending = []
+            elif lx.LEXICAL.match(tok) and (orig.islower() or orig.isupper() and len(orig) > 1) or tok == "zzlex":
+                r.resolve_pending(keep=True)
+                r.neg, r.active = 1 - r.neg, True
+                r.since = min(r.since, len(words))
+            elif r.pending is not None and tok in lx.MODALS:
+                r.resolve_pending(keep=True)
+                r.since = len(words)
+            else:
+                r.add(tok, orig, sw)
+        r.end_clause()
+    return words
+
+
+def prefix_base(word: Word, lang: str) -> frozenset[str] | None:
+    """Stems of ``word`` without a negative prefix ("unenforceable" → "enforceable"), if it has one."""
+    m = _PREFIX.match(word.text)
+    if m and _ADJECTIVE.search(word.text):
+        return stems(word.text[m.end():], lang)
+    return None
