@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
+from core.polarity.lexicon import RESTATEMENTS
 from core.polarity.scope import Word, language, prefix_base, read
 
 __all__ = ["PolarityVerdict", "check_polarity", "polarity_mismatch"]
@@ -45,41 +46,58 @@ def _with_prefixes(words: list[Word], other: list[Word], lang: str) -> list[Word
         base = prefix_base(w, lang)
         if base and base & other_stems and not w.stems & other_stems:
             pol = None if w.polarity is None else 1 - w.polarity
-            out.append(Word(w.text, base, pol, True))
+            out.append(Word(w.text, base, pol, True, w.subject, w.cond))
         else:
             out.append(w)
     return out
 
 
+def _same(a: frozenset[str], b: frozenset[str]) -> bool:
+    """Same word: a shared stem, or one stem the other plus at most two letters ("waiv"/"waiver")."""
+    if a & b:
+        return True
+    return any(len(s) >= 5 and len(t) - len(s) <= 2 and t.startswith(s)
+               for x in a for y in b for s, t in (sorted((x, y), key=len),))
+
+
+def _effective(word: Word, other_states_condition: bool) -> int | None:
+    return None if word.cond and other_states_condition else word.polarity
+
+
 @lru_cache(maxsize=2048)
 def _check(claim: str, quotes: tuple[str, ...]) -> PolarityVerdict:
-    claim_words = read([claim])
-    quote_words = read(list(quotes))
+    claim_read = read([claim])
+    quote_read = read(list(quotes))
     lang = language(claim + " " + " ".join(quotes))
-    cw = _with_prefixes(claim_words, quote_words, lang)
-    qw = _with_prefixes(quote_words, claim_words, lang)
-    conflicts: list[tuple[str, bool]] = []
+    cw = _with_prefixes(claim_read.words, quote_read.words, lang)
+    qw = _with_prefixes(quote_read.words, claim_read.words, lang)
+    strong: list[tuple[str, bool]] = []
+    weak: list[tuple[str, bool]] = []
     agreements = 0
-    seen: set[frozenset[str]] = set()
+    seen: list[frozenset[str]] = []
     for w in cw:
-        if w.stems in seen:
+        if any(_same(w.stems, s) for s in seen):
             continue
-        seen.add(w.stems)
-        c_pols = {x.polarity for x in cw if x.stems & w.stems} - {None}
-        q_all = [x for x in qw if x.stems & w.stems]
-        q_pols = {x.polarity for x in q_all} - {None}
+        seen.append(w.stems)
+        c_occ = [x for x in cw if _same(x.stems, w.stems)]
+        q_occ = [x for x in qw if _same(x.stems, w.stems)]
+        c_pols = {_effective(x, quote_read.condition) for x in c_occ} - {None}
+        q_pols = {_effective(x, claim_read.condition) for x in q_occ} - {None}
         if not c_pols or not q_pols:
             continue
         if len(c_pols) == 1 and len(q_pols) == 1 and c_pols != q_pols:
-            conflicts.append((w.text, 1 in c_pols))
+            subject = any(x.subject for x in c_occ + q_occ)
+            (weak if subject else strong).append((w.text, 1 in c_pols))
         elif 1 in c_pols & q_pols:
             agreements += 1
+    conflicts = strong + weak
     if not conflicts:
         return PolarityVerdict("agree", "", 0, agreements)
     word, in_claim = conflicts[0]
     where = "the claim, not in its quotes" if in_claim else "the quotes, not in the claim"
     reason = f"'{word}' is negated in {where}"
-    if len(conflicts) > agreements:
+    restated = (claim_read.tokens & RESTATEMENTS) - quote_read.tokens
+    if len(strong) > agreements and not restated:
         return PolarityVerdict("contradict", reason, len(conflicts), agreements)
     return PolarityVerdict("unsure", reason, len(conflicts), agreements)
 

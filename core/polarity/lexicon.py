@@ -54,14 +54,15 @@ PHRASES: list[tuple[re.Pattern[str], str]] = [(re.compile(p, re.IGNORECASE), r) 
     (r"\b(?:more|greater|later|higher|longer)\s+than\b|\bexceed(?:s|ed|ing)?\b|\bin\s+excess\s+of\b|\babove\b"
      r"|\b(?:m[áa]s|superior|mayor|posterior)\s+(?:de|que|a)\b|\bexced(?:e|er|an|a|en)\b", " zzge "),
     # exceptions and conditions
-    (r"\bunless\b|\bexcept(?:\s+(?:as|for|that|in|to|where|when|with|by|on|upon))?\b|\bother\s+than\b"
-     r"|\bsave\s+(?:as|for|that|where|with)\b|\bexcluding\b|\bapart\s+from\b|\bbut\s+for\b"
+    (r"\bother\s+than\b|\bapart\s+from\b|\bdistint[oa]s?\s+de\b", " zzother "),
+    (r"\bunless\b|\buntil\b|\bhasta\s+que\b|\bexcept(?:\s+(?:as|for|that|in|to|where|when|with|by|on|upon))?\b"
+     r"|\bsave\s+(?:as|for|that|where|with)\b|\bexcluding\b|\bbut\s+for\b"
      r"|\bsalvo(?:\s+que)?\b|\bexcepto(?:\s+que)?\b|\ba\s+(?:menos|no\s+ser)\s+que\b|\bcon\s+excepci[óo]n\s+de\b"
-     r"|\bsino\b|\bfuera\s+de\b", " zzexc "),
+     r"|\bsino\b", " zzexc "),
     (r"\b(?:only|solely|exclusively)\s+(?=if|when|where|with|upon|after|on|in|by|to|from|as|for|once|until|at)\b"
      r"|\b(?:s[óo]lo|solamente|[úu]nicamente|exclusivamente)\s+(?=si|cuando|con|en|por|a|de|mediante|tras|previa)\b",
      " zzonly "),
-    (r"\bfree\s+(?:of|from)\b|\blibres?\s+de\b|\bcarecen?\s+de\b", " zzlex "),
+    (r"\bfree\s+(?:of|from)\b|\blibres?\s+de\b|\bcarecen?\s+de\b|\boutside\s+(?:of\s+)?|\bfuera\s+de\b", " zzlex "),
 ]]
 
 NEGATION = frozenset({"not", "never", "cannot", "zzneg", "nunca", "jamás", "jamas", "tampoco"})
@@ -82,7 +83,7 @@ WITHOUT = frozenset({"without", "sin"})
 
 LEXICAL = re.compile(
     r"^(?:exclud(?:e|es|ed)|prohibit(?:s|ed)?|forbid(?:s|den)?|preclud(?:e|es|ed)|prevent(?:s|ed)?|"
-    r"restrict(?:s|ed)?|refrain(?:s|ed)?|ceas(?:e|es|ed)|barred|exempt(?:ed)?|"
+    r"restrict(?:s|ed)?|refrain(?:s|ed)?|reliev(?:e|es|ed)|ceas(?:e|es|ed)|barred|exempt(?:ed)?|"
     r"excluid[oa]s?|excluye[n]?|prohibid[oa]s?|prohíbe[n]?|prohibe[n]?|impide[n]?|exent[oa]s?|zzlex)$"
 )
 """Verbs and participles that negate what follows them ("is excluded from" = "does not include",
@@ -91,7 +92,7 @@ text: a capitalised "Restricted Period" is a defined term."""
 
 MODALS = frozenset({
     "shall", "will", "may", "must", "can", "could", "should", "would", "might", "is", "are", "was", "were", "be",
-    "has", "have", "had", "does", "do", "did",
+    "has", "have", "had", "does", "do", "did", "means", "mean", "significa", "significan",
     "podrá", "podrán", "podra", "podran", "puede", "pueden", "deberá", "deberán", "debe", "deben", "será", "serán",
     "es", "son", "está", "están", "tendrá", "tendrán", "tiene", "tienen", "ha", "han", "habrá", "queda", "quedan", "se",
 })
@@ -116,3 +117,36 @@ SPANISH = frozenset({"el", "la", "los", "las", "del", "que", "y", "en", "se", "p
                      "será", "sin", "al", "su", "sus", "o"})
 ENGLISH = frozenset({"the", "of", "and", "to", "is", "shall", "be", "not", "any", "or", "this", "that", "will",
                      "may", "by", "for", "with", "party"})
+
+STRONG_MODALS = frozenset({"shall", "will", "may", "must", "can", "could", "should", "would", "might", "podrá", "podrán",
+                           "podra", "podran", "puede", "pueden", "deberá", "deberán", "debe", "deben"})
+"""A modal after the negated words of a clause starts a new verb phrase: "a person who is not a
+party [may] enforce" — the relative clause's negation ends there."""
+
+CONDITIONS = frozenset({
+    "need", "needs", "needed", "require", "requires", "required", "requirement", "requirements", "conditional",
+    "condition", "conditions", "conditioned", "prerequisite", "precondition", "subject", "necesita", "necesitan",
+    "requiere", "requieren", "requisito", "condición", "condicion", "sujeto", "sujeta", "zzexc", "zzonly",
+})
+"""Words that state a condition: a claim holding one may restate "shall not X without Y" as
+"X requires Y", so the quote's conditional words are not compared with it."""
+
+RESTATEMENTS = frozenset({
+    "confidential", "confidentially", "confidentiality", "secret", "private", "free", "exempt", "excluded", "exclude",
+    "prohibited", "barred", "forbidden", "prevented", "restricted", "capped", "limited", "remain", "remains",
+    "retain", "retains", "survive", "survives", "continue", "continues", "cease", "ceases", "lack", "lacks", "absent",
+    "void", "invalid", "only", "solely", "exclusively", "outside", "except", "unless", "refrain", "avoid", "omit",
+    "confidencial", "confidenciales", "secreto", "libre", "exento", "excluido", "excluida", "prohibido", "prohibida",
+    "limitado", "limitada", "subsiste", "subsisten", "mantiene", "conserva", "solo", "sólo", "únicamente",
+})
+"""Words that carry a polarity by their meaning ("keep X confidential" = "not disclose X",
+"survives" = "is not ended"): a claim that uses one its quotes do not may restate a negation
+without any negation word, so a conflict it shows is a warning, not a removal."""
+
+NUMBER_WORDS = frozenset({
+    "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "fifteen",
+    "twenty", "thirty", "forty", "fifty", "sixty", "ninety", "hundred", "thousand", "million", "first", "second",
+    "uno", "una", "dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve", "diez", "quince", "veinte",
+    "treinta", "sesenta", "noventa", "cien", "mil", "its", "from", "into", "onto", "upon", "within", "without",
+})
+"""Numbers are the facts check's (core.facts); these and a few prepositions carry no polarity."""

@@ -54,6 +54,20 @@ class Word:
     polarity: int | None
     scoped: bool
     """True when some operator reached it (a stated word outside any negation is False)."""
+    subject: bool = False
+    """Before the first auxiliary, modal or cue of its clause (a clause without one has no subject)."""
+    cond: bool = False
+    """Negated, then excepted ("shall not *assign* without consent"): conditional; ``polarity`` keeps 1."""
+
+
+@dataclass
+class Reading:
+    """A text read for polarity: its content words, whether it states a condition
+    (:data:`core.polarity.lexicon.CONDITIONS`), and its lower-cased tokens."""
+
+    words: list[Word]
+    condition: bool
+    tokens: frozenset[str]
 
 
 def _plain(word: str) -> str:
@@ -81,7 +95,7 @@ def stems(word: str, lang: str) -> frozenset[str]:
 def _stopwords() -> frozenset[str]:
     from core.textproc import all_stopwords
 
-    return all_stopwords() | lx.MODALS | {"hereunder", "hereto", "herein", "thereof", "thereto", "hereby", "such",
+    return all_stopwords() | lx.MODALS | lx.NUMBER_WORDS | {"hereunder", "hereto", "herein", "thereof", "thereto", "hereby", "such",
                                           "either", "each", "any", "shall", "also", "thereunder", "whatsoever"}
 
 
@@ -114,6 +128,8 @@ class _Reader:
         self.lang = lang
         self.words = words
         self.list_base = 0  # a negated lead-in before a colon: every later clause starts negated
+        self.sentence_neg = False  # a negation opened since the last full stop or semicolon
+        self.condition = False
         self.reset()
 
     def reset(self) -> None:
@@ -121,6 +137,7 @@ class _Reader:
         self.active = bool(self.list_base)  # a negation (cue, determiner, lexical) is open
         self.since = len(self.words)  # first word the open negation reached
         self.clause_start = len(self.words)
+        self.modal_seen = False
         self.pending: list[int] | None = None  # subject words after "no"/"neither", awaiting a modal
         self.short: list[list[int]] = []  # [value, words left] of upper bounds and outside "without"
 
@@ -128,45 +145,43 @@ class _Reader:
         if self.pending is not None:  # "has no authority to bind": no modal came, the words are negated
             for i in self.pending:
                 self.words[i].polarity = 1
+        if not self.modal_seen:
+            for w in self.words[self.clause_start:]:
+                w.subject = False
         self.reset()
 
     def open_negation(self) -> None:
-        self.resolve_pending(keep=True)
-        self.neg, self.active, self.since = 1, True, len(self.words)
-
-    def resolve_pending(self, keep: bool) -> None:
-        if self.pending is not None and not keep:
-            for i in self.pending:
-                self.words[i].polarity = 1
         self.pending = None
+        self.neg, self.active, self.since = 1, True, len(self.words)
+        self.modal_seen = self.sentence_neg = True
 
     def exception(self) -> None:
         """"not X unless/except/without Y": X becomes conditional, Y is stated."""
+        self.condition = True
         if self.active:
             for w in self.words[self.since:]:
                 if w.polarity is not None and w.scoped:
-                    w.polarity = None
+                    w.cond = True
             self.pending = None
             self.neg, self.active = 0, False
             self.short = []
             self.since = len(self.words)
         else:
             self.end_clause()
-            self.neg = self.active = 0  # what follows an exception outside a negation is stated
 
-    def add(self, tok: str, original: str, stopwords: frozenset[str]) -> None:
-        if len(tok) < 3 or tok in stopwords or tok.startswith("zz") or tok[0].isdigit():
-            if tok[0].isdigit():
-                self._tick()
+    def add(self, tok: str, stopwords: frozenset[str]) -> None:
+        if tok[0].isdigit():
+            self._tick()
             return
-        short = sum(v for v, _ in self.short) % 2
-        pol = (self.neg + short) % 2
+        if len(tok) < 3 or tok in stopwords or tok.startswith("zz"):
+            return
+        pol = (self.neg + sum(v for v, _ in self.short)) % 2
         scoped = self.active or bool(self.short)
         if self.pending is not None:
             self.pending.append(len(self.words))
-            self.words.append(Word(tok, stems(tok, self.lang), None, True))
+            self.words.append(Word(tok, stems(tok, self.lang), None, True, subject=True))
         else:
-            self.words.append(Word(tok, stems(tok, self.lang), pol, scoped))
+            self.words.append(Word(tok, stems(tok, self.lang), pol, scoped, subject=not self.modal_seen))
         self._tick()
 
     def _tick(self) -> None:
@@ -175,40 +190,49 @@ class _Reader:
         self.short = [s for s in self.short if s[1] > 0]
 
 
-def read(text_parts: list[str]) -> list[Word]:
+def read(text_parts: list[str]) -> Reading:
     """The content words of ``text_parts`` read as one passage, each with its polarity.
 
     Args:
         text_parts: a claim (one part) or the quotes of a claim in order (several parts:
-            a part ending in a colon opens the list its successors continue).
+            a part ending in a colon after a negation opens the list its successors continue).
 
     Returns:
-        One :class:`Word` per content word (stopwords, numbers and cues are left out).
+        A :class:`Reading`: one :class:`Word` per content word (stopwords, numbers and cues
+        are left out), in order.
     """
     lang = language(" ".join(text_parts))
     sw = _stopwords()
     words: list[Word] = []
     r = _Reader(lang, words)
+    seen: set[str] = set()
     for part in text_parts:
         toks = tokens(part)
         saved: list[tuple] = []
         for k, (tok, orig) in enumerate(toks):
+            seen.add(tok)
             nxt = toks[k + 1][0] if k + 1 < len(toks) else ""
             if tok in ".;!?":
                 r.end_clause()
+                r.sentence_neg = bool(r.list_base)
             elif tok == ":":
-                r.list_base = 1 if r.active and r.neg else r.list_base
+                r.list_base = 1 if r.sentence_neg else r.list_base
                 r.end_clause()
             elif tok == "(":
-                saved.append((r.neg, r.active, r.since, r.pending, [s[:] for s in r.short]))
+                saved.append((r.neg, r.active, r.since, r.pending, [s[:] for s in r.short], r.modal_seen))
+                r.pending = None
             elif tok == ")":
                 if saved:
-                    r.neg, r.active, r.since, r.pending, r.short = saved.pop()
+                    r.neg, r.active, r.since, r.pending, r.short, r.modal_seen = saved.pop()
             elif tok in lx.BOUNDARIES or (tok == "that" and nxt in lx.THAT_STARTS_CLAUSE):
                 r.end_clause()
+            elif tok == "zzother":
+                if r.pending is None:  # "any person other than the parties": the exception is the subject's
+                    r.neg, r.active, r.short = 0, False, []
             elif tok == "zzexc" or (tok in lx.WITHOUT and r.active):
                 r.exception()
             elif tok == "zzonly":
+                r.condition = True
                 for w in words[r.clause_start:]:
                     w.polarity = None
                 r.pending = None
@@ -223,18 +247,22 @@ def read(text_parts: list[str]) -> list[Word]:
                 r.open_negation()
                 r.pending = []
             elif lx.LEXICAL.match(tok) and (orig.islower() or orig.isupper() and len(orig) > 1) or tok == "zzlex":
-                r.resolve_pending(keep=True)
-                r.neg, r.active = 1 - r.neg, True
+                r.pending = None
+                r.neg, r.active, r.modal_seen = 1 - r.neg, True, True
                 r.since = min(r.since, len(words))
-            elif r.pending is not None and tok in lx.MODALS:
-                r.resolve_pending(keep=True)
-                r.since = len(words)
+            elif tok in lx.MODALS:
+                if r.pending is not None:
+                    r.pending = None
+                    r.since = len(words)
+                elif tok in lx.STRONG_MODALS and r.active and not r.list_base and len(words) > r.since:
+                    r.end_clause()  # "a person who is not a party [may] enforce": a new verb phrase
+                r.modal_seen = True
             else:
-                r.add(tok, orig, sw)
+                if tok in lx.CONDITIONS:
+                    r.condition = True
+                r.add(tok, sw)
         r.end_clause()
-    return words
-
-
+    return Reading(words, r.condition, frozenset(seen))
 def prefix_base(word: Word, lang: str) -> frozenset[str] | None:
     """Stems of ``word`` without a negative prefix ("unenforceable" → "enforceable"), if it has one."""
     m = _PREFIX.match(word.text)
