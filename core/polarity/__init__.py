@@ -56,7 +56,7 @@ def _same(a: frozenset[str], b: frozenset[str]) -> bool:
     """Same word: a shared stem, or one stem the other plus at most two letters ("waiv"/"waiver")."""
     if a & b:
         return True
-    return any(len(s) >= 5 and len(t) - len(s) <= 2 and t.startswith(s)
+    return any(len(s) >= 4 and t in (s + "r", s + "er", s + "or")
                for x in a for y in b for s, t in (sorted((x, y), key=len),))
 
 
@@ -68,6 +68,10 @@ def _effective(word: Word, other_states_condition: bool) -> int | None:
 def _check(claim: str, quotes: tuple[str, ...]) -> PolarityVerdict:
     claim_read = read([claim])
     quote_read = read(list(quotes))
+    excepted = [w.stems for w in quote_read.words if w.excepted]
+    # the claim restates the quote's condition when it states (un-negated) what the exception requires
+    claim_condition = claim_read.condition or any(
+        w.polarity == 0 and any(_same(w.stems, e) for e in excepted) for w in claim_read.words)
     lang = language(claim + " " + " ".join(quotes))
     cw = _with_prefixes(claim_read.words, quote_read.words, lang)
     qw = _with_prefixes(quote_read.words, claim_read.words, lang)
@@ -82,7 +86,7 @@ def _check(claim: str, quotes: tuple[str, ...]) -> PolarityVerdict:
         c_occ = [x for x in cw if _same(x.stems, w.stems)]
         q_occ = [x for x in qw if _same(x.stems, w.stems)]
         c_pols = {_effective(x, quote_read.condition) for x in c_occ} - {None}
-        q_pols = {_effective(x, claim_read.condition) for x in q_occ} - {None}
+        q_pols = {_effective(x, claim_condition) for x in q_occ} - {None}
         if not c_pols or not q_pols:
             continue
         if len(c_pols) == 1 and len(q_pols) == 1 and c_pols != q_pols:
@@ -91,7 +95,7 @@ def _check(claim: str, quotes: tuple[str, ...]) -> PolarityVerdict:
         elif 1 in c_pols & q_pols:
             agreements += 1
     conflicts = strong + weak
-    if not conflicts:
+    if not strong and len(weak) <= agreements:
         return PolarityVerdict("agree", "", 0, agreements)
     word, in_claim = conflicts[0]
     where = "the claim, not in its quotes" if in_claim else "the quotes, not in the claim"

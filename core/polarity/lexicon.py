@@ -132,9 +132,9 @@ CONDITIONS = frozenset({
 "X requires Y", so the quote's conditional words are not compared with it."""
 
 RESTATEMENTS = frozenset({
-    "confidential", "confidentially", "confidentiality", "secret", "private", "free", "exempt", "excluded", "exclude",
+    "confidential", "confidentially", "confidentiality", "secret", "private", "exempt", "excluded", "exclude",
     "prohibited", "barred", "forbidden", "prevented", "restricted", "capped", "limited", "remain", "remains",
-    "retain", "retains", "survive", "survives", "continue", "continues", "cease", "ceases", "lack", "lacks", "absent",
+    "retain", "retains", "survive", "survives", "cease", "ceases", "lack", "lacks", "absent",
     "void", "invalid", "only", "solely", "exclusively", "outside", "except", "unless", "refrain", "avoid", "omit",
     "confidencial", "confidenciales", "secreto", "libre", "exento", "excluido", "excluida", "prohibido", "prohibida",
     "limitado", "limitada", "subsiste", "subsisten", "mantiene", "conserva", "solo", "sólo", "únicamente",
@@ -150,3 +150,12 @@ NUMBER_WORDS = frozenset({
     "treinta", "sesenta", "noventa", "cien", "mil", "its", "from", "into", "onto", "upon", "within", "without",
 })
 """Numbers are the facts check's (core.facts); these and a few prepositions carry no polarity."""
+
+INCLUSION = frozenset({"include", "includes", "included", "cover", "covers", "covered", "comprise", "comprises", "count",
+                       "incluye", "incluyen", "incluirá", "incluirán", "incluido", "incluida", "comprende", "comprenden",
+                       "abarca"})
+""""X shall not include Y" says Y is outside X: Y's words are arguments of a negated relation
+("Y is excluded from X", "Y is not X"), compared weakly like a subject."""
+
+COORDINATING = frozenset({"but", "however", "pero"})
+""""but" ends a clause only after a comma or before a new clause ("accrued but untaken" does not)."""

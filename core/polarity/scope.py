@@ -58,6 +58,8 @@ class Word:
     """Before the first auxiliary, modal or cue of its clause (a clause without one has no subject)."""
     cond: bool = False
     """Negated, then excepted ("shall not *assign* without consent"): conditional; ``polarity`` keeps 1."""
+    excepted: bool = False
+    """Stated by an exception ("without the *consent* of"): what the rule requires."""
 
 
 @dataclass
@@ -128,27 +130,33 @@ class _Reader:
         self.lang = lang
         self.words = words
         self.list_base = 0  # a negated lead-in before a colon: every later clause starts negated
+        self.list_args = False  # ... and its items are the arguments of "shall not include:"
         self.sentence_neg = False  # a negation opened since the last full stop or semicolon
+        self.sentence_args = False
         self.condition = False
         self.reset()
 
-    def reset(self) -> None:
-        self.neg = self.list_base  # polarity of the rest of the clause
-        self.active = bool(self.list_base)  # a negation (cue, determiner, lexical) is open
+    def reset(self, base: int | None = None) -> None:
+        base = self.list_base if base is None else base
+        self.neg = base  # polarity of the rest of the clause
+        self.active = bool(base)  # a negation (cue, determiner, lexical) is open
         self.since = len(self.words)  # first word the open negation reached
         self.clause_start = len(self.words)
         self.modal_seen = False
+        self.arguments = self.list_args if base else False  # after "not include": the words are the relation's arguments, not negated claims
+        self.after_exception = False
         self.pending: list[int] | None = None  # subject words after "no"/"neither", awaiting a modal
         self.short: list[list[int]] = []  # [value, words left] of upper bounds and outside "without"
 
-    def end_clause(self) -> None:
+    def end_clause(self, base: int | None = None) -> None:
         if self.pending is not None:  # "has no authority to bind": no modal came, the words are negated
             for i in self.pending:
                 self.words[i].polarity = 1
+                self.words[i].subject = self.arguments
         if not self.modal_seen:
             for w in self.words[self.clause_start:]:
-                w.subject = False
-        self.reset()
+                w.subject = self.arguments
+        self.reset(base)
 
     def open_negation(self) -> None:
         self.pending = None
@@ -168,6 +176,7 @@ class _Reader:
             self.since = len(self.words)
         else:
             self.end_clause()
+        self.after_exception = True
 
     def add(self, tok: str, stopwords: frozenset[str]) -> None:
         if tok[0].isdigit():
@@ -181,7 +190,8 @@ class _Reader:
             self.pending.append(len(self.words))
             self.words.append(Word(tok, stems(tok, self.lang), None, True, subject=True))
         else:
-            self.words.append(Word(tok, stems(tok, self.lang), pol, scoped, subject=not self.modal_seen))
+            self.words.append(Word(tok, stems(tok, self.lang), pol, scoped, subject=not self.modal_seen or self.arguments,
+                                   excepted=self.after_exception))
         self._tick()
 
     def _tick(self) -> None:
@@ -217,6 +227,7 @@ def read(text_parts: list[str]) -> Reading:
                 r.sentence_neg = bool(r.list_base)
             elif tok == ":":
                 r.list_base = 1 if r.sentence_neg else r.list_base
+                r.list_args = r.list_args or r.sentence_args
                 r.end_clause()
             elif tok == "(":
                 saved.append((r.neg, r.active, r.since, r.pending, [s[:] for s in r.short], r.modal_seen))
@@ -224,8 +235,10 @@ def read(text_parts: list[str]) -> Reading:
             elif tok == ")":
                 if saved:
                     r.neg, r.active, r.since, r.pending, r.short, r.modal_seen = saved.pop()
-            elif tok in lx.BOUNDARIES or (tok == "that" and nxt in lx.THAT_STARTS_CLAUSE):
-                r.end_clause()
+            elif ((tok in lx.BOUNDARIES and tok not in lx.COORDINATING)
+                  or (tok in lx.COORDINATING and (k and toks[k - 1][0] in ",;" or nxt in lx.THAT_STARTS_CLAUSE))
+                  or (tok == "that" and nxt in lx.THAT_STARTS_CLAUSE)):
+                r.end_clause(base=0)  # a relative or subordinate clause inside a list item is not negated
             elif tok == "zzother":
                 if r.pending is None:  # "any person other than the parties": the exception is the subject's
                     r.neg, r.active, r.short = 0, False, []
@@ -248,9 +261,10 @@ def read(text_parts: list[str]) -> Reading:
                 r.pending = []
             elif lx.LEXICAL.match(tok) and (orig.islower() or orig.isupper() and len(orig) > 1) or tok == "zzlex":
                 r.pending = None
-                r.neg, r.active, r.modal_seen = 1 - r.neg, True, True
+                r.neg, r.active = 1 - r.neg, True
                 r.since = min(r.since, len(words))
-            elif tok in lx.MODALS:
+                r.arguments = r.arguments or tok.startswith("exclu")
+            elif tok in lx.MODALS and not (tok == "be" and k and toks[k - 1][0] == "to"):
                 if r.pending is not None:
                     r.pending = None
                     r.since = len(words)
@@ -260,6 +274,8 @@ def read(text_parts: list[str]) -> Reading:
             else:
                 if tok in lx.CONDITIONS:
                     r.condition = True
+                if tok in lx.INCLUSION and r.active and len(words) == r.since:
+                    r.arguments = r.sentence_args = True  # "shall not include X" = "X is excluded": X is an argument
                 r.add(tok, sw)
         r.end_clause()
     return Reading(words, r.condition, frozenset(seen))
