@@ -95,7 +95,7 @@ def _check(claim: str, quotes: tuple[str, ...]) -> PolarityVerdict:
         elif 1 in c_pols & q_pols:
             agreements += 1
     conflicts = strong + weak
-    if not strong and len(weak) <= agreements:
+    if not strong and (agreements or not weak):
         return PolarityVerdict("agree", "", 0, agreements)
     word, in_claim = conflicts[0]
     where = "the claim, not in its quotes" if in_claim else "the quotes, not in the claim"

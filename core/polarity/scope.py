@@ -261,9 +261,12 @@ def read(text_parts: list[str]) -> Reading:
                 r.pending = []
             elif lx.LEXICAL.match(tok) and (orig.islower() or orig.isupper() and len(orig) > 1) or tok == "zzlex":
                 r.pending = None
+                if tok.startswith("exclu"):  # "is excluded from X" = "X does not include": the relation, negated
+                    word = "include" if lang == "en" else "incluye"
+                    words.append(Word(word, stems(word, lang), 1 - r.neg, True))
+                    r.arguments = True
                 r.neg, r.active = 1 - r.neg, True
                 r.since = min(r.since, len(words))
-                r.arguments = r.arguments or tok.startswith("exclu")
             elif tok in lx.MODALS and not (tok == "be" and k and toks[k - 1][0] == "to"):
                 if r.pending is not None:
                     r.pending = None
@@ -274,9 +277,10 @@ def read(text_parts: list[str]) -> Reading:
             else:
                 if tok in lx.CONDITIONS:
                     r.condition = True
-                if tok in lx.INCLUSION and r.active and len(words) == r.since:
-                    r.arguments = r.sentence_args = True  # "shall not include X" = "X is excluded": X is an argument
+                relation = tok in lx.INCLUSION and r.active and len(words) == r.since
                 r.add(tok, sw)
+                if relation:  # "shall not include X" = "X is excluded": X is an argument of the negated relation
+                    r.arguments = r.sentence_args = True
         r.end_clause()
     return Reading(words, r.condition, frozenset(seen))
 def prefix_base(word: Word, lang: str) -> frozenset[str] | None:
