@@ -54,6 +54,11 @@ REASON_TEXT = {
     "polarity_mismatch": "the sentence negates what its quote says, or the reverse",
 }
 
+#: Plain words for each warning reason (:class:`core.types.WarningReason`; the window: desktop.texts.warning_text).
+WARNING_TEXT = {
+    "polarity_unsure": "check the quote: the sentence may state the opposite of it",
+}
+
 
 def reason_words(reason: object) -> str:
     """:data:`REASON_TEXT` for a :class:`core.types.RejectReason` (or its value); unknown values spelled out."""
@@ -152,6 +157,9 @@ def format_answer(answer: Answer) -> str:
                 notes.pop()
                 continue
             lines.append(f"{'  - ' if answer.conflicting_evidence else ''}{claim.text} {''.join(marks)}")
+            if claim.warning is not None:
+                words = WARNING_TEXT.get(claim.warning.reason.value, claim.warning.reason.value)
+                lines.append(f"    ⚠ {words} ({claim.warning.detail})" if claim.warning.detail else f"    ⚠ {words}")
         lines.append("")
         lines.extend(notes)
     rejected = format_rejected(answer)

@@ -24,7 +24,7 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 from core.followup import fallback_previous
 from core.passages import PASSAGES_HEADER
 from core.types import Answer, Citation
-from desktop.texts import abstention_text, answer_status_text, backend_text, plurals, reason_text
+from desktop.texts import abstention_text, answer_status_text, backend_text, plurals, reason_text, warning_text
 
 _CTX = "Render"
 
@@ -209,6 +209,8 @@ def entry_html(entry_index: int, entry: Entry) -> str:
                 chips.append(_chip(entry_index, n, cit.doc_id in entry.stale))
             bullet = "◆&nbsp;" if a.conflicting_evidence else ""
             parts.append(f"<p style='font-size:11pt'>{bullet}{esc(claim.text)} {' '.join(chips)}</p>")
+            if claim.warning is not None:  # shown, but a check could not tell: say so beside it
+                parts.append(f"<p style='color:#8a5a00; margin-top:0'>⚠ {esc(warning_text(claim.warning.reason))}</p>")
         parts.append(f"<p style='margin-top:6px'><b>{esc(_t('Sources'))}</b></p><table cellspacing='3'>")
         for n, cit in enumerate(entry.citations(), 1):
             parts.append(
@@ -327,6 +329,8 @@ def entry_markdown(entry: Entry) -> str:
                 n += 1
                 refs.append(f"[{n}]")
             lines.append(f"{'- ' if a.conflicting_evidence else ''}{claim.text} {''.join(refs)}")
+            if claim.warning is not None:
+                lines.append(f"{'  ' if a.conflicting_evidence else ''}*⚠ {warning_text(claim.warning.reason)}*")
         lines += ["", f"**{_t('Sources')}**", ""]
         for n, cit in enumerate(entry.citations(), 1):
             marks = ""

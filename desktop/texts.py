@@ -140,6 +140,18 @@ def reason_text(reason: object) -> str:
     return t(_CTX, "not verified ({reason})").format(reason=str(value).replace("_", " "))
 
 
+def warning_text(reason: object) -> str:
+    """Plain-language text of a :class:`core.types.WarningReason` (a claim shown with a warning)."""
+    t = QCoreApplication.translate
+    value = getattr(reason, "value", reason)
+    texts = {
+        "polarity_unsure": t(_CTX, "check the quote: the sentence may state the opposite of it"),
+    }
+    if value in texts:
+        return texts[value]
+    return t(_CTX, "check the quote ({reason})").format(reason=str(value).replace("_", " "))
+
+
 def doc_status_text(status: str) -> str:
     """Label of a document status from the manifest (``active`` shows as indexed)."""
     t = QCoreApplication.translate
@@ -213,6 +225,8 @@ _LUPDATE = (
     QT_TRANSLATE_NOOP("Texts", "the sentence negates what its quote says, or the reverse"),
     QT_TRANSLATE_NOOP("Texts", "number not in quote"),
     QT_TRANSLATE_NOOP("Texts", "not verified ({reason})"),
+    QT_TRANSLATE_NOOP("Texts", "check the quote: the sentence may state the opposite of it"),
+    QT_TRANSLATE_NOOP("Texts", "check the quote ({reason})"),
     QT_TRANSLATE_NOOP("Texts", "indexed"),
     QT_TRANSLATE_NOOP("Texts", "superseded"),
     QT_TRANSLATE_NOOP("Texts", "quarantined"),

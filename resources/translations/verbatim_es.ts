@@ -3,29 +3,29 @@
 <context>
     <name>AnswerFlow</name>
     <message>
-        <location filename="../../desktop/answer_flow.py" line="154" />
+        <location filename="../../desktop/answer_flow.py" line="162" />
         <source>Waiting…</source>
         <translation>Esperando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/answer_flow.py" line="165" />
+        <location filename="../../desktop/answer_flow.py" line="173" />
         <source>Stopping…</source>
         <translation>Deteniendo…</translation>
     </message>
     <message>
-        <location filename="../../desktop/answer_flow.py" line="183" />
-        <location filename="../../desktop/answer_flow.py" line="200" />
-        <location filename="../../desktop/answer_flow.py" line="345" />
+        <location filename="../../desktop/answer_flow.py" line="217" />
+        <location filename="../../desktop/answer_flow.py" line="234" />
+        <location filename="../../desktop/answer_flow.py" line="379" />
         <source>{n} sentences verified as the model writes…</source>
         <translation>{n} frases verificadas mientras el modelo escribe…</translation>
     </message>
     <message>
-        <location filename="../../desktop/answer_flow.py" line="243" />
+        <location filename="../../desktop/answer_flow.py" line="277" />
         <source>Could not answer: {error}</source>
         <translation>No se pudo responder: {error}</translation>
     </message>
     <message>
-        <location filename="../../desktop/answer_flow.py" line="250" />
+        <location filename="../../desktop/answer_flow.py" line="284" />
         <source>Stopped</source>
         <translation>Detenido</translation>
     </message>
@@ -453,177 +453,177 @@
 <context>
     <name>Render</name>
     <message>
-        <location filename="../../desktop/render.py" line="381" />
+        <location filename="../../desktop/render.py" line="385" />
         <source>the document changed since this answer</source>
         <translation>el documento cambió después de esta respuesta</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="382" />
+        <location filename="../../desktop/render.py" line="386" />
         <source>Searched for</source>
         <translation>Se buscó</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="383" />
+        <location filename="../../desktop/render.py" line="387" />
         <source>Documents consulted</source>
         <translation>Documentos consultados</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="384" />
+        <location filename="../../desktop/render.py" line="388" />
         <source>pages</source>
         <translation>páginas</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="385" />
+        <location filename="../../desktop/render.py" line="389" />
         <source>No document matched the question.</source>
         <translation>Ningún documento coincidió con la pregunta.</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="386" />
+        <location filename="../../desktop/render.py" line="390" />
         <source>some sentences were removed because no quote could be verified.</source>
         <translation>se quitaron algunas frases porque no se pudo verificar ninguna cita.</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="387" />
+        <location filename="../../desktop/render.py" line="391" />
         <source>Sources</source>
         <translation>Fuentes</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="388" />
+        <location filename="../../desktop/render.py" line="392" />
         <source>OCR — check the page</source>
         <translation>OCR — compruebe la página</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="389" />
+        <location filename="../../desktop/render.py" line="393" />
         <source>changed since this answer</source>
         <translation>cambió después de esta respuesta</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="390" />
+        <location filename="../../desktop/render.py" line="394" />
         <source>page</source>
         <translation>página</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="397" />
+        <location filename="../../desktop/render.py" line="401" />
         <source>Read together with the previous question: “{previous}”</source>
         <translation>Leída junto con la pregunta anterior: «{previous}»</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="398" />
+        <location filename="../../desktop/render.py" line="402" />
         <source>Read as: {rewrite}</source>
         <translation>Leída como: {rewrite}</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="399" />
+        <location filename="../../desktop/render.py" line="403" />
         <source>{question} (with the previous question: {previous})</source>
         <translation>{question} (junto con la pregunta anterior: {previous})</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="400" />
+        <location filename="../../desktop/render.py" line="404" />
         <source>search as I wrote it</source>
         <translation>buscar tal como la escribí</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="405" />
+        <location filename="../../desktop/render.py" line="409" />
         <source>No evidence in the documents</source>
         <translation>Sin pruebas en los documentos</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="391" />
+        <location filename="../../desktop/render.py" line="395" />
         <source>hide</source>
         <translation>ocultar</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="376" />
+        <location filename="../../desktop/render.py" line="380" />
         <source>Passages that match your question — not an answer written by a model</source>
         <translation>Pasajes que coinciden con su pregunta — no es una respuesta escrita por un modelo</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="377" />
+        <location filename="../../desktop/render.py" line="381" />
         <source>Verifying each sentence as the model writes…</source>
         <translation>Verificando cada frase mientras el modelo escribe…</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="378" />
+        <location filename="../../desktop/render.py" line="382" />
         <source>{n} verified so far</source>
         <translation>{n} verificadas hasta ahora</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="379" />
+        <location filename="../../desktop/render.py" line="383" />
         <source>Show matching passages</source>
         <translation>Mostrar los pasajes que coinciden</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="380" />
+        <location filename="../../desktop/render.py" line="384" />
         <source>the sentences of the documents that match the question, without a model</source>
         <translation>las frases de los documentos que coinciden con la pregunta, sin modelo</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="392" />
+        <location filename="../../desktop/render.py" line="396" />
         <source>show why</source>
         <translation>ver por qué</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="393" />
+        <location filename="../../desktop/render.py" line="397" />
         <source>Not verified</source>
         <translation>Sin verificar</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="394" />
+        <location filename="../../desktop/render.py" line="398" />
         <source>(the whole answer)</source>
         <translation>(toda la respuesta)</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="395" />
+        <location filename="../../desktop/render.py" line="399" />
         <source>citation dropped, sentence kept</source>
         <translation>cita descartada, frase conservada</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="396" />
+        <location filename="../../desktop/render.py" line="400" />
         <source>sentence removed</source>
         <translation>frase quitada</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="401" />
+        <location filename="../../desktop/render.py" line="405" />
         <source>search all documents</source>
         <translation>buscar en todos los documentos</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="402" />
+        <location filename="../../desktop/render.py" line="406" />
         <source>Your question could mean any of {n} documents; searched in all of them: {names}</source>
         <translation>Su pregunta puede referirse a cualquiera de {n} documentos; se buscó en todos: {names}</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="403" />
+        <location filename="../../desktop/render.py" line="407" />
         <source>Searched in the documents you chose: {names}</source>
         <translation>Se buscó en los documentos que eligió: {names}</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="404" />
+        <location filename="../../desktop/render.py" line="408" />
         <source>Searching in: {names} (the document your question names)</source>
         <translation>Buscando en: {names} (el documento que nombra su pregunta)</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="406" />
+        <location filename="../../desktop/render.py" line="410" />
         <source>CONFLICT</source>
         <translation>CONFLICTO</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="407" />
+        <location filename="../../desktop/render.py" line="411" />
         <source>The cited passages disagree</source>
         <translation>Los pasajes citados no coinciden</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="408" />
+        <location filename="../../desktop/render.py" line="412" />
         <source>What each passage says</source>
         <translation>Lo que dice cada pasaje</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="409" />
+        <location filename="../../desktop/render.py" line="413" />
         <source>Verbatim gives no single answer: the passages below say different things about this question. Each sentence reports one passage; read them and decide.</source>
         <translation>Verbatim no da una única respuesta: los pasajes siguientes dicen cosas distintas sobre esta pregunta. Cada frase recoge un pasaje; léalos y decida.</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="410" />
+        <location filename="../../desktop/render.py" line="414" />
         <source>The model reported that the documents disagree, but fewer than two verified passages show it; the verified sentences are shown as they are.</source>
         <translation>El modelo indicó que los documentos no coinciden, pero menos de dos pasajes verificados lo muestran; las frases verificadas se muestran tal cual.</translation>
     </message>
@@ -858,257 +858,267 @@
 <context>
     <name>Texts</name>
     <message>
-        <location filename="../../desktop/texts.py" line="174" />
+        <location filename="../../desktop/texts.py" line="186" />
         <source>This workspace has no indexed text yet: index a folder with documents that contain text (scanned pages need OCR).</source>
         <translation>Este espacio de trabajo aún no tiene texto indexado: indexe una carpeta con documentos que contengan texto (las páginas escaneadas necesitan OCR).</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="175" />
+        <location filename="../../desktop/texts.py" line="187" />
         <source>Nothing in this workspace matches the question; no document was given to the model.</source>
         <translation>Nada en este espacio de trabajo coincide con la pregunta; no se dio ningún documento al modelo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="176" />
+        <location filename="../../desktop/texts.py" line="188" />
         <source>The question is too long for the model's context window.</source>
         <translation>La pregunta es demasiado larga para la ventana de contexto del modelo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="177" />
+        <location filename="../../desktop/texts.py" line="189" />
         <source>The model's answer was cut off at its token limit; no answer can be shown.</source>
         <translation>La respuesta del modelo se cortó en su límite de tokens; no se puede mostrar ninguna respuesta.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="178" />
+        <location filename="../../desktop/texts.py" line="190" />
         <source>The model's output was not valid twice; no answer can be shown.</source>
         <translation>La salida del modelo no fue válida dos veces; no se puede mostrar ninguna respuesta.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="179" />
+        <location filename="../../desktop/texts.py" line="191" />
         <source>The model found no answer in the passages consulted.</source>
         <translation>El modelo no encontró respuesta en los pasajes consultados.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="180" />
+        <location filename="../../desktop/texts.py" line="192" />
         <source>The model answered, but its sentences state figures that its quotes do not contain.</source>
         <translation>El modelo respondió, pero sus frases dan cifras que sus citas no contienen.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="181" />
+        <location filename="../../desktop/texts.py" line="193" />
         <source>The model answered, but its sentences negate what its quotes state, or the reverse.</source>
         <translation>El modelo respondió, pero sus frases niegan lo que dicen sus citas, o al revés.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="182" />
+        <location filename="../../desktop/texts.py" line="194" />
         <source>The model answered, but its quotes do not support its sentences.</source>
         <translation>El modelo respondió, pero sus citas no respaldan sus frases.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="183" />
+        <location filename="../../desktop/texts.py" line="195" />
         <source>The model answered, but none of its quotes could be found in the cited passages.</source>
         <translation>El modelo respondió, pero ninguna de sus citas se encontró en los pasajes citados.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="184" />
+        <location filename="../../desktop/texts.py" line="196" />
         <source>No passage of the documents matches the question closely enough.</source>
         <translation>Ningún pasaje de los documentos coincide lo bastante con la pregunta.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="199" />
+        <location filename="../../desktop/texts.py" line="211" />
         <source>Waiting for the engine to load the search libraries…</source>
         <translation>Esperando a que el motor cargue las bibliotecas de búsqueda…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="200" />
+        <location filename="../../desktop/texts.py" line="212" />
         <source>Searching the documents…</source>
         <translation>Buscando en los documentos…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="201" />
+        <location filename="../../desktop/texts.py" line="213" />
         <source>Reading the question in the light of the conversation…</source>
         <translation>Leyendo la pregunta a la luz de la conversación…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="202" />
+        <location filename="../../desktop/texts.py" line="214" />
         <source>Loading the model…</source>
         <translation>Cargando el modelo…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="203" />
+        <location filename="../../desktop/texts.py" line="215" />
         <source>Generating the answer…</source>
         <translation>Generando la respuesta…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="204" />
+        <location filename="../../desktop/texts.py" line="216" />
         <source>Choosing the passages that match…</source>
         <translation>Eligiendo los pasajes que coinciden…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="205" />
+        <location filename="../../desktop/texts.py" line="217" />
         <source>Verifying every quote…</source>
         <translation>Verificando cada cita…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="206" />
+        <location filename="../../desktop/texts.py" line="218" />
         <source>cites a passage that was not given to the model</source>
         <translation>cita un pasaje que no se entregó al modelo</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="207" />
+        <location filename="../../desktop/texts.py" line="219" />
         <source>quote too short to check</source>
         <translation>cita demasiado corta para comprobarla</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="208" />
+        <location filename="../../desktop/texts.py" line="220" />
         <source>quote comes from a different passage than the one cited</source>
         <translation>la cita procede de un pasaje distinto del citado</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="209" />
+        <location filename="../../desktop/texts.py" line="221" />
         <source>quote not found in the cited passage</source>
         <translation>la cita no aparece en el pasaje citado</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="210" />
+        <location filename="../../desktop/texts.py" line="222" />
         <source>no verified quote left for this sentence</source>
         <translation>no queda ninguna cita verificada para esta frase</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="211" />
+        <location filename="../../desktop/texts.py" line="223" />
         <source>the model's output was not valid</source>
         <translation>la salida del modelo no era válida</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="212" />
+        <location filename="../../desktop/texts.py" line="224" />
         <source>a number, date or name in the sentence is not in its quote</source>
         <translation>un número, fecha o nombre de la frase no está en su cita</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="213" />
+        <location filename="../../desktop/texts.py" line="225" />
         <source>the sentence negates what its quote says, or the reverse</source>
         <translation>la frase niega lo que dice su cita, o al revés</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="214" />
+        <location filename="../../desktop/texts.py" line="226" />
         <source>number not in quote</source>
         <translation>el número no está en la cita</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="215" />
+        <location filename="../../desktop/texts.py" line="227" />
         <source>not verified ({reason})</source>
         <translation>sin verificar ({reason})</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="216" />
+        <location filename="../../desktop/texts.py" line="228" />
+        <source>check the quote: the sentence may state the opposite of it</source>
+        <translation>compruebe la cita: la frase podría decir lo contrario</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/texts.py" line="229" />
+        <source>check the quote ({reason})</source>
+        <translation>compruebe la cita ({reason})</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/texts.py" line="230" />
         <source>indexed</source>
         <translation>indexado</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="217" />
+        <location filename="../../desktop/texts.py" line="231" />
         <source>superseded</source>
         <translation>sustituido</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="218" />
+        <location filename="../../desktop/texts.py" line="232" />
         <source>quarantined</source>
         <translation>en cuarentena</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="219" />
+        <location filename="../../desktop/texts.py" line="233" />
         <source>failed</source>
         <translation>error</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="220" />
+        <location filename="../../desktop/texts.py" line="234" />
         <source>needs OCR</source>
         <translation>necesita OCR</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="221" />
+        <location filename="../../desktop/texts.py" line="235" />
         <source>the model's answer was cut off at its token limit</source>
         <translation>la respuesta del modelo se cortó en su límite de tokens</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="222" />
+        <location filename="../../desktop/texts.py" line="236" />
         <source>the quote does not support the sentence</source>
         <translation>la cita no respalda la frase</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="223" />
+        <location filename="../../desktop/texts.py" line="237" />
         <source>queued</source>
         <translation>en cola</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="224" />
+        <location filename="../../desktop/texts.py" line="238" />
         <source>indexing…</source>
         <translation>indexando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="225" />
+        <location filename="../../desktop/texts.py" line="239" />
         <source>Looking for files…</source>
         <translation>Buscando archivos…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="226" />
+        <location filename="../../desktop/texts.py" line="240" />
         <source>Reading {name}</source>
         <translation>Leyendo {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="227" />
+        <location filename="../../desktop/texts.py" line="241" />
         <source>Embedding {name}: {done} of {total} chunks</source>
         <translation>Vectorizando {name}: {done} de {total} fragmentos</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="228" />
+        <location filename="../../desktop/texts.py" line="242" />
         <source>Embedding {name}</source>
         <translation>Vectorizando {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="229" />
+        <location filename="../../desktop/texts.py" line="243" />
         <source>Saving to the index…</source>
         <translation>Guardando en el índice…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="230" />
+        <location filename="../../desktop/texts.py" line="244" />
         <source>Finishing…</source>
         <translation>Terminando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="231" />
+        <location filename="../../desktop/texts.py" line="245" />
         <source>estimating…</source>
         <translation>calculando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="232" />
+        <location filename="../../desktop/texts.py" line="246" />
         <source>about {t} left</source>
         <translation>quedan unos {t}</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="233" />
+        <location filename="../../desktop/texts.py" line="247" />
         <source>embedded</source>
         <translation>integrado</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="234" />
+        <location filename="../../desktop/texts.py" line="248" />
         <source>passages (no model)</source>
         <translation>pasajes (sin modelo)</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="235" />
+        <location filename="../../desktop/texts.py" line="249" />
         <source>scripted</source>
         <translation>guionizado</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="236" />
+        <location filename="../../desktop/texts.py" line="250" />
         <source>Answered</source>
         <translation>Respondida</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="237" />
+        <location filename="../../desktop/texts.py" line="251" />
         <source>Partial answer</source>
         <translation>Respuesta parcial</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="238" />
+        <location filename="../../desktop/texts.py" line="252" />
         <source>No verified answer</source>
         <translation>Sin respuesta verificada</translation>
     </message>
@@ -1225,47 +1235,47 @@
         <translation><numerusform>Fragmentos: %n</numerusform><numerusform>Fragmentos: %n</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop/workspace_controller.py" line="219" />
+        <location filename="../../desktop/workspace_controller.py" line="221" />
         <source>New workspace</source>
         <translation>Nuevo espacio de trabajo</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspace_controller.py" line="220" />
+        <location filename="../../desktop/workspace_controller.py" line="222" />
         <source>Name (for example the client or matter):</source>
         <translation>Nombre (por ejemplo el cliente o el asunto):</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspace_controller.py" line="234" />
+        <location filename="../../desktop/workspace_controller.py" line="236" />
         <source>Rename workspace</source>
         <translation>Renombrar espacio de trabajo</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspace_controller.py" line="234" />
+        <location filename="../../desktop/workspace_controller.py" line="236" />
         <source>New name:</source>
         <translation>Nombre nuevo:</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspace_controller.py" line="242" />
+        <location filename="../../desktop/workspace_controller.py" line="244" />
         <source>Wait for indexing or answering to finish before renaming.</source>
         <translation>Espere a que termine la indexación o la respuesta antes de renombrar.</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspace_controller.py" line="258" />
+        <location filename="../../desktop/workspace_controller.py" line="260" />
         <source>Delete workspace</source>
         <translation>Eliminar espacio de trabajo</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspace_controller.py" line="259" />
+        <location filename="../../desktop/workspace_controller.py" line="261" />
         <source>Delete workspace “{name}”? Its index and question history are removed; your documents stay where they are.</source>
         <translation>¿Eliminar el espacio de trabajo «{name}»? Se borran su índice y su historial de preguntas; sus documentos se quedan donde están.</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspace_controller.py" line="302" />
+        <location filename="../../desktop/workspace_controller.py" line="304" />
         <source>Reason</source>
         <translation>Motivo</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspace_controller.py" line="302" />
+        <location filename="../../desktop/workspace_controller.py" line="304" />
         <source>Why (shown beside the document):</source>
         <translation>Por qué (se muestra junto al documento):</translation>
     </message>
