@@ -10,11 +10,13 @@ Phrases are rewritten to marker tokens before tokenizing (:data:`PHRASES`, appli
 longest first where they overlap):
 
 * ``zzneg`` — a sentential negation ("in no event", "en ningún caso", "no longer");
-* ``zzle`` — an upper bound, which reads as a negation of what follows ("not more than",
-  "no later than" (a deadline), "shall not exceed", "at most", "capped at", "less than",
-  "below", "within 30 days", "no más de", "como máximo");
-* ``zzge`` — a lower bound or a plain comparative, which negates nothing ("not less than",
-  "at least", "more than", "exceeds", "no menos de", "al menos"): dropped;
+* ``zzle`` — an upper bound ("not more than", "no later than" (a deadline), "shall not
+  exceed", "at most", "capped at", "less than", "below", "within 30 days", "no más de",
+  "como máximo");
+* ``zzge`` — a lower bound or a plain comparative ("not less than", "at least", "more than",
+  "exceeds", "later than", "no menos de", "al menos"). A bound negates none of the words it
+  governs ("no later than day 5" states day 5); its *direction* is compared with the other
+  text's bounds ("less than six months" against "not less than six months");
 * ``zzexc`` — an exception that closes a negation ("unless", "except", "other than",
   "save as", "salvo", "a menos que", "sino"): what was negated before it becomes
   conditional, what follows it is what the rule requires;

@@ -42,7 +42,7 @@ _PREFIX = re.compile(r"^(?:un|in|im|ir|il|non|des|dis)(?=[^\W\d_]{4,})")
 _ADJECTIVE = re.compile(r"(?:able|ible|al|ent|ant|ive|ful|ed|id|ar|ido|ida|idos|idas|ble|bles|ente|entes|ante|antes|"
                         r"ivo|iva|ivos|ivas|ado|ada|ados|adas|ico|ica|ial|iales|ales)$")
 _SHORT_SCOPE = 6
-"""Words an upper bound or an outside "without" reaches ("less than [six months' notice]")."""
+"""Words an outside "without" reaches ("may terminate without [prior written notice]")."""
 
 
 @dataclass
@@ -106,7 +106,8 @@ def tokens(text: str) -> list[tuple[str, str]]:
 
     ``original`` keeps the case of the source word (a capitalised "Restricted" is a
     defined term, not a cue)."""
-    text = text.replace("’", "'").replace("‘", "'").replace("-", " ")
+    text = re.sub(r"\b([Nn]on)[-‐‑]", r"\1", text.replace("’", "'").replace("‘", "'"))  # "non-refundable": a prefix
+    text = text.replace("-", " ")
     for pattern, repl in lx.PHRASES:
         text = pattern.sub(repl, text)
     out: list[tuple[str, str]] = []
@@ -249,7 +250,10 @@ def read(text_parts: list[str]) -> Reading:
                 for w in words[r.clause_start:]:
                     w.polarity = None
                 r.pending = None
-            elif tok in lx.WITHOUT or tok == "zzle":
+            elif tok in ("zzle", "zzge"):  # a bound: its direction (at most = 1, at least = 0) is compared, not its object
+                value = (r.neg + (tok == "zzle")) % 2
+                words.append(Word("bound", frozenset({"zzbound"}), value, True))
+            elif tok in lx.WITHOUT:
                 r.short.append([1, _SHORT_SCOPE])
             elif tok in lx.CONTINUING:
                 if not r.active:

@@ -23,7 +23,8 @@ from tests.conftest import LAB
          "liable"),
         ("The tenant may neither sublet nor assign the premises.", "The tenant may assign the lease with consent",
          "assign"),
-        ("No deposit is required.", "A deposit of two months is required", "deposit"),
+        # "no deposit" negates the predicate, not the noun: the word named is now "required" (was "deposit")
+        ("No deposit is required.", "A deposit of two months is required", "required"),
         ("The fee is never refunded.", "The fee is refunded within 30 days", "refunded"),
         ("La fianza no se devolverá.", "La fianza se devolverá en el plazo de 30 días", "devolverá"),
         ("El contrato es válido.", "El contrato es inválido desde su firma", "válido"),
