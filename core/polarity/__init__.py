@@ -100,6 +100,8 @@ def _check(claim: str, quotes: tuple[str, ...]) -> PolarityVerdict:
     word, in_claim = conflicts[0]
     where = "the claim, not in its quotes" if in_claim else "the quotes, not in the claim"
     reason = f"'{word}' is negated in {where}"
+    if word == "bound":
+        reason = ("the claim's bound goes the other way from its quotes' (at most / at least, by / after)")
     restated = (claim_read.tokens & RESTATEMENTS) - quote_read.tokens
     if len(strong) > agreements and not restated:
         return PolarityVerdict("contradict", reason, len(conflicts), agreements)

@@ -32,6 +32,8 @@ import re
 _N = r"(?:\d|\(|one\b|two\b|three\b|four\b|five\b|six\b|seven\b|eight\b|nine\b|ten\b|fifteen\b|twenty|thirty|" \
      r"forty|fifty|sixty|ninety|a\s+period\b|the\s+period\b|un\s+plazo\b|el\s+plazo\b|los\b|las\b)"
 
+_SER = r"(?:(?:ser[áa]n?|es|son|sea|sean|podr[áa]n?\s+ser|deber[áa]n?\s+ser)\s+)?"
+
 PHRASES: list[tuple[re.Pattern[str], str]] = [(re.compile(p, re.IGNORECASE), r) for p, r in [
     # idioms: no polarity
     (r"\bnot\s+only\b|\bno\s+s[óo]lo\b|\bno\s+solamente\b|\bwhether\s+or\s+not\b", " "),
@@ -46,15 +48,15 @@ PHRASES: list[tuple[re.Pattern[str], str]] = [(re.compile(p, re.IGNORECASE), r) 
      r"|\bde\s+ninguna\s+(?:manera|forma)\b|\bya\s+no\b", " zzneg "),
     # bounds: upper bound = negation of what follows; lower bound / plain comparative = none
     (r"\bno[t]?\s+(?:be\s+)?(?:less|fewer|lower|shorter|earlier|sooner)\s+than\b|\bat\s+(?:the\s+)?least\b"
-     r"|\b(?:a\s+)?minimum\s+of\b|\bno\s+(?:menos|inferior|menor)\s+(?:de|que|a)\b|\bal\s+menos\b"
+     r"|\b(?:a\s+)?minimum\s+of\b|\bno\s+" + _SER + r"(?:menos|inferior|menor)\s+(?:de|que|a)\b|\bal\s+menos\b"
      r"|\bcomo\s+m[íi]nimo\b|\bpor\s+lo\s+menos\b", " zzge "),
     (r"\bno[t]?\s+(?:be\s+)?(?:more|greater|later|higher|longer)\s+than\b|\bnot\s+(?:to\s+)?exceed(?:ing|s)?\b"
      r"|\bat\s+(?:the\s+)?most\b|\b(?:a\s+)?maximum\s+of\b|\bcapped\s+at\b|\bup\s+to\s+(?=\S*\d)"
      r"|\b(?:less|fewer|lower|shorter|earlier)\s+than\b|\bbelow\b|\bwithin\s+" + _N +
-     r"|\bno\s+(?:m[áa]s|superior|mayor|posterior)\s+(?:tarde\s+)?(?:de|que|a)\b|\ba\s+m[áa]s\s+tardar\b"
+     r"|\bno\s+" + _SER + r"(?:m[áa]s|superior|mayor|posterior)\s+(?:tarde\s+)?(?:de|que|a)\b|\ba\s+m[áa]s\s+tardar\b"
      r"|\bcomo\s+m[áa]ximo\b|\b(?:menos|inferior|menor)\s+(?:de|que|a)\b|\bdentro\s+del?\s+" + _N, " zzle "),
     (r"\b(?:more|greater|later|higher|longer)\s+than\b|\bexceed(?:s|ed|ing)?\b|\bin\s+excess\s+of\b|\babove\b"
-     r"|\b(?:m[áa]s|superior|mayor|posterior)\s+(?:de|que|a)\b|\bexced(?:e|er|an|a|en)\b", " zzge "),
+     r"|\b(?:m[áa]s|superior|mayor|posterior)\s+(?:tarde\s+)?(?:de|que|a)\b|\bexced(?:e|er|an|a|en)\b", " zzge "),
     # exceptions and conditions
     (r"\bother\s+than\b|\bapart\s+from\b|\bdistint[oa]s?\s+de\b", " zzother "),
     (r"\bunless\b|\buntil\b|\bhasta\s+que\b|\bexcept(?:\s+(?:as|for|that|in|to|where|when|with|by|on|upon))?\b"

@@ -256,8 +256,9 @@ def read(text_parts: list[str]) -> Reading:
             elif tok in lx.WITHOUT:
                 r.short.append([1, _SHORT_SCOPE])
             elif tok in lx.CONTINUING:
-                if not r.active:
+                if not r.active:  # "ni A ni B podrán", "nor shall this Agreement": like "neither"
                     r.open_negation()
+                    r.pending = []
             elif tok in lx.NEGATION or (tok == "no" and lang == "es"):
                 r.open_negation()
             elif tok in lx.NEG_DETERMINERS or tok == "no":

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from core.ingest import iter_files, parse_file
-from core.polarity import polarity_mismatch
+from core.polarity import check_polarity, polarity_mismatch
 from core.types import Chunk, ModelAnswer, RejectReason
 from core.verify import verify_claims
 from tests.conftest import LAB
@@ -84,3 +84,127 @@ def test_no_false_removal_on_the_lab_sentences() -> None:
     assert len(pairs) > 40
     flagged = [s for s, page in pairs if polarity_mismatch(s, [s]) or polarity_mismatch(s, [page])]
     assert flagged == []
+
+
+# --- issue #21: negation scope in legal drafting -------------------------------------------------
+
+RECEIVING_LEAD_IN = "the Receiving Party shall not:"
+RECEIVING_ITEM = "(c) confirm that any investigations, discussions or negotiations are taking place concerning the Transaction;"
+
+
+@pytest.mark.parametrize(
+    ("claim", "quotes"),
+    [
+        # the four faithful claims the former check removed (issue #21)
+        ("Neither party is liable to the other for any special, incidental or consequential damages.",
+         ["IN NO EVENT WILL EITHER PARTY BE LIABLE TO THE OTHER FOR ANY SPECIAL, INCIDENTAL OR CONSEQUENTIAL DAMAGES"]),
+        ("Neither Party may assign the Agreement without the other Party's prior written consent.",
+         ["neither Party may assign this Agreement without the prior written consent of the other"]),
+        ("The Receiving Party shall not confirm that any negotiations are taking place.",
+         [RECEIVING_LEAD_IN, RECEIVING_ITEM]),
+        ("The Agreement does not grant either party any rights in the other party's Confidential Information.",
+         ["nor shall this Agreement grant any party any rights in or to the Confidential Information"]),
+        # "X shall not ... without Y's consent" == "X needs Y's consent"; "not less than" == "at least";
+        # "no later than" is a deadline; "no party may" == "a party may not"
+        ("Each Party needs the other Party's prior written consent to assign the Agreement.",
+         ["neither Party may assign this Agreement without the prior written consent of the other"]),
+        ("The Supplier must give at least 30 days' notice.", ["the Supplier shall give not less than thirty (30) days' notice"]),
+        ("Payment is due within 30 days of the invoice.",
+         ["payment shall be made no later than thirty (30) days after the invoice date"]),
+        ("The rent is payable no later than day 5.", ["The rent is payable on day 5 of each month"]),
+        ("A party may not assign the contract.", ["No party may assign this contract."]),
+        ("Amendments require a written instrument signed by both parties.",
+         ["This Agreement shall not be amended except by a written instrument signed by both parties."]),
+        # Spanish, written for these tests
+        ("El arrendatario necesita el consentimiento del arrendador para ceder el contrato.",
+         ["El arrendatario no podrá ceder el contrato sin el consentimiento previo y por escrito del arrendador."]),
+        ("El proveedor no es responsable de los daños indirectos.",
+         ["En ningún caso el proveedor será responsable de los daños indirectos o consecuenciales."]),
+        ("Ninguna de las partes podrá resolver el contrato durante el primer año.",
+         ["Ni el arrendador ni el arrendatario podrán resolver el contrato durante el primer año."]),
+        ("El preaviso será de al menos treinta días.", ["El preaviso no será inferior a treinta días."]),
+        ("El pago se hará como máximo a los treinta días.", ["El pago se hará no más tarde de treinta días desde la factura."]),
+    ],
+)
+def test_faithful_legal_negations_are_kept(claim: str, quotes: list[str]) -> None:
+    verdict = check_polarity(claim, quotes)
+    assert verdict.outcome == "agree", verdict
+
+
+@pytest.mark.parametrize(
+    ("claim", "quotes"),
+    [
+        ("Either party is liable to the other for special, incidental or consequential damages.",
+         ["IN NO EVENT WILL EITHER PARTY BE LIABLE TO THE OTHER FOR ANY SPECIAL, INCIDENTAL OR CONSEQUENTIAL DAMAGES"]),
+        ("Either Party may assign the Agreement without the other Party's consent.",
+         ["neither Party may assign this Agreement without the prior written consent of the other"]),
+        ("The Receiving Party may confirm that negotiations are taking place.", [RECEIVING_LEAD_IN, RECEIVING_ITEM]),
+        ("The Agreement grants each party rights in the other party's Confidential Information.",
+         ["nor shall this Agreement grant any party any rights in or to the Confidential Information"]),
+        ("The Supplier may give less than 30 days' notice.", ["the Supplier shall give not less than thirty (30) days' notice"]),
+        ("Payment is due later than 30 days after the invoice.",
+         ["payment shall be made no later than thirty (30) days after the invoice date"]),
+        ("A person who is not a party may enforce the terms of this Agreement.",
+         ["a person who is not a party to this Agreement may not enforce any of its terms"]),
+        ("El arrendatario podrá ceder el contrato sin el consentimiento del arrendador.",
+         ["El arrendatario no podrá ceder el contrato sin el consentimiento previo y por escrito del arrendador."]),
+        ("El proveedor será responsable de los daños indirectos.",
+         ["En ningún caso el proveedor será responsable de los daños indirectos o consecuenciales."]),
+        ("Cualquiera de las partes podrá resolver el contrato durante el primer año.",
+         ["Ni el arrendador ni el arrendatario podrán resolver el contrato durante el primer año."]),
+        ("El preaviso podrá ser inferior a treinta días.", ["El preaviso no será inferior a treinta días."]),
+    ],
+)
+def test_flipped_legal_negations_are_removed(claim: str, quotes: list[str]) -> None:
+    verdict = check_polarity(claim, quotes)
+    assert verdict.outcome == "contradict", verdict
+    assert polarity_mismatch(claim, quotes) == verdict.reason
+
+
+@pytest.mark.parametrize(
+    ("claim", "quotes"),
+    [
+        # a restatement by a word of opposite meaning: the check cannot tell it from a flip
+        ("The Parties must keep the terms of this Agreement confidential.",
+         ["Neither Party shall disclose the terms of this Agreement to any third party"]),
+        ("The licence survives the termination of this Agreement.",
+         ["the licence shall not terminate upon the termination of this Agreement"]),
+    ],
+)
+def test_undecidable_restatements_are_warned_not_removed(claim: str, quotes: list[str]) -> None:
+    verdict = check_polarity(claim, quotes)
+    assert verdict.outcome == "unsure", verdict
+    assert polarity_mismatch(claim, quotes) is None
+
+
+def test_unsure_claim_is_kept_with_a_visible_warning() -> None:
+    from core.cli import format_answer
+    from core.types import Answer, Trace, WarningReason
+
+    text = ("12. Confidentiality. Neither Party shall disclose the terms of this Agreement to any third party. "
+            "Neither Party may assign this Agreement without the prior written consent of the other.")
+    chunk = Chunk(chunk_id="d#p1-c0", doc_id="d", path="/d.txt", page=1, start=0, end=len(text), text=text)
+    answer = ModelAnswer.model_validate({
+        "answer_found": True, "complete_answer": True, "conflicting_evidence": False, "missing": "",
+        "claims": [
+            {"text": "The Parties must keep the terms of this Agreement confidential.",
+             "citations": [{"chunk_id": "d#p1-c0",
+                            "quote": "Neither Party shall disclose the terms of this Agreement to any third party"}]},
+            {"text": "Each Party needs the other's prior written consent to assign this Agreement.",
+             "citations": [{"chunk_id": "d#p1-c0", "quote": "Neither Party may assign this Agreement without the "
+                                                             "prior written consent of the other"}]},
+        ],
+    })
+    claims, rejected = verify_claims(answer, {chunk.chunk_id: chunk})
+    assert rejected == []
+    assert claims[0].warning is not None and claims[0].warning.reason == WarningReason.polarity_unsure
+    assert "terms" in claims[0].warning.detail
+    assert claims[1].warning is None
+    # without the polarity check nothing is judged, so nothing is warned
+    claims_off, _ = verify_claims(answer, {chunk.chunk_id: chunk}, check_polarity=False)
+    assert [c.warning for c in claims_off] == [None, None]
+    shown = format_answer(Answer(question="q", workspace="w", status="answered", claims=claims, trace=Trace()))
+    lines = shown.splitlines()
+    at = lines.index(next(line for line in lines if line.startswith("The Parties must keep")))
+    assert lines[at + 1].startswith("    \u26a0 check the quote: the sentence may state the opposite of it")
+    assert not lines[at + 2].startswith("    \u26a0")
