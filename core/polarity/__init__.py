@@ -7,7 +7,47 @@ quotes (:mod:`core.polarity.scope`) and compares the polarity of the words they 
 
 **Outcomes** (:class:`PolarityVerdict`): ``agree`` (shown), ``contradict`` (removed with reason
 ``polarity_mismatch``), ``unsure`` (shown with a visible warning, ``polarity_unsure``).
-PLACEHOLDER_DECISION
+
+**Comparison.** Both texts are read by :func:`core.polarity.scope.read`: every content word gets
+a polarity (stated 0, negated 1, or conditional) and a position (subject or predicate of its
+clause). The quotes of a claim are read together, in order (a lead-in ending in a colon after a
+negation carries it into the list items that follow). For each word the claim shares with its
+quotes (same Snowball stem in the text's language, or the stem plus an agent suffix,
+"waive"/"waiver"), the polarities are compared when each side gives it one value:
+
+* a *conflict* is a word stated on one side and negated on the other; it is *strong* when the
+  word is in predicate position on both sides, *weak* when it is a subject or the argument of
+  a negated inclusion ("X shall not include Y" = "Y is excluded from X" = "Y is not X":
+  the words move, the meaning does not);
+* an *agreement* is a word negated on both sides;
+* a conditional word ("shall not *assign* without consent") is not compared when the other
+  text states the condition ("requires", "only if", "unless", or the excepted words, such as
+  "consent", stated positively);
+* bounds compare their direction, not their object: "not less than 30 days" = "at least",
+  "no later than" = "within" (a deadline), against "less than" / "later than".
+
+**Decision** (measured on the development split, pool minus dev; see bench/README.md):
+
+* ``contradict`` (removed) — more strong conflicts than agreements, and the claim uses no
+  word that restates a negation by its meaning ("confidential", "survives", "excluded",
+  "only", :data:`core.polarity.lexicon.RESTATEMENTS`) that its quotes lack;
+* ``unsure`` (shown with a warning) — some strong conflict that does not meet that bar, or
+  only weak conflicts and no shared negation;
+* ``agree`` (shown) — otherwise.
+
+Why three outcomes: a restatement by a word of opposite meaning ("must keep X confidential"
+for "shall not disclose X") and a flip look the same to word-level polarity; removing both
+deletes faithful answers, keeping both shows contradictions as checked. The warning costs the
+reader a look at the quote; on the development split it is 6.8 % of pairs (target <= 10 %).
+
+**Known blind spots**: a party swap ("ABW may not assign without PCQ's consent" → "PCQ may
+not …") and an exception inverted ("other than as a result of a disclosure" → "as a result
+of") keep every word's polarity; paraphrases that share no word with the quote ("is
+forbidden" / "is allowed") and claims in another language than their quotes are not
+compared; antonyms outside the lexicon ("prohibited"/"permitted", "increase"/"decrease") are
+not seen; a prefixed word that is not an antonym of its stem ("invested"/"vested") may be.
+Measured by ``bench/support.py`` (the hand-labelled pairs) and ``bench/verify.py``
+("polarity": BOE anchors and the lab's sentences).
 """
 
 from __future__ import annotations
@@ -92,6 +132,7 @@ def _check(claim: str, quotes: tuple[str, ...]) -> PolarityVerdict:
         if len(c_pols) == 1 and len(q_pols) == 1 and c_pols != q_pols:
             subject = any(x.subject for x in c_occ + q_occ)
             (weak if subject else strong).append((w.text, 1 in c_pols))
+
         elif 1 in c_pols & q_pols:
             agreements += 1
     conflicts = strong + weak
