@@ -92,12 +92,28 @@ def _with_prefixes(words: list[Word], other: list[Word], lang: str) -> list[Word
     return out
 
 
+def _keys(stems: frozenset[str]) -> frozenset[str]:
+    """Match keys of a word: its stems, and each without an agent suffix ("waiver" → "waiv")."""
+    out = set(stems)
+    for st in stems:
+        for suffix in ("er", "or", "r"):
+            if st.endswith(suffix) and len(st) - len(suffix) >= 4:
+                out.add(st[: -len(suffix)])
+                break
+    return frozenset(out)
+
+
 def _same(a: frozenset[str], b: frozenset[str]) -> bool:
-    """Same word: a shared stem, or one stem the other plus at most two letters ("waiv"/"waiver")."""
-    if a & b:
-        return True
-    return any(len(s) >= 4 and t in (s + "r", s + "er", s + "or")
-               for x in a for y in b for s, t in (sorted((x, y), key=len),))
+    """Same word: a shared stem, or one stem the other plus an agent suffix ("waiv"/"waiver")."""
+    return bool(_keys(a) & _keys(b))
+
+
+def _index(words: list[Word]) -> dict[str, list[Word]]:
+    out: dict[str, list[Word]] = {}
+    for w in words:
+        for k in _keys(w.stems):
+            out.setdefault(k, []).append(w)
+    return out
 
 
 def _effective(word: Word, other_states_condition: bool) -> int | None:
@@ -108,23 +124,27 @@ def _effective(word: Word, other_states_condition: bool) -> int | None:
 def _check(claim: str, quotes: tuple[str, ...]) -> PolarityVerdict:
     claim_read = read([claim])
     quote_read = read(list(quotes))
-    excepted = [w.stems for w in quote_read.words if w.excepted]
+    excepted = {k for w in quote_read.words if w.excepted for k in _keys(w.stems)}
     # the claim restates the quote's condition when it states (un-negated) what the exception requires
     claim_condition = claim_read.condition or any(
-        w.polarity == 0 and any(_same(w.stems, e) for e in excepted) for w in claim_read.words)
+        w.polarity == 0 and _keys(w.stems) & excepted for w in claim_read.words)
     lang = language(claim + " " + " ".join(quotes))
     cw = _with_prefixes(claim_read.words, quote_read.words, lang)
     qw = _with_prefixes(quote_read.words, claim_read.words, lang)
     strong: list[tuple[str, bool]] = []
     weak: list[tuple[str, bool]] = []
     agreements = 0
-    seen: list[frozenset[str]] = []
+    c_index, q_index = _index(cw), _index(qw)
+    seen: set[str] = set()
     for w in cw:
-        if any(_same(w.stems, s) for s in seen):
+        keys = _keys(w.stems)
+        if keys & seen:
             continue
-        seen.append(w.stems)
-        c_occ = [x for x in cw if _same(x.stems, w.stems)]
-        q_occ = [x for x in qw if _same(x.stems, w.stems)]
+        seen |= keys
+        c_occ = list({id(x): x for k in keys for x in c_index.get(k, [])}.values())
+        q_occ = list({id(x): x for k in keys for x in q_index.get(k, [])}.values())
+        if not q_occ:
+            continue
         c_pols = {_effective(x, quote_read.condition) for x in c_occ} - {None}
         q_pols = {_effective(x, claim_condition) for x in q_occ} - {None}
         if not c_pols or not q_pols:
@@ -132,7 +152,6 @@ def _check(claim: str, quotes: tuple[str, ...]) -> PolarityVerdict:
         if len(c_pols) == 1 and len(q_pols) == 1 and c_pols != q_pols:
             subject = any(x.subject for x in c_occ + q_occ)
             (weak if subject else strong).append((w.text, 1 in c_pols))
-
         elif 1 in c_pols & q_pols:
             agreements += 1
     conflicts = strong + weak
