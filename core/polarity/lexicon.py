@@ -51,7 +51,7 @@ PHRASES: list[tuple[re.Pattern[str], str]] = [(re.compile(p, re.IGNORECASE), r) 
      r"|\b(?:a\s+)?minimum\s+of\b|\bno\s+" + _SER + r"(?:menos|inferior|menor)\s+(?:de|que|a)\b|\bal\s+menos\b"
      r"|\bcomo\s+m[íi]nimo\b|\bpor\s+lo\s+menos\b", " zzge "),
     (r"\bno[t]?\s+(?:be\s+)?(?:more|greater|later|higher|longer)\s+than\b|\bnot\s+(?:to\s+)?exceed(?:ing|s)?\b"
-     r"|\bat\s+(?:the\s+)?most\b|\b(?:a\s+)?maximum\s+of\b|\bcapped\s+at\b|\bup\s+to\s+(?=\S*\d)"
+     r"|\bat\s+(?:the\s+)?most\b|\b(?:a\s+)?maximum\s+of\b|\bcapped\s+at\b|\blimited\s+to\b|\blimitad[oa]s?\s+a\b|\bup\s+to\s+(?=\S*\d)"
      r"|\b(?:less|fewer|lower|shorter|earlier)\s+than\b|\bbelow\b|\bwithin\s+" + _N +
      r"|\bno\s+" + _SER + r"(?:m[áa]s|superior|mayor|posterior)\s+(?:tarde\s+)?(?:de|que|a)\b|\ba\s+m[áa]s\s+tardar\b"
      r"|\bcomo\s+m[áa]ximo\b|\b(?:menos|inferior|menor)\s+(?:de|que|a)\b|\bdentro\s+del?\s+" + _N, " zzle "),
@@ -86,7 +86,7 @@ WITHOUT = frozenset({"without", "sin"})
 """Outside a negation a short negation of its object; inside one ("shall not … without Y") an exception."""
 
 LEXICAL = re.compile(
-    r"^(?:exclud(?:e|es|ed)|prohibit(?:s|ed)?|forbid(?:s|den)?|preclud(?:e|es|ed)|prevent(?:s|ed)?|"
+    r"^(?:exclud(?:e|es|ed)|disclaim(?:s|ed)?|prohibit(?:s|ed)?|forbid(?:s|den)?|preclud(?:e|es|ed)|prevent(?:s|ed)?|"
     r"restrict(?:s|ed)?|refrain(?:s|ed)?|reliev(?:e|es|ed)|ceas(?:e|es|ed)|barred|exempt(?:ed)?|"
     r"excluid[oa]s?|excluye[n]?|prohibid[oa]s?|prohíbe[n]?|prohibe[n]?|impide[n]?|exent[oa]s?|zzlex)$"
 )
@@ -163,3 +163,10 @@ INCLUSION = frozenset({"include", "includes", "included", "cover", "covers", "co
 
 COORDINATING = frozenset({"but", "however", "pero"})
 """"but" ends a clause only after a comma or before a new clause ("accrued but untaken" does not)."""
+
+PASSIVE_BANS = re.compile(r"^(?:prohibited|forbidden|barred|precluded|excluded|prohibid[oa]s?|excluid[oa]s?)$")
+""""X is prohibited" = "shall not X": the subject of a clause whose predicate is a ban is what is negated."""
+
+PERMISSIONS = frozenset({"permitted", "allowed", "authorized", "authorised", "permissible", "allowable",
+                         "permitido", "permitida", "permitidos", "permitidas", "autorizado", "autorizada"})
+""""X is not permitted" = "shall not X": with a negation before it, its clause's subject is what is negated."""

@@ -164,6 +164,13 @@ class _Reader:
         self.neg, self.active, self.since = 1, True, len(self.words)
         self.modal_seen = self.sentence_neg = True
 
+    def negate_subject(self) -> None:
+        """"Assignment is prohibited / is not permitted": the clause's subject words are what is negated."""
+        for w in self.words[self.clause_start:]:
+            if w.subject and w.polarity is not None:
+                w.polarity = 1 - w.polarity
+                w.scoped = True
+
     def exception(self) -> None:
         """"not X unless/except/without Y": X becomes conditional, Y is stated."""
         self.condition = True
@@ -253,6 +260,8 @@ def read(text_parts: list[str]) -> Reading:
             elif tok in ("zzle", "zzge"):  # a bound: its direction (at most = 1, at least = 0) is compared, not its object
                 value = (r.neg + (tok == "zzle")) % 2
                 words.append(Word("bound", frozenset({"zzbound"}), value, True))
+                if r.pending is None:  # "in no event shall it exceed the fees" = "it shall not exceed the fees":
+                    r.neg, r.active, r.short = 0, False, []  # the negation is the bound's; its object is stated
             elif tok in lx.WITHOUT:
                 r.short.append([1, _SHORT_SCOPE])
             elif tok in lx.CONTINUING:
@@ -266,6 +275,8 @@ def read(text_parts: list[str]) -> Reading:
                 r.pending = []
             elif lx.LEXICAL.match(tok) and (orig.islower() or orig.isupper() and len(orig) > 1) or tok == "zzlex":
                 r.pending = None
+                if lx.PASSIVE_BANS.match(tok):
+                    r.negate_subject()
                 if tok.startswith("exclu"):  # "is excluded from X" = "X does not include": the relation, negated
                     word = "include" if lang == "en" else "incluye"
                     words.append(Word(word, stems(word, lang), 1 - r.neg, True))
@@ -283,6 +294,8 @@ def read(text_parts: list[str]) -> Reading:
                 if tok in lx.CONDITIONS:
                     r.condition = True
                 relation = tok in lx.INCLUSION and r.active and len(words) == r.since
+                if tok in lx.PERMISSIONS and r.active and r.neg:
+                    r.negate_subject()
                 r.add(tok, sw)
                 if relation:  # "shall not include X" = "X is excluded": X is an argument of the negated relation
                     r.arguments = r.sentence_args = True
