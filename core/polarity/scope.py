@@ -135,6 +135,7 @@ class _Reader:
         self.sentence_neg = False  # a negation opened since the last full stop or semicolon
         self.sentence_args = False
         self.condition = False
+        self.fronted: int | None = None  # first word after an outside "without" in this sentence
         self.reset()
 
     def reset(self, base: int | None = None) -> None:
@@ -160,6 +161,11 @@ class _Reader:
         self.reset(base)
 
     def open_negation(self) -> None:
+        if self.fronted is not None and not self.active:  # "Without X, Y shall not Z" = "Y shall not Z without X"
+            for w in self.words[self.fronted:]:
+                w.polarity, w.excepted = 0, True
+            self.condition = True
+        self.fronted = None
         self.pending = None
         self.neg, self.active, self.since = 1, True, len(self.words)
         self.modal_seen = self.sentence_neg = True
@@ -233,6 +239,9 @@ def read(text_parts: list[str]) -> Reading:
             if tok in ".;!?":
                 r.end_clause()
                 r.sentence_neg = bool(r.list_base)
+                r.fronted = None
+            elif tok == ",":
+                r.short = []  # "without X," ends at the comma
             elif tok == ":":
                 r.list_base = 1 if r.sentence_neg else r.list_base
                 r.list_args = r.list_args or r.sentence_args
@@ -264,6 +273,7 @@ def read(text_parts: list[str]) -> Reading:
                     r.neg, r.active, r.short = 0, False, []  # the negation is the bound's; its object is stated
             elif tok in lx.WITHOUT:
                 r.short.append([1, _SHORT_SCOPE])
+                r.fronted = len(words)  # "Without X, Y may not Z": X turns out to be an exception if a negation follows
             elif tok in lx.CONTINUING:
                 if not r.active:  # "ni A ni B podrán", "nor shall this Agreement": like "neither"
                     r.open_negation()

@@ -124,6 +124,22 @@ RECEIVING_ITEM = "(c) confirm that any investigations, discussions or negotiatio
          ["Ni el arrendador ni el arrendatario podrán resolver el contrato durante el primer año."]),
         ("El preaviso será de al menos treinta días.", ["El preaviso no será inferior a treinta días."]),
         ("El pago se hará como máximo a los treinta días.", ["El pago se hará no más tarde de treinta días desde la factura."]),
+        ("Queda prohibida la cesión del contrato sin consentimiento del arrendador.",
+         ["El arrendatario no podrá ceder el contrato sin el consentimiento del arrendador."]),
+        ("Sin la conformidad del cliente, el proveedor no podrá modificar el servicio.",
+         ["El proveedor no podrá introducir modificaciones en el servicio sin la conformidad expresa del cliente."]),
+        ("La garantía no cubre los daños por uso indebido.",
+         ["Quedan excluidos de la garantía los daños causados por un uso indebido del producto."]),
+        # bans, permissions, bounds and exclusions restated
+        ("Reverse engineering, decompiling and disassembling the Software are prohibited.",
+         ["Licensee shall not reverse engineer, decompile or disassemble the Software."]),
+        ("Assignment of this Agreement is not permitted without the other party's consent.",
+         ["Neither party may assign this Agreement without the consent of the other party."]),
+        ("The Supplier's total liability will not exceed the fees paid in the prior twelve months.",
+         ["In no event shall Supplier's aggregate liability arising out of this Agreement exceed the fees paid by "
+          "Customer in the twelve (12) months preceding the claim."]),
+        ("The Seller disclaims any implied warranty of merchantability.",
+         ["The Seller makes no warranty, express or implied, regarding merchantability."]),
     ],
 )
 def test_faithful_legal_negations_are_kept(claim: str, quotes: list[str]) -> None:
@@ -153,6 +169,15 @@ def test_faithful_legal_negations_are_kept(claim: str, quotes: list[str]) -> Non
         ("Cualquiera de las partes podrá resolver el contrato durante el primer año.",
          ["Ni el arrendador ni el arrendatario podrán resolver el contrato durante el primer año."]),
         ("El preaviso podrá ser inferior a treinta días.", ["El preaviso no será inferior a treinta días."]),
+        ("El proveedor podrá modificar el servicio sin la conformidad del cliente.",
+         ["El proveedor no podrá introducir modificaciones en el servicio sin la conformidad expresa del cliente."]),
+        ("El trabajador tiene derecho a indemnización en caso de baja voluntaria.",
+         ["En caso de baja voluntaria, el trabajador no tendrá derecho a indemnización alguna."]),
+        ("The Supplier's total liability may exceed the fees paid in the prior twelve months.",
+         ["In no event shall Supplier's aggregate liability arising out of this Agreement exceed the fees paid by "
+          "Customer in the twelve (12) months preceding the claim."]),
+        ("Licensee may reverse engineer the Software.",
+         ["Licensee shall not reverse engineer, decompile or disassemble the Software."]),
     ],
 )
 def test_flipped_legal_negations_are_removed(claim: str, quotes: list[str]) -> None:
