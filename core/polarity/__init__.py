@@ -127,7 +127,7 @@ def _check(claim: str, quotes: tuple[str, ...]) -> PolarityVerdict:
     excepted = {k for w in quote_read.words if w.excepted for k in _keys(w.stems)}
     # the claim restates the quote's condition when it states (un-negated) what the exception requires
     claim_condition = claim_read.condition or any(
-        w.polarity == 0 and _keys(w.stems) & excepted for w in claim_read.words)
+        w.polarity == 0 and not w.subject and _keys(w.stems) & excepted for w in claim_read.words)
     lang = language(claim + " " + " ".join(quotes))
     cw = _with_prefixes(claim_read.words, quote_read.words, lang)
     qw = _with_prefixes(quote_read.words, claim_read.words, lang)

@@ -131,6 +131,7 @@ CONDITIONS = frozenset({
     "need", "needs", "needed", "require", "requires", "required", "requirement", "requirements", "conditional",
     "condition", "conditions", "conditioned", "prerequisite", "precondition", "subject", "necesita", "necesitan",
     "requiere", "requieren", "requisito", "condición", "condicion", "sujeto", "sujeta", "zzexc", "zzonly",
+    "only", "solely", "exclusively", "solo", "sólo", "solamente", "únicamente", "unicamente", "exclusivamente",
 })
 """Words that state a condition: a claim holding one may restate "shall not X without Y" as
 "X requires Y", so the quote's conditional words are not compared with it."""

@@ -147,6 +147,7 @@ class _Reader:
         self.modal_seen = False
         self.arguments = self.list_args if base else False  # after "not include": the words are the relation's arguments, not negated claims
         self.after_exception = False
+        self.only_subject = False  # "no person other than X shall V" = "only X may V": V is conditional
         self.pending: list[int] | None = None  # subject words after "no"/"neither", awaiting a modal
         self.short: list[list[int]] = []  # [value, words left] of upper bounds and outside "without"
 
@@ -205,7 +206,7 @@ class _Reader:
             self.words.append(Word(tok, stems(tok, self.lang), None, True, subject=True))
         else:
             self.words.append(Word(tok, stems(tok, self.lang), pol, scoped, subject=not self.modal_seen or self.arguments,
-                                   excepted=self.after_exception))
+                                   excepted=self.after_exception, cond=self.only_subject and bool(pol)))
         self._tick()
 
     def _tick(self) -> None:
@@ -257,8 +258,12 @@ def read(text_parts: list[str]) -> Reading:
                   or (tok == "that" and nxt in lx.THAT_STARTS_CLAUSE)):
                 r.end_clause(base=0)  # a relative or subordinate clause inside a list item is not negated
             elif tok == "zzother":
-                if r.pending is None:  # "any person other than the parties": the exception is the subject's
+                if r.pending is None and r.active and r.neg:  # "not enforceable by any person other than the parties"
+                    r.exception()
+                elif r.pending is None:  # "any person other than the parties may": no condition stated
                     r.neg, r.active, r.short = 0, False, []
+                else:  # "no person other than the parties shall": the exception is the subject's
+                    r.only_subject = r.condition = True
             elif tok == "zzexc" or (tok in lx.WITHOUT and r.active):
                 r.exception()
             elif tok == "zzonly":

@@ -140,6 +140,7 @@ RECEIVING_ITEM = "(c) confirm that any investigations, discussions or negotiatio
           "Customer in the twelve (12) months preceding the claim."]),
         ("The Seller disclaims any implied warranty of merchantability.",
          ["The Seller makes no warranty, express or implied, regarding merchantability."]),
+        ("Only the Licensee may use the Software.", ["No person other than the Licensee shall use the Software."]),
     ],
 )
 def test_faithful_legal_negations_are_kept(claim: str, quotes: list[str]) -> None:
@@ -178,6 +179,8 @@ def test_faithful_legal_negations_are_kept(claim: str, quotes: list[str]) -> Non
           "Customer in the twelve (12) months preceding the claim."]),
         ("Licensee may reverse engineer the Software.",
          ["Licensee shall not reverse engineer, decompile or disassemble the Software."]),
+        ("Any person other than the Licensee may use the Software.",
+         ["No person other than the Licensee shall use the Software."]),
     ],
 )
 def test_flipped_legal_negations_are_removed(claim: str, quotes: list[str]) -> None:
