@@ -51,7 +51,8 @@ PHRASES: list[tuple[re.Pattern[str], str]] = [(re.compile(p, re.IGNORECASE), r) 
      r"|\b(?:a\s+)?minimum\s+of\b|\bno\s+" + _SER + r"(?:menos|inferior|menor)\s+(?:de|que|a)\b|\bal\s+menos\b"
      r"|\bcomo\s+m[íi]nimo\b|\bpor\s+lo\s+menos\b", " zzge "),
     (r"\bno[t]?\s+(?:be\s+)?(?:more|greater|later|higher|longer)\s+than\b|\bnot\s+(?:to\s+)?exceed(?:ing|s)?\b"
-     r"|\bat\s+(?:the\s+)?most\b|\b(?:a\s+)?maximum\s+of\b|\bcapped\s+at\b|\blimited\s+to\b|\blimitad[oa]s?\s+a\b|\bup\s+to\s+(?=\S*\d)"
+     r"|\bat\s+(?:the\s+)?most\b|\b(?:a\s+)?maximum\s+of\b|\bcapped\s+at\b|\blimited\s+to\b"
+     r"|\blimitad[oa]s?\s+a\b|\bup\s+to\s+(?=\S*\d)"
      r"|\b(?:less|fewer|lower|shorter|earlier)\s+than\b|\bbelow\b|\bwithin\s+" + _N +
      r"|\bno\s+" + _SER + r"(?:m[áa]s|superior|mayor|posterior)\s+(?:tarde\s+)?(?:de|que|a)\b|\ba\s+m[áa]s\s+tardar\b"
      r"|\bcomo\s+m[áa]ximo\b|\b(?:menos|inferior|menor)\s+(?:de|que|a)\b|\bdentro\s+del?\s+" + _N, " zzle "),
@@ -97,8 +98,9 @@ text: a capitalised "Restricted Period" is a defined term."""
 MODALS = frozenset({
     "shall", "will", "may", "must", "can", "could", "should", "would", "might", "is", "are", "was", "were", "be",
     "has", "have", "had", "does", "do", "did", "means", "mean", "significa", "significan",
-    "podrá", "podrán", "podra", "podran", "puede", "pueden", "deberá", "deberán", "debe", "deben", "será", "serán",
-    "es", "son", "está", "están", "tendrá", "tendrán", "tiene", "tienen", "ha", "han", "habrá", "queda", "quedan", "se",
+    "podrá", "podrán", "podra", "podran", "puede", "pueden", "deberá", "deberán", "debe", "deben",
+    "será", "serán", "es", "son", "está", "están", "tendrá", "tendrán", "tiene", "tienen", "ha", "han", "habrá",
+    "queda", "quedan", "se",
 })
 """Auxiliaries and modals: after "no X" / "neither X" they end the subject and start the negated predicate."""
 
@@ -122,8 +124,9 @@ SPANISH = frozenset({"el", "la", "los", "las", "del", "que", "y", "en", "se", "p
 ENGLISH = frozenset({"the", "of", "and", "to", "is", "shall", "be", "not", "any", "or", "this", "that", "will",
                      "may", "by", "for", "with", "party"})
 
-STRONG_MODALS = frozenset({"shall", "will", "may", "must", "can", "could", "should", "would", "might", "podrá", "podrán",
-                           "podra", "podran", "puede", "pueden", "deberá", "deberán", "debe", "deben"})
+STRONG_MODALS = frozenset({"shall", "will", "may", "must", "can", "could", "should", "would", "might",
+                           "podrá", "podrán", "podra", "podran", "puede", "pueden", "deberá", "deberán", "debe",
+                           "deben"})
 """A modal after the negated words of a clause starts a new verb phrase: "a person who is not a
 party [may] enforce" — the relative clause's negation ends there."""
 
@@ -156,9 +159,9 @@ NUMBER_WORDS = frozenset({
 })
 """Numbers are the facts check's (core.facts); these and a few prepositions carry no polarity."""
 
-INCLUSION = frozenset({"include", "includes", "included", "cover", "covers", "covered", "comprise", "comprises", "count",
-                       "incluye", "incluyen", "incluirá", "incluirán", "incluido", "incluida", "comprende", "comprenden",
-                       "abarca"})
+INCLUSION = frozenset({"include", "includes", "included", "cover", "covers", "covered", "comprise", "comprises",
+                       "count", "incluye", "incluyen", "incluirá", "incluirán", "incluido", "incluida", "comprende",
+                       "comprenden", "abarca", "cubre", "cubren"})
 """"X shall not include Y" says Y is outside X: Y's words are arguments of a negated relation
 ("Y is excluded from X", "Y is not X"), compared weakly like a subject."""
 

@@ -41,6 +41,7 @@ _TOKEN = re.compile(r"\d[\d.,]*|[^\W\d_]+(?:'[^\W\d_]+)?|[,;:.!?()]", re.UNICODE
 _PREFIX = re.compile(r"^(?:un|in|im|ir|il|non|des|dis)(?=[^\W\d_]{4,})")
 _ADJECTIVE = re.compile(r"(?:able|ible|al|ent|ant|ive|ful|ed|id|ar|ido|ida|idos|idas|ble|bles|ente|entes|ante|antes|"
                         r"ivo|iva|ivos|ivas|ado|ada|ados|adas|ico|ica|ial|iales|ales)$")
+_CONTRACTED = {"wo": "will", "ca": "can", "sha": "shall"}
 _SHORT_SCOPE = 6
 """Words an outside "without" reaches ("may terminate without [prior written notice]")."""
 
@@ -97,8 +98,9 @@ def stems(word: str, lang: str) -> frozenset[str]:
 def _stopwords() -> frozenset[str]:
     from core.textproc import all_stopwords
 
-    return all_stopwords() | lx.MODALS | lx.NUMBER_WORDS | {"hereunder", "hereto", "herein", "thereof", "thereto", "hereby", "such",
-                                          "either", "each", "any", "shall", "also", "thereunder", "whatsoever"}
+    legal = {"hereunder", "hereto", "herein", "thereof", "thereto", "hereby", "thereunder", "such", "either", "each",
+             "any", "shall", "also", "whatsoever"}
+    return all_stopwords() | lx.MODALS | lx.NUMBER_WORDS | legal
 
 
 def tokens(text: str) -> list[tuple[str, str]]:
@@ -106,17 +108,15 @@ def tokens(text: str) -> list[tuple[str, str]]:
 
     ``original`` keeps the case of the source word (a capitalised "Restricted" is a
     defined term, not a cue)."""
-    text = re.sub(r"\b([Nn]on)[-‐‑]", r"\1", text.replace("’", "'").replace("‘", "'"))  # "non-refundable": a prefix
-    text = text.replace("-", " ")
+    text = text.replace("’", "'").replace("‘", "'")
+    text = re.sub(r"\b([Nn]on)[-‐‑]", r"\1", text).replace("-", " ")  # "non-refundable": a prefix, not a cue
     for pattern, repl in lx.PHRASES:
         text = pattern.sub(repl, text)
     out: list[tuple[str, str]] = []
     for tok in _TOKEN.findall(text):
         low = tok.casefold()
-        if low.endswith("n't"):
-            out += [(low[:-3] if low[:-3] not in {"wo", "ca", "sha"} else {"wo": "will", "ca": "can",
-                                                                             "sha": "shall"}[low[:-3]], tok),
-                    ("not", "not")]
+        if low.endswith("n't"):  # don't, isn't, won't, can't, shan't: the verb, then a negation
+            out += [(_CONTRACTED.get(low[:-3], low[:-3]), tok), ("not", "not")]
         elif low == "cannot":
             out += [("can", tok), ("not", "not")]
         else:
@@ -145,7 +145,8 @@ class _Reader:
         self.since = len(self.words)  # first word the open negation reached
         self.clause_start = len(self.words)
         self.modal_seen = False
-        self.arguments = self.list_args if base else False  # after "not include": the words are the relation's arguments, not negated claims
+        # after "shall not include": the words are the negated relation's arguments, compared weakly
+        self.arguments = self.list_args if base else False
         self.after_exception = False
         self.only_subject = False  # "no person other than X shall V" = "only X may V": V is conditional
         self.pending: list[int] | None = None  # subject words after "no"/"neither", awaiting a modal
@@ -205,7 +206,8 @@ class _Reader:
             self.pending.append(len(self.words))
             self.words.append(Word(tok, stems(tok, self.lang), None, True, subject=True))
         else:
-            self.words.append(Word(tok, stems(tok, self.lang), pol, scoped, subject=not self.modal_seen or self.arguments,
+            self.words.append(Word(tok, stems(tok, self.lang), pol, scoped,
+                                   subject=not self.modal_seen or self.arguments,
                                    excepted=self.after_exception, cond=self.only_subject and bool(pol)))
         self._tick()
 
@@ -258,7 +260,7 @@ def read(text_parts: list[str]) -> Reading:
                   or (tok == "that" and nxt in lx.THAT_STARTS_CLAUSE)):
                 r.end_clause(base=0)  # a relative or subordinate clause inside a list item is not negated
             elif tok == "zzother":
-                if r.pending is None and r.active and r.neg:  # "not enforceable by any person other than the parties"
+                if r.pending is None and r.active and r.neg:  # "not enforceable by anyone other than the parties"
                     r.exception()
                 elif r.pending is None:  # "any person other than the parties may": no condition stated
                     r.neg, r.active, r.short = 0, False, []
@@ -271,14 +273,14 @@ def read(text_parts: list[str]) -> Reading:
                 for w in words[r.clause_start:]:
                     w.polarity = None
                 r.pending = None
-            elif tok in ("zzle", "zzge"):  # a bound: its direction (at most = 1, at least = 0) is compared, not its object
+            elif tok in ("zzle", "zzge"):  # a bound: its direction (at most 1, at least 0) is compared, not its object
                 value = (r.neg + (tok == "zzle")) % 2
                 words.append(Word("bound", frozenset({"zzbound"}), value, True))
                 if r.pending is None:  # "in no event shall it exceed the fees" = "it shall not exceed the fees":
                     r.neg, r.active, r.short = 0, False, []  # the negation is the bound's; its object is stated
             elif tok in lx.WITHOUT:
                 r.short.append([1, _SHORT_SCOPE])
-                r.fronted = len(words)  # "Without X, Y may not Z": X turns out to be an exception if a negation follows
+                r.fronted = len(words)  # "Without X, Y may not Z": X is an exception if a negation follows
             elif tok in lx.CONTINUING:
                 if not r.active:  # "ni A ni B podrán", "nor shall this Agreement": like "neither"
                     r.open_negation()
@@ -316,6 +318,8 @@ def read(text_parts: list[str]) -> Reading:
                     r.arguments = r.sentence_args = True
         r.end_clause()
     return Reading(words, r.condition, frozenset(seen))
+
+
 def prefix_base(word: Word, lang: str) -> frozenset[str] | None:
     """Stems of ``word`` without a negative prefix ("unenforceable" → "enforceable"), if it has one."""
     m = _PREFIX.match(word.text)
