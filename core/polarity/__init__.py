@@ -124,7 +124,9 @@ def _effective(word: Word, other_states_condition: bool) -> int | None:
 def _check(claim: str, quotes: tuple[str, ...]) -> PolarityVerdict:
     claim_read = read([claim])
     quote_read = read(list(quotes))
-    excepted = {k for w in quote_read.words if w.excepted for k in _keys(w.stems)}
+    # what only the exception names ("consent" in "without the Company's consent", not "Company")
+    excepted = ({k for w in quote_read.words if w.excepted for k in _keys(w.stems)}
+                - {k for w in quote_read.words if not w.excepted for k in _keys(w.stems)})
     # the claim restates the quote's condition when it states (un-negated) what the exception requires
     claim_condition = claim_read.condition or any(
         w.polarity == 0 and not w.subject and _keys(w.stems) & excepted for w in claim_read.words)

@@ -132,6 +132,8 @@ class _Reader:
         self.words = words
         self.list_base = 0  # a negated lead-in before a colon: every later clause starts negated
         self.list_args = False  # ... and its items are the arguments of "shall not include:"
+        self.list_cond = False  # ... or conditional ("shall not, without consent:")
+        self.sentence_cond = False
         self.sentence_neg = False  # a negation opened since the last full stop or semicolon
         self.sentence_args = False
         self.condition = False
@@ -183,6 +185,7 @@ class _Reader:
         """"not X unless/except/without Y": X becomes conditional, Y is stated."""
         self.condition = True
         if self.active:
+            self.sentence_cond = True
             for w in self.words[self.since:]:
                 if w.polarity is not None and w.scoped:
                     w.cond = True
@@ -208,7 +211,8 @@ class _Reader:
         else:
             self.words.append(Word(tok, stems(tok, self.lang), pol, scoped,
                                    subject=not self.modal_seen or self.arguments,
-                                   excepted=self.after_exception, cond=self.only_subject and bool(pol)))
+                                   excepted=self.after_exception,
+                                   cond=(self.only_subject or self.list_cond) and bool(pol)))
         self._tick()
 
     def _tick(self) -> None:
@@ -242,12 +246,14 @@ def read(text_parts: list[str]) -> Reading:
             if tok in ".;!?":
                 r.end_clause()
                 r.sentence_neg = bool(r.list_base)
+                r.sentence_cond = r.list_cond
                 r.fronted = None
             elif tok == ",":
                 r.short = []  # "without X," ends at the comma
             elif tok == ":":
                 r.list_base = 1 if r.sentence_neg else r.list_base
                 r.list_args = r.list_args or r.sentence_args
+                r.list_cond = r.list_cond or (r.sentence_cond and bool(r.list_base))
                 r.end_clause()
             elif tok == "(":
                 saved.append((r.neg, r.active, r.since, r.pending, [s[:] for s in r.short], r.modal_seen))

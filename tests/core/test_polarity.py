@@ -89,6 +89,9 @@ def test_no_false_removal_on_the_lab_sentences() -> None:
 # --- issue #21: negation scope in legal drafting -------------------------------------------------
 
 RECEIVING_LEAD_IN = "the Receiving Party shall not:"
+CONSENT_LEAD_IN = ("During the Term and for two (2) years thereafter, the Consultant shall not, without the Company's "
+                   "prior written consent:")
+CONSENT_ITEM = "(b) hire any employee of the Company; or"
 RECEIVING_ITEM = "(c) confirm that any investigations, discussions or negotiations are taking place concerning the Transaction;"
 
 
@@ -141,6 +144,9 @@ RECEIVING_ITEM = "(c) confirm that any investigations, discussions or negotiatio
         ("The Seller disclaims any implied warranty of merchantability.",
          ["The Seller makes no warranty, express or implied, regarding merchantability."]),
         ("Only the Licensee may use the Software.", ["No person other than the Licensee shall use the Software."]),
+        # a lead-in "shall not, without consent:" makes its list items conditional
+        ("Hiring Company employees during the Term requires the Company's prior written consent.",
+         [CONSENT_LEAD_IN, CONSENT_ITEM]),
     ],
 )
 def test_faithful_legal_negations_are_kept(claim: str, quotes: list[str]) -> None:
@@ -181,6 +187,7 @@ def test_faithful_legal_negations_are_kept(claim: str, quotes: list[str]) -> Non
          ["Licensee shall not reverse engineer, decompile or disassemble the Software."]),
         ("Any person other than the Licensee may use the Software.",
          ["No person other than the Licensee shall use the Software."]),
+        ("The Consultant may hire Company employees during the Term.", [CONSENT_LEAD_IN, CONSENT_ITEM]),
     ],
 )
 def test_flipped_legal_negations_are_removed(claim: str, quotes: list[str]) -> None:
