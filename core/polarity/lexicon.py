@@ -9,7 +9,8 @@ run time (checked 2026-12-01), so the scope rules in :mod:`core.polarity.scope` 
 Phrases are rewritten to marker tokens before tokenizing (:data:`PHRASES`, applied in order,
 longest first where they overlap):
 
-* ``zzneg`` — a sentential negation ("in no event", "en ningún caso", "no longer");
+* ``zzneg`` — a sentential negation ("in no event", "en ningún caso", "no longer", "fails to",
+  "deja de");
 * ``zzle`` — an upper bound ("not more than", "no later than" (a deadline), "shall not
   exceed", "at most", "capped at", "less than", "below", "within 30 days", "no más de",
   "como máximo");
@@ -43,7 +44,7 @@ PHRASES: list[tuple[re.Pattern[str], str]] = [(re.compile(p, re.IGNORECASE), r) 
     (r"\bnotwithstanding\b", " , "),
     # sentential negations written as a phrase
     (r"\b(?:in|under)\s+no\s+(?:event|case|way|circumstances?|manner)\b|\bat\s+no\s+time\b|\bby\s+no\s+means\b"
-     r"|\bno\s+longer\b", " zzneg "),
+     r"|\bno\s+longer\b|\bfail(?:s|ed|ing)?\s+to\b|\bdej[ae]n?\s+de\b", " zzneg "),
     (r"\b(?:en|bajo)\s+ning[úu]n\s+(?:caso|momento|supuesto|concepto|modo)\b|\bde\s+ning[úu]n\s+modo\b"
      r"|\bde\s+ninguna\s+(?:manera|forma)\b|\bya\s+no\b", " zzneg "),
     # bounds: upper bound = negation of what follows; lower bound / plain comparative = none

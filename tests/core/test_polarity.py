@@ -147,6 +147,8 @@ RECEIVING_ITEM = "(c) confirm that any investigations, discussions or negotiatio
         # a lead-in "shall not, without consent:" makes its list items conditional
         ("Hiring Company employees during the Term requires the Company's prior written consent.",
          [CONSENT_LEAD_IN, CONSENT_ITEM]),
+        ("The Seller may suspend deliveries if the Buyer fails to pay within 30 days.",
+         ["If the Buyer does not pay within thirty (30) days, the Seller may suspend deliveries."]),
     ],
 )
 def test_faithful_legal_negations_are_kept(claim: str, quotes: list[str]) -> None:
