@@ -24,7 +24,10 @@ quotes (same Snowball stem in the text's language, or the stem plus an agent suf
   text states the condition ("requires", "only if", "unless", or the excepted words, such as
   "consent", stated positively);
 * bounds compare their direction, not their object: "not less than 30 days" = "at least",
-  "no later than" = "within" (a deadline), against "less than" / "later than".
+  "no later than" = "within" (a deadline), against "less than" / "later than";
+* roles: when both texts hold an exception, a word that is only what the exception requires on
+  one side ("without the *Licensor*'s consent") and only the restricted party or act on the
+  other ("the *Licensor* shall not") is a strong conflict (parties swapped).
 
 **Decision** (measured on the development split, pool minus dev; see bench/README.md):
 
@@ -40,9 +43,9 @@ for "shall not disclose X") and a flip look the same to word-level polarity; rem
 deletes faithful answers, keeping both shows contradictions as checked. The warning costs the
 reader a look at the quote; on the development split it is 6.8 % of pairs (target <= 10 %).
 
-**Known blind spots**: a party swap ("ABW may not assign without PCQ's consent" → "PCQ may
-not …") and an exception inverted ("other than as a result of a disclosure" → "as a result
-of") keep every word's polarity; paraphrases that share no word with the quote ("is
+**Known blind spots**: a party swap outside an exception ("the Party in default shall not" →
+"the non-defaulting Party may not") and an exception inverted ("other than as a result of a
+disclosure" → "as a result of") keep every word's polarity; paraphrases that share no word with the quote ("is
 forbidden" / "is allowed") and claims in another language than their quotes are not
 compared; antonyms outside the lexicon ("prohibited"/"permitted", "increase"/"decrease") are
 not seen; a prefixed word that is not an antonym of its stem ("invested"/"vested") may be.
@@ -96,7 +99,7 @@ def _keys(stems: frozenset[str]) -> frozenset[str]:
     """Match keys of a word: its stems, and each without an agent suffix ("waiver" → "waiv")."""
     out = set(stems)
     for st in stems:
-        for suffix in ("er", "or", "r"):
+        for suffix in ("er",):  # not "or": Licensor/Licensee, Lessor/Lessee are different parties
             if st.endswith(suffix) and len(st) - len(suffix) >= 4:
                 out.add(st[: -len(suffix)])
                 break
@@ -116,6 +119,13 @@ def _index(words: list[Word]) -> dict[str, list[Word]]:
     return out
 
 
+def _swapped(one: list[Word], other: list[Word]) -> bool:
+    """True when a word is only what an exception requires on one side ("without *B*'s consent")
+    and only what the rule restricts on the other ("*B* may not assign"): the roles were swapped."""
+    return (all(x.excepted for x in one)
+            and all(not x.excepted and (x.cond or x.restricted or x.polarity == 1) for x in other))
+
+
 def _effective(word: Word, other_states_condition: bool) -> int | None:
     return None if word.cond and other_states_condition else word.polarity
 
@@ -133,10 +143,11 @@ def _check(claim: str, quotes: tuple[str, ...]) -> PolarityVerdict:
     lang = language(claim + " " + " ".join(quotes))
     cw = _with_prefixes(claim_read.words, quote_read.words, lang)
     qw = _with_prefixes(quote_read.words, claim_read.words, lang)
-    strong: list[tuple[str, bool]] = []
-    weak: list[tuple[str, bool]] = []
+    strong: list[tuple[str, bool | None]] = []
+    weak: list[tuple[str, bool | None]] = []
     agreements = 0
     c_index, q_index = _index(cw), _index(qw)
+    both_except = any(w.excepted for w in cw) and any(w.excepted for w in qw)
     seen: set[str] = set()
     for w in cw:
         keys = _keys(w.stems)
@@ -146,6 +157,9 @@ def _check(claim: str, quotes: tuple[str, ...]) -> PolarityVerdict:
         c_occ = list({id(x): x for k in keys for x in c_index.get(k, [])}.values())
         q_occ = list({id(x): x for k in keys for x in q_index.get(k, [])}.values())
         if not q_occ:
+            continue
+        if both_except and (_swapped(c_occ, q_occ) or _swapped(q_occ, c_occ)):
+            strong.append((w.text, None))  # "A may not assign without B's consent" / "B … without A's consent"
             continue
         c_pols = {_effective(x, quote_read.condition) for x in c_occ} - {None}
         q_pols = {_effective(x, claim_condition) for x in q_occ} - {None}
@@ -162,6 +176,8 @@ def _check(claim: str, quotes: tuple[str, ...]) -> PolarityVerdict:
     word, in_claim = conflicts[0]
     where = "the claim, not in its quotes" if in_claim else "the quotes, not in the claim"
     reason = f"'{word}' is negated in {where}"
+    if in_claim is None:
+        reason = f"'{word}' is what the exception requires on one side and what the rule restricts on the other"
     if word == "bound":
         reason = ("the claim's bound goes the other way from its quotes' (at most / at least, by / after)")
     restated = (claim_read.tokens & RESTATEMENTS) - quote_read.tokens

@@ -61,6 +61,8 @@ class Word:
     """Negated, then excepted ("shall not *assign* without consent"): conditional; ``polarity`` keeps 1."""
     excepted: bool = False
     """Stated by an exception ("without the *consent* of"): what the rule requires."""
+    restricted: bool = False
+    """The subject of a negated clause ("*the Licensee* shall not"): whom the rule restricts."""
 
 
 @dataclass
@@ -138,6 +140,7 @@ class _Reader:
         self.sentence_args = False
         self.condition = False
         self.fronted: int | None = None  # first word after an outside "without" in this sentence
+        self.fronted_end: int | None = None  # ... and the end of its phrase (a comma)
         self.reset()
 
     def reset(self, base: int | None = None) -> None:
@@ -150,6 +153,8 @@ class _Reader:
         # after "shall not include": the words are the negated relation's arguments, compared weakly
         self.arguments = self.list_args if base else False
         self.after_exception = False
+        self.resume = False  # a parenthetical exception inside a negation: resume it at the next comma
+        self.cond_mode = False  # ... and what follows is conditional
         self.only_subject = False  # "no person other than X shall V" = "only X may V": V is conditional
         self.pending: list[int] | None = None  # subject words after "no"/"neither", awaiting a modal
         self.short: list[list[int]] = []  # [value, words left] of upper bounds and outside "without"
@@ -166,11 +171,13 @@ class _Reader:
 
     def open_negation(self) -> None:
         if self.fronted is not None and not self.active:  # "Without X, Y shall not Z" = "Y shall not Z without X"
-            for w in self.words[self.fronted:]:
+            for w in self.words[self.fronted:self.fronted_end]:
                 w.polarity, w.excepted = 0, True
             self.condition = True
-        self.fronted = None
+        self.fronted = self.fronted_end = None
         self.pending = None
+        for w in self.words[self.clause_start:]:
+            w.restricted = w.restricted or w.subject
         self.neg, self.active, self.since = 1, True, len(self.words)
         self.modal_seen = self.sentence_neg = True
 
@@ -181,11 +188,14 @@ class _Reader:
                 w.polarity = 1 - w.polarity
                 w.scoped = True
 
-    def exception(self) -> None:
-        """"not X unless/except/without Y": X becomes conditional, Y is stated."""
+    def exception(self, parenthetical: bool = False) -> None:
+        """"not X unless/except/without Y": X becomes conditional, Y is stated. ``parenthetical``:
+        the exception follows a comma ("shall not, without Y, assign"): after its closing comma
+        the negation resumes, over conditional words."""
         self.condition = True
         if self.active:
             self.sentence_cond = True
+            self.resume = parenthetical
             for w in self.words[self.since:]:
                 if w.polarity is not None and w.scoped:
                     w.cond = True
@@ -212,7 +222,7 @@ class _Reader:
             self.words.append(Word(tok, stems(tok, self.lang), pol, scoped,
                                    subject=not self.modal_seen or self.arguments,
                                    excepted=self.after_exception,
-                                   cond=(self.only_subject or self.list_cond) and bool(pol)))
+                                   cond=(self.only_subject or self.list_cond or self.cond_mode) and bool(pol)))
         self._tick()
 
     def _tick(self) -> None:
@@ -247,9 +257,15 @@ def read(text_parts: list[str]) -> Reading:
                 r.end_clause()
                 r.sentence_neg = bool(r.list_base)
                 r.sentence_cond = r.list_cond
-                r.fronted = None
+                r.fronted = r.fronted_end = None
             elif tok == ",":
                 r.short = []  # "without X," ends at the comma
+                r.after_exception = False  # "Unless X agrees, Y may not": the exception ends here
+                if r.fronted is not None and r.fronted_end is None:
+                    r.fronted_end = len(words)
+                if r.resume:  # "shall not, without consent, sublicense": the negation resumes, conditional
+                    r.neg, r.active, r.resume, r.cond_mode = 1, True, False, True
+                    r.since = len(words)
             elif tok == ":":
                 r.list_base = 1 if r.sentence_neg else r.list_base
                 r.list_args = r.list_args or r.sentence_args
@@ -273,7 +289,7 @@ def read(text_parts: list[str]) -> Reading:
                 else:  # "no person other than the parties shall": the exception is the subject's
                     r.only_subject = r.condition = True
             elif tok == "zzexc" or (tok in lx.WITHOUT and r.active):
-                r.exception()
+                r.exception(parenthetical=bool(k) and toks[k - 1][0] == ",")
             elif tok == "zzonly":
                 r.condition = True
                 for w in words[r.clause_start:]:
@@ -286,7 +302,7 @@ def read(text_parts: list[str]) -> Reading:
                     r.neg, r.active, r.short = 0, False, []  # the negation is the bound's; its object is stated
             elif tok in lx.WITHOUT:
                 r.short.append([1, _SHORT_SCOPE])
-                r.fronted = len(words)  # "Without X, Y may not Z": X is an exception if a negation follows
+                r.fronted, r.fronted_end = len(words), None  # "Without X, Y may not Z": X is an exception if a negation follows
             elif tok in lx.CONTINUING:
                 if not r.active:  # "ni A ni B podrán", "nor shall this Agreement": like "neither"
                     r.open_negation()

@@ -147,6 +147,8 @@ RECEIVING_ITEM = "(c) confirm that any investigations, discussions or negotiatio
         # a lead-in "shall not, without consent:" makes its list items conditional
         ("Hiring Company employees during the Term requires the Company's prior written consent.",
          [CONSENT_LEAD_IN, CONSENT_ITEM]),
+        ("The Licensee may not sublicense the Software without Licensor's prior written approval.",
+         ["Licensee shall not, without the prior written approval of Licensor, sublicense the Software."]),
         ("The Seller may suspend deliveries if the Buyer fails to pay within 30 days.",
          ["If the Buyer does not pay within thirty (30) days, the Seller may suspend deliveries."]),
     ],
@@ -190,6 +192,11 @@ def test_faithful_legal_negations_are_kept(claim: str, quotes: list[str]) -> Non
         ("Any person other than the Licensee may use the Software.",
          ["No person other than the Licensee shall use the Software."]),
         ("The Consultant may hire Company employees during the Term.", [CONSENT_LEAD_IN, CONSENT_ITEM]),
+        # the restricted party and the consenting party swapped
+        ("The Licensor may not sublicense the Software without the consent of the Licensee.",
+         ["The Licensee shall not sublicense the Software without the consent of the Licensor."]),
+        ("El arrendador no podrá ceder el contrato sin el consentimiento del arrendatario.",
+         ["El arrendatario no podrá ceder el contrato sin el consentimiento del arrendador."]),
     ],
 )
 def test_flipped_legal_negations_are_removed(claim: str, quotes: list[str]) -> None:
