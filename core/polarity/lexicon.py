@@ -49,16 +49,17 @@ PHRASES: list[tuple[re.Pattern[str], str]] = [(re.compile(p, re.IGNORECASE), r) 
      r"|\bde\s+ninguna\s+(?:manera|forma)\b|\bya\s+no\b", " zzneg "),
     # bounds: upper bound = negation of what follows; lower bound / plain comparative = none
     (r"\bno[t]?\s+(?:be\s+)?(?:less|fewer|lower|shorter|earlier|sooner)\s+than\b|\bat\s+(?:the\s+)?least\b"
-     r"|\b(?:a\s+)?minimum\s+of\b|\bno\s+" + _SER + r"(?:menos|inferior|menor)\s+(?:de|que|a)\b|\bal\s+menos\b"
+     r"|\b(?:a\s+)?minimum\s+of\b|\bno\s+" + _SER + r"(?:menos|inferior|menor)\s+(?:del?|que|al?)\b|\bal\s+menos\b"
      r"|\bcomo\s+m[íi]nimo\b|\bpor\s+lo\s+menos\b", " zzge "),
     (r"\bno[t]?\s+(?:be\s+)?(?:more|greater|later|higher|longer)\s+than\b|\bnot\s+(?:to\s+)?exceed(?:ing|s)?\b"
      r"|\bat\s+(?:the\s+)?most\b|\b(?:a\s+)?maximum\s+of\b|\bcapped\s+at\b|\blimited\s+to\b"
      r"|\blimitad[oa]s?\s+a\b|\bup\s+to\s+(?=\S*\d)"
      r"|\b(?:less|fewer|lower|shorter|earlier)\s+than\b|\bbelow\b|\bwithin\s+" + _N +
-     r"|\bno\s+" + _SER + r"(?:m[áa]s|superior|mayor|posterior)\s+(?:tarde\s+)?(?:de|que|a)\b|\ba\s+m[áa]s\s+tardar\b"
-     r"|\bcomo\s+m[áa]ximo\b|\b(?:menos|inferior|menor)\s+(?:de|que|a)\b|\bdentro\s+del?\s+" + _N, " zzle "),
+     r"|\bno\s+" + _SER + r"(?:m[áa]s|superior|mayor|posterior)\s+(?:tarde\s+)?(?:del?|que|al?)\b"
+     r"|\ba\s+m[áa]s\s+tardar\b"
+     r"|\bcomo\s+m[áa]ximo\b|\b(?:menos|inferior|menor)\s+(?:del?|que|al?)\b|\bdentro\s+del?\s+" + _N, " zzle "),
     (r"\b(?:more|greater|later|higher|longer)\s+than\b|\bexceed(?:s|ed|ing)?\b|\bin\s+excess\s+of\b|\babove\b"
-     r"|\b(?:m[áa]s|superior|mayor|posterior)\s+(?:tarde\s+)?(?:de|que|a)\b|\bexced(?:e|er|an|a|en)\b", " zzge "),
+     r"|\b(?:m[áa]s|superior|mayor|posterior)\s+(?:tarde\s+)?(?:del?|que|al?)\b|\bexced(?:e|er|an|a|en)\b", " zzge "),
     # exceptions and conditions
     (r"\bother\s+than\b|\bapart\s+from\b|\bdistint[oa]s?\s+de\b", " zzother "),
     (r"\bunless\b|\buntil\b|\bhasta\s+que\b|\bexcept(?:\s+(?:as|for|that|in|to|where|when|with|by|on|upon))?\b"

@@ -63,6 +63,8 @@ class Word:
     """Stated by an exception ("without the *consent* of"): what the rule requires."""
     restricted: bool = False
     """The subject of a negated clause ("*the Licensee* shall not"): whom the rule restricts."""
+    head: bool = False
+    """The first content word after a modal, auxiliary or cue: the predicate ("shall not *assign*")."""
 
 
 @dataclass
@@ -150,6 +152,7 @@ class _Reader:
         self.since = len(self.words)  # first word the open negation reached
         self.clause_start = len(self.words)
         self.modal_seen = False
+        self.want_head = False
         # after "shall not include": the words are the negated relation's arguments, compared weakly
         self.arguments = self.list_args if base else False
         self.after_exception = False
@@ -179,7 +182,7 @@ class _Reader:
         for w in self.words[self.clause_start:]:
             w.restricted = w.restricted or w.subject
         self.neg, self.active, self.since = 1, True, len(self.words)
-        self.modal_seen = self.sentence_neg = True
+        self.modal_seen = self.sentence_neg = self.want_head = True
 
     def negate_subject(self) -> None:
         """"Assignment is prohibited / is not permitted": the clause's subject words are what is negated."""
@@ -222,7 +225,9 @@ class _Reader:
             self.words.append(Word(tok, stems(tok, self.lang), pol, scoped,
                                    subject=not self.modal_seen or self.arguments,
                                    excepted=self.after_exception,
-                                   cond=(self.only_subject or self.list_cond or self.cond_mode) and bool(pol)))
+                                   cond=(self.only_subject or self.list_cond or self.cond_mode) and bool(pol),
+                                   head=self.want_head))
+            self.want_head = False
         self._tick()
 
     def _tick(self) -> None:
@@ -297,12 +302,13 @@ def read(text_parts: list[str]) -> Reading:
                 r.pending = None
             elif tok in ("zzle", "zzge"):  # a bound: its direction (at most 1, at least 0) is compared, not its object
                 value = (r.neg + (tok == "zzle")) % 2
-                words.append(Word("bound", frozenset({"zzbound"}), value, True))
+                words.append(Word("bound", frozenset({"zzbound"}), value, True, head=True))
                 if r.pending is None:  # "in no event shall it exceed the fees" = "it shall not exceed the fees":
                     r.neg, r.active, r.short = 0, False, []  # the negation is the bound's; its object is stated
             elif tok in lx.WITHOUT:
                 r.short.append([1, _SHORT_SCOPE])
-                r.fronted, r.fronted_end = len(words), None  # "Without X, Y may not Z": X is an exception if a negation follows
+                # "Without X, Y may not Z": X is an exception if a negation follows
+                r.fronted, r.fronted_end = len(words), None
             elif tok in lx.CONTINUING:
                 if not r.active:  # "ni A ni B podrán", "nor shall this Agreement": like "neither"
                     r.open_negation()
@@ -328,7 +334,7 @@ def read(text_parts: list[str]) -> Reading:
                     r.since = len(words)
                 elif tok in lx.STRONG_MODALS and r.active and not r.list_base and len(words) > r.since:
                     r.end_clause()  # "a person who is not a party [may] enforce": a new verb phrase
-                r.modal_seen = True
+                r.modal_seen = r.want_head = True
             else:
                 if tok in lx.CONDITIONS:
                     r.condition = True
