@@ -321,7 +321,7 @@ class WarningReason(str, Enum):
 
     polarity_unsure = "polarity_unsure"
     """The polarity check (:mod:`core.polarity`) found words the claim and its quotes negate
-    differently, but also as many they negate alike: it cannot tell a paraphrase from a flip."""
+    differently, but not enough evidence to tell a flip from a paraphrase (its ``unsure``)."""
 
 
 class ClaimWarning(BaseModel):

@@ -27,8 +27,8 @@ Cheapest check first (DESIGN.md step 6):
    (:func:`core.polarity.polarity_mismatch`: "The deposit is not refundable" citing
    "The deposit is refundable"); otherwise the claim is removed with reason
    ``polarity_mismatch``. Runs without a judge model; its blind spots are listed in
-   :mod:`core.polarity`. Where it cannot tell (as many words negated alike as
-   differently), the claim is shown with a visible warning
+   :mod:`core.polarity`. Where it cannot tell a paraphrase from a flip (its ``unsure``
+   outcome, defined there), the claim is shown with a visible warning
    (``Claim.warning``, reason ``polarity_unsure``) instead of being removed or shown silently.
 
 For every accepted citation the span shown to the user is the *source's* text at
