@@ -596,7 +596,7 @@ def answer_question(
         return abstain(message, context, rejected)
     dropped_claims = any(
         r.reason in (RejectReason.no_citation, RejectReason.fact_not_in_quote, RejectReason.not_supported,
-                     RejectReason.polarity_mismatch)
+                     RejectReason.polarity_mismatch, RejectReason.heading_only, RejectReason.date_ambiguous)
         for r in rejected
     )
     conflict = trace.model_conflicting_evidence = model_answer.conflicting_evidence

@@ -131,6 +131,8 @@ def reason_text(reason: object) -> str:
         "model_output_invalid": t(_CTX, "the model's output was not valid"),
         "fact_not_in_quote": t(_CTX, "a number, date or name in the sentence is not in its quote"),
         "polarity_mismatch": t(_CTX, "the sentence negates what its quote says, or the reverse"),
+        "heading_only": t(_CTX, "its only quote is a heading, a defined term or a clause number"),
+        "date_ambiguous": t(_CTX, "the quoted date reads differently day-first and month-first"),
         "number_not_in_quote": t(_CTX, "number not in quote"),
         "model_output_truncated": t(_CTX, "the model's answer was cut off at its token limit"),
         "not_supported": t(_CTX, "the quote does not support the sentence"),
