@@ -78,8 +78,8 @@ def label_kind(quote: str) -> str | None:
     words = _WORD.findall(body)
     if not words or len(words) > MAX_HEADING_WORDS or len(body) > 120:
         return None
-    if any(w.casefold() in _VERBS for w in words):
-        return None
+    if any(w.casefold() in _VERBS for w in words) or not words[0][0].isupper():
+        return None  # a verb makes a statement; a heading starts with a capital ("the Supplier and ...")
     if re.search(r"[.;:!?]\s+\S", body):
         return None  # two sentences (or a heading followed by its text): not a bare heading
     content = [w for w in words if len(w) >= 4 and w.casefold() not in _SMALL_WORDS]

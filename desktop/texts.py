@@ -213,6 +213,8 @@ _LUPDATE = (
     QT_TRANSLATE_NOOP("Texts", "the model's output was not valid"),
     QT_TRANSLATE_NOOP("Texts", "a number, date or name in the sentence is not in its quote"),
     QT_TRANSLATE_NOOP("Texts", "the sentence negates what its quote says, or the reverse"),
+    QT_TRANSLATE_NOOP("Texts", "its only quote is a heading, a defined term or a clause number"),
+    QT_TRANSLATE_NOOP("Texts", "the quoted date reads differently day-first and month-first"),
     QT_TRANSLATE_NOOP("Texts", "number not in quote"),
     QT_TRANSLATE_NOOP("Texts", "not verified ({reason})"),
     QT_TRANSLATE_NOOP("Texts", "indexed"),

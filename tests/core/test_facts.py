@@ -303,3 +303,36 @@ def test_an_ambiguous_numeric_date_is_neither_accepted_nor_a_plain_miss() -> Non
     assert check_facts("Payment is due on 01/02/2024.", [quote]) == FactsCheck([], [])
     # a date that agrees with neither reading is missing, not uncertain
     assert [f.kind for f in check_facts("Payment is due on 3 February 2024.", [quote]).missing] == ["date"]
+
+
+def _verify_one(claim: str, quote: str, *texts: str, date_orders=None):
+    delivered = {f"c{i}": _chunk(f"c{i}", t) for i, t in enumerate(texts)}
+    answer = ModelAnswer.model_validate({
+        "answer_found": True, "complete_answer": True, "conflicting_evidence": False, "missing": "",
+        "claims": [{"text": claim, "citations": [{"chunk_id": "c0", "quote": quote}]}],
+    })
+    return verify_claims(answer, delivered, date_orders=date_orders)
+
+
+def test_a_numeric_date_is_read_in_the_convention_of_its_document_in_the_funnel() -> None:
+    source = "Payment is due on 01/02/2024 at the latest."
+    claim = "Payment is due on 1 February 2024."
+    # another date of the same document proves day-first
+    claims, rejected = _verify_one(claim, "Payment is due on 01/02/2024", source, "Signed on 13/01/2024.")
+    assert [c.text for c in claims] == [claim] and rejected == []
+    # ... or month-first: the claim's date is then another date
+    claims, rejected = _verify_one(claim, "Payment is due on 01/02/2024", source, "Signed on 01/13/2024.")
+    assert claims == [] and [r.reason for r in rejected] == [RejectReason.fact_not_in_quote]
+    # nothing shows the convention of this English document: removed with its own reason, not silently
+    claims, rejected = _verify_one(claim, "Payment is due on 01/02/2024", source)
+    assert claims == [] and [r.reason for r in rejected] == [RejectReason.date_ambiguous]
+    assert "01/02/2024" in rejected[0].detail or "1 February 2024" in rejected[0].detail
+    # a convention read from the whole document by the caller wins
+    claims, _ = _verify_one(claim, "Payment is due on 01/02/2024", source, date_orders={"d/x.txt": "dmy"})
+    assert [c.text for c in claims] == [claim]
+
+
+def test_a_spanish_document_writes_dates_day_first() -> None:
+    source = "El pago vence el 01/02/2024 como muy tarde, según lo pactado entre las partes."
+    claims, rejected = _verify_one("El pago vence el 1 de febrero de 2024.", "El pago vence el 01/02/2024", source)
+    assert len(claims) == 1 and rejected == []
