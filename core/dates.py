@@ -30,7 +30,7 @@ nor silently drops a claim that depends on the reading (see :mod:`core.facts`).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 # Month names: English and Spanish, full and three-letter forms (a small closed list).
@@ -146,6 +146,27 @@ def date_order(texts: Iterable[str], lang: str = "") -> str:
     if not dmy and not mdy and lang == "es":
         return DAY_FIRST
     return ""
+
+
+class DocumentDateOrders:
+    """The numeric-date convention of whole documents, read on demand and cached (a ``get`` mapping).
+
+    Args:
+        read: ``doc_id`` → ``(lang, texts)`` of the document (e.g.
+            :meth:`core.store.manifest.Manifest.document_texts`); called once per document asked.
+    """
+
+    def __init__(self, read: Callable[[str], tuple[str, list[str]]]) -> None:
+        self._read = read
+        self._cache: dict[str, str | None] = {}
+
+    def get(self, doc_id: str, default: str | None = None) -> str | None:
+        """:func:`date_order` of the document, or ``default`` when it has no text (unknown document)."""
+        if doc_id not in self._cache:
+            lang, texts = self._read(doc_id)
+            self._cache[doc_id] = date_order(texts, lang) if texts else None
+        found = self._cache[doc_id]
+        return default if found is None else found
 
 
 def scan_dates(text: str, order: str = "") -> list[DateReading]:

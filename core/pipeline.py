@@ -59,6 +59,7 @@ from core.types import (
     Turn,
     answer_schema,
 )
+from core.dates import DocumentDateOrders
 from core.verify import judge_support, verify_claims
 
 T = TypeVar("T")
@@ -308,6 +309,7 @@ def _run_round(
     t_gen = time.perf_counter()
 
     rects = span_rects_cached()  # each cited page extracted once per round, streamed or not
+    date_orders = DocumentDateOrders(workspace.manifest.document_texts)  # read only for a numeric date
 
     def verify(answer: ModelAnswer) -> tuple[list, list[Rejected]]:
         return verify_claims(
@@ -317,6 +319,7 @@ def _run_round(
             rects=rects,
             check_facts=settings.check_facts,
             check_polarity=settings.check_facts,
+            date_orders=date_orders,
         )
 
     def on_claim(key: int) -> ClaimHandler:

@@ -391,9 +391,14 @@ class _DateOrders:
 
     def __init__(self, delivered: Mapping[str, Chunk], given: Mapping[str, str] | None) -> None:
         self._delivered = delivered
-        self._known: dict[str, str] = dict(given or {})
+        self._given = given  # may be lazy (core.pipeline reads whole documents on demand): get() only
+        self._known: dict[str, str] = {}
 
     def _doc(self, doc_id: str) -> str:
+        if doc_id not in self._known and self._given is not None:
+            given = self._given.get(doc_id)
+            if given is not None:
+                self._known[doc_id] = given
         if doc_id not in self._known:
             from core.textproc import detect_language
 

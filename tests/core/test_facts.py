@@ -336,3 +336,27 @@ def test_a_spanish_document_writes_dates_day_first() -> None:
     source = "El pago vence el 01/02/2024 como muy tarde, según lo pactado entre las partes."
     claims, rejected = _verify_one("El pago vence el 1 de febrero de 2024.", "El pago vence el 01/02/2024", source)
     assert len(claims) == 1 and rejected == []
+
+
+def test_the_convention_of_a_whole_document_is_read_once_on_demand() -> None:
+    """A "13/01/2024" anywhere in the document (not only in the delivered chunks) proves day-first."""
+    from core.dates import DocumentDateOrders
+
+    reads: list[str] = []
+
+    def read(doc_id: str) -> tuple[str, list[str]]:
+        reads.append(doc_id)
+        return ("en", ["Payment is due on 01/02/2024.", "Annex signed on 13/01/2024."]) if doc_id == "d/x.txt" else ("", [])
+
+    orders = DocumentDateOrders(read)
+    claims, rejected = _verify_one("Payment is due on 1 February 2024.", "Payment is due on 01/02/2024",
+                                   "Payment is due on 01/02/2024 at the latest.", date_orders=orders)
+    assert len(claims) == 1 and rejected == []
+    assert orders.get("d/x.txt") == "dmy" and orders.get("other") is None
+    assert reads == ["d/x.txt", "other"]
+    # no document was read for a claim without a numeric date
+    orders = DocumentDateOrders(read)
+    reads.clear()
+    claims, _ = _verify_one("Payment is due on 1 February 2024.", "Payment is due on 1 February 2024",
+                            "Payment is due on 1 February 2024 at the latest.", date_orders=orders)
+    assert len(claims) == 1 and reads == []
