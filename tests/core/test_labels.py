@@ -78,3 +78,22 @@ def test_a_heading_beside_a_quote_that_states_the_clause_is_kept() -> None:
     assert rejected == []
     [claim] = claims
     assert len(claim.citations) == 2  # the heading stays: it carries the clause number 15.7
+
+
+def test_the_quote_limit_fits_real_clauses_and_the_model_is_told() -> None:
+    """Issue #21: a negation before a colon and its list item did not fit in 300 characters."""
+    from core.prompts import SYSTEM_PROMPT
+    from core.types import QUOTE_MAX_CHARS, ModelCitation, answer_schema
+
+    assert QUOTE_MAX_CHARS == 600
+    schema = answer_schema(["c0"])
+    assert schema["$defs"]["ModelCitation"]["properties"]["quote"]["maxLength"] == 600
+    assert "600" in schema["$defs"]["ModelCitation"]["properties"]["quote"]["description"]
+    assert "at most 600 characters" in SYSTEM_PROMPT
+    clause = ("The Receiving Party shall not: (a) disclose the Confidential Information to any third party; "
+              "(b) use it for any purpose other than the Purpose; (c) confirm that any investigations, "
+              "discussions or negotiations are taking place concerning the Purpose; ") * 2
+    assert 300 < len(clause) <= 600
+    assert ModelCitation(chunk_id="c0", quote=clause).quote == clause
+    with pytest.raises(ValueError):
+        ModelCitation(chunk_id="c0", quote="x" * 601)
