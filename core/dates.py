@@ -11,7 +11,9 @@ the text does not state):
   ``1º de enero`` (number words are turned into digits before, by ``text2num``: "el día
   cinco de enero de dos mil quince" → "el día 5 de enero de 2015");
 * month before day: ``March 1, 2024``, ``January 5th, 2015``;
-* month and year: ``March 2024``, ``marzo de 2024``.
+* month and year: ``March 2024``, ``marzo de 2024``;
+* day ranges in one month: ``1-15 March``, ``del 1 al 15 de marzo``, ``March 1-15, 2024``
+  (a date of either day agrees with it).
 
 "May" is a month only when written "May" (or "MAY" followed by a year): "the Licensee may
 ..." and "On2 may ..." are verbs (issue #21: "On2 may" was read as 2 May); a day glued to
@@ -61,6 +63,18 @@ _NUMERIC = re.compile(r"(?<![\d.,/])(\d{1,2})([/.\-])(\d{1,2})\2(\d{4}|\d{2})(?!
 _DAY_MONTH = re.compile(
     rf"(?<![\w.,])(\d{{1,2}}){_ORD}\.?(?:\s+|-)(?:{_DAY_OF})({_MONTH_RE})\.?(?![^\W\d_])"
     rf"(?:-(\d{{4}}|\d{{2}})|{_YEAR_TAIL})(?!\d)",
+    re.IGNORECASE,
+)
+# Day ranges inside one month: "1-15 March", "del 1 al 15 de marzo", "between 1 and 15 March 2024",
+# "March 1-15, 2024": both days are dates of that month.
+_RANGE_SEP = r"\s*(?:-|to|through|until|al|a|hasta|and|y)\s*"
+_DAY_RANGE = re.compile(
+    rf"(?<![\w.,])(\d{{1,2}}){_ORD}{_RANGE_SEP}(\d{{1,2}}){_ORD}\.?\s+(?:{_DAY_OF})({_MONTH_RE})\.?(?![^\W\d_])"
+    rf"{_YEAR_TAIL}(?!\d)",
+    re.IGNORECASE,
+)
+_MONTH_DAY_RANGE = re.compile(
+    rf"(?<![^\W\d_])({_MONTH_RE})\.?\s+(\d{{1,2}}){_ORD}{_RANGE_SEP}(\d{{1,2}}){_ORD}(?![\d.,]\d)(?:,?\s+(\d{{4}}))?(?!\d)",
     re.IGNORECASE,
 )
 _MONTH_DAY = re.compile(
@@ -204,6 +218,20 @@ def scan_dates(text: str, order: str = "") -> list[DateReading]:
             vals = {v for v in (dmy, mdy) if _valid(*v)}
         if vals:
             add(m.span(), vals, ambiguous=len(vals) > 1)
+    for m in _DAY_RANGE.finditer(text):
+        if not free(*m.span()) or not _is_month(m[3], m[4]):
+            continue
+        mo, y = MONTHS[m[3].casefold()], (int(m[4]) if m[4] else None)
+        vals = {(y, mo, int(d)) for d in (m[1], m[2]) if _valid(y, mo, int(d))}
+        if vals:
+            add(m.span(), vals)
+    for m in _MONTH_DAY_RANGE.finditer(text):
+        if not free(*m.span()) or not _is_month(m[1], m[4]):
+            continue
+        mo, y = MONTHS[m[1].casefold()], (int(m[4]) if m[4] else None)
+        vals = {(y, mo, int(d)) for d in (m[2], m[3]) if _valid(y, mo, int(d))}
+        if vals:
+            add(m.span(), vals)
     for m in _DAY_MONTH.finditer(text):
         year = m[4] or m[3]
         if not free(*m.span()) or not _is_month(m[2], year):

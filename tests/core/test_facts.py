@@ -360,3 +360,11 @@ def test_the_convention_of_a_whole_document_is_read_once_on_demand() -> None:
     claims, _ = _verify_one("Payment is due on 1 February 2024.", "Payment is due on 1 February 2024",
                             "Payment is due on 1 February 2024 at the latest.", date_orders=orders)
     assert len(claims) == 1 and reads == []
+
+
+@pytest.mark.parametrize("quote", ["del 1 al 15 de marzo de 2024", "from 1 to 15 March 2024", "March 1-15, 2024",
+                                   "between 1 and 15 March 2024"])
+def test_a_day_range_in_one_month_carries_both_days(quote: str) -> None:
+    assert missing_facts("The works start on 1 March 2024.", [quote]) == []
+    assert missing_facts("The works end on 15 March 2024.", [quote]) == []
+    assert [f.kind for f in missing_facts("The works end on 16 March 2024.", [quote])] == ["date"]
