@@ -112,14 +112,19 @@ _MULTIPLIERS = {
 _CENTS = r"(?:céntimos?|centimos?|cents?|centavos?)"
 # Ordinal words that are vocabulary more often than facts ("third parties", "first refusal"):
 # a claim's are left as words unless they name a day of a month.
-_SMALL_ORDINALS = re.compile(
-    r"(?<![\w-])(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|"
-    r"primer[oa]?s?|segund[oa]s?|tercer[oa]?s?|cuart[oa]s?|quint[oa]s?|sext[oa]s?|s[ée]ptim[oa]s?|"
-    r"octav[oa]s?|noven[oa]s?|d[ée]cim[oa]s?)(?![\w-])"
-    r"(?!\s+(?:day\s+of\s+|d[ií]a\s+del?\s+|of\s+|de\s+|del\s+mes\s+de\s+)?(?:the\s+month\s+of\s+)?"
-    r"(?:" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\b)",
-    re.IGNORECASE,
-)
+_ORDINAL_WORDS = (r"(?<![\w-])(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|"
+                  r"primer[oa]?s?|segund[oa]s?|tercer[oa]?s?|cuart[oa]s?|quint[oa]s?|sext[oa]s?|s[ée]ptim[oa]s?|"
+                  r"octav[oa]s?|noven[oa]s?|d[ée]cim[oa]s?)(?![\w-])")
+_BEFORE_MONTH = (r"\s+(?:day\s+of\s+|d[ií]a\s+del?\s+|of\s+|de\s+|del\s+mes\s+de\s+)?(?:the\s+month\s+of\s+)?"
+                 r"(?:(?-i:May|MAY)|" + "|".join(sorted((m for m in MONTHS if m != "may"), key=len, reverse=True))
+                 + r")\b")
+_SMALL_ORDINALS = re.compile(_ORDINAL_WORDS + rf"(?!{_BEFORE_MONTH})", re.IGNORECASE)
+_DAY_ORDINAL = re.compile(_ORDINAL_WORDS + rf"(?={_BEFORE_MONTH})", re.IGNORECASE)
+_ORDINAL_VALUE = {w: i for i, ws in enumerate([
+    ("first", "primer", "primero", "primera"), ("second", "segundo", "segunda"), ("third", "tercer", "tercero", "tercera"),
+    ("fourth", "cuarto", "cuarta"), ("fifth", "quinto", "quinta"), ("sixth", "sexto", "sexta"),
+    ("seventh", "séptimo", "septimo", "séptima", "septima"), ("eighth", "octavo", "octava"),
+    ("ninth", "noveno", "novena"), ("tenth", "décimo", "decimo", "décima", "decima")], start=1) for w in ws}
 
 _NUM = NUMBER
 # A token of word characters joined by "-" or "." that holds both a digit and a letter,
@@ -170,6 +175,9 @@ def _words_to_digits(text: str, lang: str, threshold: float, keep_ordinals: bool
     try:
         if not keep_ordinals:
             return alpha2digit(text, lang, threshold=threshold)
+        # a small ordinal naming a day of a month is a date part ("the first of May"): its digits
+        text = _DAY_ORDINAL.sub(lambda m: f"{_ORDINAL_VALUE.get(m[0].casefold(), m[0])}º"
+                                if m[0].casefold() in _ORDINAL_VALUE else m[0], text)
         # text2num 3.1 converts ordinals whatever the threshold; convert around them.
         out, pos = [], 0
         for m in _SMALL_ORDINALS.finditer(text):

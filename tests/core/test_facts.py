@@ -368,3 +368,9 @@ def test_a_day_range_in_one_month_carries_both_days(quote: str) -> None:
     assert missing_facts("The works start on 1 March 2024.", [quote]) == []
     assert missing_facts("The works end on 15 March 2024.", [quote]) == []
     assert [f.kind for f in missing_facts("The works end on 16 March 2024.", [quote])] == ["date"]
+
+
+def test_an_ordinal_word_before_the_verb_may_is_no_date() -> None:
+    assert facts_of("The first may be renewed once.", "en") == ()
+    [fact] = facts_of("Rent is due on the first of May 2024.", "en")
+    assert fact.kind == "date" and fact.values == {(2024, 5, 1)}
