@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from decimal import Decimal
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -374,3 +375,32 @@ def test_an_ordinal_word_before_the_verb_may_is_no_date() -> None:
     assert facts_of("The first may be renewed once.", "en") == ()
     [fact] = facts_of("Rent is due on the first of May 2024.", "en")
     assert fact.kind == "date" and fact.values == {(2024, 5, 1)}
+
+
+_CASES = Path(__file__).resolve().parents[1] / "data" / "cases"
+
+
+@pytest.mark.parametrize(("claim", "quote", "missing"), [
+    ("The Supplier cleans the offices between 18:00 and 22:00.",
+     "The Supplier shall clean all offices on working days between 18:00 and 22:00.", []),
+    ("Replacement consumables are delivered within 15 business days.",
+     "deliver replacement consumables within 15 business days", []),
+    ("Replacement consumables are delivered within 5 business days.",
+     "deliver replacement consumables within 15 business days", ["duration"]),
+    ("The Client may terminate on 60 days' written notice.",
+     "The Client may terminate the Agreement with 60 days' written notice.", []),
+    ("The Client may terminate on two months' written notice.",
+     "The Client may terminate the Agreement with 60 days' written notice.", []),  # "two" is under four: no fact
+    ("The Client may terminate on 2 months' written notice.",
+     "The Client may terminate the Agreement with 60 days' written notice.", ["duration"]),  # never months -> days
+    ("The quality system is ISO-9001:2015.", "Quality system: ISO-9001:2015.", []),
+    ("ART-12.3(b) requires a spare K-40 pump.",
+     "ART-12.3(b) The Contractor shall keep a spare pump of type K-40 on site at all times.", []),
+    ("ART-12.3(c) requires a spare K-40 pump.",
+     "ART-12.3(b) The Contractor shall keep a spare pump of type K-40 on site at all times.", ["ident"]),
+])
+def test_the_shared_cases_b21_and_b09(claim: str, quote: str, missing: list[str]) -> None:
+    text = (_CASES / "B21_service_agreement.txt").read_text(encoding="utf-8") + (
+        _CASES / "B09_identifiers.txt").read_text(encoding="utf-8")
+    assert quote in text
+    assert [f.kind for f in missing_facts(claim, [quote])] == missing
