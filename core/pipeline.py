@@ -119,7 +119,8 @@ def fit_context(backend: Backend, question: str, ranked: list[Chunk], budget_tok
     """Keep the best-ranked chunks whose prompt fits ``budget_tokens``.
 
     Tokens are counted with ``backend.count_tokens`` (the model's tokenizer for
-    the embedded backend, a conservative estimate for Ollama), over the system
+    the embedded backend; for Ollama an estimate fitted on real tokenizers and corrected by the
+    server's counts, :mod:`core.tokens`), over the system
     prompt, the user message and each chunk rendered in its tag, plus a margin
     for the chat template (16 tokens) and per chunk (8).
 
