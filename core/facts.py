@@ -169,9 +169,19 @@ class Fact:
         return f"{self.kind} '{self.text.strip()}'{unit}"
 
 
+# "one thousand, one hundred": a comma inside a number written in words (num2words writes it so)
+# would split it in two numbers for text2num.
+_WORD_NUMBER_COMMA = re.compile(
+    r"(?i)\b(thousand|million|billion)\s*,\s+(?=(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|"
+    r"twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|"
+    r"seventy|eighty|ninety)\b)"
+)
+
+
 def _words_to_digits(text: str, lang: str, threshold: float, keep_ordinals: bool = False) -> str:
     # text2num reads "veintiuno" but not the apocopated "veintiún" before a noun.
     text = re.sub(r"(?i)veintiún\b", "veintiuno", text)
+    text = _WORD_NUMBER_COMMA.sub(r"\1 ", text)
     try:
         if not keep_ordinals:
             return alpha2digit(text, lang, threshold=threshold)

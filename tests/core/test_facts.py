@@ -404,3 +404,18 @@ def test_the_shared_cases_b21_and_b09(claim: str, quote: str, missing: list[str]
         _CASES / "B09_identifiers.txt").read_text(encoding="utf-8")
     assert quote in text
     assert [f.kind for f in missing_facts(claim, [quote])] == missing
+
+
+@settings(max_examples=80, deadline=None)
+@given(euros=st.integers(min_value=4, max_value=999_999), cents=st.integers(min_value=1, max_value=99),
+       lang=st.sampled_from(["en", "es"]))
+def test_an_amount_written_in_words_with_cents_matches_its_digits(euros: int, cents: int, lang: str) -> None:
+    """num2words writes the amount ("catorce mil cuatrocientos euros con cincuenta céntimos"); the claim
+    states it in digits; one cent more is another amount."""
+    words = num2words(euros, lang=lang)
+    cent_words = num2words(cents, lang=lang)
+    quote = (f"la cantidad de {words} euros con {cent_words} céntimos" if lang == "es"
+             else f"the sum of {words} euros and {cent_words} cents")
+    assert missing_facts(f"The price is EUR {euros:,}.{cents:02d}.", [quote], "en") == [], quote
+    other = f"{euros:,}.{cents + 1:02d}" if cents < 99 else f"{euros + 1:,}.00"
+    assert [f.kind for f in missing_facts(f"The price is EUR {other}.", [quote], "en")] == ["money"], quote
