@@ -52,6 +52,8 @@ REASON_TEXT = {
     "model_output_truncated": "the model's answer was cut off at its token limit",
     "not_supported": "the quote does not support the sentence",
     "polarity_mismatch": "the sentence negates what its quote says, or the reverse",
+    "heading_only": "its only quote is a heading, a defined term or a clause number",
+    "date_ambiguous": "the quoted date reads differently day-first and month-first",
 }
 
 #: Plain words for each warning reason (:class:`core.types.WarningReason`; the window: desktop.texts.warning_text).

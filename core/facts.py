@@ -1,16 +1,19 @@
-"""Facts check (funnel step 3): the numbers in a claim must be in its quotes.
+"""Facts check (funnel step 4): the numbers in a claim must be in its quotes.
 
 A claim that passes the literal check can still state a fact its quotes do not
 carry ("within 60 days" citing "within thirty (30) days"). This module extracts
 the *facts* of a text — plain numbers, percentages, amounts with a currency,
 durations, dates and alphanumeric identifiers — and checks that every fact of a
-claim appears in at least one of its verified quotes.
+claim appears in at least one of its verified quotes, in whatever form the quote
+writes it.
 
 Number words are converted by ``text2num`` (``alpha2digit``, English and
-Spanish, "catorce" → 14, "thirty-five" → 35, "mil" → 1000). What is written here
-by hand is only the comparison logic, which no library provides: reading digit
-groups with either decimal convention, attaching units, currencies and percent
-signs to numbers, reading dates, and deciding when two facts are the same.
+Spanish, "catorce" → 14, "thirty-five" → 35, "catorce mil cuatrocientos" → 14400,
+"the fifth day" → "the 5th day"). Dates are read by :mod:`core.dates`. What is
+written here by hand is only the comparison logic, which no library provides:
+reading digit groups with either decimal convention, attaching units, currencies,
+cents, multipliers and percent signs to numbers, ranges, and deciding when two
+facts are the same.
 
 Rules (``Fact.kind``):
 
@@ -25,24 +28,35 @@ Rules (``Fact.kind``):
 * ``percent`` — a number followed by ``%``, "percent", "per cent", "por ciento"
   ("por 100"); found only as a percentage of the same value.
 * ``money`` — a number with a currency symbol, code or word before or after it
-  (€, EUR, euros; $, USD, dollars, dólares; £, GBP, pounds, libras); found only
+  (€, EUR, euros; $, USD, dollars, dólares; £, GBP, pounds, libras), with its cents
+  ("14400 euros con 50 céntimos", "14400 and 50/100 dollars" = 14400.50) and a
+  multiplier word ("EUR 1.5 million", "1,5 millones de euros" = 1500000); found only
   as an amount of the same value in the same currency.
 * ``duration`` — a number followed by a unit of time (days/días, weeks/semanas,
-  months/meses, years/años, hours/horas, minutes/minutos), optionally with one
-  qualifier between ("30 calendar days") or a hyphen ("30-day"); found only as
-  a duration of the same value and unit.
-* ``date`` — ISO ``2024-03-01``, numeric ``01/03/2024`` (both day-first and
-  month-first readings when ambiguous), and month names in English and Spanish
-  ("1 March 2024", "March 1, 2024", "1 de marzo de 2024", "marzo de 2024");
-  found if a date of the quotes agrees on every part the claim states.
+  fortnights/quincenas, months/meses, quarters/trimestres, semesters/semestres,
+  years/años, hours/horas, minutes/minutos), optionally with one qualifier between
+  ("30 calendar days") or a hyphen ("30-day"); found as a duration of the same
+  length: the same value and unit, or an exact conversion ("12 months" = "one (1)
+  year", "2 weeks" = "14 days"; months are never converted to days).
+* ``date`` — see :mod:`core.dates`; found if a date of the quotes agrees on every
+  part the claim states. A numeric date ("01/02/2024") is read in its document's
+  convention (``date_order``); when that is unknown it carries both readings, and a
+  claim date that agrees with only one of them is *uncertain*, not found
+  (:func:`check_facts`).
 * ``ident`` — letters glued to digits ("K-40", "PO-2024-0017", "v2.1", "R3"),
   with sub-division letters in parentheses ("ART-12.3(b)", "12.3(b)"); found only
   as the same identifier (case-folded, dashes unified), so "v2.10" never matches
   "v2.1" and "ART-12.3(b)" never "ART-12.3(a)".
 
+Ranges: in "30 to 60 days", "30-60 days", "between 30 and 60 days", "entre 30 y 60
+días", "5-10 %" both numbers take the unit written after the second, and in "EUR 5 to
+10" both take the currency written before the first.
+
 Number words are read in the claim's language (py3langid via
 :func:`core.textproc.detect_language`), isolated words only from four upwards
 (``alpha2digit``'s default threshold, so "one of the parties" states no fact),
+ordinal words up to "tenth"/"décimo" not at all unless they name a day of a month
+("third parties" and "first refusal" state no fact; "the fifth day of January" does),
 and in the quotes in both languages from zero upwards, so a quote offers every
 reading it can support. Bracketed reference markers ("[3]") are ignored.
 """
@@ -51,12 +65,13 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import lru_cache
 
 from text_to_num import alpha2digit
 
+from core.dates import MONTHS, scan_dates
 from core.normalize import MARKS
 from core.textproc import NUMBER, SUPPORTED_LANGS, detect_language, number_readings
 
@@ -71,44 +86,47 @@ _CURRENCY_WORDS = {
 _UNITS = {
     "day": "day", "days": "day", "día": "day", "días": "day", "dia": "day", "dias": "day",
     "week": "week", "weeks": "week", "semana": "week", "semanas": "week",
+    "fortnight": "fortnight", "fortnights": "fortnight", "quincena": "quincena", "quincenas": "quincena",
     "month": "month", "months": "month", "mes": "month", "meses": "month",
     "mensualidad": "month", "mensualidades": "month",  # "tres mensualidades de renta" = three months' rent
+    "quarter": "quarter", "quarters": "quarter", "trimestre": "quarter", "trimestres": "quarter",
+    "semester": "semester", "semesters": "semester", "semestre": "semester", "semestres": "semester",
     "year": "year", "years": "year", "año": "year", "años": "year", "ano": "year", "anos": "year",
     "hour": "hour", "hours": "hour", "hora": "hour", "horas": "hour",
     "minute": "minute", "minutes": "minute", "minuto": "minute", "minutos": "minute",
 }
-_QUALIFIERS = {"calendar", "business", "working", "consecutive", "full", "clear", "banking", "natural"}
-# Month names: English and Spanish, full and three-letter forms.
-_MONTHS: dict[str, int] = {}
-for _i, (_en, _es) in enumerate(
-    zip(
-        "january february march april may june july august september october november december".split(),
-        "enero febrero marzo abril mayo junio julio agosto septiembre octubre noviembre diciembre".split(),
-    ),
-    start=1,
-):
-    _MONTHS[_en] = _MONTHS[_es] = _i
-    _MONTHS.setdefault(_en[:3], _i)
-    _MONTHS.setdefault(_es[:3], _i)
-_MONTHS["setiembre"] = 9
-_MONTHS["sept"] = 9
+# Exact conversions between units: (family, size in the family's smallest unit). Days and
+# months are different families: a month is not a fixed number of days.
+_UNIT_SIZE = {
+    "minute": ("clock", 1), "hour": ("clock", 60), "day": ("clock", 1440), "week": ("clock", 10080),
+    "fortnight": ("clock", 20160), "quincena": ("clock", 21600),
+    "month": ("calendar", 1), "quarter": ("calendar", 3), "semester": ("calendar", 6), "year": ("calendar", 12),
+}
+_QUALIFIERS = {"calendar", "business", "working", "consecutive", "full", "clear", "banking", "natural",
+               "hábiles", "habiles", "naturales", "laborables", "calendario"}
+_MULTIPLIERS = {
+    "thousand": 10**3, "thousands": 10**3, "mil": 10**3,
+    "million": 10**6, "millions": 10**6, "millón": 10**6, "millon": 10**6, "millones": 10**6, "mio": 10**6,
+    "billion": 10**9, "billions": 10**9, "bn": 10**9,  # English billion; Spanish "billón" (10^12) is not read
+}
+_CENTS = r"(?:céntimos?|centimos?|cents?|centavos?)"
+# Ordinal words that are vocabulary more often than facts ("third parties", "first refusal"):
+# a claim's are left as words unless they name a day of a month.
+_ORDINAL_WORDS = (r"(?<![\w-])(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|"
+                  r"primer[oa]?s?|segund[oa]s?|tercer[oa]?s?|cuart[oa]s?|quint[oa]s?|sext[oa]s?|s[ée]ptim[oa]s?|"
+                  r"octav[oa]s?|noven[oa]s?|d[ée]cim[oa]s?)(?![\w-])")
+_BEFORE_MONTH = (r"\s+(?:day\s+of\s+|d[ií]a\s+del?\s+|of\s+|de\s+|del\s+mes\s+de\s+)?(?:the\s+month\s+of\s+)?"
+                 r"(?:(?-i:May|MAY)|" + "|".join(sorted((m for m in MONTHS if m != "may"), key=len, reverse=True))
+                 + r")\b")
+_SMALL_ORDINALS = re.compile(_ORDINAL_WORDS + rf"(?!{_BEFORE_MONTH})", re.IGNORECASE)
+_DAY_ORDINAL = re.compile(_ORDINAL_WORDS + rf"(?={_BEFORE_MONTH})", re.IGNORECASE)
+_ORDINAL_VALUE = {w: i for i, ws in enumerate([
+    ("first", "primer", "primero", "primera"), ("second", "segundo", "segunda"), ("third", "tercer", "tercero", "tercera"),
+    ("fourth", "cuarto", "cuarta"), ("fifth", "quinto", "quinta"), ("sixth", "sexto", "sexta"),
+    ("seventh", "séptimo", "septimo", "séptima", "septima"), ("eighth", "octavo", "octava"),
+    ("ninth", "noveno", "novena"), ("tenth", "décimo", "decimo", "décima", "decima")], start=1) for w in ws}
 
 _NUM = NUMBER
-_MONTH_RE = "|".join(sorted((re.escape(m) for m in _MONTHS), key=len, reverse=True))
-_ORD = r"(?:st|nd|rd|th|º|ª|°|o|a|er|ᵒ|ᵃ)?"
-
-_ISO_DATE = re.compile(r"(?<![\d.,])(\d{4})-(\d{1,2})-(\d{1,2})(?!\d)")
-_NUM_DATE = re.compile(r"(?<![\d.,/])(\d{1,2})([/.\-])(\d{1,2})\2(\d{4}|\d{2})(?![\d/])")
-_DAY_MONTH = re.compile(
-    rf"(?<![\d.,])(\d{{1,2}}){_ORD}\.?\s+(?:(?:of|de|del)\s+)?({_MONTH_RE})\.?(?![^\W\d_])"
-    rf"(?:,?\s+(?:(?:of|de|del)\s+)?(\d{{4}}))?(?!\d)",
-    re.IGNORECASE,
-)
-_MONTH_DAY = re.compile(
-    rf"(?<![^\W\d_])({_MONTH_RE})\.?\s+(\d{{1,2}}){_ORD}(?![\d.,]\d)(?:,?\s+(\d{{4}}))?(?!\d)",
-    re.IGNORECASE,
-)
-_MONTH_YEAR = re.compile(rf"(?<![^\W\d_])({_MONTH_RE})\.?,?\s+(?:(?:of|de|del)\s+)?(\d{{4}})(?!\d)", re.IGNORECASE)
 # A token of word characters joined by "-" or "." that holds both a digit and a letter,
 # with any sub-division letters in parentheses glued to it ("ART-12.3(b)", "5(a)(ii)"):
 # "ART-12.3(b)" must not be found as "ART-12.3(a)" (case B09 of shared/cases).
@@ -120,7 +138,9 @@ _IDENT = re.compile(
 _ORDINAL_OR_UNIT = re.compile(r"\d+(?:st|nd|rd|th|º|ª|er|o|a|ᵒ|ᵃ|ᵒˢ|ᵃˢ)|\d+-?([^\W\d_]+)", re.UNICODE)
 _NUMBER = re.compile(rf"(?<![\w.,])(?:({_NUM}))(?![\d])")
 _REF_MARKER = re.compile(r"\[\s*\d{1,3}(?:\s*[,\u2013\-]\s*\d{1,3})*\s*\]")
-_WORD = re.compile(r"[^\W\d_]+|[€$£%]")
+# Between the two numbers of a range: "30 to 60", "30-60", "30 a 60", "30 or 60", "30 through 60".
+_RANGE_GAP = re.compile(r"\s*(?:-|to|a|al|hasta|through|or|o|and|y)\s*", re.IGNORECASE)
+_RANGE_AND = re.compile(r"(?:between|entre)\s+$", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -134,12 +154,14 @@ class Fact:
             or the normalized identifier string.
         unit: currency code (money), time unit (duration), else ``""``.
         text: the span of the (digit-converted) text the fact was read from.
+        ambiguous: a numeric date whose readings depend on an unknown convention.
     """
 
     kind: str
     values: frozenset
     unit: str = ""
     text: str = ""
+    ambiguous: bool = field(default=False, compare=False)
 
     def describe(self) -> str:
         """Short human text of the fact, for rejection messages."""
@@ -147,27 +169,32 @@ class Fact:
         return f"{self.kind} '{self.text.strip()}'{unit}"
 
 
-def _readings(token: str) -> frozenset[Decimal]:
-    """Numeric readings of a digit token (:func:`core.textproc.number_readings`)."""
-    return number_readings(token)
+# "one thousand, one hundred": a comma inside a number written in words (num2words writes it so)
+# would split it in two numbers for text2num.
+_WORD_NUMBER_COMMA = re.compile(
+    r"(?i)\b(thousand|million|billion)\s*,\s+(?=(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|"
+    r"twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|"
+    r"seventy|eighty|ninety)\b)"
+)
 
 
-def _year(text: str) -> int:
-    y = int(text)
-    if len(text) == 2:
-        y += 2000 if y < 50 else 1900
-    return y
-
-
-def _valid(y: int | None, m: int | None, d: int | None) -> bool:
-    return (m is None or 1 <= m <= 12) and (d is None or 1 <= d <= 31)
-
-
-def _words_to_digits(text: str, lang: str, threshold: float) -> str:
+def _words_to_digits(text: str, lang: str, threshold: float, keep_ordinals: bool = False) -> str:
     # text2num reads "veintiuno" but not the apocopated "veintiún" before a noun.
     text = re.sub(r"(?i)veintiún\b", "veintiuno", text)
+    text = _WORD_NUMBER_COMMA.sub(r"\1 ", text)
     try:
-        return alpha2digit(text, lang, threshold=threshold)
+        if not keep_ordinals:
+            return alpha2digit(text, lang, threshold=threshold)
+        # a small ordinal naming a day of a month is a date part ("the first of May"): its digits
+        text = _DAY_ORDINAL.sub(lambda m: f"{_ORDINAL_VALUE.get(m[0].casefold(), m[0])}º"
+                                if m[0].casefold() in _ORDINAL_VALUE else m[0], text)
+        # text2num 3.1 converts ordinals whatever the threshold; convert around them.
+        out, pos = [], 0
+        for m in _SMALL_ORDINALS.finditer(text):
+            out += [alpha2digit(text[pos : m.start()], lang, threshold=threshold) if m.start() > pos else "", m[0]]
+            pos = m.end()
+        out.append(alpha2digit(text[pos:], lang, threshold=threshold) if pos < len(text) else "")
+        return "".join(out)
     except Exception:  # noqa: BLE001 - a parser failure must not break verification
         return text
 
@@ -188,7 +215,66 @@ def _prepare(text: str) -> str:
     return re.sub("[\u2010\u2011\u2012\u2013\u2014\u2212]", "-", text)
 
 
-def _scan(text: str) -> list[Fact]:
+@dataclass
+class _Num:
+    """A number being read: its span, readings, and what was attached to it."""
+
+    start: int
+    end: int
+    values: frozenset
+    kind: str = "number"
+    unit: str = ""
+    prefix_currency: bool = False
+
+
+def _attach(text: str, n: _Num) -> None:
+    """Attach to ``n`` what follows or precedes it: cents, a multiplier, %, a currency, a unit."""
+    after = text[n.end : n.end + 60]
+    # "14400 and 50/100 dollars" (US cheque style)
+    if (c := re.match(r"\s+(?:and|y|con)\s+(\d{2})/100\b", after, re.IGNORECASE)):
+        n.values = frozenset(v + Decimal(c[1]) / 100 for v in n.values)
+        n.end += c.end()
+        after = text[n.end : n.end + 60]
+    if (mul := re.match(r"\s*([^\W\d_]+)\b", after)) and mul[1].casefold() in _MULTIPLIERS:
+        factor = _MULTIPLIERS[mul[1].casefold()]
+        n.values = frozenset((v * factor).normalize() for v in n.values)
+        n.end += mul.end()
+        after = text[n.end : n.end + 60]
+    before = text[max(0, n.start - 12) : n.start]
+    if re.match(r"\s*%", after):
+        n.kind = "percent"
+    elif (w := re.match(r"\s*(?:de\s+)?([€$£]|[^\W\d_]+)", after, re.IGNORECASE)) and w[1].casefold() in _CURRENCY_WORDS:
+        n.kind, n.unit = "money", _CURRENCY_WORDS[w[1].casefold()]
+        rest = text[n.end + w.end() : n.end + w.end() + 40]
+        if (c := re.match(rf"\s*(?:,|con|y|and)\s+(\d{{1,2}})\s+{_CENTS}\b", rest, re.IGNORECASE)):
+            n.values = frozenset(v + Decimal(c[1]) / 100 for v in n.values)
+    elif (b := re.search(r"([€$£]|\b[A-Za-z]{3}|US\$)\s*$", before)) and b[1].casefold() in _CURRENCY_WORDS:
+        n.kind, n.unit, n.prefix_currency = "money", _CURRENCY_WORDS[b[1].casefold()], True
+    elif (w := re.match(r"\s*-?\s*([^\W\d_]+)(?:\s+([^\W\d_]+))?", after)):
+        first, second = w[1].casefold(), (w[2] or "").casefold()
+        if first in _UNITS:
+            n.kind, n.unit = "duration", _UNITS[first]
+        elif first in _QUALIFIERS and second in _UNITS:
+            n.kind, n.unit = "duration", _UNITS[second]
+
+
+def _ranges(text: str, nums: list[_Num]) -> None:
+    """Give both numbers of a range the unit, percent sign or currency written once."""
+    for a, b in zip(nums, nums[1:]):
+        gap = text[a.end : b.start]
+        if not _RANGE_GAP.fullmatch(gap):
+            continue
+        word = gap.strip().casefold()
+        if word in ("and", "y") and not _RANGE_AND.search(text[max(0, a.start - 12) : a.start]):
+            continue  # "5 and 30 days" is a range only after "between"/"entre"
+        if a.kind == "number" and b.kind in ("duration", "percent") or (b.kind == "money" and not b.prefix_currency):
+            if a.kind == "number":
+                a.kind, a.unit = b.kind, b.unit
+        elif a.kind == "money" and a.prefix_currency and b.kind == "number":
+            b.kind, b.unit = a.kind, a.unit
+
+
+def _scan(text: str, date_order: str) -> list[Fact]:
     """Facts of a text whose number words are already digits."""
     # alpha2digit turns "por ciento" into "por 100"; both, and "per cent", are a percent sign
     text = re.sub(r"(?i)\b(?:por\s+(?:ciento|100)|per\s*cent|percent)\b", "%", text)
@@ -203,100 +289,59 @@ def _scan(text: str) -> list[Fact]:
             taken[i] = True
 
     # dates first: they contain numbers that are not amounts
-    for m in _ISO_DATE.finditer(text):
-        y, mo, d = int(m[1]), int(m[2]), int(m[3])
-        if _valid(y, mo, d):
-            facts.append(Fact("date", frozenset({(y, mo, d)}), text=m[0]))
-            take(*m.span())
-    for m in _NUM_DATE.finditer(text):
-        if not free(*m.span()):
-            continue
-        a, b, y = int(m[1]), int(m[3]), _year(m[4])
-        vals = {(y, mo, d) for d, mo in ((a, b), (b, a)) if _valid(y, mo, d)}
-        if vals:
-            facts.append(Fact("date", frozenset(vals), text=m[0]))
-            take(*m.span())
-    for m in _DAY_MONTH.finditer(text):
-        if not free(*m.span()):
-            continue
-        d, mo = int(m[1]), _MONTHS[m[2].casefold()]
-        y = int(m[3]) if m[3] else None
-        if _valid(y, mo, d):
-            facts.append(Fact("date", frozenset({(y, mo, d)}), text=m[0]))
-            take(*m.span())
-    for m in _MONTH_DAY.finditer(text):
-        if not free(*m.span()):
-            continue
-        mo, d = _MONTHS[m[1].casefold()], int(m[2])
-        y = int(m[3]) if m[3] else None
-        if _valid(y, mo, d):
-            facts.append(Fact("date", frozenset({(y, mo, d)}), text=m[0]))
-            take(*m.span())
-    for m in _MONTH_YEAR.finditer(text):
-        if not free(*m.span()):
-            continue
-        facts.append(Fact("date", frozenset({(int(m[2]), _MONTHS[m[1].casefold()], None)}), text=m[0]))
-        take(*m.span())
+    for d in scan_dates(text, date_order):
+        facts.append(Fact("date", d.values, text=text[d.span[0] : d.span[1]], ambiguous=d.ambiguous))
+        take(*d.span)
     # identifiers: letters glued to digits
     for m in _IDENT.finditer(text):
         if not free(*m.span()):
             continue
         ident = m[0].casefold().rstrip(".-")
         plain = _ORDINAL_OR_UNIT.fullmatch(ident)
-        if plain and (plain[1] is None or plain[1] in _UNITS or plain[1] in _QUALIFIERS or plain[1] in _CURRENCY_WORDS):
-            continue  # "1st", "30-day", "36-month", "100euros": a number with a suffix, read below
+        if plain and (plain[1] is None or plain[1] in _UNITS or plain[1] in _QUALIFIERS or plain[1] in _CURRENCY_WORDS
+                      or plain[1] in _MULTIPLIERS):
+            continue  # "1st", "30-day", "36-month", "100euros", "5m": a number with a suffix, read below
         facts.append(Fact("ident", frozenset({ident}), text=m[0]))
         take(*m.span())
     # numbers with what surrounds them
     numbers = [m for m in _NUMBER.finditer(text) if free(*m.span())]
+    nums: list[_Num] = []
     skip: set[int] = set()
     for idx, m in enumerate(numbers):
         if idx in skip:
             continue
-        values = _readings(m[1])
+        values = number_readings(m[1])
         if not values:
             continue
-        end = m.end()
+        n = _Num(m.start(), m.end(), values)
         # "thirty (30) days": a parenthesised repeat of the same number is the same fact
         if idx + 1 < len(numbers):
             nxt = numbers[idx + 1]
-            gap = text[end : nxt.start()]
-            if re.fullmatch(r"\s*\(", gap) and text[nxt.end() : nxt.end() + 1] == ")" and _readings(nxt[1]) & values:
+            gap = text[n.end : nxt.start()]
+            if re.fullmatch(r"\s*\(", gap) and text[nxt.end() : nxt.end() + 1] == ")" and number_readings(nxt[1]) & values:
                 skip.add(idx + 1)
-                end = nxt.end() + 1
-        before = text[max(0, m.start() - 12) : m.start()]
-        after = text[end : end + 40]
-        kind, unit = "number", ""
-        if (w := re.match(r"\s*(%)", after, re.IGNORECASE)):
-            kind = "percent"
-        elif (w := re.match(r"\s*([€$£]|[^\W\d_]+)", after)) and w[1].casefold() in _CURRENCY_WORDS:
-            kind, unit = "money", _CURRENCY_WORDS[w[1].casefold()]
-        elif (b := re.search(r"([€$£]|\b[A-Za-z]{3}|US\$)\s*$", before)) and b[1].casefold() in _CURRENCY_WORDS:
-            kind, unit = "money", _CURRENCY_WORDS[b[1].casefold()]
-        else:
-            w = re.match(r"\s*-?\s*([^\W\d_]+)(?:\s+([^\W\d_]+))?", after)
-            if w:
-                first = w[1].casefold()
-                second = (w[2] or "").casefold()
-                if first in _UNITS:
-                    kind, unit = "duration", _UNITS[first]
-                elif first in _QUALIFIERS and second in _UNITS:
-                    kind, unit = "duration", _UNITS[second]
-        facts.append(Fact(kind, values, unit, text=text[m.start() : end]))
+                n.end = nxt.end() + 1
+        _attach(text, n)
+        nums.append(n)
+    _ranges(text, nums)
+    facts += [Fact(n.kind, n.values, n.unit, text=text[n.start : n.end]) for n in nums]
     return facts
 
 
 @lru_cache(maxsize=4096)
-def facts_of(text: str, lang: str | None = None, *, permissive: bool = False) -> tuple[Fact, ...]:
+def facts_of(text: str, lang: str | None = None, *, permissive: bool = False, date_order: str = "") -> tuple[Fact, ...]:
     """Facts of ``text``.
 
     Args:
         text: a claim or a quote (raw text; it is prepared here).
         lang: language of the number words (``"en"``/``"es"``); ``None`` detects it.
         permissive: read number words in every supported language and from zero
-            upwards (for quotes, which should offer every reading they support);
-            otherwise only ``lang`` and isolated words above three (for claims,
-            whose facts are requirements).
+            upwards, ordinals too (for quotes, which should offer every reading they
+            support); otherwise only ``lang``, isolated words above three and no
+            ordinal word up to "tenth" outside a date (for claims, whose facts are
+            requirements).
+        date_order: the numeric-date convention of the text's document
+            (:func:`core.dates.date_order`: ``"dmy"``, ``"mdy"``, ``""`` unknown).
 
     Returns:
         The facts, in no particular order (a tuple, so results can be cached).
@@ -304,14 +349,14 @@ def facts_of(text: str, lang: str | None = None, *, permissive: bool = False) ->
     prepared = _prepare(text)
     if permissive:
         seen: dict[Fact, None] = {}
-        for f in _scan(prepared):
+        for f in _scan(prepared, date_order):
             seen.setdefault(f, None)
         for code in SUPPORTED_LANGS:
-            for f in _scan(_words_to_digits(prepared, code, 0)):
+            for f in _scan(_words_to_digits(prepared, code, 0), date_order):
                 seen.setdefault(f, None)
         return tuple(seen)
     code = lang or detect_language(prepared)
-    return tuple(_scan(_words_to_digits(prepared, code, 3)))
+    return tuple(_scan(_words_to_digits(prepared, code, 3, keep_ordinals=True), date_order))
 
 
 def _numeric_values(f: Fact) -> frozenset:
@@ -322,31 +367,94 @@ def _numeric_values(f: Fact) -> frozenset:
     return f.values
 
 
-def _found(fact: Fact, offered: tuple[Fact, ...]) -> bool:
+def _lengths(f: Fact) -> tuple[str, frozenset]:
+    family, size = _UNIT_SIZE[f.unit]
+    return family, frozenset(v * size for v in f.values)
+
+
+def _agree(c: tuple, q: tuple) -> bool:
+    return all(cp is None or cp == qp for cp, qp in zip(c, q))
+
+
+def _match(fact: Fact, offered: tuple[Fact, ...]) -> int:
+    """2: a quote carries ``fact``; 1: only under one reading of an ambiguous numeric date; 0: none."""
+    best = 0
     for q in offered:
         if fact.kind == "number":
             if fact.values & _numeric_values(q):
-                return True
+                return 2
         elif fact.kind == "date":
-            if q.kind == "date" and any(
-                all(c is None or c == qc for c, qc in zip(cv, qv)) for cv in fact.values for qv in q.values
+            if q.kind != "date" or not any(_agree(c, v) for c in fact.values for v in q.values):
+                continue
+            if not (fact.ambiguous or q.ambiguous):
+                return 2
+            # certain only if every reading of either side agrees with a reading of the other
+            if all(any(_agree(c, v) for v in q.values) for c in fact.values) and all(
+                any(_agree(c, v) for c in fact.values) for v in q.values
             ):
-                return True
+                return 2
+            best = 1
+        elif fact.kind == "duration":
+            if q.kind == "duration":
+                (fam, lens), (qfam, qlens) = _lengths(fact), _lengths(q)
+                if fam == qfam and lens & qlens:
+                    return 2
         elif q.kind == fact.kind and q.unit == fact.unit and fact.values & q.values:
-            return True
-    return False
+            return 2
+    return best
 
 
-def missing_facts(claim: str, quotes: list[str], lang: str | None = None) -> list[Fact]:
-    """Facts of ``claim`` that none of ``quotes`` carries (empty list: the check passes).
+@dataclass(frozen=True)
+class FactsCheck:
+    """What :func:`check_facts` found.
+
+    Attributes:
+        missing: facts of the claim that no quote carries.
+        uncertain: dates of the claim that a quote carries only under one reading of
+            a numeric date whose document's convention is unknown ("1 February 2024"
+            against "01/02/2024" in an English document with no other proof).
+    """
+
+    missing: list[Fact]
+    uncertain: list[Fact]
+
+
+def check_facts(claim: str, quotes: list[str], lang: str | None = None, date_order: str = "") -> FactsCheck:
+    """Check every fact of ``claim`` against ``quotes``.
 
     Args:
         claim: the sentence shown to the user.
         quotes: the verified quotes (the source's text at the matched spans).
         lang: the claim's language; ``None`` detects it.
+        date_order: the numeric-date convention of the quotes' document
+            (:func:`core.dates.date_order`); the claim's own numeric dates are read in
+            the same convention (the model wrote them from that document).
     """
-    required = facts_of(claim, lang)
+    required = facts_of(claim, lang, date_order=date_order)
     if not required:
-        return []
-    offered = tuple(f for q in quotes for f in facts_of(q, permissive=True))
-    return [f for f in required if not _found(f, offered)]
+        return FactsCheck([], [])
+    offered = tuple(f for q in quotes for f in facts_of(q, permissive=True, date_order=date_order))
+    missing, uncertain = [], []
+    for f in required:
+        found = _match(f, offered)
+        if found == 0:
+            missing.append(f)
+        elif found == 1:
+            uncertain.append(f)
+    return FactsCheck(missing, uncertain)
+
+
+def missing_facts(claim: str, quotes: list[str], lang: str | None = None, date_order: str = "") -> list[Fact]:
+    """Facts of ``claim`` that none of ``quotes`` carries (empty list: the check passes).
+
+    A date carried only under one reading of an ambiguous numeric date counts as
+    missing here (use :func:`check_facts` to tell the two apart).
+
+    Args:
+        claim: the sentence shown to the user.
+        quotes: the verified quotes (the source's text at the matched spans).
+        lang: the claim's language; ``None`` detects it.
+        date_order: see :func:`check_facts`.
+    """
+    result = check_facts(claim, quotes, lang, date_order)
+    return result.missing + result.uncertain

@@ -32,6 +32,7 @@ import httpx
 from core.errors import ModelUnavailableError
 from core.paths import gguf_model_path
 from core.settings import Settings
+from core import tokens
 from core.types import ModelAnswer
 
 # Reasoning blocks of reasoning models, in every form seen: <think>…</think> (DeepSeek-R1,
@@ -116,48 +117,34 @@ def parse_json_object(text: str) -> object:
     return obj
 
 
-_PIECE = re.compile(r"[^\W\d_]+|\d|\s+|.", re.DOTALL)
+def estimate_tokens(text: str, model: str = "") -> int:
+    """Estimated tokens of ``text`` for an Ollama model whose tokenizer does not run here.
 
-
-def estimate_tokens(text: str) -> int:
-    """Upper estimate of the tokens of ``text`` for a tokenizer we cannot run.
-
-    Ollama's documented API has no tokenize endpoint, and the embedded GGUF's
-    tokenizer is a different model's (SmolLM2's 49k vocabulary, not the Ollama
-    model's), so neither can count exactly for an arbitrary Ollama model. The
-    estimate is meant to *over*-count, so the budget drops a chunk rather than
-    letting the server truncate the prompt silently. Per piece of text:
-
-    * a word of Latin letters: 1 token per 2.5 letters, one per letter when it
-      is all capitals ("LEGISLACIÓN" splits almost letter by letter), plus one
-      per non-ASCII letter (accents often take a byte-level token of their own);
-    * a CJK or other wide character: 3 tokens (byte-level fallback);
-    * a digit: 1 token (Qwen 2.5 and others split numbers digit by digit);
-    * ASCII punctuation: 1 token, other symbols 3; a single space 0 (merged into
-      the next word), any other whitespace run 1 plus 1 per line break.
-
-    Measured against SmolLM2's tokenizer (a smaller vocabulary than Llama 3's
-    or Qwen 2.5's, so it needs more tokens than they do) on 1,000-character
-    slices: 1.13–1.3× on the Spanish Constitution, 1.8–2.3× on English NIST
-    text, 1.6× on CJK, where the previous ``len(text) / 3`` counted 0.89×,
-    1.6× and 0.19×. ``tests/core/test_ollama.py`` holds the bound.
+    Ollama's documented API has no tokenize endpoint, and the embedded GGUF's tokenizer is
+    a different model's, so the count is :func:`core.tokens.estimate` for the model's family
+    (:func:`core.tokens.family_of`; the largest of the known families when the name is not
+    recognised), fitted on real tokenizers of Qwen 2.5, Llama 3, Mistral and Gemma and set
+    about 5 % above their counts (figures: ``bench/README.md``, issue #21). Before issue #21
+    this was a hand-set over-estimate about twice the real count on English contracts, which
+    made a widened round drop chunks that fitted.
     """
-    n = 1
-    for m in _PIECE.finditer(text):
-        piece = m[0]
-        c = piece[0]
-        if c.isalpha():
-            wide = sum(1 for ch in piece if ord(ch) >= 0x2E80)
-            latin = len(piece) - wide
-            if latin:
-                accented = sum(1 for ch in piece if 0x80 <= ord(ch) < 0x2E80)
-                n += (latin if latin > 1 and piece.isupper() else math.ceil(latin / 2.5)) + accented
-            n += 3 * wide
-        elif c.isspace():
-            n += 0 if piece == " " else 1 + piece.count("\n")
-        else:
-            n += 1 if c.isascii() else 3
-    return n
+    return tokens.estimate(text, tokens.family_of(model) if model else tokens.GENERIC)
+
+
+_calibrations: dict[tuple[str, str], tokens.Calibration] = {}
+_calibrations_lock = threading.Lock()
+
+CHAT_TEMPLATE_TOKENS = (4, 4)
+"""``(per message, per prompt)``: tokens a chat template adds around the messages' contents
+(role headers and end markers; Llama 3 ``<|start_header_id|>role<|end_header_id|>\\n\\n ...
+<|eot_id|>``, ChatML ``<|im_start|>role\\n ... <|im_end|>\\n``), used only to compare our
+estimate with the server's count."""
+
+
+def calibration_for(host: str, model: str) -> tokens.Calibration:
+    """The on-the-fly correction for one model on one server (shared by its backends)."""
+    with _calibrations_lock:
+        return _calibrations.setdefault((host, model), tokens.Calibration())
 
 
 class Backend(Protocol):
@@ -281,8 +268,21 @@ class OllamaBackend:
             )
 
     def count_tokens(self, text: str) -> int:
-        """Conservative estimate, see :func:`estimate_tokens` (no tokenizer for the Ollama model runs here)."""
-        return estimate_tokens(text)
+        """Estimated tokens of ``text`` (:func:`estimate_tokens`, no tokenizer for the Ollama model runs
+        here), corrected by the counts this server reported for this model (:class:`core.tokens.Calibration`)."""
+        return math.ceil(estimate_tokens(text, self.model) * self.calibration.factor)
+
+    @property
+    def calibration(self) -> tokens.Calibration:
+        """This model's on-the-fly correction (:func:`calibration_for`)."""
+        return calibration_for(self.settings.ollama_host, self.model)
+
+    def _observe(self, messages: list[dict], result: GenerationResult, num_ctx: int, max_tokens: int) -> None:
+        """Feed the server's prompt count of one call to :attr:`calibration`."""
+        per_message, per_prompt = CHAT_TEMPLATE_TOKENS
+        estimated = sum(estimate_tokens(m.get("content") or "", self.model) + per_message for m in messages) + per_prompt
+        self.calibration.observe(estimated, result.prompt_tokens,
+                                 maybe_cut=result.prompt_tokens + max_tokens >= num_ctx)
 
     def chat_json(self, messages: list[dict], schema: dict, *, num_ctx: int, max_tokens: int) -> GenerationResult:
         """One non-streamed ``/api/chat`` call with ``format=schema`` and ``think: false``.
@@ -302,12 +302,14 @@ class OllamaBackend:
             resp = self._client.chat(
                 model=self.model, messages=messages, format=schema, stream=False, think=False, options=options
             )
-        return GenerationResult(
+        result = GenerationResult(
             text=strip_thinking(resp.message.content or ""),
             prompt_tokens=resp.prompt_eval_count or 0,
             completion_tokens=resp.eval_count or 0,
             finish_reason=resp.done_reason or "",
         )
+        self._observe(messages, result, num_ctx, max_tokens)
+        return result
 
     def chat_json_stream(self, messages: list[dict], schema: dict, *, num_ctx: int,
                          max_tokens: int) -> Generator[str, None, GenerationResult]:
@@ -341,12 +343,14 @@ class OllamaBackend:
                 close = getattr(stream, "close", None)
                 if close is not None:
                     close()
-        return GenerationResult(
+        result = GenerationResult(
             text=strip_thinking("".join(parts)),
             prompt_tokens=(final.prompt_eval_count or 0) if final else 0,
             completion_tokens=(final.eval_count or 0) if final else 0,
             finish_reason=(final.done_reason or "") if final else "",
         )
+        self._observe(messages, result, num_ctx, max_tokens)
+        return result
 
     @contextmanager
     def _errors(self) -> Iterator[None]:

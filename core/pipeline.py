@@ -59,6 +59,7 @@ from core.types import (
     Turn,
     answer_schema,
 )
+from core.dates import DocumentDateOrders
 from core.verify import judge_support, verify_claims
 
 T = TypeVar("T")
@@ -118,7 +119,8 @@ def fit_context(backend: Backend, question: str, ranked: list[Chunk], budget_tok
     """Keep the best-ranked chunks whose prompt fits ``budget_tokens``.
 
     Tokens are counted with ``backend.count_tokens`` (the model's tokenizer for
-    the embedded backend, a conservative estimate for Ollama), over the system
+    the embedded backend; for Ollama an estimate fitted on real tokenizers and corrected by the
+    server's counts, :mod:`core.tokens`), over the system
     prompt, the user message and each chunk rendered in its tag, plus a margin
     for the chat template (16 tokens) and per chunk (8).
 
@@ -308,6 +310,7 @@ def _run_round(
     t_gen = time.perf_counter()
 
     rects = span_rects_cached()  # each cited page extracted once per round, streamed or not
+    date_orders = DocumentDateOrders(workspace.manifest.document_texts)  # read only for a numeric date
 
     def verify(answer: ModelAnswer) -> tuple[list, list[Rejected]]:
         return verify_claims(
@@ -317,6 +320,7 @@ def _run_round(
             rects=rects,
             check_facts=settings.check_facts,
             check_polarity=settings.check_facts,
+            date_orders=date_orders,
         )
 
     def on_claim(key: int) -> ClaimHandler:
@@ -596,7 +600,7 @@ def answer_question(
         return abstain(message, context, rejected)
     dropped_claims = any(
         r.reason in (RejectReason.no_citation, RejectReason.fact_not_in_quote, RejectReason.not_supported,
-                     RejectReason.polarity_mismatch)
+                     RejectReason.polarity_mismatch, RejectReason.heading_only, RejectReason.date_ambiguous)
         for r in rejected
     )
     conflict = trace.model_conflicting_evidence = model_answer.conflicting_evidence

@@ -140,6 +140,15 @@ class ScoredChunk(BaseModel):
 # --- model output (what the LLM must produce) --------------------------------
 
 
+QUOTE_MAX_CHARS = 600
+"""Longest quote the model may offer, characters. Measured on the gold clauses of the CUAD
+evaluation set (``shared/eval/corpora/cuad/cases.jsonl``, 103 clauses, whitespace collapsed):
+median 296, 75th percentile 417, 90th 599, 95th 1,133. The former 300 cut half the clauses a
+lawyer asks about (a negation before a colon and the list item it governs did not fit in one
+quote, issue #21); 600 holds nine in ten, and a longer clause is cited with two or three quotes
+(a claim carries up to three). ``bench/README.md`` (issue #21) has the measurement."""
+
+
 class ModelCitation(BaseModel):
     """One quote the model offers as evidence."""
 
@@ -149,11 +158,12 @@ class ModelCitation(BaseModel):
     )
     quote: str = Field(
         description=(
-            "A passage copied character for character from that chunk (at least 15 characters, at most "
-            "one or two sentences): same words, same numbers, same language; never paraphrased, "
-            "translated, shortened with '...' or joined from two places."
+            f"A passage copied character for character from that chunk (at least 15 and at most "
+            f"{QUOTE_MAX_CHARS} characters, one or two sentences): same words, same numbers, same language; "
+            "never paraphrased, translated, shortened with '...' or joined from two places. It must state "
+            "what the claim says: a heading, a defined term or a clause number alone is not evidence."
         ),
-        max_length=300,
+        max_length=QUOTE_MAX_CHARS,
     )
 
 
@@ -378,6 +388,12 @@ class RejectReason(str, Enum):
     polarity_mismatch = "polarity_mismatch"
     """The claim negates what its quotes state, or the reverse ("The deposit is not refundable"
     citing "The deposit is refundable"; funnel step 5, :mod:`core.polarity`)."""
+    heading_only = "heading_only"
+    """Every verified quote of the claim is a heading, a defined term or a clause number alone
+    ("15.7 Successors and Assigns."): it names a clause and states nothing (:mod:`core.labels`)."""
+    date_ambiguous = "date_ambiguous"
+    """The claim's date agrees with its quote's numeric date ("01/02/2024") read day-first or
+    month-first but not both, and the document does not show its convention (:mod:`core.dates`)."""
 
 
 class Rejected(BaseModel):

@@ -24,7 +24,7 @@ Cheapest check first (DESIGN.md step 6):
    quotes: "within 60 days" citing "within thirty (30) days" is a verified
    quote under a false sentence.
 5. polarity — the claim does not negate what its quotes state, nor the reverse
-   (:func:`core.polarity.polarity_mismatch`: "The deposit is not refundable" citing
+   (:func:`core.polarity.check_polarity`: "The deposit is not refundable" citing
    "The deposit is refundable"); otherwise the claim is removed with reason
    ``polarity_mismatch``. Runs without a judge model; its blind spots are listed in
    :mod:`core.polarity`. Where it cannot tell a paraphrase from a flip (its ``unsure``
@@ -46,7 +46,9 @@ from functools import lru_cache
 from rapidfuzz import fuzz
 from rapidfuzz.distance import Levenshtein
 
-from core.facts import missing_facts
+from core.dates import date_order, has_numeric_date
+from core.facts import check_facts as _check_facts
+from core.labels import label_kind
 from core.polarity import check_polarity as polarity_verdict
 from core.normalize import MARKS, normalize, normalized, to_original_span
 from core.types import (
@@ -269,6 +271,7 @@ def verify_claims(
     check_facts: bool = True,
     claim_lang: str | None = None,
     check_polarity: bool = True,
+    date_orders: Mapping[str, str] | None = None,
 ) -> tuple[list[Claim], list[Rejected]]:
     """Run the funnel over every citation of every claim.
 
@@ -282,6 +285,9 @@ def verify_claims(
         claim_lang: language of the claims' number words (``"en"``/``"es"``);
             ``None`` detects it per claim.
         check_polarity: run the polarity check (step 5 above).
+        date_orders: numeric-date convention (``"dmy"``/``"mdy"``/``""``) by ``doc_id``, read
+            from whole documents (:func:`core.dates.date_order`); a document not in it is read
+            from its delivered chunks.
 
     Returns:
         ``(claims, rejected)``: claims that kept at least one verified citation
@@ -289,10 +295,15 @@ def verify_claims(
         claim with its reason. A claim that loses all its citations is reported
         once more with reason ``no_citation``; a claim whose facts are not in
         its quotes is reported once with reason ``fact_not_in_quote``, one that
-        negates its quotes once with ``polarity_mismatch``.
+        negates its quotes once with ``polarity_mismatch``. A claim whose only verified quotes
+        are headings, defined terms or clause numbers (:func:`core.labels.label_kind`) is
+        reported once with ``heading_only``; one whose date agrees with its quote's numeric
+        date under one convention only, where the document does not show which, once with
+        ``date_ambiguous``.
     """
     claims: list[Claim] = []
     rejected: list[Rejected] = []
+    orders = _DateOrders(delivered, date_orders)
     for model_claim in answer.claims:
         kept: list[Citation] = []
         seen: set[tuple[str, int, int]] = set()
@@ -357,7 +368,16 @@ def verify_claims(
                 rejected.append(
                     Rejected(claim=model_claim.text, chunk_id=cit.chunk_id, quote=cit.quote, reason=reason)
                 )
-        problem = _whole_claim_problem(model_claim.text, kept, claim_lang, check_facts, check_polarity) if kept else None
+        labels = [label_kind(c.quote) for c in kept]
+        if kept and all(labels):
+            # a heading, defined term or clause number names a clause; it states nothing (issue #21)
+            rejected.append(Rejected(claim=model_claim.text, chunk_id=kept[0].chunk_id, quote=kept[0].quote,
+                                     reason=RejectReason.heading_only,
+                                     detail="only " + ", ".join(sorted(set(labels))) + " quoted"))
+            continue
+        order = orders.of([c.doc_id for c in kept]) if has_numeric_date(model_claim.text, *(c.quote for c in kept)) else ""
+        problem = (_whole_claim_problem(model_claim.text, kept, claim_lang, check_facts, check_polarity, order)
+                   if kept else None)
         if problem is not None:
             reason, detail = problem
             rejected.append(Rejected(claim=model_claim.text, chunk_id=kept[0].chunk_id, quote=kept[0].quote,
@@ -371,16 +391,47 @@ def verify_claims(
     return claims, rejected
 
 
+class _DateOrders:
+    """Numeric-date convention per document: given, else read from its delivered chunks (cached)."""
+
+    def __init__(self, delivered: Mapping[str, Chunk], given: Mapping[str, str] | None) -> None:
+        self._delivered = delivered
+        self._given = given  # may be lazy (core.pipeline reads whole documents on demand): get() only
+        self._known: dict[str, str] = {}
+
+    def _doc(self, doc_id: str) -> str:
+        if doc_id not in self._known and self._given is not None:
+            given = self._given.get(doc_id)
+            if given is not None:
+                self._known[doc_id] = given
+        if doc_id not in self._known:
+            from core.textproc import detect_language
+
+            texts = [c.text for c in self._delivered.values() if c.doc_id == doc_id]
+            self._known[doc_id] = date_order(texts, detect_language(" ".join(texts)[:5000]))
+        return self._known[doc_id]
+
+    def of(self, doc_ids: list[str]) -> str:
+        """The convention shared by all ``doc_ids`` (``""`` when they differ or none is known)."""
+        found = {self._doc(d) for d in doc_ids}
+        return found.pop() if len(found) == 1 else ""
+
+
 def _whole_claim_problem(claim: str, kept: list[Citation], lang: str | None, check_facts: bool,
-                         check_polarity: bool) -> tuple[RejectReason, str] | None:
+                         check_polarity: bool, date_order: str = "") -> tuple[RejectReason, str] | None:
     """Why a claim whose quotes all verified is still rejected, as ``(reason, detail)``, or ``None``:
-    a number, date or amount none of its quotes state (:func:`core.facts.missing_facts`), then a
-    negation its quotes do not share (:func:`core.polarity.check_polarity` says ``contradict``)."""
+    a number, date or amount none of its quotes state (:func:`core.facts.check_facts`), a date that
+    depends on an unknown numeric-date convention, then a negation its quotes do not share
+    (:func:`core.polarity.check_polarity` says ``contradict``)."""
     quotes = [c.quote for c in kept]
     if check_facts:
-        missing = missing_facts(claim, quotes, lang)
-        if missing:
-            return RejectReason.fact_not_in_quote, "not in the quotes: " + "; ".join(f.describe() for f in missing)
+        facts = _check_facts(claim, quotes, lang, date_order)
+        if facts.missing:
+            return RejectReason.fact_not_in_quote, "not in the quotes: " + "; ".join(f.describe() for f in facts.missing)
+        if facts.uncertain:
+            return RejectReason.date_ambiguous, (
+                "the quote's date reads differently day-first and month-first, and its document does not "
+                "show which: " + "; ".join(f.describe() for f in facts.uncertain))
     if check_polarity:
         verdict = polarity_verdict(claim, quotes)
         if verdict.outcome == "contradict":

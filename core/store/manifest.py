@@ -275,6 +275,15 @@ class Manifest:
                     )
         return out
 
+    def document_texts(self, doc_id: str) -> tuple[str, list[str]]:
+        """``(lang, texts)``: a document's language and the text of each of its chunks, in order
+        (``("", [])`` for an unknown document). Read for the document's date convention
+        (:func:`core.dates.date_order`)."""
+        with self.connect() as db:
+            row = db.execute("SELECT lang FROM documents WHERE doc_id = ?", (doc_id,)).fetchone()
+            texts = [r[0] for r in db.execute("SELECT text FROM chunks WHERE doc_id = ? ORDER BY ord", (doc_id,))]
+        return (row[0] if row else ""), texts
+
     def doc_ids_with_status(self, active: bool) -> set[str]:
         op = "=" if active else "!="
         with self.connect() as db:

@@ -858,267 +858,277 @@
 <context>
     <name>Texts</name>
     <message>
-        <location filename="../../desktop/texts.py" line="186" />
+        <location filename="../../desktop/texts.py" line="188" />
         <source>This workspace has no indexed text yet: index a folder with documents that contain text (scanned pages need OCR).</source>
         <translation>Este espacio de trabajo aún no tiene texto indexado: indexe una carpeta con documentos que contengan texto (las páginas escaneadas necesitan OCR).</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="187" />
+        <location filename="../../desktop/texts.py" line="189" />
         <source>Nothing in this workspace matches the question; no document was given to the model.</source>
         <translation>Nada en este espacio de trabajo coincide con la pregunta; no se dio ningún documento al modelo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="188" />
+        <location filename="../../desktop/texts.py" line="190" />
         <source>The question is too long for the model's context window.</source>
         <translation>La pregunta es demasiado larga para la ventana de contexto del modelo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="189" />
+        <location filename="../../desktop/texts.py" line="191" />
         <source>The model's answer was cut off at its token limit; no answer can be shown.</source>
         <translation>La respuesta del modelo se cortó en su límite de tokens; no se puede mostrar ninguna respuesta.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="190" />
+        <location filename="../../desktop/texts.py" line="192" />
         <source>The model's output was not valid twice; no answer can be shown.</source>
         <translation>La salida del modelo no fue válida dos veces; no se puede mostrar ninguna respuesta.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="191" />
+        <location filename="../../desktop/texts.py" line="193" />
         <source>The model found no answer in the passages consulted.</source>
         <translation>El modelo no encontró respuesta en los pasajes consultados.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="192" />
+        <location filename="../../desktop/texts.py" line="194" />
         <source>The model answered, but its sentences state figures that its quotes do not contain.</source>
         <translation>El modelo respondió, pero sus frases dan cifras que sus citas no contienen.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="193" />
+        <location filename="../../desktop/texts.py" line="195" />
         <source>The model answered, but its sentences negate what its quotes state, or the reverse.</source>
         <translation>El modelo respondió, pero sus frases niegan lo que dicen sus citas, o al revés.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="194" />
+        <location filename="../../desktop/texts.py" line="196" />
         <source>The model answered, but its quotes do not support its sentences.</source>
         <translation>El modelo respondió, pero sus citas no respaldan sus frases.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="195" />
+        <location filename="../../desktop/texts.py" line="197" />
         <source>The model answered, but none of its quotes could be found in the cited passages.</source>
         <translation>El modelo respondió, pero ninguna de sus citas se encontró en los pasajes citados.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="196" />
+        <location filename="../../desktop/texts.py" line="198" />
         <source>No passage of the documents matches the question closely enough.</source>
         <translation>Ningún pasaje de los documentos coincide lo bastante con la pregunta.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="211" />
+        <location filename="../../desktop/texts.py" line="213" />
         <source>Waiting for the engine to load the search libraries…</source>
         <translation>Esperando a que el motor cargue las bibliotecas de búsqueda…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="212" />
+        <location filename="../../desktop/texts.py" line="214" />
         <source>Searching the documents…</source>
         <translation>Buscando en los documentos…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="213" />
+        <location filename="../../desktop/texts.py" line="215" />
         <source>Reading the question in the light of the conversation…</source>
         <translation>Leyendo la pregunta a la luz de la conversación…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="214" />
+        <location filename="../../desktop/texts.py" line="216" />
         <source>Loading the model…</source>
         <translation>Cargando el modelo…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="215" />
+        <location filename="../../desktop/texts.py" line="217" />
         <source>Generating the answer…</source>
         <translation>Generando la respuesta…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="216" />
+        <location filename="../../desktop/texts.py" line="218" />
         <source>Choosing the passages that match…</source>
         <translation>Eligiendo los pasajes que coinciden…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="217" />
+        <location filename="../../desktop/texts.py" line="219" />
         <source>Verifying every quote…</source>
         <translation>Verificando cada cita…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="218" />
+        <location filename="../../desktop/texts.py" line="220" />
         <source>cites a passage that was not given to the model</source>
         <translation>cita un pasaje que no se entregó al modelo</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="219" />
+        <location filename="../../desktop/texts.py" line="221" />
         <source>quote too short to check</source>
         <translation>cita demasiado corta para comprobarla</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="220" />
+        <location filename="../../desktop/texts.py" line="222" />
         <source>quote comes from a different passage than the one cited</source>
         <translation>la cita procede de un pasaje distinto del citado</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="221" />
+        <location filename="../../desktop/texts.py" line="223" />
         <source>quote not found in the cited passage</source>
         <translation>la cita no aparece en el pasaje citado</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="222" />
+        <location filename="../../desktop/texts.py" line="224" />
         <source>no verified quote left for this sentence</source>
         <translation>no queda ninguna cita verificada para esta frase</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="223" />
+        <location filename="../../desktop/texts.py" line="225" />
         <source>the model's output was not valid</source>
         <translation>la salida del modelo no era válida</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="224" />
+        <location filename="../../desktop/texts.py" line="226" />
         <source>a number, date or name in the sentence is not in its quote</source>
         <translation>un número, fecha o nombre de la frase no está en su cita</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="225" />
+        <location filename="../../desktop/texts.py" line="227" />
         <source>the sentence negates what its quote says, or the reverse</source>
         <translation>la frase niega lo que dice su cita, o al revés</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="226" />
+        <location filename="../../desktop/texts.py" line="228" />
+        <source>its only quote is a heading, a defined term or a clause number</source>
+        <translation>su única cita es un título, un término definido o un número de cláusula</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/texts.py" line="229" />
+        <source>the quoted date reads differently day-first and month-first</source>
+        <translation>la fecha citada se lee distinto con el día o con el mes primero</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/texts.py" line="230" />
         <source>number not in quote</source>
         <translation>el número no está en la cita</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="227" />
+        <location filename="../../desktop/texts.py" line="231" />
         <source>not verified ({reason})</source>
         <translation>sin verificar ({reason})</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="228" />
+        <location filename="../../desktop/texts.py" line="232" />
         <source>check the quote: the sentence may state the opposite of it</source>
         <translation>compruebe la cita: la frase podría decir lo contrario</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="229" />
+        <location filename="../../desktop/texts.py" line="233" />
         <source>check the quote ({reason})</source>
         <translation>compruebe la cita ({reason})</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="230" />
+        <location filename="../../desktop/texts.py" line="234" />
         <source>indexed</source>
         <translation>indexado</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="231" />
+        <location filename="../../desktop/texts.py" line="235" />
         <source>superseded</source>
         <translation>sustituido</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="232" />
+        <location filename="../../desktop/texts.py" line="236" />
         <source>quarantined</source>
         <translation>en cuarentena</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="233" />
+        <location filename="../../desktop/texts.py" line="237" />
         <source>failed</source>
         <translation>error</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="234" />
+        <location filename="../../desktop/texts.py" line="238" />
         <source>needs OCR</source>
         <translation>necesita OCR</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="235" />
+        <location filename="../../desktop/texts.py" line="239" />
         <source>the model's answer was cut off at its token limit</source>
         <translation>la respuesta del modelo se cortó en su límite de tokens</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="236" />
+        <location filename="../../desktop/texts.py" line="240" />
         <source>the quote does not support the sentence</source>
         <translation>la cita no respalda la frase</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="237" />
+        <location filename="../../desktop/texts.py" line="241" />
         <source>queued</source>
         <translation>en cola</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="238" />
+        <location filename="../../desktop/texts.py" line="242" />
         <source>indexing…</source>
         <translation>indexando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="239" />
+        <location filename="../../desktop/texts.py" line="243" />
         <source>Looking for files…</source>
         <translation>Buscando archivos…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="240" />
+        <location filename="../../desktop/texts.py" line="244" />
         <source>Reading {name}</source>
         <translation>Leyendo {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="241" />
+        <location filename="../../desktop/texts.py" line="245" />
         <source>Embedding {name}: {done} of {total} chunks</source>
         <translation>Vectorizando {name}: {done} de {total} fragmentos</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="242" />
+        <location filename="../../desktop/texts.py" line="246" />
         <source>Embedding {name}</source>
         <translation>Vectorizando {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="243" />
+        <location filename="../../desktop/texts.py" line="247" />
         <source>Saving to the index…</source>
         <translation>Guardando en el índice…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="244" />
+        <location filename="../../desktop/texts.py" line="248" />
         <source>Finishing…</source>
         <translation>Terminando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="245" />
+        <location filename="../../desktop/texts.py" line="249" />
         <source>estimating…</source>
         <translation>calculando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="246" />
+        <location filename="../../desktop/texts.py" line="250" />
         <source>about {t} left</source>
         <translation>quedan unos {t}</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="247" />
+        <location filename="../../desktop/texts.py" line="251" />
         <source>embedded</source>
         <translation>integrado</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="248" />
+        <location filename="../../desktop/texts.py" line="252" />
         <source>passages (no model)</source>
         <translation>pasajes (sin modelo)</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="249" />
+        <location filename="../../desktop/texts.py" line="253" />
         <source>scripted</source>
         <translation>guionizado</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="250" />
+        <location filename="../../desktop/texts.py" line="254" />
         <source>Answered</source>
         <translation>Respondida</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="251" />
+        <location filename="../../desktop/texts.py" line="255" />
         <source>Partial answer</source>
         <translation>Respuesta parcial</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="252" />
+        <location filename="../../desktop/texts.py" line="256" />
         <source>No verified answer</source>
         <translation>Sin respuesta verificada</translation>
     </message>

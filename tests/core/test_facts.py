@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from decimal import Decimal
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from num2words import num2words
 
-from core.facts import facts_of, missing_facts
+from core.facts import FactsCheck, check_facts, facts_of, missing_facts
 from core.types import Chunk, ModelAnswer, RejectReason
 from core.verify import verify_claims
 
@@ -25,7 +26,6 @@ from core.verify import verify_claims
         ("The fee is €1,000.", "una tarifa de 1.000 euros"),
         ("The fee is EUR 1000.", "a fee of one thousand euros"),
         ("The annual amount is 1,250.00 EUR plus VAT.", "El importe anual asciende a 1\u202f250,00\u00a0€ más IVA."),
-        ("Payment is due on 1 March 2024.", "no later than 01/03/2024"),
         ("Payment is due on March 1, 2024.", "el 1 de marzo de 2024"),
         ("Payment is due on 2024-03-01.", "on the first of March 2024"),
         ("Documentation is due by 15 March.", "antes del quince de marzo"),
@@ -85,7 +85,7 @@ def test_ambiguous_thousands_carry_both_readings() -> None:
 
 def test_numeric_date_reads_both_orders_when_ambiguous() -> None:
     [fact] = facts_of("03/04/2024", "en")
-    assert fact.kind == "date" and fact.values == {(2024, 4, 3), (2024, 3, 4)}
+    assert fact.kind == "date" and fact.values == {(2024, 4, 3), (2024, 3, 4)} and fact.ambiguous
     [fact] = facts_of("25/04/2024", "en")
     assert fact.values == {(2024, 4, 25)}
 
@@ -191,3 +191,231 @@ def test_a_superscript_marker_is_never_part_of_the_number() -> None:
     assert missing_facts("The fee is EUR 320.", ["the annual fee is EUR 320¹"], "en") == []
     assert missing_facts("Repairs start within 4 hours.", ["repairs start within 4³ hours"], "en") == []
     assert missing_facts("The flat has 85 m2.", ["un piso de 85 m² útiles"], "en") == []
+
+
+# --- issue #21: facts in every written form ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("claim", "quote"),
+    [
+        # ordinal and long-form dates
+        ("The agreement was signed on January 5, 2015.", "entered into as of the 5th day of January, 2015"),
+        ("The agreement was signed on January 5, 2015.", "this fifth day of January, two thousand fifteen"),
+        ("The agreement was signed on January 5, 2015.", "firmado en Madrid, a 5 de enero de 2015"),
+        ("The agreement was signed on January 5, 2015.", "En Madrid, el día cinco de enero de dos mil quince"),
+        ("El contrato se firmó el 31 de mayo de 2024.", "a los treinta y un días del mes de mayo de dos mil veinticuatro"),
+        ("The notice is dated 1 March 2024.", "dated 1-Mar-2024"),
+        ("The notice is dated 1 March 2024.", "dated 2024/03/01"),
+        # amounts in words, with thousands and cents
+        ("The price is EUR 14,400.50.", "catorce mil cuatrocientos euros con cincuenta céntimos"),
+        ("El precio es de 14.400,50 €.", "fourteen thousand four hundred euros and fifty cents"),
+        ("The price is $14,400.50.", "Fourteen Thousand Four Hundred and 50/100 Dollars ($14,400.50)"),
+        ("The fee is EUR 1,500,000.", "a fee of EUR 1.5 million"),
+        ("La cuota es de 1.500.000 euros.", "una cuota de un millón quinientos mil euros"),
+        ("The fee is 1500000 euros.", "1,5 millones de euros"),
+        # ranges
+        ("Notice must be given at least 30 days in advance.", "between 30 and 60 days prior written notice"),
+        ("Notice must be given at least 30 days in advance.", "thirty (30) to sixty (60) days' notice"),
+        ("El preaviso mínimo es de 30 días.", "con un preaviso de entre 30 y 60 días"),
+        ("The discount is at least 5%.", "a discount of 5-10% on list prices"),
+        ("The fee is at least EUR 10.", "a fee of EUR 5 to 10 per unit"),
+        # durations converted exactly
+        ("The term is 12 months.", "for a period of one (1) year"),
+        ("El plazo es de 2 semanas.", "en el plazo de catorce (14) días"),
+        ("Reports are due every 3 months.", "a report each quarter... within one (1) quarter"),
+        ("The warranty lasts 6 months.", "una garantía de un semestre"),
+    ],
+)
+def test_facts_found_in_every_written_form(claim: str, quote: str) -> None:
+    assert missing_facts(claim, [quote]) == []
+
+
+@pytest.mark.parametrize(
+    ("claim", "quote", "kind"),
+    [
+        ("The agreement was signed on January 6, 2015.", "the 5th day of January, 2015", "date"),
+        ("The agreement was signed on 5 February 2015.", "el día cinco de enero de dos mil quince", "date"),
+        ("The price is EUR 14,400.", "catorce mil cuatrocientos euros con cincuenta céntimos", "money"),
+        ("The price is EUR 14,400.60.", "catorce mil cuatrocientos euros con cincuenta céntimos", "money"),
+        ("The fee is EUR 1,500,000.", "a fee of EUR 1.5 billion", "money"),
+        ("Notice must be given at least 90 days in advance.", "between 30 and 60 days prior written notice", "duration"),
+        ("The term is 13 months.", "for a period of one (1) year", "duration"),
+        ("The term is 30 days.", "for a period of one (1) month", "duration"),
+    ],
+)
+def test_a_different_fact_in_another_written_form_is_missing(claim: str, quote: str, kind: str) -> None:
+    assert [f.kind for f in missing_facts(claim, [quote])] == [kind]
+
+
+def test_on2_may_is_a_name_and_a_verb_not_the_date_2_may() -> None:
+    """README caveat of shared/eval/support: "On2 may ..." was read as the date 2 May."""
+    assert [f.kind for f in facts_of("On2 may terminate this Agreement.", "en")] == ["ident"]
+    assert facts_of("The Licensee may terminate within 5 may be.", "en") == facts_of("5", "en")
+    assert missing_facts("On2 may terminate this Agreement.", ["On2 shall have the right to terminate"]) == []
+    # the month May is still a month
+    [fact] = facts_of("signed on 2 May 2024", "en")
+    assert fact.kind == "date" and fact.values == {(2024, 5, 2)}
+    [fact] = facts_of("SIGNED ON 2 MAY 2024", "en")
+    assert fact.values == {(2024, 5, 2)}
+
+
+@pytest.mark.parametrize("claim", [
+    "Third parties may not use the Software.",
+    "The Licensee has a right of first refusal.",
+    "Los terceros no pueden usar el programa.",
+    "La primera cuota vence al firmar.",
+])
+def test_small_ordinal_words_in_a_claim_state_no_fact(claim: str) -> None:
+    """README caveat of shared/eval/support: "third parties" was read as the number 3."""
+    assert facts_of(claim) == ()
+    assert missing_facts(claim, ["no other person may use the Software"]) == []
+
+
+def test_a_digit_ordinal_and_a_larger_ordinal_word_are_still_facts() -> None:
+    assert [f.kind for f in missing_facts("Payment is due on the 30th day.", ["on the twentieth day"])] == ["number"]
+    assert missing_facts("Payment is due on the 30th day.", ["on the thirtieth day"]) == []
+
+
+# --- numeric dates: the document's convention ------------------------------------------
+
+
+def test_numeric_date_is_read_in_the_documents_convention() -> None:
+    from core.dates import date_order
+
+    assert date_order(["Invoice of 13/02/2024.", "Due 01/03/2024."], "en") == "dmy"
+    assert date_order(["Invoice of 02/13/2024.", "Due 01/03/2024."], "en") == "mdy"
+    assert date_order(["Due 01/03/2024."], "es") == "dmy"  # Spanish writes day first
+    assert date_order(["Due 01/03/2024."], "en") == ""  # no proof either way
+    assert date_order(["13/02/2024 and 02/13/2024"], "en") == ""  # proofs both ways
+    [fact] = facts_of("01/02/2024", "en", date_order="dmy")
+    assert fact.values == {(2024, 2, 1)} and not fact.ambiguous
+    [fact] = facts_of("01/02/2024", "en", date_order="mdy")
+    assert fact.values == {(2024, 1, 2)}
+
+
+def test_an_ambiguous_numeric_date_is_neither_accepted_nor_a_plain_miss() -> None:
+    claim, quote = "Payment is due on 1 February 2024.", "payment on 01/02/2024"
+    result = check_facts(claim, [quote])
+    assert result.missing == [] and [f.kind for f in result.uncertain] == ["date"]
+    assert check_facts(claim, [quote], date_order="dmy") == FactsCheck([], [])
+    assert [f.kind for f in check_facts(claim, [quote], date_order="mdy").missing] == ["date"]
+    # the same numeric date on both sides says the same thing whatever the convention
+    assert check_facts("Payment is due on 01/02/2024.", [quote]) == FactsCheck([], [])
+    # a date that agrees with neither reading is missing, not uncertain
+    assert [f.kind for f in check_facts("Payment is due on 3 February 2024.", [quote]).missing] == ["date"]
+
+
+def _verify_one(claim: str, quote: str, *texts: str, date_orders=None):
+    delivered = {f"c{i}": _chunk(f"c{i}", t) for i, t in enumerate(texts)}
+    answer = ModelAnswer.model_validate({
+        "answer_found": True, "complete_answer": True, "conflicting_evidence": False, "missing": "",
+        "claims": [{"text": claim, "citations": [{"chunk_id": "c0", "quote": quote}]}],
+    })
+    return verify_claims(answer, delivered, date_orders=date_orders)
+
+
+def test_a_numeric_date_is_read_in_the_convention_of_its_document_in_the_funnel() -> None:
+    source = "Payment is due on 01/02/2024 at the latest."
+    claim = "Payment is due on 1 February 2024."
+    # another date of the same document proves day-first
+    claims, rejected = _verify_one(claim, "Payment is due on 01/02/2024", source, "Signed on 13/01/2024.")
+    assert [c.text for c in claims] == [claim] and rejected == []
+    # ... or month-first: the claim's date is then another date
+    claims, rejected = _verify_one(claim, "Payment is due on 01/02/2024", source, "Signed on 01/13/2024.")
+    assert claims == [] and [r.reason for r in rejected] == [RejectReason.fact_not_in_quote]
+    # nothing shows the convention of this English document: removed with its own reason, not silently
+    claims, rejected = _verify_one(claim, "Payment is due on 01/02/2024", source)
+    assert claims == [] and [r.reason for r in rejected] == [RejectReason.date_ambiguous]
+    assert "01/02/2024" in rejected[0].detail or "1 February 2024" in rejected[0].detail
+    # a convention read from the whole document by the caller wins
+    claims, _ = _verify_one(claim, "Payment is due on 01/02/2024", source, date_orders={"d/x.txt": "dmy"})
+    assert [c.text for c in claims] == [claim]
+
+
+def test_a_spanish_document_writes_dates_day_first() -> None:
+    source = "El pago vence el 01/02/2024 como muy tarde, según lo pactado entre las partes."
+    claims, rejected = _verify_one("El pago vence el 1 de febrero de 2024.", "El pago vence el 01/02/2024", source)
+    assert len(claims) == 1 and rejected == []
+
+
+def test_the_convention_of_a_whole_document_is_read_once_on_demand() -> None:
+    """A "13/01/2024" anywhere in the document (not only in the delivered chunks) proves day-first."""
+    from core.dates import DocumentDateOrders
+
+    reads: list[str] = []
+
+    def read(doc_id: str) -> tuple[str, list[str]]:
+        reads.append(doc_id)
+        return ("en", ["Payment is due on 01/02/2024.", "Annex signed on 13/01/2024."]) if doc_id == "d/x.txt" else ("", [])
+
+    orders = DocumentDateOrders(read)
+    claims, rejected = _verify_one("Payment is due on 1 February 2024.", "Payment is due on 01/02/2024",
+                                   "Payment is due on 01/02/2024 at the latest.", date_orders=orders)
+    assert len(claims) == 1 and rejected == []
+    assert orders.get("d/x.txt") == "dmy" and orders.get("other") is None
+    assert reads == ["d/x.txt", "other"]
+    # no document was read for a claim without a numeric date
+    orders = DocumentDateOrders(read)
+    reads.clear()
+    claims, _ = _verify_one("Payment is due on 1 February 2024.", "Payment is due on 1 February 2024",
+                            "Payment is due on 1 February 2024 at the latest.", date_orders=orders)
+    assert len(claims) == 1 and reads == []
+
+
+@pytest.mark.parametrize("quote", ["del 1 al 15 de marzo de 2024", "from 1 to 15 March 2024", "March 1-15, 2024",
+                                   "between 1 and 15 March 2024"])
+def test_a_day_range_in_one_month_carries_both_days(quote: str) -> None:
+    assert missing_facts("The works start on 1 March 2024.", [quote]) == []
+    assert missing_facts("The works end on 15 March 2024.", [quote]) == []
+    assert [f.kind for f in missing_facts("The works end on 16 March 2024.", [quote])] == ["date"]
+
+
+def test_an_ordinal_word_before_the_verb_may_is_no_date() -> None:
+    assert facts_of("The first may be renewed once.", "en") == ()
+    [fact] = facts_of("Rent is due on the first of May 2024.", "en")
+    assert fact.kind == "date" and fact.values == {(2024, 5, 1)}
+
+
+_CASES = Path(__file__).resolve().parents[1] / "data" / "cases"
+
+
+@pytest.mark.parametrize(("claim", "quote", "missing"), [
+    ("The Supplier cleans the offices between 18:00 and 22:00.",
+     "The Supplier shall clean all offices on working days between 18:00 and 22:00.", []),
+    ("Replacement consumables are delivered within 15 business days.",
+     "deliver replacement consumables within 15 business days", []),
+    ("Replacement consumables are delivered within 5 business days.",
+     "deliver replacement consumables within 15 business days", ["duration"]),
+    ("The Client may terminate on 60 days' written notice.",
+     "The Client may terminate the Agreement with 60 days' written notice.", []),
+    ("The Client may terminate on two months' written notice.",
+     "The Client may terminate the Agreement with 60 days' written notice.", []),  # "two" is under four: no fact
+    ("The Client may terminate on 2 months' written notice.",
+     "The Client may terminate the Agreement with 60 days' written notice.", ["duration"]),  # never months -> days
+    ("The quality system is ISO-9001:2015.", "Quality system: ISO-9001:2015.", []),
+    ("ART-12.3(b) requires a spare K-40 pump.",
+     "ART-12.3(b) The Contractor shall keep a spare pump of type K-40 on site at all times.", []),
+    ("ART-12.3(c) requires a spare K-40 pump.",
+     "ART-12.3(b) The Contractor shall keep a spare pump of type K-40 on site at all times.", ["ident"]),
+])
+def test_the_shared_cases_b21_and_b09(claim: str, quote: str, missing: list[str]) -> None:
+    text = (_CASES / "B21_service_agreement.txt").read_text(encoding="utf-8") + (
+        _CASES / "B09_identifiers.txt").read_text(encoding="utf-8")
+    assert quote in text
+    assert [f.kind for f in missing_facts(claim, [quote])] == missing
+
+
+@settings(max_examples=80, deadline=None)
+@given(euros=st.integers(min_value=4, max_value=999_999), cents=st.integers(min_value=1, max_value=99),
+       lang=st.sampled_from(["en", "es"]))
+def test_an_amount_written_in_words_with_cents_matches_its_digits(euros: int, cents: int, lang: str) -> None:
+    """num2words writes the amount ("catorce mil cuatrocientos euros con cincuenta céntimos"); the claim
+    states it in digits; one cent more is another amount."""
+    words = num2words(euros, lang=lang)
+    cent_words = num2words(cents, lang=lang)
+    quote = (f"la cantidad de {words} euros con {cent_words} céntimos" if lang == "es"
+             else f"the sum of {words} euros and {cent_words} cents")
+    assert missing_facts(f"The price is EUR {euros:,}.{cents:02d}.", [quote], "en") == [], quote
+    other = f"{euros:,}.{cents + 1:02d}" if cents < 99 else f"{euros + 1:,}.00"
+    assert [f.kind for f in missing_facts(f"The price is EUR {other}.", [quote], "en")] == ["money"], quote
