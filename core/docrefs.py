@@ -18,8 +18,10 @@ file-name compounds, initialisms; re-exported here).
    "all contracts", "¿cuáles de los contratos…?", :func:`collection_question`) names no single
    document: it is searched everywhere, whatever its capitalised words.
 2. *A file name* written in the question — without or with its extension, with underscores,
-   ``%20`` or spaces, in any case; a name of two words or more, or holding a digit — or quoted
-   in it (rapidfuzz ``fuzz.ratio`` ≥ :data:`FILE_QUOTE_RATIO` with the quoted text) names that
+   ``%20`` or spaces, in any case; a name of two words or more, or holding a digit; a name made
+   only of words that name no document alone ("Non-Disclosure Agreement.pdf") only when written
+   as a file name (extension, underscores or ``%20``: "a non-disclosure agreement" is a
+   description) — or quoted in it (rapidfuzz ``fuzz.ratio`` ≥ :data:`FILE_QUOTE_RATIO` with the quoted text) names that
    document, whatever else the question's words match: a file literally named
    "Confidentiality_Non-Disclosure_Agreement" is that file, not another whose title is "Mutual
    Confidentiality and Non-Disclosure Agreement". A longer file name written wins over one it
@@ -206,6 +208,10 @@ class DocResolver:
             stem = file_stem(p.doc_id)
             if len(stem.split()) >= 2 or any(c.isdigit() for c in stem):
                 self.stems.setdefault(stem, []).append(p)
+        # a file name of words that name no document alone ("Non-Disclosure Agreement.pdf") is a
+        # description too: it names its file only when written as a file name (_file_named)
+        self.generic_stems = {stem for stem in self.stems if not any(c.isdigit() for c in stem) and not any(
+            w not in GENERIC and w not in KIND_WORDS and len(self.by_word.get(w, ())) <= 1 for w in stem.split())}
 
     def _naming(self, words) -> list[DocProfile]:
         """The profiles that hold at least one of ``words`` (any order: callers sort or take a union)."""
@@ -219,8 +225,11 @@ class DocResolver:
         one group per file name, longest first; a file name inside a longer one written is dropped."""
         text = unquote(question).replace("_", " ")
         plain = " " + " ".join(fold_words(text)) + " "
+        file_form = re.search(r"_|%20|\.(?:pdf|docx?|txt|md|html?|eml|rtf|odt|xlsx?|pptx?)\b", question, re.I) is not None
         found: list[tuple[int, int, str]] = []  # (start, end, stem) in ``plain``
         for stem in self.stems:
+            if stem in self.generic_stems and not file_form:
+                continue
             at = plain.find(" " + stem + " ")
             while at >= 0:
                 found.append((at, at + len(stem) + 2, stem))

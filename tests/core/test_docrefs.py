@@ -192,8 +192,6 @@ def held_out() -> DocResolver:
      "nda/Confidentiality_Non-Disclosure_Agreement.pdf"),
     ("In Confidentiality_Non-Disclosure_Agreement.pdf, how long do the obligations last?",
      "nda/Confidentiality_Non-Disclosure_Agreement.pdf"),
-    ("how long do the obligations in confidentiality non-disclosure agreement last?",
-     "nda/Confidentiality_Non-Disclosure_Agreement.pdf"),
     ("What is the term of the Mutual NDA - Acme Corp?", "nda/Mutual NDA - Acme Corp.pdf"),
     ('Can information be shared with affiliates under "Mutual NDA - Acme Corp.pdf"?', "nda/Mutual NDA - Acme Corp.pdf"),
     ("What is the rent under lease_2021_v3?", "leases/lease_2021_v3.pdf"),
@@ -222,6 +220,16 @@ def test_held_out_references_resolve_to_their_document(held_out: DocResolver, qu
     res = _resolve(held_out, question)
     assert res.doc_ids[:1] == [expected], (res.doc_ids, res.scores, res.matched)
     assert not res.ambiguous
+
+
+def test_a_file_name_of_generic_words_written_as_words_is_only_a_description(held_out: DocResolver) -> None:
+    """"confidentiality non-disclosure agreement" in plain words describes both NDAs (one is the file
+    of that name, the other is titled "Mutual Confidentiality and Non-Disclosure Agreement"): both
+    are searched, never the wrong one alone. Written as a file name, it names its file."""
+    res = _resolve(held_out, "how long do the obligations in the confidentiality non-disclosure agreement last?")
+    assert not res.doc_ids or (res.ambiguous and "nda/Confidentiality_Non-Disclosure_Agreement.pdf" in res.doc_ids)
+    res = _resolve(held_out, "how long do the obligations in Confidentiality_Non-Disclosure_Agreement last?")
+    assert res.doc_ids == ["nda/Confidentiality_Non-Disclosure_Agreement.pdf"]
 
 
 def test_held_out_party_shared_by_two_documents_is_ambiguous(held_out: DocResolver) -> None:
@@ -266,3 +274,72 @@ def test_naming_words_forms() -> None:
     p = build_profile("x/PcquoteComInc_1999_EX-10.11_Co-Branding.txt", "x/PcquoteComInc_1999_EX-10.11_Co-Branding.txt",
                       "", "CO-BRANDING AGREEMENT between PC Quote, Inc. and Beta")
     assert {"pcquotecominc", "pcquotecom", "pcquote"} <= p.names
+
+
+# --- second held-out check: NDAs that all share their titles' words (ContractNLI-like) ----------
+#
+# Written after the resolver's rules were settled and run once as is; its first result is in
+# bench/README.md ("Document references in any form").
+
+_NDA_DOCS = {
+    "ndas/NDA_Zephyr_Robotics.pdf": (
+        "Non-Disclosure Agreement",
+        "NON-DISCLOSURE AGREEMENT\nThis agreement is between Zephyr Robotics Inc. (\"Zephyr\") and Calloway Foods "
+        "Corp. (\"Calloway\"). The recipient shall hold the confidential information in confidence."),
+    "ndas/Non-Disclosure Agreement.pdf": (
+        "Non-Disclosure Agreement",
+        "NON-DISCLOSURE AGREEMENT\nThis agreement is between Meridian Wealth Partners LLC (\"Meridian\") and Okafor "
+        "& Sons Ltd. (\"Okafor\"). The recipient shall hold the confidential information in confidence."),
+    "ndas/Confidentiality Agreement (Signed).pdf": (
+        "Confidentiality Agreement",
+        "CONFIDENTIALITY AGREEMENT\nThis agreement is between Saltmarsh Energy plc (\"Saltmarsh\") and Yellowfin "
+        "Capital LP (\"Yellowfin\"). The recipient shall hold the confidential information in confidence."),
+    "ndas/mutual-nda-2022-final.docx": (
+        "Mutual Non-Disclosure Agreement",
+        "MUTUAL NON-DISCLOSURE AGREEMENT\nThis agreement is between Brennan Aerospace, Inc. (\"Brennan\") and the "
+        "University of Tallinn (\"University\"). Each party shall hold the other's information in confidence."),
+    "ndas/Bluefield_CDA_v2.pdf": (
+        "Confidential Disclosure Agreement",
+        "CONFIDENTIAL DISCLOSURE AGREEMENT\nThis agreement is between Bluefield Pharma GmbH (\"Bluefield\") and "
+        "Ostrava Clinical Research s.r.o. (\"CRO\"). The CRO shall hold the confidential information in confidence."),
+    "ndas/One-Way NDA - Kinsale Media.pdf": (
+        "One-Way Non-Disclosure Agreement",
+        "ONE-WAY NON-DISCLOSURE AGREEMENT\nKinsale Media Group Limited (\"Kinsale\") discloses information to "
+        "Vantablack Studios LLC (\"Vantablack\"), which shall hold it in confidence."),
+}
+
+
+@pytest.fixture(scope="module")
+def ndas() -> DocResolver:
+    return DocResolver([build_profile(d, d, title, text, text) for d, (title, text) in _NDA_DOCS.items()])
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("Under Zephyr Robotics' NDA, can Calloway share information with its lawyers?", "ndas/NDA_Zephyr_Robotics.pdf"),
+    ("In the NDA in file 'Non-Disclosure Agreement.pdf', what is the term?", "ndas/Non-Disclosure Agreement.pdf"),
+    ("Does 'Confidentiality Agreement (Signed)' require the return of materials?",
+     "ndas/Confidentiality Agreement (Signed).pdf"),
+    ("What does mutual-nda-2022-final say about compelled disclosure?", "ndas/mutual-nda-2022-final.docx"),
+    ("Is the Bluefield CDA governed by German law?", "ndas/Bluefield_CDA_v2.pdf"),
+    ("¿Puede Vantablack divulgar la información a sus asesores según el NDA con Kinsale?",
+     "ndas/One-Way NDA - Kinsale Media.pdf"),
+    ("does meridian's nda cover oral disclosures?", "ndas/Non-Disclosure Agreement.pdf"),
+    ("What are Saltmarsh Energy's obligations under its confidentiality agreement?",
+     "ndas/Confidentiality Agreement (Signed).pdf"),
+    ("Is the Brenan Aerospace NDA mutual?", "ndas/mutual-nda-2022-final.docx"),
+    ("el acuerdo de confidencialidad de Saltmarsh, ¿cuánto dura?", "ndas/Confidentiality Agreement (Signed).pdf"),
+    ("What is the term of the Okafor NDA?", "ndas/Non-Disclosure Agreement.pdf"),
+    ("In the One-Way NDA - Kinsale Media, who is the discloser?", "ndas/One-Way NDA - Kinsale Media.pdf"),
+])
+def test_second_held_out_nda_references(ndas: DocResolver, question: str, expected: str) -> None:
+    res = _resolve(ndas, question)
+    assert res.doc_ids[:1] == [expected], (res.doc_ids, res.scores, res.matched)
+
+
+@pytest.mark.parametrize("question", [
+    "Which of the NDAs allow disclosure to affiliates?",
+    "Under the NDA, can the recipient reverse engineer samples?",
+    "Is a non-disclosure agreement enforceable without consideration?",
+])
+def test_second_held_out_generic_questions_search_everywhere(ndas: DocResolver, question: str) -> None:
+    assert _resolve(ndas, question).doc_ids == []
