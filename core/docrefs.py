@@ -366,8 +366,9 @@ class DocResolver:
             return Resolution(query=standalone, evidence="collection")
         if not own.doc_ids:
             return self.resolve(standalone, protected)
-        carried = self.resolve(standalone, protected)
-        ids = set(own.doc_ids) | set(carried.doc_ids)
+        # the documents the rewrite names (the earlier question's among them): their words go too
+        carried = {d for score, d, _, _ in self._scored(_question_tokens(standalone), protected) if score >= MIN_SCORE}
+        ids = set(own.doc_ids) | carried
         names = frozenset().union(*(p.names for p in self.profiles if p.doc_id in ids))
         own.query = strip_reference(standalone, names - protected, protected)
         return own
