@@ -213,6 +213,10 @@ _COMPANY = re.compile(r"\b([A-Z][\w'’&-]*)(?:\s+[A-Z][\w'’&.-]*){0,4},?\s+(?
                       r"Corporation|Company|GmbH|AG|S\.A|S\.L|PLC|plc|LP|LLP|AS|NV|BV)\b")
 
 
+#: A defined name: ``("Purolator")``, ``(the "Company")``, ``(“FCC”)``.
+_DEFINED = re.compile(r"\(\s*(?:the\s+|el\s+|la\s+)?[\"“'‘]+([^\"”'’()]{2,40})[\"”'’]+\s*\)", re.IGNORECASE)
+
+
 def build_profile(doc_id: str, path: str, title: str, head: str, text: str = "") -> DocProfile:
     """The profile of one document (module docstring).
 
@@ -250,11 +254,14 @@ def build_profile(doc_id: str, path: str, title: str, head: str, text: str = "")
         joined = any(0 <= j < len(found) and capital_name(j) and re.fullmatch(
             r"[ \t-]+", body[min(m.end(), found[j].end()):max(m.start(), found[j].start())] or "x")
             for j in (k - 1, k + 1))
-        if not joined:
+        if not joined and not raw.isupper():  # "WHEREAS", "NOW, THEREFORE": capitals for emphasis
             alone.add(f)
     for m in _COMPANY.finditer(body):  # "Tellurian Health Systems, Inc.": people say "Tellurian"
-        alone.add(name_word(m.group(1)))
-    # a proper name: never in lower case, and seen on its own ("Purolator"), not only inside a
+        alone.update(fold_words(m.group(1)))
+    for m in _DEFINED.finditer(body):  # a name the contract defines: ("Purolator"), ("FCC")
+        alone.update(fold_words(m.group(1)))
+    # a proper name: never in lower case, and seen on its own (not in capitals only), defined, or
+    # first in a company's name ("Purolator"), not only inside a
     # longer name ("Death" of "Black Death": "the death of vegetation" does not name that article)
     proper = frozenset(n for n in names if n not in lower and n in alone and not n.isdigit())
     # repeated proper names count as naming words written as names, never as proper names typed
