@@ -121,7 +121,7 @@ def file_stem(path: str) -> str:
     return " ".join(fold_words(stem.replace("_", " ")))
 
 
-def _file_words(path: str) -> set[str]:
+def file_words(path: str) -> set[str]:
     """Naming words of a file name: its words, each compound's camel-case parts and the compound
     without a company-form suffix (module docstring)."""
     name = PurePosixPath(unquote(path.replace("\\", "/"))).name
@@ -228,7 +228,7 @@ def build_profile(doc_id: str, path: str, title: str, head: str, text: str = "")
         text: text in which lower-case uses of the naming words are looked for (the proper-name
             test); ``head`` when empty.
     """
-    names = _file_words(path) | {f for f in fold_words(title) if f not in GENERIC and not f.isdigit()}
+    names = file_words(path) | {f for f in fold_words(title) if f not in GENERIC and not f.isdigit()}
     capitalised, runs = _capitalised_runs(head[:HEAD_CHARS])
     names |= capitalised
     for run in runs:

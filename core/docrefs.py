@@ -81,10 +81,10 @@ from core.docnames import (  # noqa: F401 - re-exported: callers import them fro
     fold,
     fold_words,
     name_word,
+    file_words,
     sentence_start,
     word_spans,
 )
-from core.docnames import _file_words
 
 #: Scope needs this much evidence: about one word found in that document's profile only.
 MIN_SCORE = 1.0
@@ -201,7 +201,7 @@ class DocResolver:
         norm = math.log((n + 1) / 1.5) if n else 1.0
         self.weight = {w: math.log((n + 1) / (len(ps) + 0.5)) / norm for w, ps in self.by_word.items()}
         # file-name compounds, looked up by their start ("FLOTEKINDUSTRIES")
-        self.compounds = sorted({w for p in profiles for w in _file_words(p.doc_id) if len(w) >= 8})
+        self.compounds = sorted({w for p in profiles for w in file_words(p.doc_id) if len(w) >= 8})
         self.proper_vocabulary = sorted({w for p in profiles for w in p.proper if len(w) >= MIN_LOOKUP_LEN})
         self.stems: dict[str, list[DocProfile]] = {}
         for p in profiles:
@@ -442,12 +442,12 @@ def _question_words(question: str) -> list[tuple[str, bool]]:
     return [(t.word, t.as_name) for t in _question_tokens(question)]
 
 
-def _strong_words(tokens: list[tuple[str, bool]], names: frozenset[str]) -> set[str]:
-    """Naming words among ``tokens`` written as names or next to another naming word (the test of
-    :func:`_strong` without a profile's proper names), for :func:`strip_reference`."""
+def _strong_positions(tokens: list[tuple[str, bool]], names: frozenset[str]) -> set[int]:
+    """Indexes of the naming words among ``tokens`` written as names or next to another naming
+    word (the test of :func:`_strong` without a profile's proper names), for :func:`strip_reference`."""
     toks = [_Token(w, 0, 0, as_name) for w, as_name in tokens]
     held = {i: (w, 1.0) for i, (w, _) in enumerate(tokens) if w in names and w not in GENERIC}
-    return {tokens[i][0] for i in _strong(toks, held, DocProfile("", "", frozenset()))}
+    return _strong(toks, held, DocProfile("", "", frozenset()))
 
 
 def _in_identifier(text: str, start: int, end: int) -> bool:
@@ -479,7 +479,8 @@ def strip_reference(question: str, names: frozenset[str], protected: frozenset[s
     """
     names = names | also
     tokens = list(_WORD.finditer(question))
-    strong = _strong_words(_question_words(question), names) | also
+    # by position: "disclosure" in a quoted file name names it, "allow disclosure to advisers" does not
+    strong = _strong_positions(_question_words(question), names)
     kinds = []
     for m in tokens:
         f = name_word(m.group(0))
@@ -503,7 +504,7 @@ def strip_reference(question: str, names: frozenset[str], protected: frozenset[s
         while j + 1 < len(tokens) and kinds[j + 1] != "o" and not _RUN_BREAK.search(
                 question[tokens[j].end():tokens[j + 1].start()]):
             j += 1
-        if any(kinds[x] == "n" and name_word(tokens[x].group(0)) in strong for x in range(i, j + 1)):
+        if any(kinds[x] == "n" and (x in strong or name_word(tokens[x].group(0)) in also) for x in range(i, j + 1)):
             cut.append((tokens[i].start(), tokens[j].end()))
         i = j + 1
     if not cut:

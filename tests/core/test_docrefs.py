@@ -222,6 +222,13 @@ def test_held_out_references_resolve_to_their_document(held_out: DocResolver, qu
     assert not res.ambiguous
 
 
+def test_a_quoted_file_name_is_removed_and_the_same_words_elsewhere_kept(held_out: DocResolver) -> None:
+    """The file name's words name the file inside the quotes; "allow disclosure" is the question."""
+    res = _resolve(held_out, "Does the NDA in file 'Confidentiality_Non-Disclosure_Agreement' allow disclosure to advisers?")
+    assert res.evidence == "file name"
+    assert "Confidentiality" not in res.query and "allow disclosure to advisers" in res.query
+
+
 def test_a_file_name_of_generic_words_written_as_words_is_only_a_description(held_out: DocResolver) -> None:
     """"confidentiality non-disclosure agreement" in plain words describes both NDAs (one is the file
     of that name, the other is titled "Mutual Confidentiality and Non-Disclosure Agreement"): both
