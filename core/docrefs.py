@@ -33,7 +33,7 @@ file-name compounds, initialisms; re-exported here).
    proper name of it, written capitalised as a name, or next to another of its naming words,
    :func:`_strong`). A question word may also meet a naming word as the start of a file-name
    compound ("FLOTEKINDUSTRIES", :data:`PREFIX_WORD`), with a small misspelling of a proper name
-   ("Purolater", "vayar": Levenshtein distance 1, or 2 from 8 letters, same first letter;
+   ("Purolater", "vayar": Levenshtein distance 1, or 2 from 8 letters, same first letter, not a plural;
    two edits keep :data:`FUZZY_WORD` of the weight), or through the Spanish name of a kind of contract ("el contrato
    de patrocinio" → "sponsorship", :data:`core.docnames.KIND_ES_EN`). A document is the
    question's scope when its score is at least :data:`MIN_SCORE` and at least :data:`MARGIN`
@@ -265,7 +265,8 @@ class DocResolver:
         limit = 1 if len(word) < 8 else 2
         for name, distance, _ in process.extract(word, self.proper_vocabulary, scorer=Levenshtein.distance,
                                                  score_cutoff=limit, limit=5):
-            if name[0] == word[0]:
+            plural = name in (word + "s", word + "es") or word in (name + "s", name + "es")
+            if name[0] == word[0] and not plural:  # "participant" is not a misspelled "Participants"
                 out.append((name, 1.0 if distance == 1 else FUZZY_WORD))
         return out
 

@@ -350,3 +350,13 @@ def test_second_held_out_nda_references(ndas: DocResolver, question: str, expect
 ])
 def test_second_held_out_generic_questions_search_everywhere(ndas: DocResolver, question: str) -> None:
     assert _resolve(ndas, question).doc_ids == []
+
+
+def test_a_plural_is_no_misspelling() -> None:
+    """"a participant" in a question is not a misspelled "Participants" (a defined name of one joint
+    venture): removing it from the keyword query cost both gold quotes of a dev case."""
+    jv = build_profile("a/jv.txt", "a/jv.txt", "", 'JOINT VENTURE between Alder Inc. and Birch LLC (the "Participants").')
+    other = build_profile("a/b.txt", "a/b.txt", "", "LEASE between Cedar Ltd and Dogwood LLC.")
+    resolver = DocResolver([jv, other])
+    assert "participants" in jv.proper
+    assert resolver._lookup("participant") == [] and resolver._lookup("particpants") == [("participants", 1.0)]
