@@ -386,15 +386,29 @@ def cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def match_documents(ws: Workspace, paths: list[str]) -> tuple[list[str], list[str]]:
-    """Doc ids of ``ws`` named by ``paths`` (a file path, or the end of a doc id such as
-    ``contracts/msa.pdf`` or ``msa.pdf``), and the paths that named none."""
+    """Doc ids of ``ws`` named by ``paths``, and the paths that named none.
+
+    Each path names, in order of preference (the first kind that matches decides): the file at
+    that path; a doc id, or the end of one at a folder boundary (``contracts/msa.pdf``,
+    ``msa.pdf``); else the end of a file name, in any case, with or without its extension, with
+    ``%20`` or underscores for spaces (``Acme Corp.pdf``, ``nda acme corp``, ``v3``). A partial
+    name that ends several file names names them all (``ask`` prints every document searched).
+    """
     from pathlib import Path
+
+    from core.docrefs import file_stem
 
     docs = ws.documents()
     found, unknown = [], []
     for p in paths:
         absolute = str(Path(p).expanduser().resolve())
         hits = [d["doc_id"] for d in docs if d["path"] == absolute or d["doc_id"] == p or d["doc_id"].endswith("/" + p)]
+        if not hits:
+            end = p.replace("\\", "/").casefold()
+            stem = file_stem(p) if "/" not in end else ""  # a path with folders names only its own end
+            hits = [d["doc_id"] for d in docs
+                    if end and (d["doc_id"].casefold().endswith(end)
+                                or (stem and (" " + file_stem(d["doc_id"])).endswith(" " + stem)))]
         (found.extend(hits) if hits else unknown.append(p))
     return list(dict.fromkeys(found)), unknown
 

@@ -1,27 +1,55 @@
 """Document references in questions: which documents a question names, and the question without them.
 
 A lawyer asks about one contract by name ("In the agency agreement with General Electric
-Capital, can either party terminate for convenience?"). The words that name the contract then
-dominate retrieval: BM25 and the embedding rank the cover page and the signature block — where
-the party names repeat — above the clause asked about. Separating the document reference from
-the question and retrieving inside the named document is the published remedy for exactly
-this benchmark (the "query translator" that disentangles document references, arXiv
-2508.13107, on LegalBench-RAG); this module is the deterministic, offline version of it.
+Capital, can either party terminate for convenience?", "Acme's NDA", "el contrato con Loop", "the
+NDA in file 'Mutual_NDA_Acme.pdf'"). The words that name the contract then dominate retrieval:
+BM25 and the embedding rank the cover page and the signature block — where the party names
+repeat — above the clause asked about. Separating the document reference from the question and
+retrieving inside the named document is the published remedy for exactly this benchmark (the
+"query translator" that disentangles document references, arXiv 2508.13107, on LegalBench-RAG);
+this module is the deterministic, offline version of it.
 
-**Profile.** Per document, the words a person would use to name it (:func:`build_profile`):
-the words of its file name, of its title, and the capitalised words and identifiers of its
-first :data:`HEAD_CHARS` characters — parties, defined names, products, places, reference
-numbers — leaving out words capitalised only because they start a sentence, stopwords and
-generic words of legal drafting ("Agreement", "Inc.", "S.L.", "Contrato"…, :data:`GENERIC`).
+**Profiles**: :mod:`core.docnames` (the naming words of each document, their proper names,
+file-name compounds, initialisms; re-exported here).
 
-**Resolution** (:class:`DocResolver`). Each question word found in a document's profile counts
-its specificity across the workspace, an inverse document frequency scaled so that a word in
-one profile weighs 1 and a word in every profile about 0:
-``log((N + 1) / (df + 0.5)) / log((N + 1) / 1.5)``. A document is the question's scope when its
-score is at least :data:`MIN_SCORE` and at least :data:`MARGIN` times the next one's; two or
-three documents that share the question's naming words, within :data:`AMBIGUOUS_SHARE` of the
-best, are an ambiguous reference and all are searched (:meth:`DocResolver._ambiguous`). Questions that name no document (most questions in
-a collection of articles) match no profile strongly enough and are searched everywhere.
+**Resolution** (:class:`DocResolver`), strongest evidence first:
+
+1. *A question about the collection* ("Which of these agreements are governed by Florida law?",
+   "all contracts", "¿cuáles de los contratos…?", :func:`collection_question`) names no single
+   document: it is searched everywhere, whatever its capitalised words.
+2. *A file name* written in the question — without or with its extension, with underscores,
+   ``%20`` or spaces, in any case; a name of two words or more, or holding a digit; a name made
+   only of words that name no document alone ("Non-Disclosure Agreement.pdf") only when written
+   as a file name (extension, underscores or ``%20``: "a non-disclosure agreement" is a
+   description) — or quoted in it (rapidfuzz ``fuzz.ratio`` ≥ :data:`FILE_QUOTE_RATIO` with the quoted text) names that
+   document, whatever else the question's words match: a file literally named
+   "Confidentiality_Non-Disclosure_Agreement" is that file, not another whose title is "Mutual
+   Confidentiality and Non-Disclosure Agreement". A longer file name written wins over one it
+   contains; two documents with the same file name are both searched, as ambiguous.
+3. *Naming words*. Each question word found in a document's profile counts its specificity
+   across the workspace, an inverse document frequency scaled so that a word in one profile
+   weighs 1 and a word in every profile about 0: ``log((N + 1) / (df + 0.5)) / log((N + 1) /
+   1.5)``, times :data:`WEAK_WORD` unless the word *names* that document in the question (a
+   proper name of it, written capitalised as a name, or next to another of its naming words,
+   :func:`_strong`). A question word may also meet a naming word as the start of a file-name
+   compound ("FLOTEKINDUSTRIES", :data:`PREFIX_WORD`), with a small misspelling of a proper name
+   ("Purolater", "vayar": Levenshtein distance 1, or 2 from 8 letters, same first letter, not a plural;
+   two edits keep :data:`FUZZY_WORD` of the weight), or through the Spanish name of a kind of contract ("el contrato
+   de patrocinio" → "sponsorship", :data:`core.docnames.KIND_ES_EN`). A document is the
+   question's scope when its score is at least :data:`MIN_SCORE` and at least :data:`MARGIN`
+   times the next one's; two or three documents that share the question's naming words, within
+   :data:`AMBIGUOUS_SHARE` of the best, are an ambiguous reference and all are searched
+   (:meth:`DocResolver._ambiguous`). Questions that name no document (most questions in a
+   collection of articles) match no profile strongly enough and are searched everywhere.
+
+The thresholds (MIN_SCORE, MARGIN, AMBIGUOUS_SHARE, WEAK_WORD) date from issue #12 and were not
+refitted; the new evidence weights are fixed a priori below 1 (weaker than an exact word), and
+the misspelling distances are the usual ones of spelling correction (Damerau 1964: most typos
+are one edit). bench/README.md ("Document references in any form") has the figures.
+
+**Conversations** (:meth:`DocResolver.resolve_in_conversation`): a follow-up that names another
+document ("And in the Papa John's endorsement deal?") is searched in that document, not in the
+previous question's, whose words the rewritten question still carries.
 
 **Cleaning** (:func:`strip_reference`). The runs of the question made of the resolved
 documents' profile words, joined by generic words and connectors ("the Agency Agreement
@@ -31,16 +59,33 @@ words of a recognised clause type are never removed.
 
 from __future__ import annotations
 
+import bisect
 import math
 import re
-import unicodedata
 from dataclasses import dataclass, field
-from pathlib import Path
+from urllib.parse import unquote
 
-from core.textproc import all_stopwords
+from rapidfuzz import fuzz, process
+from rapidfuzz.distance import Levenshtein
 
-#: Characters of a document's start read for its profile (its title page and preamble).
-HEAD_CHARS = 1500
+from core.docnames import (  # noqa: F401 - re-exported: callers import them from here
+    GENERIC,
+    HEAD_CHARS,
+    KIND_ES_EN,
+    KIND_ES_EN_PHRASES,
+    KIND_WORDS,
+    PROFILE_VERSION,
+    DocProfile,
+    build_profile,
+    file_stem,
+    fold,
+    fold_words,
+    name_word,
+    file_words,
+    sentence_start,
+    word_spans,
+)
+
 #: Scope needs this much evidence: about one word found in that document's profile only.
 MIN_SCORE = 1.0
 #: ... and this many times the evidence for the next document.
@@ -53,78 +98,45 @@ MIN_AMBIGUOUS_SCORE = 0.45
 MAX_AMBIGUOUS = 3
 #: Share of its weight a naming word keeps when the question does not write it as a name.
 WEAK_WORD = 0.3
+#: Share of its weight a naming word keeps when the question writes only its start (at least
+#: :data:`MIN_PREFIX_SHARE` of it): "FLOTEKINDUSTRIES" for the file's "FLOTEKINDUSTRIESINCCN".
+PREFIX_WORD = 0.9
+MIN_PREFIX_SHARE = 0.6
+#: Share of its weight a proper name keeps when the question misspells it by two edits (one edit,
+#: the usual typo — Damerau 1964 — keeps all of it).
+FUZZY_WORD = 0.8
+#: Shortest question word looked up by its start or with a misspelling.
+MIN_LOOKUP_LEN = 5
+#: A quoted text this similar to a file name (rapidfuzz fuzz.ratio, 0-100) names that file.
+FILE_QUOTE_RATIO = 90.0
 
-_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
+_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*['’]?", re.UNICODE)
 # Sentence punctuation ends a naming run; commas, periods of abbreviations, ampersands and
 # hyphens do not ("Duckwall-Alco Stores, Inc. for Equipment Leasing").
 _RUN_BREAK = re.compile(r"[;?!:¿¡\n]|\.\s+(?=[A-ZÁÉÍÓÚÑ¿¡])")
+_QUOTED = re.compile(r"(?:(?<=^)|(?<=[\s(\[:,]))([\"“”'‘’«`])(.{3,200}?)([\"“”'‘’»`])(?=$|[\s)\].,;:?!])")
+
+# A question about the collection: a plural document noun after a quantifier, "which (of)", or a
+# demonstrative ("which of these agreements", "all the contracts", "¿cuáles de estos contratos?",
+# "todos los acuerdos"), or a singular one after "each/every/cada" (closed-class grammar).
+_DOC_PLURAL = (r"(?:agreements|contracts|documents|files|deals|ndas|leases|"
+               r"acuerdos|contratos|convenios|documentos|archivos|ficheros)")
+_DOC_SINGULAR = r"(?:agreement|contract|document|file|deal|nda|lease|acuerdo|contrato|convenio|documento)"
+_COLLECTION = re.compile(
+    r"\b(?:(?:which|what|how many|any|all|none|each|every|most|many|some)(?: of)?(?: (?:the|these|those|my|our|your))?"
+    r"|these|those|across(?: all)?(?: the| these| my| our)?|in all(?: the)?"
+    r"|(?:cuales|cuantos|cuantas|todos|todas|ninguno|ninguna|alguno|alguna|varios|varias)(?: de)?"
+    r"(?: (?:los|las|estos|estas|esos|esas|mis|nuestros|nuestras))?"
+    r"|estos|estas|esos|esas)"
+    r"(?: \w+){0,2}? " + _DOC_PLURAL + r"\b"
+    r"|\b(?:each|every|cada|any other)(?: \w+)? " + _DOC_SINGULAR + r"\b")
 
 
-def fold(text: str) -> str:
-    """Casefolded, accents removed (NFD, combining marks dropped): how names are compared."""
-    return "".join(c for c in unicodedata.normalize("NFD", text.casefold()) if not unicodedata.combining(c))
-
-
-def fold_words(text: str) -> list[str]:
-    """The folded words of ``text`` (letters and digits, inner apostrophes kept), in order."""
-    return [fold(m.group(0)) for m in _WORD.finditer(text)]
-
-
-#: Words that name a kind of document or company form, or connect the words of a name: never
-#: evidence for one document, but allowed inside a naming run. English and Spanish.
-GENERIC = frozenset(fold(w) for w in """
-agreement agreements contract contracts exhibit schedule annex appendix amendment amended restated
-inc incorporated corp corporation company companies co llc ltd limited plc lp llp pllc sa sl sau slu
-gmbh ag nv bv srl spa sas pty holding holdings group party parties dated date effective consider
-the this that between among and or of for with by to in on at as from under into its their whose
-contrato contratos acuerdo acuerdos convenio anexo addenda adenda sociedad sociedades entidad
-parte partes fecha cláusula clausula documento
-""".split()) | frozenset(fold(w) for w in all_stopwords())
-
-
-@dataclass(frozen=True)
-class DocProfile:
-    """What a person would call one document: its naming words and a display title."""
-
-    doc_id: str
-    title: str
-    names: frozenset[str]
-    """Folded naming words (see the module docstring)."""
-
-
-def _file_words(path: str) -> set[str]:
-    stem = Path(path).stem.replace("_", " ")
-    stem = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", stem)  # "PcquoteComInc" -> "Pcquote Com Inc"
-    return {f for f in fold_words(stem) if f not in GENERIC and not f.isdigit() and len(f) > 1}
-
-
-def _capitalised_words(head: str) -> set[str]:
-    """Words capitalised inside a sentence, all-capital words, and identifiers with digits."""
-    out: set[str] = set()
-    for m in _WORD.finditer(head):
-        word = m.group(0)
-        before = head[max(0, m.start() - 4):m.start()]
-        sentence_start = m.start() == 0 or re.search(r"(?:^|[.!?:;¿¡\n])[\s\"“(]*$", before) is not None
-        has_digit = any(ch.isdigit() for ch in word)
-        if (word[0].isupper() and not sentence_start) or (word.isupper() and len(word) > 1) or has_digit:
-            f = fold(word)
-            if f not in GENERIC and len(f) > 1 and not f.isdigit():
-                out.add(f)
-    return out
-
-
-def build_profile(doc_id: str, path: str, title: str, head: str) -> DocProfile:
-    """The profile of one document.
-
-    Args:
-        doc_id: the document's id.
-        path: its file path (the file name's words are naming words).
-        title: its title as parsed (first heading, HTML title, e-mail subject or file name).
-        head: the start of its text; only the first :data:`HEAD_CHARS` characters are read.
-    """
-    names = _file_words(path) | {f for f in fold_words(title) if f not in GENERIC and not f.isdigit()}
-    names |= _capitalised_words(head[:HEAD_CHARS])
-    return DocProfile(doc_id=doc_id, title=title.strip() or Path(path).name, names=frozenset(names))
+def collection_question(question: str) -> bool:
+    """Whether ``question`` asks about the documents as a collection ("Which of these agreements are
+    governed by Florida law?", "Do all contracts have a cap?", "¿Cuáles de estos contratos…?"):
+    then no single document is its scope."""
+    return _COLLECTION.search(" ".join(fold_words(question))) is not None
 
 
 @dataclass
@@ -138,9 +150,40 @@ class Resolution:
     scores: dict[str, float] = field(default_factory=dict)
     """Best candidates' scores (doc id → score), best first."""
     matched: list[str] = field(default_factory=list)
-    """The question's words found in the chosen documents' profiles."""
+    """The question's words found in the chosen documents' profiles (or the file names written)."""
     query: str = ""
     """The question with the naming words removed (the question itself when nothing was removed)."""
+    evidence: str = ""
+    """What decided: ``"file name"``, ``"naming words"``, ``"collection"`` (a question about the
+    documents as a whole, searched everywhere), ``""`` (nothing named)."""
+
+
+@dataclass
+class _Token:
+    word: str
+    start: int
+    end: int
+    as_name: bool
+    """Written as a name: capitalised, not at a sentence start."""
+    alts: tuple[str, ...] = ()
+    """English title words of a Spanish kind of contract ("patrocinio" → "sponsorship")."""
+
+
+def _question_tokens(question: str) -> list[_Token]:
+    """The question's words (:func:`core.docnames.name_word` forms) with their offsets, whether each
+    is written as a name, and the English title words of a Spanish kind of contract."""
+    out = []
+    for w, start, end, raw in word_spans(question):
+        out.append(_Token(w, start, end, raw[0].isupper() and not sentence_start(question, start),
+                          KIND_ES_EN.get(w, ())))
+    words = [t.word for t in out]
+    for phrase, english in KIND_ES_EN_PHRASES.items():
+        n = len(phrase)
+        for i in range(len(words) - n + 1):
+            if tuple(words[i:i + n]) == phrase:
+                for t in out[i:i + n]:
+                    t.alts = tuple(dict.fromkeys(t.alts + english))
+    return out
 
 
 class DocResolver:
@@ -157,20 +200,111 @@ class DocResolver:
                 self.by_word.setdefault(w, []).append(p)
         norm = math.log((n + 1) / 1.5) if n else 1.0
         self.weight = {w: math.log((n + 1) / (len(ps) + 0.5)) / norm for w, ps in self.by_word.items()}
+        # file-name compounds, looked up by their start ("FLOTEKINDUSTRIES")
+        self.compounds = sorted({w for p in profiles for w in file_words(p.doc_id) if len(w) >= 8})
+        self.proper_vocabulary = sorted({w for p in profiles for w in p.proper if len(w) >= MIN_LOOKUP_LEN})
+        self.stems: dict[str, list[DocProfile]] = {}
+        for p in profiles:
+            stem = file_stem(p.doc_id)
+            if len(stem.split()) >= 2 or any(c.isdigit() for c in stem):
+                self.stems.setdefault(stem, []).append(p)
+        # a file name of words that name no document alone ("Non-Disclosure Agreement.pdf") is a
+        # description too: it names its file only when written as a file name (_file_named)
+        self.generic_stems = {stem for stem in self.stems if not any(c.isdigit() for c in stem) and not any(
+            w not in GENERIC and w not in KIND_WORDS and len(self.by_word.get(w, ())) <= 1 for w in stem.split())}
 
     def _naming(self, words) -> list[DocProfile]:
         """The profiles that hold at least one of ``words`` (any order: callers sort or take a union)."""
         found = {id(p): p for w in words for p in self.by_word.get(w, ())}
         return list(found.values())
 
+    # --- evidence ------------------------------------------------------------------------
+
+    def _file_named(self, question: str) -> list[list[DocProfile]]:
+        """Groups of documents whose file name the question writes or quotes (module docstring, 2),
+        one group per file name, longest first; a file name inside a longer one written is dropped."""
+        text = unquote(question).replace("_", " ")
+        plain = " " + " ".join(fold_words(text)) + " "
+        file_form = re.search(r"_|%20|\.(?:pdf|docx?|txt|md|html?|eml|rtf|odt|xlsx?|pptx?)\b", question, re.I) is not None
+        found: list[tuple[int, int, str]] = []  # (start, end, stem) in ``plain``
+        for stem in self.stems:
+            if stem in self.generic_stems and not file_form:
+                continue
+            at = plain.find(" " + stem + " ")
+            while at >= 0:
+                found.append((at, at + len(stem) + 2, stem))
+                at = plain.find(" " + stem + " ", at + 1)
+        quoted = {file_stem(m.group(2)) for m in _QUOTED.finditer(text)}
+        quoted.discard("")
+        for q in quoted:
+            for stem in self.stems:
+                if stem not in {s for _, _, s in found} and fuzz.ratio(q, stem) >= FILE_QUOTE_RATIO:
+                    found.append((-1, -1, stem))
+        kept = [f for f in found if f[0] < 0 or not any(
+            g[0] >= 0 and g[0] <= f[0] and f[1] <= g[1] and (g[1] - g[0]) > (f[1] - f[0]) for g in found)]
+        stems = sorted({s for _, _, s in kept}, key=lambda s: -len(s))
+        return [self.stems[s] for s in stems]
+
+    def _lookup(self, word: str) -> list[tuple[str, float]]:
+        """Naming words a question word meets, each with the share of its weight it keeps: itself
+        (1), a file-name compound it starts (:data:`PREFIX_WORD`), or a proper name it misspells
+        slightly (:data:`FUZZY_WORD`)."""
+        if word in self.by_word:
+            return [(word, 1.0)]
+        if len(word) < MIN_LOOKUP_LEN or word in GENERIC or word.isdigit():
+            return []
+        out = []
+        i = bisect.bisect_left(self.compounds, word)
+        while i < len(self.compounds) and self.compounds[i].startswith(word):
+            name = self.compounds[i]
+            if len(word) >= MIN_PREFIX_SHARE * len(name):
+                out.append((name, PREFIX_WORD))
+            i += 1
+        if out:
+            return out
+        limit = 1 if len(word) < 8 else 2
+        for name, distance, _ in process.extract(word, self.proper_vocabulary, scorer=Levenshtein.distance,
+                                                 score_cutoff=limit, limit=5):
+            plural = name in (word + "s", word + "es") or word in (name + "s", name + "es")
+            if name[0] == word[0] and not plural:  # "participant" is not a misspelled "Participants"
+                out.append((name, 1.0 if distance == 1 else FUZZY_WORD))
+        return out
+
+    def _scored(self, tokens: list[_Token], protected: frozenset[str]) -> list[tuple[float, str, set[str], set[str]]]:
+        """``(score, doc id, naming words hit, question words naming it)`` of every document a
+        question word meets, best first."""
+        # token index -> [(naming word, share)], the Spanish kinds' English words included
+        meets: dict[int, list[tuple[str, float]]] = {}
+        for i, t in enumerate(tokens):
+            if t.word in protected or t.word in GENERIC or t.word.isdigit():
+                continue
+            found = self._lookup(t.word) + [(w, 1.0) for a in t.alts if a not in protected for w in [a]
+                                            if w in self.by_word]
+            if found:
+                meets[i] = found
+        per_doc: dict[str, tuple[DocProfile, dict[int, tuple[str, float]]]] = {}
+        for i, found in meets.items():
+            for name, share in found:
+                for p in self.by_word.get(name, ()):
+                    _, held = per_doc.setdefault(p.doc_id, (p, {}))
+                    if i not in held or held[i][1] < share:
+                        held[i] = (name, share)
+        scored = []
+        for doc_id, (p, held) in per_doc.items():
+            strong = _strong(tokens, held, p, protected)
+            best: dict[str, float] = {}
+            for i, (name, share) in held.items():
+                value = self.weight[name] * share * (1.0 if i in strong else WEAK_WORD)
+                best[name] = max(best.get(name, 0.0), value)
+            scored.append((sum(best.values()), doc_id, set(best), {tokens[i].word for i in strong}))
+        scored.sort(key=lambda s: (-s[0], s[1]))
+        return scored
+
+    # --- resolution ----------------------------------------------------------------------
+
     def resolve(self, question: str, protected: frozenset[str] = frozenset()) -> Resolution:
         """Which documents ``question`` names (module docstring), and the question without the names.
 
-        A word counts fully when the question writes it as a name — capitalised inside the
-        sentence ("the Depomed agreement") or next to another of the document's naming words
-        ("general electric capital") — and :data:`WEAK_WORD` of its weight otherwise:
-        "security" typed in a question about a security deposit is not a reference to a
-        standard titled "Security Categorization", nor "death" to a file named Black_Death.
         A workspace with one eligible document has nothing to resolve.
 
         Args:
@@ -180,17 +314,22 @@ class DocResolver:
         """
         if len(self.profiles) < 2:
             return Resolution(query=question)
-        tokens = _question_words(question)
-        words = {f for f, _ in tokens if f not in GENERIC and f not in protected and not f.isdigit()}
-        scored = []
-        for p in self._naming(words):
-            hit = words & p.names
-            if hit:
-                strong = _strong_words(tokens, p.names)
-                score = sum(self.weight[w] * (1.0 if w in strong else WEAK_WORD) for w in hit)
-                scored.append((score, p.doc_id, hit))
-        scored.sort(key=lambda s: (-s[0], s[1]))
-        res = Resolution(query=question, scores={d: round(s, 3) for s, d, _ in scored[:MAX_AMBIGUOUS + 1]})
+        if collection_question(question):
+            return Resolution(query=question, evidence="collection")
+        files = self._file_named(question)
+        if files:
+            chosen_profiles = list({p.doc_id: p for group in files for p in group}.values())
+            res = Resolution(query=question, evidence="file name", doc_ids=[p.doc_id for p in chosen_profiles],
+                             ambiguous=any(len(g) > 1 for g in files),
+                             scores={p.doc_id: 1.0 for p in chosen_profiles},
+                             matched=[file_stem(p.doc_id) for p in chosen_profiles])
+            names = frozenset().union(*(p.names for p in chosen_profiles)) | frozenset(
+                w for p in chosen_profiles for w in file_stem(p.doc_id).split())
+            res.query = strip_reference(question, names - protected, protected)
+            return res
+        tokens = _question_tokens(question)
+        scored = self._scored(tokens, protected)
+        res = Resolution(query=question, scores={d: round(s, 3) for s, d, _, _ in scored[:MAX_AMBIGUOUS + 1]})
         if not scored or scored[0][0] < MIN_AMBIGUOUS_SCORE:
             return res
         best = scored[0][0]
@@ -198,20 +337,44 @@ class DocResolver:
         if best >= MIN_SCORE and best >= MARGIN * second:
             chosen = scored[:1]
         else:
-            chosen = self._ambiguous(scored, words)
+            chosen = self._ambiguous(scored)
             if not chosen:
                 return res
             res.ambiguous = True
-        res.doc_ids = [d for _, d, _ in chosen]
-        names = frozenset().union(*(hit for _, _, hit in chosen))
+        res.evidence = "naming words"
+        res.doc_ids = [d for _, d, _, _ in chosen]
+        names = frozenset().union(*(hit for _, _, hit, _ in chosen))
         res.matched = sorted(names)
         chosen_ids = set(res.doc_ids)
         names_all = frozenset().union(*(p.names for p in self._naming(names) if p.doc_id in chosen_ids))
-        res.query = strip_reference(question, names_all - protected, protected)
+        naming = frozenset().union(*(words for _, _, _, words in chosen))
+        res.query = strip_reference(question, names_all - protected, protected, naming - protected)
         return res
 
+    def resolve_in_conversation(self, question: str, standalone: str,
+                                protected: frozenset[str] = frozenset()) -> Resolution:
+        """The scope of a follow-up: the documents ``question`` itself names, else those of its
+        rewrite ``standalone`` (which carries the earlier question's words, its document's included).
 
-    def _ambiguous(self, scored: list, words: set[str]) -> list:
+        "And in the Papa John's endorsement deal?" after a question about the Loop Industries
+        agreement names Papa John's: that is the scope, and the keyword query is ``standalone``
+        without the naming words of either document.
+        """
+        if question.strip() == standalone.strip():
+            return self.resolve(standalone, protected)
+        own = self.resolve(question, protected)
+        if own.evidence == "collection":  # "and which of these agreements …?": the whole workspace
+            return Resolution(query=standalone, evidence="collection")
+        if not own.doc_ids:
+            return self.resolve(standalone, protected)
+        # the documents the rewrite names (the earlier question's among them): their words go too
+        carried = {d for score, d, _, _ in self._scored(_question_tokens(standalone), protected) if score >= MIN_SCORE}
+        ids = set(own.doc_ids) | carried
+        names = frozenset().union(*(p.names for p in self.profiles if p.doc_id in ids))
+        own.query = strip_reference(standalone, names - protected, protected)
+        return own
+
+    def _ambiguous(self, scored: list) -> list:
         """Two or three documents that share the question's naming words, none of them clearly
         ahead: "the Acme agreement" when two contracts are with Acme. Each needs at least
         :data:`MIN_AMBIGUOUS_SCORE` and :data:`AMBIGUOUS_SHARE` of the best score, and every
@@ -221,51 +384,71 @@ class DocResolver:
         chosen = [s for s in scored if s[0] >= MIN_AMBIGUOUS_SCORE and s[0] >= AMBIGUOUS_SHARE * best]
         if not 2 <= len(chosen) <= MAX_AMBIGUOUS or len(chosen) >= len(self.profiles):
             return []
-        hit = frozenset().union(*(h for _, _, h in chosen))
-        ids = {d for _, d, _ in chosen}
+        hit = frozenset().union(*(h for _, _, h, _ in chosen))
+        ids = {d for _, d, _, _ in chosen}
         if any(p.doc_id not in ids for w in hit for p in self.by_word.get(w, ())):
             return []
         return chosen
 
 
-def _question_words(question: str) -> list[tuple[str, bool]]:
-    """The question's words, folded, each with whether it is written as a name (capitalised,
-    not at a sentence start)."""
-    out = []
-    for m in _WORD.finditer(question):
-        word = m.group(0)
-        before = question[max(0, m.start() - 4):m.start()]
-        sentence_start = m.start() == 0 or re.search(r"(?:^|[.!?:;¿¡\n])[\s\"“(]*$", before) is not None
-        out.append((fold(word), word[0].isupper() and not sentence_start))
-    return out
+def _strong(tokens: list[_Token], held: dict[int, tuple[str, float]], profile: DocProfile,
+            protected: frozenset[str] = frozenset()) -> set[int]:
+    """Indexes of the tokens that name ``profile`` in the question (see :meth:`DocResolver.resolve`).
 
-
-def _strong_words(tokens: list[tuple[str, bool]], names: frozenset[str]) -> set[str]:
-    """Naming words of one document that the question writes as a name (see :meth:`DocResolver.resolve`).
-
-    A capitalised word counts when most of the capitalised run it belongs to names the document:
-    "General Electric Capital" does, while in "the General Manager of the Broncos" the word
-    "General" is part of a name the document does not hold.
+    A token is strong when the naming word it meets is one of the document's proper names
+    (:data:`core.docnames.DocProfile.proper`: "purolator" in lower case), when it is written as a
+    name and most of the capitalised run it belongs to names the document ("General Electric
+    Capital" does; in "the General Manager of the Broncos" the word "General" is part of a name
+    the document does not hold), or when another naming word of the same document is next to it,
+    only generic words between (at most :data:`_NEAR` tokens away: "the promotion agreement with
+    King", "el contrato de patrocinio de Cano").
     """
-    strong = set()
+    strong: set[int] = set()
+    in_run: set[int] = set()
     i = 0
     while i < len(tokens):
-        if not tokens[i][1]:
+        if not tokens[i].as_name:
             i += 1
             continue
         j = i
-        while j + 1 < len(tokens) and tokens[j + 1][1]:
+        while j + 1 < len(tokens) and tokens[j + 1].as_name:
             j += 1
-        run = [f for f, _ in tokens[i:j + 1] if f not in GENERIC]
-        found = [f for f in run if f in names]
+        run = [k for k in range(i, j + 1)
+               if tokens[k].word not in GENERIC and tokens[k].word not in KIND_WORDS and tokens[k].word not in protected]
+        found = [k for k in run if k in held]
+        if len(run) > 1:
+            in_run.update(run)
         if found and len(found) * 2 > len(run):
             strong.update(found)
         i = j + 1
-    for i, (f, _) in enumerate(tokens):
-        if f in names and f not in GENERIC and any(
-                0 <= j < len(tokens) and tokens[j][0] in names and tokens[j][0] not in GENERIC for j in (i - 1, i + 1)):
-            strong.add(f)
+    # a proper name of the document names it, unless it stands in a longer name that does not
+    # ("Florida" in "the Florida Chemical supply agreement" for a contract with a Florida company)
+    # (a word naming a kind of document, "JV", "NDA", is never a party's proper name)
+    strong |= {i for i, (name, _) in held.items()
+               if name in profile.proper and i not in in_run and tokens[i].word not in KIND_WORDS}
+    for i in held:
+        for j in held:
+            if j != i and held[j][0] != held[i][0] and abs(j - i) <= _NEAR and all(
+                    tokens[k].word in GENERIC for k in range(min(i, j) + 1, max(i, j))):
+                strong.add(i)
     return strong
+
+
+#: Farthest apart (in words) two naming words of one document strengthen each other.
+_NEAR = 4
+
+
+def _question_words(question: str) -> list[tuple[str, bool]]:
+    """The question's words, folded, each with whether it is written as a name."""
+    return [(t.word, t.as_name) for t in _question_tokens(question)]
+
+
+def _strong_positions(tokens: list[tuple[str, bool]], names: frozenset[str]) -> set[int]:
+    """Indexes of the naming words among ``tokens`` written as names or next to another naming
+    word (the test of :func:`_strong` without a profile's proper names), for :func:`strip_reference`."""
+    toks = [_Token(w, 0, 0, as_name) for w, as_name in tokens]
+    held = {i: (w, 1.0) for i, (w, _) in enumerate(tokens) if w in names and w not in GENERIC}
+    return _strong(toks, held, DocProfile("", "", frozenset()))
 
 
 def _in_identifier(text: str, start: int, end: int) -> bool:
@@ -280,7 +463,8 @@ def _in_identifier(text: str, start: int, end: int) -> bool:
     return any(c.isdigit() for c in piece) and any(c.isalpha() for c in piece)
 
 
-def strip_reference(question: str, names: frozenset[str], protected: frozenset[str] = frozenset()) -> str:
+def strip_reference(question: str, names: frozenset[str], protected: frozenset[str] = frozenset(),
+                    also: frozenset[str] = frozenset()) -> str:
     """``question`` without the runs of words that name a document.
 
     A run is a maximal sequence of words each either in ``names`` or generic
@@ -289,14 +473,18 @@ def strip_reference(question: str, names: frozenset[str], protected: frozenset[s
     the whole run goes, generic words included ("the Duckwall agreement"). Protected words end a run,
     and so do the words of an identifier (a whitespace-delimited piece mixing letters and digits,
     "REF-7731-B", "ART-12.3(b)"): it is the question's subject even where it also names the
-    document that lists it. Returns the question itself when the result would be empty or hold
-    no word outside the removed runs.
+    document that lists it. ``also``: question words known to name the document in this
+    question (:meth:`DocResolver.resolve` found them: a proper name typed in lower case, a
+    misspelling, a Spanish kind of contract such as "patrocinio"), removed as if written as names. Returns the question
+    itself when the result would be empty or hold no word outside the removed runs.
     """
+    names = names | also
     tokens = list(_WORD.finditer(question))
-    strong = _strong_words(_question_words(question), names)
+    # by position: "disclosure" in a quoted file name names it, "allow disclosure to advisers" does not
+    strong = _strong_positions(_question_words(question), names)
     kinds = []
     for m in tokens:
-        f = fold(m.group(0))
+        f = name_word(m.group(0))
         if _in_identifier(question, m.start(), m.end()):
             kinds.append("o")  # "REF-7731-B" is what the question asks about, even if its document lists it
         elif f in protected:
@@ -317,7 +505,7 @@ def strip_reference(question: str, names: frozenset[str], protected: frozenset[s
         while j + 1 < len(tokens) and kinds[j + 1] != "o" and not _RUN_BREAK.search(
                 question[tokens[j].end():tokens[j + 1].start()]):
             j += 1
-        if any(kinds[x] == "n" and fold(tokens[x].group(0)) in strong for x in range(i, j + 1)):
+        if any(kinds[x] == "n" and (x in strong or name_word(tokens[x].group(0)) in also) for x in range(i, j + 1)):
             cut.append((tokens[i].start(), tokens[j].end()))
         i = j + 1
     if not cut:
@@ -328,6 +516,7 @@ def strip_reference(question: str, names: frozenset[str], protected: frozenset[s
         pos = b
     out.append(question[pos:])
     cleaned = re.sub(r"\s+", " ", "".join(out))
+    cleaned = re.sub(r"[\"“'‘«`]\s*[\"”'’»`]", "", cleaned)  # the quotes a removed file name leaves
     cleaned = re.sub(r"\s+([,.;:?!])", r"\1", cleaned).strip(" ,")
     return cleaned if any(k == "o" for k in kinds) and fold_words(cleaned) else question
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from pydantic import ValidationError
 
+from core.docrefs import collection_question
 from core.errors import ModelUnavailableError
 from core.generate import Backend, validation_summary
 from core.normalize import normalized
@@ -242,7 +243,9 @@ def detect_follow_up(question: str, history: list[Turn] | None = None) -> Follow
     1. it starts with a continuation ("and …", "what about …", "¿y …?", "¿qué hay de …?");
     2. it holds words that point back anywhere ("too", "also", "the same", "el mismo", "dicho",
        "lo anterior", "the second one", "el siguiente");
-    3. a demonstrative ("this fee", "esas obligaciones", "eso"; not "these documents"), a
+    3. unless it asks about the documents as a whole ("Which of these agreements are governed
+       by Florida law?", "¿cuáles de estos contratos…?": :func:`core.docrefs.collection_question`),
+       a demonstrative ("this fee", "esas obligaciones", "eso"; not "these documents"), a
        pronoun "that" after an auxiliary or preposition ("does that …", "in that case"), a
        third-person pronoun or possessive ("it", "they", "its", "él", "su"), or a Spanish object
        pronoun ("¿cuándo lo firmó?", "¿puede subirlo?") — unless at least
@@ -266,6 +269,8 @@ def detect_follow_up(question: str, history: list[Turn] | None = None) -> Follow
     m = _ANYWHERE.search(text) or _ES_BARE_ORDINAL.search(text)
     if m:
         return FollowUpDecision(True, f"{m.group(0).strip(' ?.!')!r} points back")
+    if collection_question(question):
+        return FollowUpDecision(False, "asks about the documents as a whole")
     cue = _pointer(text, words)
     if cue:
         return FollowUpDecision(True, cue)

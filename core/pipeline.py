@@ -249,10 +249,11 @@ class _Round:
 
 def _run_round(
     workspace: Workspace, question: str, query: str, settings: Settings, backend_ref: list, trace: Trace,
-    round_no: int, cancel: CancelCheck, scope: list[str] | None = None,
+    round_no: int, cancel: CancelCheck, scope: list[str] | None = None, reference: str | None = None,
 ) -> Generator[ProgressEvent, None, _Round | None]:
     """Retrieve with ``query`` (inside ``scope`` when given), generate for ``question``, verify.
-    ``None`` when nothing was retrieved."""
+    ``None`` when nothing was retrieved. ``reference``: the user's own words of a rewritten
+    follow-up (:func:`core.retrieval.retrieve`)."""
     yield ProgressEvent(stage="retrieving", message="Searching the documents" if round_no == 1
                         else "The answer was incomplete: searching wider")
     k = None  # the retriever's own: more chunks when the question names its document
@@ -273,7 +274,7 @@ def _run_round(
         extra = [p for p in [hypothetical_passage(aid, query, trace)] if p]
     rerank = aid is not None and settings.rerank == "ollama"
     ranked = retrieve(workspace, query, settings, trace, k=max(k or 0, settings.rerank_candidates) if rerank else k,
-                      scope=scope, extra_dense=extra)
+                      scope=scope, extra_dense=extra, reference=reference)
     if rerank and len(ranked) > 1:
         yield ProgressEvent(stage="retrieving", message="Ranking the passages with the model")
         ranked = rerank_with_model(aid, question, ranked, trace)[: k or default_k(settings, trace.scope)]
@@ -512,6 +513,9 @@ def answer_question(
         if cancel():
             raise Cancelled()
 
+    # a follow-up that names another document is searched in it (issue #20, core.docrefs)
+    own_words = question if standalone != question else None
+
     def abstain(message: str, context: list[Chunk], rejected: list[Rejected] | None = None) -> Answer:
         answer = _abstain(question, workspace.name, message, context, trace, rejected)
         answer.abstention.query = standalone  # what was searched
@@ -533,7 +537,7 @@ def answer_question(
 
     if passages:
         yield ProgressEvent(stage="retrieving", message="Searching the documents")
-        ranked = retrieve(workspace, standalone, settings, trace, scope=scope)
+        ranked = retrieve(workspace, standalone, settings, trace, scope=scope, reference=own_words)
         if cancel():
             raise Cancelled()
         if not ranked:
@@ -545,7 +549,8 @@ def answer_question(
         _name_duplicates(workspace, answer.claims, trace.duplicates)
         finish()
         return answer
-    first = yield from _run_round(workspace, standalone, standalone, settings, backend_ref, trace, 1, cancel, scope)
+    first = yield from _run_round(workspace, standalone, standalone, settings, backend_ref, trace, 1, cancel, scope,
+                                  own_words)
     if first is None:
         return nothing_found()
     second = None
@@ -557,7 +562,8 @@ def answer_question(
             and first.claims and not cancel()):
         missing = " ".join(ma.missing.split())[:200]
         query = EXPANDED_QUESTION.format(question=standalone, missing=missing) if missing else standalone
-        second = yield from _run_round(workspace, standalone, query, settings, backend_ref, trace, 2, cancel, scope)
+        second = yield from _run_round(workspace, standalone, query, settings, backend_ref, trace, 2, cancel, scope,
+                                       own_words)
     chosen = _better(first, second)
     chosen.info.chosen = True
     trace.bm25, trace.dense = chosen.retrieval["bm25"], chosen.retrieval["dense"]

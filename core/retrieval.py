@@ -101,7 +101,7 @@ def _resolver(profiles: dict, eligible: set[str]) -> DocResolver:
 
 
 def resolve_scope(workspace: Workspace, question: str, settings: Settings, scope: list[str] | None,
-                  eligible: set[str], protected: frozenset[str]) -> tuple[ScopeInfo, str]:
+                  eligible: set[str], protected: frozenset[str], reference: str | None = None) -> tuple[ScopeInfo, str]:
     """The documents to search and the keyword query inside them.
 
     Args:
@@ -109,6 +109,8 @@ def resolve_scope(workspace: Workspace, question: str, settings: Settings, scope
             ``settings.resolve_references``). Unknown or ineligible ids are dropped.
         eligible: the workspace's eligible doc ids.
         protected: question words that belong to a clause type (never naming words).
+        reference: the user's own words when ``question`` is the standalone rewrite of a follow-up:
+            the documents they name come first (:meth:`core.docrefs.DocResolver.resolve_in_conversation`).
 
     Returns:
         ``(ScopeInfo, keyword query)``; an empty ``ScopeInfo.doc_ids`` means the whole workspace.
@@ -123,7 +125,9 @@ def resolve_scope(workspace: Workspace, question: str, settings: Settings, scope
         info = ScopeInfo(method="explicit", doc_ids=chosen, titles=[profiles[d].title for d in chosen if d in profiles],
                          query=query)
         return info, query
-    res: Resolution = _resolver(profiles, eligible).resolve(question, protected)
+    resolver = _resolver(profiles, eligible)
+    res: Resolution = (resolver.resolve_in_conversation(reference, question, protected) if reference
+                       else resolver.resolve(question, protected))
     if not res.doc_ids:
         return ScopeInfo(query=question, scores=res.scores), question
     info = ScopeInfo(method="ambiguous" if res.ambiguous else "named", doc_ids=res.doc_ids,
@@ -203,7 +207,8 @@ def default_k(settings: Settings, scope: ScopeInfo) -> int:
 
 
 def retrieve(workspace: Workspace, question: str, settings: Settings, trace: Trace, k: int | None = None,
-             *, scope: list[str] | None = None, extra_dense: list[str] | None = None) -> list[ScoredChunk]:
+             *, scope: list[str] | None = None, extra_dense: list[str] | None = None,
+             reference: str | None = None) -> list[ScoredChunk]:
     """Document-aware hybrid retrieval (module docstring); the best ``k`` eligible chunks, best first.
 
     Args:
@@ -213,6 +218,8 @@ def retrieve(workspace: Workspace, question: str, settings: Settings, trace: Tra
             ``None`` resolves the documents the question names.
         extra_dense: more dense queries (a hypothetical passage, :mod:`core.rerank`), each one
             ranking weighted like the clause wording's.
+        reference: the user's own question when ``question`` is a follow-up's standalone rewrite
+            (a document it names is the scope, not the earlier question's: :func:`resolve_scope`).
 
     Ineligible documents (status other than ``active``) are excluded inside every store query
     and again after fusion against the manifest. Fills ``trace.bm25/dense/fused/eligible/
@@ -223,7 +230,7 @@ def retrieve(workspace: Workspace, question: str, settings: Settings, trace: Tra
     eligible_docs = workspace.eligible_doc_ids()
     matches: list[ClauseMatch] = match_clause_types(question) if settings.clause_expansion else []
     protected = frozenset().union(*(m.words for m in matches)) if matches else frozenset()
-    info, keyword_query = resolve_scope(workspace, question, settings, scope, eligible_docs, protected)
+    info, keyword_query = resolve_scope(workspace, question, settings, scope, eligible_docs, protected, reference)
     only = set(info.doc_ids) if (info.doc_ids or info.method == "explicit") else None
     k = k or default_k(settings, info)
 

@@ -1,13 +1,15 @@
 """Per-document profiles in the manifest: the words that name each document (:mod:`core.docrefs`).
 
-Table ``doc_profiles(doc_id, profile)``: ``profile`` is JSON ``{"title", "names", "text_hash"}``.
+Table ``doc_profiles(doc_id, profile)``: ``profile`` is JSON ``{"title", "names", "proper", "v",
+"text_hash"}`` (``v``: :data:`core.docrefs.PROFILE_VERSION`).
 A profile is written in the same transaction as its document's chunks (:func:`write_profile`,
 called by the commit), so it always describes the committed content, whoever wrote it (an
 indexing run, a rename, an external writer such as the Ray indexer). Being keyed by
 ``doc_id``, its row is deleted and re-keyed with the document (``manifest.tables_with``).
 
-A workspace indexed before profiles existed has none: :func:`read_profiles` derives the missing
-ones from the stored chunks (same function, same result) without writing.
+A workspace indexed before profiles existed has none, and one indexed under an earlier definition
+of the naming words has profiles of another version: :func:`read_profiles` derives those from the
+stored chunks (same function, same result) without writing.
 """
 
 from __future__ import annotations
@@ -19,7 +21,8 @@ import threading
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from core.docrefs import DocProfile, build_profile
+from core.docrefs import PROFILE_VERSION, DocProfile, build_profile
+from core.docnames import PROPER_CHUNKS
 from core.types import SEGMENT_SEP, Chunk
 
 if TYPE_CHECKING:
@@ -65,21 +68,21 @@ def text_hash(chunks: Iterable[Chunk]) -> str:
 def profile_of(doc_id: str, path: str, chunks: list[Chunk]) -> tuple[DocProfile, str]:
     """The profile of a document from its chunks in order, and its :func:`text_hash`.
 
-    The title is the first part of the first chunk's context line (``title › heading …``).
+    The title is the first part of the first chunk's context line (``title › heading …``); the
+    proper-name test reads the first :data:`core.docnames.PROPER_CHUNKS` chunks. The text hash
+    covers the chunks given (all of them at a commit).
     """
     if not chunks:
         return build_profile(doc_id, path, "", ""), text_hash([])
-    head, used = "", 0
-    for c in chunks[:HEAD_CHUNKS]:
-        head += c.text + "\n"
-        used += 1
+    head = "".join(c.text + "\n" for c in chunks[:HEAD_CHUNKS])
+    text = "".join(c.text + "\n" for c in chunks[:PROPER_CHUNKS])
     title = chunks[0].context.split(" › ")[0] if chunks[0].context else ""
-    return build_profile(doc_id, path, title, head), text_hash(chunks)
+    return build_profile(doc_id, path, title, head, text), text_hash(chunks)
 
 
 def _dump(profile: DocProfile, digest: str) -> str:
-    return json.dumps({"title": profile.title, "names": sorted(profile.names), "text_hash": digest},
-                      ensure_ascii=False)
+    return json.dumps({"title": profile.title, "names": sorted(profile.names), "proper": sorted(profile.proper),
+                       "v": PROFILE_VERSION, "text_hash": digest}, ensure_ascii=False)
 
 
 def write_profile(db: sqlite3.Connection, w: DocumentWrite) -> None:
@@ -96,8 +99,9 @@ def read_profiles(manifest: Manifest) -> tuple[dict[str, DocProfile], dict[str, 
     """Every document's profile and text hash: ``({doc_id: DocProfile}, {doc_id: text_hash})``.
 
     Cached per manifest file and commit generation (one entry per workspace), so answering
-    many questions reads the table once. Documents without a stored profile (indexed before
-    profiles existed) get one derived from their chunks.
+    many questions reads the table once. Documents without a stored profile of the current
+    :data:`core.docrefs.PROFILE_VERSION` (indexed before profiles existed, or before the naming
+    words changed) get one derived from their chunks; the text hash is kept when stored.
     """
     key = (str(manifest.path), manifest.meta().get("generation", "0"))
     with _cache_lock:
@@ -111,18 +115,22 @@ def read_profiles(manifest: Manifest) -> tuple[dict[str, DocProfile], dict[str, 
         ).fetchall()
     missing = []
     for doc_id, path, raw in rows:
-        if raw is None:
-            missing.append((doc_id, path))
+        data = json.loads(raw) if raw is not None else None
+        if data is None or data.get("v") != PROFILE_VERSION:
+            missing.append((doc_id, path, data.get("text_hash") if data else None))
             continue
-        data = json.loads(raw)
-        profiles[doc_id] = DocProfile(doc_id=doc_id, title=data["title"], names=frozenset(data["names"]))
+        profiles[doc_id] = DocProfile(doc_id=doc_id, title=data["title"], names=frozenset(data["names"]),
+                                      proper=frozenset(data.get("proper", ())))
         hashes[doc_id] = data["text_hash"]
-    for doc_id, path in missing:
+    for doc_id, path, digest in missing:
         with manifest.connect() as db:
-            ids = [r[0] for r in db.execute("SELECT chunk_id FROM chunks WHERE doc_id = ? ORDER BY ord", (doc_id,))]
+            # all chunk ids only when the text hash must be computed; else the profile's first ones
+            limit = -1 if digest is None else max(HEAD_CHUNKS, PROPER_CHUNKS)
+            ids = [r[0] for r in db.execute("SELECT chunk_id FROM chunks WHERE doc_id = ? ORDER BY ord LIMIT ?",
+                                            (doc_id, limit))]
         chunks = manifest.get_chunks(ids)
-        profile, digest = profile_of(doc_id, path, [chunks[i] for i in ids if i in chunks])
-        profiles[doc_id], hashes[doc_id] = profile, digest
+        profile, computed = profile_of(doc_id, path, [chunks[i] for i in ids if i in chunks])
+        profiles[doc_id], hashes[doc_id] = profile, digest or computed
     with _cache_lock:
         for old in [k for k in _cache if k[0] == key[0]]:
             del _cache[old]

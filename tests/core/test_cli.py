@@ -85,7 +85,15 @@ def test_match_documents_by_path_or_name_end(tmp_path, verbatim_home) -> None:
     assert match_documents(ws, ["msa.txt"]) == (["contracts/2024/msa.txt"], [])
     assert match_documents(ws, ["2024/msa.txt", str(folder / "nda.txt")]) == (
         ["contracts/2024/msa.txt", "contracts/nda.txt"], [])
-    assert match_documents(ws, ["sa.txt", "x.pdf"]) == ([], ["sa.txt", "x.pdf"])
+    assert match_documents(ws, ["x.pdf", "2023/msa.txt"]) == ([], ["x.pdf", "2023/msa.txt"])
+    # issue #20: the end of a file name, any case, without extension, %20 or underscores for spaces
+    assert match_documents(ws, ["MSA"]) == (["contracts/2024/msa.txt"], [])
+    assert match_documents(ws, ["sa.txt"]) == (["contracts/2024/msa.txt"], [])
+    (folder / "Mutual NDA - Acme Corp.txt").write_text("MUTUAL NDA between Acme Corp and Delta.", encoding="utf-8")
+    run(index_folders(ws, [folder]))
+    for name in ("Acme Corp.txt", "acme%20corp", "NDA_-_Acme_Corp", "Mutual NDA - Acme Corp"):
+        assert match_documents(ws, [name]) == (["contracts/Mutual NDA - Acme Corp.txt"], []), name
+    assert len(match_documents(ws, [".txt"])[0]) == 3  # a partial name ending several names them all
 
 
 def test_index_prints_a_line_per_file_when_not_a_terminal_and_quiet_silences_it(tmp_path, verbatim_home) -> None:

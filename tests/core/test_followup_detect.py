@@ -110,3 +110,17 @@ def test_a_standalone_question_after_an_unrelated_one_is_searched_as_written(tmp
     answer = run(answer_question(ws, "And the deposit?", backend=backend, history=history, follow_up=False))
     assert len(backend.calls) == 1 and answer.trace.rounds[0].query == "And the deposit?"
     assert answer.trace.follow_up_cue == "searched as written on request"
+
+
+@pytest.mark.parametrize(("question", "follow_up"), [
+    # issue #20: a question about the documents as a whole is no follow-up, "these" or not
+    ("Which of these agreements are governed by Florida law?", False),
+    ("¿Cuáles de estos contratos se rigen por la ley de Florida?", False),
+    ("Do all the contracts have a limitation of liability?", False),
+    # ... while one document pointed back at still is
+    ("Can this agreement be terminated early?", True),
+    ("And in the Papa John's endorsement deal?", True),
+])
+def test_questions_about_the_collection_are_not_follow_ups(question: str, follow_up: bool) -> None:
+    previous = [Turn(question="Can Loop Industries terminate the supply agreement early?", answer="")]
+    assert detect_follow_up(question, previous).follow_up is follow_up

@@ -183,3 +183,47 @@ def test_an_index_without_profiles_derives_them(indexed) -> None:
         with sqlite3.connect(ws.dir / "manifest.sqlite") as db:
             db.executemany("INSERT INTO doc_profiles VALUES (?, ?)", saved)
             db.execute("UPDATE meta SET value = substr(value, 1, length(value) - 1) WHERE key = 'generation'")
+
+
+def test_a_follow_up_naming_another_contract_is_searched_in_it(indexed) -> None:
+    """Issue #20: "And in the … deal?" after a question about another contract was searched in the
+    previous contract, whose words the (fallback) rewrite carries."""
+    ws, _, home = indexed
+    history = [("Can the Cano Petroleum sponsorship agreement with Boyd be terminated early?", "")]
+    with data_home(home):
+        answer = run(answer_question(ws, "And in the Duckwall-Alco agency agreement with GE Capital?",
+                                     Settings(backend="passages"), history=history))
+    assert answer.trace.standalone_question != answer.question  # read as a follow-up, rewritten
+    assert answer.trace.scope.doc_ids == [_doc(ALCO)]
+    assert "Cano" not in answer.trace.scope.query and "terminated" in answer.trace.scope.query
+    # a question about the collection is no follow-up and is searched everywhere
+    with data_home(home):
+        answer = run(answer_question(ws, "Which of these agreements are governed by Texas law?",
+                                     Settings(backend="passages"), history=history))
+    assert answer.trace.scope.doc_ids == [] and answer.trace.follow_up_cue == "asks about the documents as a whole"
+
+
+def test_profiles_of_an_earlier_version_are_derived_again(indexed) -> None:
+    """Profiles stored under an earlier definition of the naming words (no proper names, no
+    version) are derived from the chunks again when read, nothing written; the text hash is kept."""
+    ws, _, _ = indexed
+    before, hashes = ws.doc_profiles()
+    assert "purolator" not in before[_doc(ALCO)].names and "duckwall" in before[_doc(ALCO)].proper
+    with sqlite3.connect(ws.dir / "manifest.sqlite") as db:
+        saved = db.execute("SELECT doc_id, profile FROM doc_profiles").fetchall()
+        old = [(d, json.dumps({"title": json.loads(p)["title"], "names": ["x"], "text_hash": json.loads(p)["text_hash"]}))
+               for d, p in saved]
+        db.execute("DELETE FROM doc_profiles")
+        db.executemany("INSERT INTO doc_profiles VALUES (?, ?)", old)
+        db.execute("UPDATE meta SET value = value || 'x' WHERE key = 'generation'")  # a new cache key
+    try:
+        after, hashes_after = ws.doc_profiles()
+        assert {d: (p.names, p.proper) for d, p in after.items()} == {d: (p.names, p.proper) for d, p in before.items()}
+        assert hashes_after == hashes
+        with sqlite3.connect(ws.dir / "manifest.sqlite") as db:
+            assert sorted(db.execute("SELECT doc_id, profile FROM doc_profiles").fetchall()) == sorted(old)
+    finally:
+        with sqlite3.connect(ws.dir / "manifest.sqlite") as db:
+            db.execute("DELETE FROM doc_profiles")
+            db.executemany("INSERT INTO doc_profiles VALUES (?, ?)", saved)
+            db.execute("UPDATE meta SET value = substr(value, 1, length(value) - 1) WHERE key = 'generation'")
