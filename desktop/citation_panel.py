@@ -151,6 +151,18 @@ class CitationPanel(QDockWidget):
             label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Minimum)
             label.setMinimumWidth(1)
 
+        # A long quote wraps and scrolls inside a box of at most ~6 lines: as a bare wrapped label
+        # its height-for-width became the dock's minimum height, and clicking a long citation
+        # raised the window's minimum height to 1176-1652 px on a 900-px screen (issue #24).
+        self.quote_box = QScrollArea()
+        self.quote_box.setWidget(self.quote_label)
+        self.quote_box.setWidgetResizable(True)
+        self.quote_box.setFrameShape(QScrollArea.Shape.NoFrame)
+        self.quote_box.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.quote_box.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Maximum)
+        self.quote_box.setMaximumHeight(self.fontMetrics().lineSpacing() * 6 + 16)
+        self.quote_box.hide()
+
         nav = QHBoxLayout()
         self.prev_citation_button = self._tool("◀◀", self.previous_citation)
         self.next_citation_button = self._tool("▶▶", self.next_citation)
@@ -189,7 +201,7 @@ class CitationPanel(QDockWidget):
         layout.addWidget(self.page_label)
         layout.addWidget(self.path_label)
         layout.addWidget(self.ocr_label)
-        layout.addWidget(self.quote_label)
+        layout.addWidget(self.quote_box)
         layout.addLayout(nav)
         search_row = QHBoxLayout()
         search_row.addWidget(self.search_edit, 1)
@@ -288,6 +300,8 @@ class CitationPanel(QDockWidget):
         match = "" if citation.match.value == "exact" else f"  ({citation.match.value}, {citation.score:.0f})"
         self.quote_label.setText(f"“{display_quote(citation.quote)}”{match}")
         self.quote_label.show()
+        self.quote_box.show()
+        self.quote_box.verticalScrollBar().setValue(0)
         self.ocr_label.setVisible(getattr(citation, "modality", "text") == "ocr")
         self._view = _View(path=citation.path, doc_id=citation.doc_id, page=citation.page,
                            rects=list(citation.rects), span=(citation.start, citation.end), cited_page=citation.page,
@@ -301,13 +315,33 @@ class CitationPanel(QDockWidget):
         self.citation = None
         self.number = 0
         self._placeholder = False
-        self.quote_label.hide()
+        self.quote_box.hide()
         self.ocr_label.hide()
         self._view = _View(path=path, doc_id=doc_id, page=page)
         self._show_document_header()
         self.show()
         self.raise_()
         self._load()
+
+    def clear(self) -> None:
+        """Show nothing (another workspace was selected): no page, no quote, the placeholder texts."""
+        self._seq += 1  # a render still in flight is dropped
+        self.citation = None
+        self.number = self._total = 0
+        self._view = _View()
+        self._placeholder = True
+        self.quote_box.hide()
+        self.ocr_label.hide()
+        self.path_label.setText("")
+        self.path_label.setToolTip("")
+        self.image_label.clear()
+        self.image_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.image_label.setMargin(24)
+        self.text_view.clear()
+        self.search_status.setText("")
+        self.stack.setCurrentWidget(self.scroll)
+        self.retranslate()
+        self._update_nav()
 
     def go_to_page(self, page: int) -> None:
         """Show another page of the same document (highlights stay on the cited page(s) only)."""

@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import logging
 import time
-from pathlib import Path
 
 from PySide6.QtCore import QEvent, Qt, QThreadPool, Signal, Slot
 from PySide6.QtGui import (
@@ -63,6 +62,7 @@ from core.types import Answer, Citation
 from desktop.answer_flow import AnswerFlow
 from desktop.citation_panel import CitationPanel
 from desktop.conversation import ConversationView
+from desktop.export import default_export_path, export_pdf, write_text
 from desktop.indexing_controller import IndexingController
 from desktop.render import Entry, conversation_markdown, entry_markdown
 from desktop.scope_controller import ScopeController
@@ -74,28 +74,6 @@ from desktop.workspace_controller import Gone, WorkspaceController
 from desktop.workspaces_panel import WorkspacesPanel
 
 log = logging.getLogger(__name__)
-
-
-def export_pdf(path: str, markdown: str) -> str:
-    """Write ``markdown`` as a PDF at ``path`` (A4) with QTextDocument + QPdfWriter; pool-thread safe.
-
-    QTextDocument and QPdfWriter are not widgets, so Qt allows them outside the GUI thread.
-    """
-    from PySide6.QtGui import QPageSize, QPdfWriter, QTextDocument
-
-    doc = QTextDocument()
-    doc.setMarkdown(markdown)
-    writer = QPdfWriter(path)
-    writer.setPageSize(QPageSize(QPageSize.PageSizeId.A4))
-    writer.setResolution(96)
-    writer.setTitle("Verbatim")
-    doc.print_(writer)
-    return path
-
-
-def _write_text(path: str, text: str) -> str:
-    Path(path).write_text(text, encoding="utf-8")
-    return path
 
 
 class MainWindow(QMainWindow):
@@ -128,6 +106,7 @@ class MainWindow(QMainWindow):
         settings_saved(object): new settings were saved.
         folders_changed(str, set): files changed in a watched folder of a workspace
             (name, absolute paths); an incremental re-index was queued unless one was waiting.
+        fallback_explained(str): "Automatic" answered with passages; the status bar's text says why.
     """
 
     workspaces_changed = Signal(list)
@@ -140,6 +119,7 @@ class MainWindow(QMainWindow):
     error_occurred = Signal(str)
     settings_saved = Signal(object)
     folders_changed = Signal(str, object)
+    fallback_explained = Signal(str)
 
     # Seconds of quiet before a burst of file events becomes one re-index (core.watch debounce).
     WATCH_QUIET_S = 2.0
@@ -310,6 +290,7 @@ class MainWindow(QMainWindow):
         for key, text in texts.items():
             self._actions[key].setText(text)
         self.status.retranslate()
+        self.answers.retranslate()
         self.workspaces.retranslate()
         self.indexing.retranslate()
         self.welcome.set_ollama(self.status.ollama_ok, self.settings)
@@ -355,7 +336,13 @@ class MainWindow(QMainWindow):
 
     @Slot(str)
     def select_workspace(self, name: str) -> None:
-        """Show workspace ``name``: its documents, history, conversation and indexing progress."""
+        """Show workspace ``name``: its documents, history, conversation and indexing progress.
+
+        The citation panel is emptied when the workspace changes: the previous workspace's page
+        and quote must not stay beside this one's conversation (issue #24)."""
+        if name != self.workspace_name:
+            self.side_panel.clear()
+            self.answers.clear_status()
         self.workspace_name = name
         self.setWindowTitle(f"Verbatim — {name}")
         self.conversation.title_label.setText(name)
@@ -484,7 +471,9 @@ class MainWindow(QMainWindow):
     def export_conversation(self, path: str) -> None:
         """Write the conversation to ``path`` in a pool thread: PDF if it ends in ``.pdf``, else Markdown."""
         markdown = self.conversation_markdown()
-        fn = (lambda: export_pdf(path, markdown)) if path.lower().endswith(".pdf") else (lambda: _write_text(path, markdown))
+        title = f"Verbatim — {self.workspace_name or ''}"
+        fn = ((lambda: export_pdf(path, markdown, title)) if path.lower().endswith(".pdf")
+              else (lambda: write_text(path, markdown)))
         self._jobs.call(fn, self._on_exported, self._on_error)
 
     @Slot(object)
@@ -494,13 +483,13 @@ class MainWindow(QMainWindow):
 
     def _export_markdown_dialog(self) -> None:
         path, _ = QFileDialog.getSaveFileName(self, self.tr("Export conversation"),
-                                              f"{self.workspace_name or 'verbatim'}.md", "Markdown (*.md)")
+                                              default_export_path(self.workspace_name, "md"), "Markdown (*.md)")
         if path:
             self.export_conversation(path)
 
     def _export_pdf_dialog(self) -> None:
         path, _ = QFileDialog.getSaveFileName(self, self.tr("Export conversation"),
-                                              f"{self.workspace_name or 'verbatim'}.pdf", "PDF (*.pdf)")
+                                              default_export_path(self.workspace_name, "pdf"), "PDF (*.pdf)")
         if path:
             self.export_conversation(path if path.lower().endswith(".pdf") else path + ".pdf")
 
@@ -529,7 +518,9 @@ class MainWindow(QMainWindow):
         if name == self.workspace_name:
             self.workspaces_panel.set_history(entries, stale)
             keep = self.current_entry
-            self.conversation.set_entries(self._conversations[name], context_from=self._context_from[name])
+            # Stay at the current entry's top (after an answer: its question), not the end.
+            self.conversation.set_entries(self._conversations[name], context_from=self._context_from[name],
+                                          scroll_to=keep)
             if keep is not None and keep < len(self._conversations[name]):
                 self.answers.set_current_entry(keep)
             elif self._conversations[name]:
