@@ -81,6 +81,7 @@ def read_state() -> ServerInfo | None:
 
 
 def _pid_alive(pid: int) -> bool:
+    """True while process ``pid`` runs (a zombie does not)."""
     if os.name == "nt":  # no cheap signal-0 probe: the connection attempt decides
         return True
     try:
@@ -89,7 +90,10 @@ def _pid_alive(pid: int) -> bool:
         return False
     except PermissionError:
         return True
-    return True
+    try:  # Linux: an exited server whose parent never reaped it is a zombie, not a server
+        return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0] != "Z"
+    except (OSError, IndexError):
+        return True
 
 
 def connect(timeout_s: float = 2.0) -> Connection | None:
@@ -264,6 +268,8 @@ def serve(idle_s: float = DEFAULT_IDLE_S) -> int:  # pragma: no cover - runs in 
         try:
             warm_up()
         finally:
+            with lock:
+                state["last"] = time.monotonic()  # idle counts from the end of the warm-up
             warmed.set()
 
     def finish() -> None:
@@ -274,7 +280,7 @@ def serve(idle_s: float = DEFAULT_IDLE_S) -> int:  # pragma: no cover - runs in 
         while True:
             time.sleep(min(5.0, max(0.2, idle_s / 4)))
             with lock:
-                idle = state["active"] == 0 and time.monotonic() - state["last"] > idle_s
+                idle = warmed.is_set() and state["active"] == 0 and time.monotonic() - state["last"] > idle_s
             if idle:
                 finish()
 

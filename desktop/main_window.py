@@ -188,7 +188,8 @@ class MainWindow(QMainWindow):
         self._build_menus()
         self._connect()
         self._alias()
-        self.scope = ScopeController(self)  # the Documents list's selection: the next question's scope
+        # The Documents list's selection: the next question's scope.
+        self.scope = ScopeController(self.documents_view, self.conversation, self.workspace_loaded, self)
         self.retranslate()
 
         self.workspaces.reload(select=workspace)

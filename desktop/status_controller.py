@@ -6,10 +6,10 @@ the language the window started with.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
-from PySide6.QtCore import QObject
-from PySide6.QtWidgets import QLabel
+from PySide6.QtCore import QObject, QThreadPool
+from PySide6.QtWidgets import QLabel, QStatusBar
 
 from core.engine import LocalEngine
 from desktop.texts import backend_text
@@ -17,13 +17,27 @@ from desktop.workers import CallWorker
 
 if TYPE_CHECKING:
     from core.types import Trace
-    from desktop.main_window import MainWindow
+
+
+class StatusHost(Protocol):
+    """What the status bar's controller needs of its window (napari-style narrow interface; the
+    controller does not import :mod:`desktop.main_window`, issue #24)."""
+
+    settings: Any  # core.settings.Settings: backend, Ollama host and model
+    engine: Any  # core.engine.Engine or LocalEngine: its pid, start and warm-up timings
+    jobs: Any  # desktop.workers.Jobs: runs checks off the GUI thread
+    net_pool: QThreadPool  # the network lane (Ollama checks)
+    welcome: Any  # desktop.welcome.WelcomeView: told whether Ollama answers
+    watching: Any  # its ``pool`` waits for the engine's warm-up
+    fallback_explained: Any  # Signal(str): "Automatic" answered with passages, and why
+
+    def statusBar(self) -> QStatusBar: ...  # noqa: N802, D102 - Qt's name
 
 
 class StatusController(QObject):
     """Owns the status bar's permanent labels and the engine and Ollama checks that fill them."""
 
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: StatusHost) -> None:
         super().__init__(window)
         self.w = window
         bar = window.statusBar()

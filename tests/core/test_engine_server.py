@@ -42,17 +42,17 @@ def test_second_ask_is_answered_by_the_warm_engine_which_stops_when_idle(tmp_pat
     assert main(["index", str(docs), "-w", "w"]) == 0
     question = ["When must the supplier deliver the goods?", "-w", "w", "--backend", "passages", "--json"]
 
-    cold, seen = _ask(verbatim_home, *question, idle="6")
+    cold, seen = _ask(verbatim_home, *question, idle="20")
     assert cold.returncode == 0 and seen["rc"] == 0, cold.stderr
     assert seen["pipeline"]  # no engine yet: answered in its own process
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 300  # a loaded machine: the server's own start takes a while
     while read_state() is None and time.monotonic() < deadline:  # the first ask left one running
         time.sleep(0.1)
     info = read_state()
     assert info is not None and info.host == "127.0.0.1"
     assert oct(state_file().stat().st_mode & 0o777) == "0o600"  # its key is the user's alone
 
-    warm, seen = _ask(verbatim_home, *question, idle="6")
+    warm, seen = _ask(verbatim_home, *question, idle="20")
     assert warm.returncode == 0 and seen["rc"] == 0, warm.stderr
     assert not seen["pipeline"] and not seen["torch"], "the warm engine did not answer"
     a, b = Answer.model_validate_json(cold.stdout), Answer.model_validate_json(warm.stdout)
@@ -63,17 +63,16 @@ def test_second_ask_is_answered_by_the_warm_engine_which_stops_when_idle(tmp_pat
 
     assert len(History(Workspace("w", create=False).dir).entries()) == 2  # both stored, as the window does
 
-    deadline = time.monotonic() + 90  # idle 6 s after the last question: it stops and removes its file
+    deadline = time.monotonic() + 300  # idle 20 s after the last question: it stops and removes its file
     while state_file().exists() and time.monotonic() < deadline:
         time.sleep(0.2)
     assert not state_file().exists()
-    time.sleep(0.5)
-    try:
-        os.kill(info.pid, 0)
-        alive = True
-    except ProcessLookupError:
-        alive = False
-    assert not alive
+    from core.engine_server import _pid_alive
+
+    deadline = time.monotonic() + 30
+    while _pid_alive(info.pid) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not _pid_alive(info.pid)
 
 
 def test_a_stale_state_file_is_ignored_and_removed(verbatim_home):
