@@ -240,7 +240,7 @@ class ConversationView(QWidget):
         each = max(fm.horizontalAdvance("…" * 4), (room - fm.horizontalAdvance(sep) * (len(names) - 1)) / len(names))
         starts = distinguishing_starts(names)
         shown = [elide_distinct(n, starts.get(n, 0), each, fm.horizontalAdvance) for n in names]
-        self.scope_label.setText(head.format(names=sep.join(shown)))
+        self.scope_label.set_fitted(head.format(names=sep.join(names)), head.format(names=sep.join(shown)))
         self.scope_label.setToolTip("\n".join(names))
 
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
