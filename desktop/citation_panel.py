@@ -145,7 +145,7 @@ class CitationPanel(QDockWidget):
         self.quote_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.quote_label.setStyleSheet("background:#fff7d6; color:#222; border-left:3px solid #e0a800; padding:6px;")
         self.quote_label.hide()
-        for label in (self.ocr_label, self.quote_label):
+        for label in (self.ocr_label,):
             # A wrapped label asks for its longest word's width; an unbreakable quote or name
             # must not widen the panel: the layout gives the width, the label wraps in it.
             label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Minimum)
@@ -159,9 +159,13 @@ class CitationPanel(QDockWidget):
         self.quote_box.setWidgetResizable(True)
         self.quote_box.setFrameShape(QScrollArea.Shape.NoFrame)
         self.quote_box.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.quote_box.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Maximum)
-        self.quote_box.setMaximumHeight(self.fontMetrics().lineSpacing() * 6 + 16)
+        self.quote_box.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        self.quote_box.setMinimumWidth(1)
         self.quote_box.hide()
+        # Inside the box the label takes the box's width and its text's height, top-aligned
+        # (centred in a taller label, a long quote showed as an empty yellow box).
+        self.quote_label.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
+        self.quote_label.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
 
         nav = QHBoxLayout()
         self.prev_citation_button = self._tool("◀◀", self.previous_citation)
@@ -301,6 +305,7 @@ class CitationPanel(QDockWidget):
         self.quote_label.setText(f"“{display_quote(citation.quote)}”{match}")
         self.quote_label.show()
         self.quote_box.show()
+        self._fit_quote_box()
         self.quote_box.verticalScrollBar().setValue(0)
         self.ocr_label.setVisible(getattr(citation, "modality", "text") == "ocr")
         self._view = _View(path=citation.path, doc_id=citation.doc_id, page=citation.page,
@@ -322,6 +327,28 @@ class CitationPanel(QDockWidget):
         self.show()
         self.raise_()
         self._load()
+
+    #: The quote box's most lines; a longer quote scrolls inside it.
+    QUOTE_LINES = 6
+
+    def quote_box_cap(self) -> int:
+        """The quote box's greatest height, pixels (:attr:`QUOTE_LINES` lines and the label's padding)."""
+        return self.quote_label.fontMetrics().lineSpacing() * self.QUOTE_LINES + 16
+
+    def _fit_quote_box(self) -> None:
+        """As tall as the quote needs at the panel's width, at most :meth:`quote_box_cap`."""
+        width = max(40, self.quote_box.viewport().width() or self.width() - 24)
+        needed = self.quote_label.heightForWidth(width)
+        if needed < 0:
+            needed = self.quote_label.sizeHint().height()
+        self.quote_box.setFixedHeight(max(self.quote_label.fontMetrics().lineSpacing() + 16,
+                                          min(needed + 2, self.quote_box_cap())))
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        """Re-fit the quote box to the new width."""
+        super().resizeEvent(event)
+        if self.quote_box.isVisible():
+            self._fit_quote_box()
 
     def clear(self) -> None:
         """Show nothing (another workspace was selected): no page, no quote, the placeholder texts."""
