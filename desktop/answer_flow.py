@@ -77,6 +77,7 @@ class AnswerFlow(QObject):
         # language switch re-words it (issue #24: "Sin respuesta verificada · 1.4 s" in an English
         # window): ("status", answer status, seconds or None), ("error", text), ("stopped",) or None.
         self._ended: tuple | None = None
+        self._asked_with = ""  # the running question's settings.backend ("auto" may fall back to passages)
 
     # --- asking ---------------------------------------------------------------
 
@@ -160,6 +161,8 @@ class AnswerFlow(QObject):
         self._worker = worker
         self._workspace = name
         self._question = question
+        # What was asked for: "auto" only when core chose (not "Show matching passages", not an injected backend).
+        self._asked_with = settings.backend if backend is None else "injected"
         self._replace = replace
         self._tokens = 0
         self._set_live(None)
@@ -265,7 +268,7 @@ class AnswerFlow(QObject):
         total = answer.trace.timings_ms.get("total")
         self._show_ended(("status", answer.status, total / 1000 if total else None))
         w.question_edit.setText("")
-        if w.settings.backend == "auto" and answer.trace.backend == "passages" and self.w.backend is None:
+        if self._asked_with == "auto" and answer.trace.backend == "passages":
             w.status.explain_fallback()  # "Automatic" answered with passages: say so, and why
 
         old_id = replaced if type(replaced) is int else None  # not False (bool is an int)
