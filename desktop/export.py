@@ -30,6 +30,26 @@ def default_export_path(workspace: str | None, suffix: str) -> str:
     return str(documents_folder() / f"{stem}.{suffix}")
 
 
+def ask_export_path(parent, title: str, workspace: str | None, suffix: str) -> str:
+    """The save dialog for an export (``suffix`` ``md`` or ``pdf``), opened at
+    :func:`default_export_path`; the chosen path with the suffix added if missing, '' if cancelled."""
+    from PySide6.QtWidgets import QFileDialog
+
+    filters = "PDF (*.pdf)" if suffix == "pdf" else "Markdown (*.md)"
+    path, _ = QFileDialog.getSaveFileName(parent, title, default_export_path(workspace, suffix), filters)
+    if path and not path.lower().endswith("." + suffix):
+        path += "." + suffix
+    return path
+
+
+def export_job(path: str, markdown: str, title: str):
+    """A callable for a pool thread that writes ``markdown`` at ``path``: a PDF when it ends in
+    ``.pdf`` (:func:`export_pdf`), else the Markdown text (:func:`write_text`); returns ``path``."""
+    if path.lower().endswith(".pdf"):
+        return lambda: export_pdf(path, markdown, title)
+    return lambda: write_text(path, markdown)
+
+
 def export_pdf(path: str, markdown: str, title: str = "Verbatim") -> str:
     """Write ``markdown`` as a PDF at ``path`` (A4) with QTextDocument + QPdfWriter; pool-thread safe.
 

@@ -44,7 +44,6 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import (
     QApplication,
-    QFileDialog,
     QMainWindow,
     QMessageBox,
     QSplitter,
@@ -62,7 +61,7 @@ from core.types import Answer, Citation
 from desktop.answer_flow import AnswerFlow
 from desktop.citation_panel import CitationPanel
 from desktop.conversation import ConversationView
-from desktop.export import default_export_path, export_pdf, write_text
+from desktop.export import ask_export_path, export_job
 from desktop.indexing_controller import IndexingController
 from desktop.render import Entry, conversation_markdown, entry_markdown
 from desktop.scope_controller import ScopeController
@@ -250,8 +249,8 @@ class MainWindow(QMainWindow):
         a["new"] = self._action(self.file_menu, self.workspaces.new_dialog, QKeySequence.StandardKey.New)
         a["add"] = self._action(self.file_menu, self.indexing.choose_folder, "Ctrl+O")
         self.file_menu.addSeparator()
-        a["export_md"] = self._action(self.file_menu, self._export_markdown_dialog)
-        a["export_pdf"] = self._action(self.file_menu, self._export_pdf_dialog)
+        a["export_md"] = self._action(self.file_menu, lambda: self._export_dialog("md"))
+        a["export_pdf"] = self._action(self.file_menu, lambda: self._export_dialog("pdf"))
         self.file_menu.addSeparator()
         a["settings"] = self._action(self.file_menu, self.open_settings, QKeySequence.StandardKey.Preferences)
         self.file_menu.addSeparator()
@@ -321,8 +320,8 @@ class MainWindow(QMainWindow):
         c.document_clicked.connect(self.answers.open_consulted_document)
         c.passages_requested.connect(self.answers.show_passages)
         c.copy_requested.connect(self.copy_answer)
-        c.export_markdown_requested.connect(self._export_markdown_dialog)
-        c.export_pdf_requested.connect(self._export_pdf_dialog)
+        c.export_markdown_requested.connect(lambda: self._export_dialog("md"))
+        c.export_pdf_requested.connect(lambda: self._export_dialog("pdf"))
         c.as_written_requested.connect(self.answers.ask_as_written)
         c.all_documents_requested.connect(self.answers.ask_all_documents)
         c.new_conversation_requested.connect(self.new_conversation)
@@ -471,10 +470,7 @@ class MainWindow(QMainWindow):
 
     def export_conversation(self, path: str) -> None:
         """Write the conversation to ``path`` in a pool thread: PDF if it ends in ``.pdf``, else Markdown."""
-        markdown = self.conversation_markdown()
-        title = f"Verbatim — {self.workspace_name or ''}"
-        fn = ((lambda: export_pdf(path, markdown, title)) if path.lower().endswith(".pdf")
-              else (lambda: write_text(path, markdown)))
+        fn = export_job(path, self.conversation_markdown(), f"Verbatim — {self.workspace_name or ''}")
         self._jobs.call(fn, self._on_exported, self._on_error)
 
     @Slot(object)
@@ -482,17 +478,11 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(self.tr("Exported to {path}").format(path=path), 6000)
         self.exported.emit(path)
 
-    def _export_markdown_dialog(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, self.tr("Export conversation"),
-                                              default_export_path(self.workspace_name, "md"), "Markdown (*.md)")
+    def _export_dialog(self, suffix: str) -> None:
+        """Ask where to export (``md`` or ``pdf``; the dialog opens in the user's documents folder)."""
+        path = ask_export_path(self, self.tr("Export conversation"), self.workspace_name, suffix)
         if path:
             self.export_conversation(path)
-
-    def _export_pdf_dialog(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, self.tr("Export conversation"),
-                                              default_export_path(self.workspace_name, "pdf"), "PDF (*.pdf)")
-        if path:
-            self.export_conversation(path if path.lower().endswith(".pdf") else path + ".pdf")
 
     # --- history --------------------------------------------------------------
 
