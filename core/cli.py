@@ -15,13 +15,18 @@ import argparse
 import sys
 from pathlib import Path
 
+from typing import TYPE_CHECKING
+
 import core  # noqa: F401  (offline switches first)
 from core.errors import Cancelled, CoreError, WorkspaceNotFoundError
-from core.passages import PASSAGES_HEADER
-from core.pipeline import answer_question, index_folders, run
 from core.settings import Settings
-from core.store import Workspace, list_workspaces
 from core.types import Answer, IndexReport
+
+if TYPE_CHECKING:  # pragma: no cover
+    from core.store import Workspace
+
+# core.pipeline, core.store and core.passages are imported where they are used: ``verbatim ask``
+# answered by a warm engine (core.engine_server) never loads them, nor the libraries behind them.
 
 
 def _print_report(report: IndexReport) -> None:
@@ -137,6 +142,8 @@ def format_answer(answer: Answer) -> str:
             lines.append("No document matched the question.")
     else:
         if answer.kind == "passages":
+            from core.passages import PASSAGES_HEADER
+
             lines.append(PASSAGES_HEADER + ":")
             lines.append("")
         if answer.conflicting_evidence:
@@ -266,6 +273,9 @@ def cmd_index(args: argparse.Namespace, settings: Settings) -> int:
     if not_folders:
         print("error: not a folder: " + ", ".join(str(f) for f in not_folders), file=sys.stderr)
         return 2
+    from core.pipeline import index_folders, run
+    from core.store import Workspace
+
     ws = Workspace.reset(args.workspace, settings) if args.rebuild else Workspace(args.workspace, settings)
     folders = args.folders or ws.folders()
     if not folders:
@@ -329,39 +339,73 @@ def ask_stage_line(event) -> str:
     return text
 
 
-def cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
+def ask_op(params: dict, settings: Settings, *, cancel=lambda: False):
+    """``verbatim ask``'s work, run in a warm engine (:mod:`core.engine_server`) or in this process;
+    a generator: progress events, then ``("answer", Answer)`` or ``("usage", message, exit code)``.
+
+    ``params``: ``workspace``, ``question``, ``backend`` (``None``: the settings'), ``all_docs``,
+    ``new``, ``follow_up`` (bool), ``doc`` (list of paths or ``None``). The answer is stored in
+    the workspace's history, as the window does.
+
+    Raises:
+        CoreError: as :func:`core.pipeline.answer_question` (the model cannot run, …).
+    """
     from core.generate import make_backend
-
     from core.history import History
-    from core.pipeline import MAX_HISTORY_TURNS, turn_of
+    from core.pipeline import MAX_HISTORY_TURNS, answer_question, turn_of
+    from core.store import Workspace, list_workspaces
 
+    name = params["workspace"]
     try:
         # asking never creates a workspace, and reads only committed data (never recovers)
-        ws = Workspace(args.workspace, settings, create=False, recover=False)
+        ws = Workspace(name, settings, create=False, recover=False)
     except WorkspaceNotFoundError:
         known = ", ".join(list_workspaces()) or "none yet"
-        print(f"error: no workspace named '{args.workspace}' (existing: {known}). "
-              f"Create it with: verbatim index FOLDER --workspace {args.workspace}", file=sys.stderr)
-        return 2
-    backend = make_backend(settings, args.backend) if args.backend else None
-    if args.all_docs:
+        return ("usage", f"error: no workspace named '{name}' (existing: {known}). "
+                f"Create it with: verbatim index FOLDER --workspace {name}", 2)
+    backend = make_backend(settings, params["backend"]) if params.get("backend") else None
+    if params.get("all_docs"):
         settings = settings.model_copy(update={"resolve_references": False})
     history = History(ws.dir)
-    if args.new:
+    if params.get("new"):
         history.start_new_conversation()
     # The conversation so far gives context; core decides whether the question points back at it.
-    turns = [] if args.new else [turn_of(e.answer) for e in history.conversation()[-MAX_HISTORY_TURNS:]]
-    if args.follow_up and not turns:
-        print(f"error: --follow-up: workspace '{args.workspace}' has no earlier question", file=sys.stderr)
-        return 2
+    turns = [] if params.get("new") else [turn_of(e.answer) for e in history.conversation()[-MAX_HISTORY_TURNS:]]
+    if params.get("follow_up") and not turns:
+        return ("usage", f"error: --follow-up: workspace '{name}' has no earlier question", 2)
     scope = None
-    if args.doc:
-        scope, unknown = match_documents(ws, args.doc)
+    if params.get("doc"):
+        scope, unknown = match_documents(ws, params["doc"])
         if unknown:
-            names = ", ".join(d["doc_id"] for d in ws.documents()[:8]) or "none"
-            print(f"error: --doc {', '.join(unknown)}: no such document in workspace '{args.workspace}' "
-                  f"(documents: {names}{', …' if len(ws.documents()) > 8 else ''})", file=sys.stderr)
-            return 2
+            docs = ws.documents()
+            names = ", ".join(d["doc_id"] for d in docs[:8]) or "none"
+            return ("usage", f"error: --doc {', '.join(unknown)}: no such document in workspace '{name}' "
+                    f"(documents: {names}{', …' if len(docs) > 8 else ''})", 2)
+    answer = yield from answer_question(ws, params["question"], settings, backend=backend, history=turns or None,
+                                        follow_up=True if params.get("follow_up") else None, scope=scope,
+                                        cancel=cancel)
+    history.add(answer)  # as the window does: the next question (here or there) continues from it
+    return ("answer", answer)
+
+
+def _ask_warm(params: dict, settings: Settings, on_progress):
+    """``ask_op``'s result from this data folder's warm engine, or ``None`` when there is none
+    (or it went away: then the question is answered here)."""
+    from core.engine_server import call, connect
+    from core.errors import EngineError
+
+    conn = connect()
+    if conn is None:
+        return None
+    try:
+        return call(conn, ask_op, params, settings, on_progress=on_progress)
+    except EngineError:
+        return None
+
+
+def cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
+    params = {"workspace": args.workspace, "question": args.question, "backend": args.backend,
+              "all_docs": args.all_docs, "new": args.new, "follow_up": args.follow_up, "doc": args.doc}
     last = [""]
 
     def on_progress(event) -> None:
@@ -375,9 +419,19 @@ def cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
             last[0] = line
             print(line, file=sys.stderr, flush=True)
 
-    answer = run(answer_question(ws, args.question, settings, backend=backend, history=turns or None,
-                                 follow_up=True if args.follow_up else None, scope=scope), on_progress)
-    history.add(answer)  # as the window does: the next question (here or there) continues from it
+    from core.engine_server import idle_seconds, spawn
+
+    result = _ask_warm(params, settings, on_progress) if idle_seconds() > 0 and not args.no_engine else None
+    if result is None:  # no warm engine: answer here, then leave one for the next question
+        from core.pipeline import run
+
+        result = run(ask_op(params, settings), on_progress)
+        if not args.no_engine:
+            spawn()
+    if result[0] == "usage":
+        print(result[1], file=sys.stderr)
+        return result[2]
+    answer = result[1]
     if args.json:
         print(answer.model_dump_json(indent=2))
     else:
@@ -504,6 +558,8 @@ def build_parser() -> argparse.ArgumentParser:
                               "question that points back, 'and the deposit?', is rewritten into a standalone question "
                               "before retrieval; one that stands on its own is searched as written)")
     p_ask.add_argument("--quiet", "-q", action="store_true", help="no stage lines on stderr")
+    p_ask.add_argument("--no-engine", action="store_true",
+                       help="answer in this process: neither use nor leave a warm engine (core.engine_server)")
     p_ask.set_defaults(func=cmd_ask)
     p_self = sub.add_parser("selftest", help="check the installation offline on the bundled sample (exit 1 names the failed check)")
     p_self.add_argument("--png-dir", type=Path, default=None, help="keep the rendered page here")

@@ -21,7 +21,7 @@ from core.engine import LocalEngine, answer_op, warm_workspace_op
 from core.pipeline import MAX_HISTORY_TURNS, turn_of
 from core.types import Answer, Citation, ProgressEvent
 from desktop.render import Entry
-from desktop.texts import answer_status_text, stage_text
+from desktop.texts import STILL_INDEXING, answer_status_text, stage_text
 from desktop.workers import GeneratorWorker
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -73,6 +73,11 @@ class AnswerFlow(QObject):
         self._live_attempt = 0
         self._replace: int | None = None  # the entry the running question's answer replaces
         self._tokens = 0  # tokens of the reply streamed so far
+        # What the state line under the conversation says once a question ended, kept as data so a
+        # language switch re-words it (issue #24: "Sin respuesta verificada · 1.4 s" in an English
+        # window): ("status", answer status, seconds or None), ("error", text), ("stopped",) or None.
+        self._ended: tuple | None = None
+        self._asked_with = ""  # the running question's settings.backend ("auto" may fall back to passages)
 
     # --- asking ---------------------------------------------------------------
 
@@ -156,6 +161,8 @@ class AnswerFlow(QObject):
         self._worker = worker
         self._workspace = name
         self._question = question
+        # What was asked for: "auto" only when core chose (not "Show matching passages", not an injected backend).
+        self._asked_with = settings.backend if backend is None else "injected"
         self._replace = replace
         self._tokens = 0
         self._set_live(None)
@@ -249,13 +256,20 @@ class AnswerFlow(QObject):
         name = self._workspace or answer.workspace
         replace = self._replace
         self._done()
+        if "index_empty" in answer.trace.warnings and w.indexing.busy(name) and answer.abstention is not None:
+            # The first index is still being written: nothing is searchable *yet*. Core's message
+            # ("… scanned pages need OCR") would send the user after a problem they do not have.
+            answer = answer.model_copy(deep=True)
+            answer.abstention.message = STILL_INDEXING
         entry = Entry(answer=answer, asked_at=time.time())
         replaced = self._replace_entry(name, replace, entry) if replace is not None else None
         if replace is None or replaced is False:
             self._append_entry(name, entry)
         total = answer.trace.timings_ms.get("total")
-        w.stage_label.setText(answer_status_text(answer.status) + (f" · {total / 1000:.1f} s" if total else ""))
+        self._show_ended(("status", answer.status, total / 1000 if total else None))
         w.question_edit.setText("")
+        if self._asked_with == "auto" and answer.trace.backend == "passages":
+            w.status.explain_fallback()  # "Automatic" answered with passages: say so, and why
 
         old_id = replaced if type(replaced) is int else None  # not False (bool is an int)
 
@@ -274,14 +288,39 @@ class AnswerFlow(QObject):
         if not self._is_current(worker):
             return
         self._done()
-        self.w.stage_label.setText(self.tr("Could not answer: {error}").format(error=exc))
+        self._show_ended(("error", str(exc)))
         self.w.error_occurred.emit(str(exc))
 
     def _on_cancelled(self, worker: GeneratorWorker) -> None:
         if not self._is_current(worker):
             return
         self._done()
-        self.w.stage_label.setText(self.tr("Stopped"))
+        self._show_ended(("stopped",))
+
+    def _show_ended(self, ended: tuple | None) -> None:
+        """Show how the last question ended in the state line (kept for :meth:`retranslate`)."""
+        self._ended = ended
+        self.w.stage_label.setText(self._ended_text())
+
+    def _ended_text(self) -> str:
+        ended = self._ended
+        if ended is None:
+            return ""
+        if ended[0] == "status":
+            return answer_status_text(ended[1]) + (f" · {ended[2]:.1f} s" if ended[2] else "")
+        if ended[0] == "error":
+            return self.tr("Could not answer: {error}").format(error=ended[1])
+        return self.tr("Stopped")
+
+    def retranslate(self) -> None:
+        """Re-word the state line in the current language (a question running re-words it itself)."""
+        if self._worker is None and self._ended is not None:
+            self.w.stage_label.setText(self._ended_text())
+
+    def clear_status(self) -> None:
+        """Forget how the last question ended (another workspace is shown)."""
+        if self._worker is None:
+            self._show_ended(None)
 
     def _done(self) -> None:
         self._set_live(None)
@@ -326,7 +365,7 @@ class AnswerFlow(QObject):
     def show_answer(self, answer: Answer) -> None:
         """Append ``answer`` to the selected workspace's conversation (not stored in history)."""
         w = self.w
-        w.stage_label.setText("")
+        self._show_ended(None)
         self._append_entry(w.workspace_name or answer.workspace, Entry(answer=answer, asked_at=time.time()))
         if answer.workspace != w.workspace_name and w.workspace_name is None:
             w.conversation.set_entries(w._conversations[answer.workspace])

@@ -52,6 +52,12 @@ def main(argv: list[str] | None = None) -> int:
 
         return 0 if run_selftest(png_dir=args.self_test_png).ok else 1
 
+    from desktop.qtcheck import qt_libraries_message
+
+    missing = qt_libraries_message()  # before Qt loads its platform plugin (which aborts without them)
+    if missing:
+        print(missing, file=sys.stderr)
+        return 2
     from PySide6.QtWidgets import QApplication, QMessageBox
 
     from desktop.main_window import MainWindow

@@ -145,11 +145,27 @@ class CitationPanel(QDockWidget):
         self.quote_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.quote_label.setStyleSheet("background:#fff7d6; color:#222; border-left:3px solid #e0a800; padding:6px;")
         self.quote_label.hide()
-        for label in (self.ocr_label, self.quote_label):
+        for label in (self.ocr_label,):
             # A wrapped label asks for its longest word's width; an unbreakable quote or name
             # must not widen the panel: the layout gives the width, the label wraps in it.
             label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Minimum)
             label.setMinimumWidth(1)
+
+        # A long quote wraps and scrolls inside a box of at most ~6 lines: as a bare wrapped label
+        # its height-for-width became the dock's minimum height, and clicking a long citation
+        # raised the window's minimum height to 1176-1652 px on a 900-px screen (issue #24).
+        self.quote_box = QScrollArea()
+        self.quote_box.setWidget(self.quote_label)
+        self.quote_box.setWidgetResizable(True)
+        self.quote_box.setFrameShape(QScrollArea.Shape.NoFrame)
+        self.quote_box.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.quote_box.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        self.quote_box.setMinimumWidth(1)
+        self.quote_box.hide()
+        # Inside the box the label takes the box's width and its text's height, top-aligned
+        # (centred in a taller label, a long quote showed as an empty yellow box).
+        self.quote_label.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
+        self.quote_label.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
 
         nav = QHBoxLayout()
         self.prev_citation_button = self._tool("◀◀", self.previous_citation)
@@ -189,7 +205,7 @@ class CitationPanel(QDockWidget):
         layout.addWidget(self.page_label)
         layout.addWidget(self.path_label)
         layout.addWidget(self.ocr_label)
-        layout.addWidget(self.quote_label)
+        layout.addWidget(self.quote_box)
         layout.addLayout(nav)
         search_row = QHBoxLayout()
         search_row.addWidget(self.search_edit, 1)
@@ -288,6 +304,9 @@ class CitationPanel(QDockWidget):
         match = "" if citation.match.value == "exact" else f"  ({citation.match.value}, {citation.score:.0f})"
         self.quote_label.setText(f"“{display_quote(citation.quote)}”{match}")
         self.quote_label.show()
+        self.quote_box.show()
+        self._fit_quote_box()
+        self.quote_box.verticalScrollBar().setValue(0)
         self.ocr_label.setVisible(getattr(citation, "modality", "text") == "ocr")
         self._view = _View(path=citation.path, doc_id=citation.doc_id, page=citation.page,
                            rects=list(citation.rects), span=(citation.start, citation.end), cited_page=citation.page,
@@ -301,13 +320,55 @@ class CitationPanel(QDockWidget):
         self.citation = None
         self.number = 0
         self._placeholder = False
-        self.quote_label.hide()
+        self.quote_box.hide()
         self.ocr_label.hide()
         self._view = _View(path=path, doc_id=doc_id, page=page)
         self._show_document_header()
         self.show()
         self.raise_()
         self._load()
+
+    #: The quote box's most lines; a longer quote scrolls inside it.
+    QUOTE_LINES = 6
+
+    def quote_box_cap(self) -> int:
+        """The quote box's greatest height, pixels (:attr:`QUOTE_LINES` lines and the label's padding)."""
+        return self.quote_label.fontMetrics().lineSpacing() * self.QUOTE_LINES + 16
+
+    def _fit_quote_box(self) -> None:
+        """As tall as the quote needs at the panel's width, at most :meth:`quote_box_cap`."""
+        width = max(40, self.quote_box.viewport().width() or self.width() - 24)
+        needed = self.quote_label.heightForWidth(width)
+        if needed < 0:
+            needed = self.quote_label.sizeHint().height()
+        self.quote_box.setFixedHeight(max(self.quote_label.fontMetrics().lineSpacing() + 16,
+                                          min(needed + 2, self.quote_box_cap())))
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        """Re-fit the quote box to the new width."""
+        super().resizeEvent(event)
+        if self.quote_box.isVisible():
+            self._fit_quote_box()
+
+    def clear(self) -> None:
+        """Show nothing (another workspace was selected): no page, no quote, the placeholder texts."""
+        self._seq += 1  # a render still in flight is dropped
+        self.citation = None
+        self.number = self._total = 0
+        self._view = _View()
+        self._placeholder = True
+        self.quote_box.hide()
+        self.ocr_label.hide()
+        self.path_label.setText("")
+        self.path_label.setToolTip("")
+        self.image_label.clear()
+        self.image_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.image_label.setMargin(24)
+        self.text_view.clear()
+        self.search_status.setText("")
+        self.stack.setCurrentWidget(self.scroll)
+        self.retranslate()
+        self._update_nav()
 
     def go_to_page(self, page: int) -> None:
         """Show another page of the same document (highlights stay on the cited page(s) only)."""

@@ -12,7 +12,6 @@ from PySide6.QtCore import QEvent, Qt, QUrl, Signal, Slot
 from PySide6.QtGui import QKeyEvent, QTextCursor, QTextDocumentFragment
 from PySide6.QtWidgets import (
     QHBoxLayout,
-    QLabel,
     QMenu,
     QPlainTextEdit,
     QProgressBar,
@@ -23,7 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop.elide import ElidedLabel
+from desktop.elide import ElidedLabel, distinguishing_starts, elide_distinct
 from desktop.render import Entry, entry_html
 
 
@@ -126,14 +125,20 @@ class ConversationView(QWidget):
         self.export_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         self.export_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
         export_menu = QMenu(self.export_button)
-        self.export_md_action = export_menu.addAction("", self.export_markdown_requested)
-        self.export_pdf_action = export_menu.addAction("", self.export_pdf_requested)
+        # A Signal object is not callable in PySide6 (6.11: "native Qt signal instance … is not
+        # callable" on click): the menu actions emit through the bound ``emit``.
+        self.export_md_action = export_menu.addAction("")
+        self.export_md_action.triggered.connect(self.export_markdown_requested.emit)
+        self.export_pdf_action = export_menu.addAction("")
+        self.export_pdf_action.triggered.connect(self.export_pdf_requested.emit)
         self.export_button.setMenu(export_menu)
         tools.addWidget(self.title_label, 1)
         for b in (self.new_conversation_button, self.copy_button, self.export_button):
             tools.addWidget(b)
 
-        self.stage_label = QLabel("")
+        # One elided line (full text in its tooltip): a long error ("Could not answer: …") as a plain
+        # label widened the column and squeezed the documents list to "Arc…" (issue #24).
+        self.stage_label = ElidedLabel("", mode=Qt.TextElideMode.ElideRight)
         self.busy_bar = QProgressBar()
         self.busy_bar.setRange(0, 0)
         self.busy_bar.setMaximumHeight(6)
@@ -212,12 +217,36 @@ class ConversationView(QWidget):
         """Show the scope chip for the documents ``names`` (the next question searches only them),
         or hide it when ``names`` is empty (the whole workspace)."""
         self._scope_names = list(names)
-        if names:
-            text = (self.tr("Asking about: {names}").format(names=names[0]) if len(names) == 1 else
-                    self.tr("Asking about %n documents: {names}", "", len(names)).format(names=", ".join(names)))
-            self.scope_label.setText(text)
-            self.scope_label.setToolTip("\n".join(names))
         self.scope_row.setVisible(bool(names))
+        self._render_scope()
+
+    def _render_scope(self) -> None:
+        """Fit every chosen document's name into the chip: each gets an equal share of the width and
+        keeps the characters that tell it apart (:func:`desktop.elide.elide_distinct`). Eliding the
+        joined names in the middle cut "a.pdf, b.pdf" down to one of them (issue #24)."""
+        names = self._scope_names
+        if not names:
+            return
+        if len(names) == 1:
+            head = self.tr("Asking about: {names}")
+        else:
+            head = self.tr("Asking about %n documents: {names}", "", len(names))
+        fm = self.scope_label.fontMetrics()
+        room = self.scope_label.contentsRect().width() - 20  # the chip's padding
+        if room <= 40:  # not laid out yet: size from the column
+            room = max(200, self.width() - self.scope_clear_button.sizeHint().width() - 40)
+        room -= fm.horizontalAdvance(head.replace("{names}", ""))
+        sep = ", "
+        each = max(fm.horizontalAdvance("…" * 4), (room - fm.horizontalAdvance(sep) * (len(names) - 1)) / len(names))
+        starts = distinguishing_starts(names)
+        shown = [elide_distinct(n, starts.get(n, 0), each, fm.horizontalAdvance) for n in names]
+        self.scope_label.set_fitted(head.format(names=sep.join(names)), head.format(names=sep.join(shown)))
+        self.scope_label.setToolTip("\n".join(names))
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        """Re-fit the scope chip's names to the new width."""
+        super().resizeEvent(event)
+        self._render_scope()
 
     def set_busy(self, busy: bool, text: str = "") -> None:
         """Show (or clear) the answering state; Stop is enabled while busy."""
@@ -261,10 +290,17 @@ class ConversationView(QWidget):
         has = bool(entries)
         for b in (self.copy_button, self.export_button):
             b.setEnabled(has)
-        if scroll_to is not None and 0 <= scroll_to < len(entries):
-            self.answer_view.scrollToAnchor(f"entry-{scroll_to}")
+        self.scroll_to_entry(scroll_to if scroll_to is not None else len(entries) - 1)
+
+    def scroll_to_entry(self, index: int) -> None:
+        """Show entry ``index`` from its top (its question, scope line and banner), not the
+        conversation's end, which left a long answer's question off screen (issue #24). Without
+        entries, or when a new conversation was just started (its divider is last), the end."""
+        bar = self.answer_view.verticalScrollBar()
+        if 0 <= index < len(self.entries) and not (index == len(self.entries) - 1
+                                                    and self.context_from == len(self.entries) and index > 0):
+            self.answer_view.scrollToAnchor(f"entry-{index}")
         else:
-            bar = self.answer_view.verticalScrollBar()
             bar.setValue(bar.maximum())
 
     def add_entry(self, entry: Entry) -> int:

@@ -139,6 +139,7 @@ class ElidedLabel(QLabel):
                  mode: Qt.TextElideMode = Qt.TextElideMode.ElideMiddle) -> None:
         super().__init__(parent)
         self._mode = mode
+        self._fitted = ""
         self._head, self._tail = "", ""
         self.set_parts(text, "")
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
@@ -156,8 +157,16 @@ class ElidedLabel(QLabel):
         """Show ``text`` (elided to the width)."""
         self.set_parts(text, "")
 
+    def set_fitted(self, text: str, fitted: str) -> None:
+        """Hold ``text`` (what :meth:`text`, the tooltip and screen readers give) but draw ``fitted``,
+        a shortened form made by the caller (each of several names elided to its share), when
+        ``text`` does not fit; ``fitted`` itself is still right-elided if it does not fit either."""
+        self.set_parts(text, "")
+        self._fitted = fitted
+
     def set_parts(self, head: str, tail: str) -> None:
         """Show ``head`` + ``tail``; only ``head`` is elided."""
+        self._fitted = ""
         self._head, self._tail = head, tail
         super().setText(head + tail)  # what accessibility tools read; painting is ours
         self.setToolTip("")
@@ -170,6 +179,8 @@ class ElidedLabel(QLabel):
         room = self.contentsRect().width() - 2 * self.margin()
         if fm.horizontalAdvance(self.full_text()) <= room:
             return self.full_text()
+        if self._fitted:
+            return fm.elidedText(self._fitted, Qt.TextElideMode.ElideRight, max(0, room))
         tail_w = fm.horizontalAdvance(self._tail)
         head = fm.elidedText(self._head, self._mode, max(0, room - tail_w))
         return head + self._tail

@@ -59,12 +59,20 @@ class IndexingController(QObject):
         self.runs: list[IndexRun] = []
         self.rebuild_box: QMessageBox | None = None
         self.rebuilding: set[str] = set()  # workspaces with a rebuild queued or running
+        self.last_summary: dict[str, tuple[IndexReport, str]] = {}  # workspace → its last run's report, as shown
 
     # --- queries -------------------------------------------------------------------------
 
     def active(self, name: str | None = None) -> list[IndexRun]:
         """Runs not finished yet (of workspace ``name``, or all)."""
         return [r for r in self.runs if not r.worker.done and (name is None or r.workspace == name)]
+
+    def summary_text(self, report: IndexReport) -> str:
+        """"Indexed: 2 new or changed, 0 unchanged, 0 removed, 0 failed (3.1 s)" in the current language."""
+        state = self.tr("Cancelled") if report.cancelled else self.tr("Indexed")
+        return self.tr("{state}: {new} new or changed, {same} unchanged, {removed} removed, {failed} failed ({s} s)").format(
+            state=state, new=report.documents, same=report.unchanged, removed=report.removed,
+            failed=len(report.failures), s=f"{report.seconds:.1f}")
 
     def busy(self, name: str) -> bool:
         """True while workspace ``name`` has a run queued or running."""
@@ -222,6 +230,17 @@ class IndexingController(QObject):
         if not runs:
             others = sorted({r.workspace for r in self.active()})
             title = self.tr("Indexing in the background: {names}").format(names=", ".join(others)) if others else ""
+            last = self.last_summary.get(w.workspace_name or "")
+            shown = panel.current_file_label.text()
+            if last is not None and shown == last[1]:
+                # The last run's summary, still shown: re-worded in the current language (issue #24:
+                # "Indexed: 2 new or changed…" stayed English in a Spanish window).
+                text = self.summary_text(last[0])
+                self.last_summary[w.workspace_name or ""] = (last[0], text)
+                if text != shown:
+                    state = list(panel.progress_state())
+                    state[4] = text  # the panel re-shows this state on its own LanguageChange too
+                    panel.set_progress(*state)
             if panel.cancel_button.isEnabled() or title:
                 panel.set_progress(title, 0.0, 0, 0, panel.current_file_label.text() if not title else "", "", False)
             return
@@ -237,11 +256,9 @@ class IndexingController(QObject):
         w = self.w
         if not report.cancelled:
             w.watching.current.add(run.workspace)  # indexed this session: its watcher needs no catch-up run
-        state = self.tr("Cancelled") if report.cancelled else self.tr("Indexed")
-        summary = self.tr("{state}: {new} new or changed, {same} unchanged, {removed} removed, {failed} failed ({s} s)").format(
-            state=state, new=report.documents, same=report.unchanged, removed=report.removed,
-            failed=len(report.failures), s=f"{report.seconds:.1f}")
+        summary = self.summary_text(report)
         run.message = summary
+        self.last_summary[run.workspace] = (report, summary)
         if run.workspace == w.workspace_name:
             done = run.progress.fraction if report.cancelled else 1.0
             total = max(run.progress.files_total, 1)

@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import logging
 import time
-from pathlib import Path
 
 from PySide6.QtCore import QEvent, Qt, QThreadPool, Signal, Slot
 from PySide6.QtGui import (
@@ -45,7 +44,6 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import (
     QApplication,
-    QFileDialog,
     QMainWindow,
     QMessageBox,
     QSplitter,
@@ -63,6 +61,7 @@ from core.types import Answer, Citation
 from desktop.answer_flow import AnswerFlow
 from desktop.citation_panel import CitationPanel
 from desktop.conversation import ConversationView
+from desktop.export import ask_export_path, export_job
 from desktop.indexing_controller import IndexingController
 from desktop.render import Entry, conversation_markdown, entry_markdown
 from desktop.scope_controller import ScopeController
@@ -74,28 +73,6 @@ from desktop.workspace_controller import Gone, WorkspaceController
 from desktop.workspaces_panel import WorkspacesPanel
 
 log = logging.getLogger(__name__)
-
-
-def export_pdf(path: str, markdown: str) -> str:
-    """Write ``markdown`` as a PDF at ``path`` (A4) with QTextDocument + QPdfWriter; pool-thread safe.
-
-    QTextDocument and QPdfWriter are not widgets, so Qt allows them outside the GUI thread.
-    """
-    from PySide6.QtGui import QPageSize, QPdfWriter, QTextDocument
-
-    doc = QTextDocument()
-    doc.setMarkdown(markdown)
-    writer = QPdfWriter(path)
-    writer.setPageSize(QPageSize(QPageSize.PageSizeId.A4))
-    writer.setResolution(96)
-    writer.setTitle("Verbatim")
-    doc.print_(writer)
-    return path
-
-
-def _write_text(path: str, text: str) -> str:
-    Path(path).write_text(text, encoding="utf-8")
-    return path
 
 
 class MainWindow(QMainWindow):
@@ -128,6 +105,7 @@ class MainWindow(QMainWindow):
         settings_saved(object): new settings were saved.
         folders_changed(str, set): files changed in a watched folder of a workspace
             (name, absolute paths); an incremental re-index was queued unless one was waiting.
+        fallback_explained(str): "Automatic" answered with passages; the status bar's text says why.
     """
 
     workspaces_changed = Signal(list)
@@ -140,6 +118,7 @@ class MainWindow(QMainWindow):
     error_occurred = Signal(str)
     settings_saved = Signal(object)
     folders_changed = Signal(str, object)
+    fallback_explained = Signal(str)
 
     # Seconds of quiet before a burst of file events becomes one re-index (core.watch debounce).
     WATCH_QUIET_S = 2.0
@@ -208,7 +187,8 @@ class MainWindow(QMainWindow):
         self._build_menus()
         self._connect()
         self._alias()
-        self.scope = ScopeController(self)  # the Documents list's selection: the next question's scope
+        # The Documents list's selection: the next question's scope.
+        self.scope = ScopeController(self.documents_view, self.conversation, self.workspace_loaded, self)
         self.retranslate()
 
         self.workspaces.reload(select=workspace)
@@ -269,8 +249,8 @@ class MainWindow(QMainWindow):
         a["new"] = self._action(self.file_menu, self.workspaces.new_dialog, QKeySequence.StandardKey.New)
         a["add"] = self._action(self.file_menu, self.indexing.choose_folder, "Ctrl+O")
         self.file_menu.addSeparator()
-        a["export_md"] = self._action(self.file_menu, self._export_markdown_dialog)
-        a["export_pdf"] = self._action(self.file_menu, self._export_pdf_dialog)
+        a["export_md"] = self._action(self.file_menu, lambda: self._export_dialog("md"))
+        a["export_pdf"] = self._action(self.file_menu, lambda: self._export_dialog("pdf"))
         self.file_menu.addSeparator()
         a["settings"] = self._action(self.file_menu, self.open_settings, QKeySequence.StandardKey.Preferences)
         self.file_menu.addSeparator()
@@ -310,6 +290,7 @@ class MainWindow(QMainWindow):
         for key, text in texts.items():
             self._actions[key].setText(text)
         self.status.retranslate()
+        self.answers.retranslate()
         self.workspaces.retranslate()
         self.indexing.retranslate()
         self.welcome.set_ollama(self.status.ollama_ok, self.settings)
@@ -339,8 +320,8 @@ class MainWindow(QMainWindow):
         c.document_clicked.connect(self.answers.open_consulted_document)
         c.passages_requested.connect(self.answers.show_passages)
         c.copy_requested.connect(self.copy_answer)
-        c.export_markdown_requested.connect(self._export_markdown_dialog)
-        c.export_pdf_requested.connect(self._export_pdf_dialog)
+        c.export_markdown_requested.connect(lambda: self._export_dialog("md"))
+        c.export_pdf_requested.connect(lambda: self._export_dialog("pdf"))
         c.as_written_requested.connect(self.answers.ask_as_written)
         c.all_documents_requested.connect(self.answers.ask_all_documents)
         c.new_conversation_requested.connect(self.new_conversation)
@@ -355,7 +336,13 @@ class MainWindow(QMainWindow):
 
     @Slot(str)
     def select_workspace(self, name: str) -> None:
-        """Show workspace ``name``: its documents, history, conversation and indexing progress."""
+        """Show workspace ``name``: its documents, history, conversation and indexing progress.
+
+        The citation panel is emptied when the workspace changes: the previous workspace's page
+        and quote must not stay beside this one's conversation (issue #24)."""
+        if name != self.workspace_name:
+            self.side_panel.clear()
+            self.answers.clear_status()
         self.workspace_name = name
         self.setWindowTitle(f"Verbatim — {name}")
         self.conversation.title_label.setText(name)
@@ -483,8 +470,7 @@ class MainWindow(QMainWindow):
 
     def export_conversation(self, path: str) -> None:
         """Write the conversation to ``path`` in a pool thread: PDF if it ends in ``.pdf``, else Markdown."""
-        markdown = self.conversation_markdown()
-        fn = (lambda: export_pdf(path, markdown)) if path.lower().endswith(".pdf") else (lambda: _write_text(path, markdown))
+        fn = export_job(path, self.conversation_markdown(), f"Verbatim — {self.workspace_name or ''}")
         self._jobs.call(fn, self._on_exported, self._on_error)
 
     @Slot(object)
@@ -492,17 +478,11 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(self.tr("Exported to {path}").format(path=path), 6000)
         self.exported.emit(path)
 
-    def _export_markdown_dialog(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, self.tr("Export conversation"),
-                                              f"{self.workspace_name or 'verbatim'}.md", "Markdown (*.md)")
+    def _export_dialog(self, suffix: str) -> None:
+        """Ask where to export (``md`` or ``pdf``; the dialog opens in the user's documents folder)."""
+        path = ask_export_path(self, self.tr("Export conversation"), self.workspace_name, suffix)
         if path:
             self.export_conversation(path)
-
-    def _export_pdf_dialog(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, self.tr("Export conversation"),
-                                              f"{self.workspace_name or 'verbatim'}.pdf", "PDF (*.pdf)")
-        if path:
-            self.export_conversation(path if path.lower().endswith(".pdf") else path + ".pdf")
 
     # --- history --------------------------------------------------------------
 
@@ -529,7 +509,9 @@ class MainWindow(QMainWindow):
         if name == self.workspace_name:
             self.workspaces_panel.set_history(entries, stale)
             keep = self.current_entry
-            self.conversation.set_entries(self._conversations[name], context_from=self._context_from[name])
+            # Stay at the current entry's top (after an answer: its question), not the end.
+            self.conversation.set_entries(self._conversations[name], context_from=self._context_from[name],
+                                          scroll_to=keep)
             if keep is not None and keep < len(self._conversations[name]):
                 self.answers.set_current_entry(keep)
             elif self._conversations[name]:

@@ -24,7 +24,7 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 from core.followup import fallback_previous
 from core.passages import PASSAGES_HEADER
 from core.types import Answer, Citation
-from desktop.texts import abstention_text, answer_status_text, backend_text, plurals, reason_text, warning_text
+from desktop.texts import abstention_text, answer_status_text, model_text, plurals, reason_text, warning_text
 
 _CTX = "Render"
 
@@ -231,7 +231,7 @@ def entry_html(entry_index: int, entry: Entry) -> str:
     t = a.trace
     footer = [answer_status_text(a.status)]
     if t.backend:
-        footer.append(f"{backend_text(t.backend)} ({t.model})")
+        footer.append(model_text(t.backend, t.model))
     if "total" in t.timings_ms:
         footer.append(f"{t.timings_ms['total'] / 1000:.1f} s")
     parts.append(f"<p style='color:gray; font-size:9pt'>{esc(' · '.join(footer))}</p><hr>")
@@ -305,7 +305,8 @@ def entry_markdown(entry: Entry) -> str:
     if a.kind == "passages" and a.status != "abstained":
         lines += [f"*{_t(PASSAGES_HEADER)}*", ""]
         for n, cit in enumerate(entry.citations(), 1):
-            lines += [f"> “{display_quote(cit.quote)}” [{n}]", ">", f"> — {cit.doc_id}, {_t('page')} {cit.page}  ",
+            lines += [f"> “{display_quote(cit.quote)}” [{n}]", ">",
+                      f"> — {cit.doc_id}, {citation_place(cit)} · {citation_check(cit)}  ",
                       f"> `{cit.path}`", ""]
     elif a.status == "abstained" and a.abstention is not None:
         ab = a.abstention
@@ -338,7 +339,8 @@ def entry_markdown(entry: Entry) -> str:
                 marks += f" ({_t('OCR — check the page')})"
             if cit.doc_id in entry.stale:
                 marks += f" ({_t('changed since this answer')})"
-            lines.append(f"{n}. {cit.doc_id}, {_t('page')} {cit.page}{marks}: “{display_quote(cit.quote)}”  ")
+            lines.append(f"{n}. {cit.doc_id}, {citation_place(cit)}{marks} · {citation_check(cit)}: "
+                         f"“{display_quote(cit.quote)}”  ")
             lines.append(f"   `{cit.path}`")
         lines.append("")
     if any(r.claim for r in a.rejected):
@@ -363,10 +365,51 @@ def rejected_summary(removed: int, dropped: int) -> str:
     return ", ".join(parts)
 
 
-def conversation_markdown(workspace: str, entries: list[Entry]) -> str:
-    """Markdown of a whole conversation, titled with the workspace name."""
-    head = [f"# Verbatim — {workspace}", ""]
-    return "\n".join(head + [entry_markdown(e) for e in entries])
+def citation_place(cit: Citation) -> str:
+    """"page 3" (1-based physical page), with the printed label when it differs ("page 3 (printed iv)");
+    ``page_label`` is read getattr-safe (older stored answers have none)."""
+    where = f"{_t('page')} {cit.page}"
+    label = getattr(cit, "page_label", "") or ""
+    if label and label != str(cit.page):
+        where += " " + _t("(printed {label})").format(label=label)
+    return where
+
+
+def citation_check(cit: Citation) -> str:
+    """How the quote was verified against the source: "verified: exact match" or "verified: fuzzy match, 93/100"."""
+    kind = getattr(cit.match, "value", str(cit.match))
+    if kind in ("exact", "normalized"):
+        return _t("verified: {kind} match").format(kind=_t(kind))
+    return _t("verified: {kind} match, {score}/100").format(kind=_t(kind), score=f"{cit.score:.0f}")
+
+
+def _when(seconds: float) -> str:
+    """Local date and time, ISO order (unambiguous in every locale): "2026-12-01 23:40"."""
+    import time as _time
+
+    return _time.strftime("%Y-%m-%d %H:%M", _time.localtime(seconds))
+
+
+def conversation_markdown(workspace: str, entries: list[Entry], exported_at: float | None = None) -> str:
+    """Markdown of a whole conversation for an export: titled with the workspace, dated, and each
+    entry with the time it was asked and its verification status under its question.
+
+    Args:
+        exported_at: Unix time, seconds, of the export (``None``: now).
+    """
+    import time as _time
+
+    when = _when(exported_at if exported_at is not None else _time.time())
+    head = [f"# Verbatim — {workspace}", "",
+            f"*{_t('Workspace')}: {workspace} · {_t('Exported')}: {when}*", ""]
+    parts = []
+    for e in entries:
+        question, _, rest = entry_markdown(e).partition("\n")
+        meta = [answer_status_text(e.answer.status)]
+        if e.asked_at:
+            meta.insert(0, f"{_t('Asked')}: {_when(e.asked_at)}")
+        parts.append("\n".join([question, "", f"*{' · '.join(meta)}*", rest]))
+    return "\n".join(head + parts)
 
 
 def short_path(path: str) -> str:
@@ -392,6 +435,15 @@ _LUPDATE = (
     QT_TRANSLATE_NOOP("Render", "OCR — check the page"),
     QT_TRANSLATE_NOOP("Render", "changed since this answer"),
     QT_TRANSLATE_NOOP("Render", "page"),
+    QT_TRANSLATE_NOOP("Render", "(printed {label})"),
+    QT_TRANSLATE_NOOP("Render", "verified: {kind} match"),
+    QT_TRANSLATE_NOOP("Render", "verified: {kind} match, {score}/100"),
+    QT_TRANSLATE_NOOP("Render", "exact"),
+    QT_TRANSLATE_NOOP("Render", "normalized"),
+    QT_TRANSLATE_NOOP("Render", "fuzzy"),
+    QT_TRANSLATE_NOOP("Render", "Workspace"),
+    QT_TRANSLATE_NOOP("Render", "Exported"),
+    QT_TRANSLATE_NOOP("Render", "Asked"),
     QT_TRANSLATE_NOOP("Render", "hide"),
     QT_TRANSLATE_NOOP("Render", "show why"),
     QT_TRANSLATE_NOOP("Render", "Not verified"),

@@ -9,14 +9,11 @@ answer says where it searched. Switching workspace clears it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from PySide6.QtCore import QObject, SignalInstance
+from PySide6.QtWidgets import QTreeWidget
 
-from PySide6.QtCore import QObject
-
+from desktop.conversation import ConversationView
 from desktop.workspaces_panel import ROLE_ID, ROLE_STATUS
-
-if TYPE_CHECKING:
-    from desktop.main_window import MainWindow
 
 #: Statuses of rows a question can be scoped to (queued, indexing or failed rows hold no chunks).
 SCOPABLE = ("active", "superseded", "quarantined")
@@ -25,26 +22,30 @@ SCOPABLE = ("active", "superseded", "quarantined")
 class ScopeController(QObject):
     """Keeps the scope chip equal to the Documents list's selection; :attr:`doc_ids` for the next question."""
 
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
-        self.w = window
+    def __init__(self, documents_view: QTreeWidget, conversation: ConversationView,
+                 workspace_loaded: SignalInstance, parent: QObject | None = None) -> None:
+        """Narrow interface (napari-style): the documents list it reads, the conversation whose chip
+        it sets, and the signal that a workspace's documents were shown — not the whole window,
+        so this module does not import :mod:`desktop.main_window` (issue #24, import cycles)."""
+        super().__init__(parent)
+        self.documents_view = documents_view
+        self.conversation = conversation
         self.doc_ids: list[str] = []
         self.names: list[str] = []
-        view = window.documents_view
-        view.itemSelectionChanged.connect(self._on_selection)
-        window.conversation.scope_cleared.connect(self.clear)
-        window.workspace_loaded.connect(lambda _name: self._on_selection())
+        documents_view.itemSelectionChanged.connect(self._on_selection)
+        conversation.scope_cleared.connect(self.clear)
+        workspace_loaded.connect(lambda _name: self._on_selection())
 
     def _on_selection(self) -> None:
-        rows = [it for it in self.w.documents_view.selectedItems()
+        rows = [it for it in self.documents_view.selectedItems()
                 if it.data(0, ROLE_ID) and it.data(0, ROLE_STATUS) in SCOPABLE]
         self.doc_ids = [it.data(0, ROLE_ID) for it in rows]
         self.names = [it.text(0) for it in rows]
-        self.w.conversation.set_scope(self.names)
+        self.conversation.set_scope(self.names)
 
     def clear(self) -> None:
         """Search the whole workspace again: the selection and the chip are cleared."""
-        self.w.documents_view.clearSelection()
+        self.documents_view.clearSelection()
         self._on_selection()
 
     def for_question(self) -> list[str] | None:

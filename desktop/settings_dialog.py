@@ -45,11 +45,11 @@ FIELDS = (
 _LIST_TIMEOUT_S = 5.0
 
 
-def _list_models(settings: Settings) -> list[str]:
-    from core.generate import OllamaBackend
+def _list_models(settings: Settings):
+    """Worker: what the host's ``/api/tags`` says (:class:`core.ollama_check.OllamaDiagnosis`)."""
+    from core.ollama_check import diagnose
 
-    quick = settings.model_copy(update={"request_timeout_s": _LIST_TIMEOUT_S})
-    return OllamaBackend(quick).list_models()
+    return diagnose(settings.ollama_host, "", timeout_s=_LIST_TIMEOUT_S)
 
 
 class SettingsDialog(QDialog):
@@ -218,17 +218,23 @@ class SettingsDialog(QDialog):
         self._jobs.call(lambda: _list_models(probe), self._on_models, self._on_models_error)
 
     @Slot(object)
-    def _on_models(self, models: list[str]) -> None:
-        combo = self.widgets["ollama_model"]
-        assert isinstance(combo, QComboBox)
-        current = combo.currentText()
-        combo.clear()
-        combo.addItems(models)
-        combo.setCurrentText(current)
-        self.models_status.setText(
-            self.tr("Ollama reports {n} models.").format(n=len(models)) if models
-            else self.tr("Ollama has no models installed (ollama pull <model>).")
-        )
+    def _on_models(self, diagnosis) -> None:
+        """Fill the model list, or say what is wrong with the host: its address, the HTTP status or
+        network error, and the fix that fits a local or a remote host (issue #24)."""
+        from desktop.ollama_texts import models_text
+
+        models = list(diagnosis.models)
+        self.diagnosis = diagnosis
+        if diagnosis.kind in ("ok", "no_model"):
+            combo = self.widgets["ollama_model"]
+            assert isinstance(combo, QComboBox)
+            current = combo.currentText()
+            combo.clear()
+            combo.addItems(models)
+            combo.setCurrentText(current)
+        text = models_text(diagnosis)
+        self.models_status.setText(text)
+        self.models_status.setToolTip(text)
         self.models_loaded.emit(models)
 
     @Slot(object)

@@ -6,25 +6,38 @@ the language the window started with.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
-from PySide6.QtCore import QObject
-from PySide6.QtWidgets import QLabel
+from PySide6.QtCore import QObject, QThreadPool
+from PySide6.QtWidgets import QLabel, QStatusBar
 
 from core.engine import LocalEngine
-from core.generate import ollama_reachable
 from desktop.texts import backend_text
 from desktop.workers import CallWorker
 
 if TYPE_CHECKING:
     from core.types import Trace
-    from desktop.main_window import MainWindow
+
+
+class StatusHost(Protocol):
+    """What the status bar's controller needs of its window (napari-style narrow interface; the
+    controller does not import :mod:`desktop.main_window`, issue #24)."""
+
+    settings: Any  # core.settings.Settings: backend, Ollama host and model
+    engine: Any  # core.engine.Engine or LocalEngine: its pid, start and warm-up timings
+    jobs: Any  # desktop.workers.Jobs: runs checks off the GUI thread
+    net_pool: QThreadPool  # the network lane (Ollama checks)
+    welcome: Any  # desktop.welcome.WelcomeView: told whether Ollama answers
+    watching: Any  # its ``pool`` waits for the engine's warm-up
+    fallback_explained: Any  # Signal(str): "Automatic" answered with passages, and why
+
+    def statusBar(self) -> QStatusBar: ...  # noqa: N802, D102 - Qt's name
 
 
 class StatusController(QObject):
     """Owns the status bar's permanent labels and the engine and Ollama checks that fill them."""
 
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: StatusHost) -> None:
         super().__init__(window)
         self.w = window
         bar = window.statusBar()
@@ -38,6 +51,8 @@ class StatusController(QObject):
         self.engine_state = "local"  # local, loading, ready, failed, stopped
         self.engine_timings: dict = {}
         self.trace: Trace | None = None  # the current answer's, once there is one
+        self.ollama_diagnosis = None  # the last check's core.ollama_check.OllamaDiagnosis
+        self.fallback = None  # the OllamaDiagnosis of the last "Automatic" fallback to passages
         self.retranslate()
 
     def retranslate(self) -> None:
@@ -53,22 +68,50 @@ class StatusController(QObject):
 
     def check_ollama(self) -> None:
         """Ask (network lane) whether the configured Ollama host answers."""
-        settings = self.w.settings
-        self.w.jobs.call(lambda: ollama_reachable(settings), self._on_ollama_checked, pool=self.w.net_pool)
+        from core.ollama_check import diagnose
 
-    def _on_ollama_checked(self, ok: bool) -> None:
-        self.ollama_ok = bool(ok)
+        settings = self.w.settings
+        self.w.jobs.call(lambda: diagnose(settings.ollama_host, timeout_s=1.5), self._on_ollama_checked,
+                         pool=self.w.net_pool)
+
+    def _on_ollama_checked(self, diagnosis) -> None:
+        self.ollama_diagnosis = diagnosis
+        self.ollama_ok = diagnosis.kind in ("ok", "no_model")
         self.show_ollama()
         self.w.welcome.set_ollama(self.ollama_ok, self.w.settings)
         if self.trace is None:
             self.show_model(None)
+
+    def explain_fallback(self) -> None:
+        """"Automatic" answered with passages: ask the host why (network lane), then say so in the
+        status bar with the reason and its fix (issue #24: the fallback was silent)."""
+        from core.ollama_check import diagnose
+
+        settings = self.w.settings
+        self.w.jobs.call(lambda: diagnose(settings.ollama_host, settings.ollama_model, timeout_s=1.5),
+                         self._on_fallback_explained, lambda exc: self._on_fallback_explained(None),
+                         pool=self.w.net_pool)
+
+    def _on_fallback_explained(self, diagnosis) -> None:
+        from desktop.ollama_texts import fallback_text
+
+        self.fallback = diagnosis if diagnosis is not None else False
+        text = fallback_text(diagnosis)
+        self.w.statusBar().showMessage(text, 20000)
+        self.backend_label.setToolTip(text)
+        self.w.fallback_explained.emit(text)
 
     def show_ollama(self) -> None:
         if self.ollama_ok is None:
             self.ollama_label.setText(self.tr("Ollama: checking…"))
         else:
             self.ollama_label.setText(self.tr("Ollama: reachable") if self.ollama_ok else self.tr("Ollama: not reachable"))
-        self.ollama_label.setToolTip(self.w.settings.ollama_host)
+        from desktop.ollama_texts import problem_text
+
+        d = self.ollama_diagnosis
+        # The label stays short (a long error squeezed the window); the host and the reason are its tooltip.
+        self.ollama_label.setToolTip(problem_text(d) if d is not None and not self.ollama_ok
+                                     else self.w.settings.ollama_host)
 
     def show_model(self, trace: Trace | None) -> None:
         """Say which model answered the current answer (``trace``), or which one will answer."""

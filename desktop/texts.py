@@ -169,6 +169,16 @@ def doc_status_text(status: str) -> str:
     return texts.get(status, status)
 
 
+def model_text(backend: str, model: str) -> str:
+    """"passages (no model) · sentence scoring (embeddings + BM25 terms)" or "Ollama (llama3.1)": what
+    answered, in the window's language. Core's description of the passages scoring
+    (:data:`core.passages.PASSAGES_MODEL`, English) is translated here (issue #24)."""
+    t = QCoreApplication.translate
+    if backend == "passages":
+        return backend_text("passages") + (" · " + t(_CTX, model) if model else "")
+    return f"{backend_text(backend)} ({model})" if model else backend_text(backend)
+
+
 def answer_status_text(status: str) -> str:
     """Label of an answer's status."""
     t = QCoreApplication.translate
@@ -183,7 +193,12 @@ def answer_status_text(status: str) -> str:
 # core.pipeline's fixed abstention messages (core speaks English and has no Qt); the window
 # shows them in its own language. A message not listed here is shown as core wrote it;
 # tests/desktop/test_i18n.py checks that every literal message core can produce is listed.
+#: The window's own abstention message for a question asked while the workspace's first index is
+#: still being written (core says "no indexed text yet … scanned pages need OCR", issue #24).
+STILL_INDEXING = QT_TRANSLATE_NOOP("Texts", "This workspace is still being indexed: no text can be searched yet. Ask again when indexing finishes.")  # noqa: E501
+
 ABSTENTION_MESSAGES = (
+    STILL_INDEXING,
     # one literal per line: pyside6-lupdate does not join implicitly concatenated strings
     QT_TRANSLATE_NOOP("Texts", "This workspace has no indexed text yet: index a folder with documents that contain text (scanned pages need OCR)."),
     QT_TRANSLATE_NOOP("Texts", "Nothing in this workspace matches the question; no document was given to the model."),
@@ -252,6 +267,7 @@ _LUPDATE = (
     QT_TRANSLATE_NOOP("Texts", "passages (no model)"),
     QT_TRANSLATE_NOOP("Texts", "scripted"),
     QT_TRANSLATE_NOOP("Texts", "Answered"),
+    QT_TRANSLATE_NOOP("Texts", "sentence scoring (embeddings + BM25 terms)"),  # core.passages.PASSAGES_MODEL
     QT_TRANSLATE_NOOP("Texts", "Partial answer"),
     QT_TRANSLATE_NOOP("Texts", "No verified answer"),
 )

@@ -449,6 +449,10 @@ class WorkspacesPanel(QWidget):
 
     # --- progress -------------------------------------------------------------
 
+    def progress_state(self) -> tuple:
+        """The arguments of the last :meth:`set_progress` call."""
+        return self._progress
+
     def set_progress(self, title: str, fraction: float, files_done: int, files_total: int, current: str,
                      eta: str, running: bool) -> None:
         """Show indexing progress: ``fraction`` (0..1) of the work, ``files_done`` of ``files_total``.

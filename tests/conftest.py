@@ -57,6 +57,9 @@ def verbatim_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     for key in list(os.environ):
         if key.startswith("VERBATIM_") and key not in {"VERBATIM_HOME", "VERBATIM_EMBEDDING_MODEL", "VERBATIM_SHARED", "VERBATIM_GGUF"}:
             monkeypatch.delenv(key)
+    # `verbatim ask` leaves a warm engine running for the next question (core.engine_server);
+    # tests must leave no process behind: off unless a test turns it on.
+    monkeypatch.setenv("VERBATIM_ENGINE_IDLE_S", "0")
     return home
 
 

@@ -3,7 +3,7 @@
 <context>
     <name>ConversationView</name>
     <message numerus="yes">
-        <location filename="../../desktop/conversation.py" line="217" />
+        <location filename="../../desktop/conversation.py" line="233" />
         <source>Asking about %n documents: {names}</source>
         <translation><numerusform>Asking about %n document: {names}</numerusform><numerusform>Asking about %n documents: {names}</numerusform></translation>
     </message>
@@ -11,12 +11,12 @@
 <context>
     <name>IndexingController</name>
     <message numerus="yes">
-        <location filename="../../desktop/indexing_controller.py" line="231" />
+        <location filename="../../desktop/indexing_controller.py" line="250" />
         <source>(+%n queued)</source>
         <translation><numerusform>(+%n queued)</numerusform><numerusform>(+%n queued)</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/indexing_controller.py" line="250" />
+        <location filename="../../desktop/indexing_controller.py" line="267" />
         <source>Chunks: %n</source>
         <translation><numerusform>Chunks: %n</numerusform><numerusform>Chunks: %n</numerusform></translation>
     </message>

@@ -3,29 +3,29 @@
 <context>
     <name>AnswerFlow</name>
     <message>
-        <location filename="../../desktop/answer_flow.py" line="162" />
+        <location filename="../../desktop/answer_flow.py" line="169" />
         <source>Waiting…</source>
         <translation>Esperando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/answer_flow.py" line="173" />
+        <location filename="../../desktop/answer_flow.py" line="180" />
         <source>Stopping…</source>
         <translation>Deteniendo…</translation>
     </message>
     <message>
-        <location filename="../../desktop/answer_flow.py" line="217" />
-        <location filename="../../desktop/answer_flow.py" line="234" />
-        <location filename="../../desktop/answer_flow.py" line="379" />
+        <location filename="../../desktop/answer_flow.py" line="224" />
+        <location filename="../../desktop/answer_flow.py" line="241" />
+        <location filename="../../desktop/answer_flow.py" line="418" />
         <source>{n} sentences verified as the model writes…</source>
         <translation>{n} frases verificadas mientras el modelo escribe…</translation>
     </message>
     <message>
-        <location filename="../../desktop/answer_flow.py" line="277" />
+        <location filename="../../desktop/answer_flow.py" line="312" />
         <source>Could not answer: {error}</source>
         <translation>No se pudo responder: {error}</translation>
     </message>
     <message>
-        <location filename="../../desktop/answer_flow.py" line="284" />
+        <location filename="../../desktop/answer_flow.py" line="313" />
         <source>Stopped</source>
         <translation>Detenido</translation>
     </message>
@@ -33,109 +33,110 @@
 <context>
     <name>CitationPanel</name>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="212" />
+        <location filename="../../desktop/citation_panel.py" line="228" />
         <source>Citation</source>
         <translation>Cita</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="227" />
+        <location filename="../../desktop/citation_panel.py" line="243" />
         <source>Click a citation number to see its page.</source>
         <translation>Pulse un número de cita para ver su página.</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="213" />
+        <location filename="../../desktop/citation_panel.py" line="229" />
         <source>OCR — check the page: this text was recognised from an image.</source>
         <translation>OCR — compruebe la página: este texto se reconoció a partir de una imagen.</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="214" />
+        <location filename="../../desktop/citation_panel.py" line="230" />
         <source>Previous citation (Alt+Left)</source>
         <translation>Cita anterior (Alt+Izquierda)</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="215" />
+        <location filename="../../desktop/citation_panel.py" line="231" />
         <source>Next citation (Alt+Right)</source>
         <translation>Cita siguiente (Alt+Derecha)</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="216" />
+        <location filename="../../desktop/citation_panel.py" line="232" />
         <source>Previous page</source>
         <translation>Página anterior</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="216" />
+        <location filename="../../desktop/citation_panel.py" line="232" />
         <source>Next page</source>
         <translation>Página siguiente</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="217" />
+        <location filename="../../desktop/citation_panel.py" line="233" />
         <source>Zoom out</source>
         <translation>Alejar</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="217" />
+        <location filename="../../desktop/citation_panel.py" line="233" />
         <source>Zoom in</source>
         <translation>Acercar</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="221" />
+        <location filename="../../desktop/citation_panel.py" line="237" />
         <source>Open</source>
         <translation>Abrir</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="218" />
+        <location filename="../../desktop/citation_panel.py" line="234" />
         <source>Open in the default viewer</source>
         <translation>Abrir en el visor predeterminado</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="222" />
+        <location filename="../../desktop/citation_panel.py" line="238" />
         <source>Find in document (Ctrl+F)</source>
         <translation>Buscar en el documento (Ctrl+F)</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="223" />
+        <location filename="../../desktop/citation_panel.py" line="239" />
         <source>Find in document</source>
         <translation>Buscar en el documento</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="228" />
+        <location filename="../../desktop/citation_panel.py" line="244" />
         <source>The cited page appears here, rendered from the document, with the quoted passage highlighted.</source>
         <translation>Aquí aparece la página citada, dibujada a partir del documento, con el pasaje citado resaltado.</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="224" />
+        <location filename="../../desktop/citation_panel.py" line="240" />
         <source>Cited page</source>
         <translation>Página citada</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="225" />
+        <location filename="../../desktop/citation_panel.py" line="241" />
         <source>Cited text</source>
         <translation>Texto citado</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="263" />
-        <location filename="../../desktop/citation_panel.py" line="277" />
+        <location filename="../../desktop/citation_panel.py" line="279" />
+        <location filename="../../desktop/citation_panel.py" line="293" />
         <source>page {n}</source>
         <translation>página {n}</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="266" />
+        <location filename="../../desktop/citation_panel.py" line="282" />
         <source>(printed {label})</source>
         <translation>(impresa {label})</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="364" />
+        <location filename="../../desktop/citation_panel.py" line="425" />
         <source>Rendering page…</source>
+        <extracomment>The quote box's most lines; a longer quote scrolls inside it.</extracomment>
         <translation>Dibujando la página…</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="442" />
-        <location filename="../../desktop/citation_panel.py" line="456" />
+        <location filename="../../desktop/citation_panel.py" line="503" />
+        <location filename="../../desktop/citation_panel.py" line="517" />
         <source>Not found</source>
         <translation>No encontrado</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="447" />
+        <location filename="../../desktop/citation_panel.py" line="508" />
         <source>Searching…</source>
         <translation>Buscando…</translation>
     </message>
@@ -143,109 +144,109 @@
 <context>
     <name>ConversationView</name>
     <message>
-        <location filename="../../desktop/conversation.py" line="182" />
+        <location filename="../../desktop/conversation.py" line="187" />
         <source>Conversation</source>
         <translation>Conversación</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="183" />
-        <location filename="../../desktop/conversation.py" line="230" />
+        <location filename="../../desktop/conversation.py" line="188" />
+        <location filename="../../desktop/conversation.py" line="259" />
         <source>New conversation</source>
         <translation>Nueva conversación</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="185" />
+        <location filename="../../desktop/conversation.py" line="190" />
         <source>Start a new conversation: the next question is not read as a follow-up of the earlier ones (Ctrl+Shift+N)</source>
         <translation>Empezar una conversación nueva: la siguiente pregunta no se lee como continuación de las anteriores (Ctrl+Mayús+N)</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="187" />
+        <location filename="../../desktop/conversation.py" line="192" />
         <source>Copy answer</source>
         <translation>Copiar respuesta</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="188" />
+        <location filename="../../desktop/conversation.py" line="193" />
         <source>Copy the last answer with its citations</source>
         <translation>Copiar la última respuesta con sus citas</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="189" />
+        <location filename="../../desktop/conversation.py" line="194" />
         <source>Export</source>
         <translation>Exportar</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="190" />
+        <location filename="../../desktop/conversation.py" line="195" />
         <source>Export the conversation as Markdown or PDF</source>
         <translation>Exportar la conversación como Markdown o PDF</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="191" />
+        <location filename="../../desktop/conversation.py" line="196" />
         <source>Export Markdown…</source>
         <translation>Exportar Markdown…</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="192" />
+        <location filename="../../desktop/conversation.py" line="197" />
         <source>Export PDF…</source>
         <translation>Exportar PDF…</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="195" />
+        <location filename="../../desktop/conversation.py" line="200" />
         <source>Answering state</source>
         <translation>Estado de la respuesta</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="197" />
+        <location filename="../../desktop/conversation.py" line="202" />
         <source>Ask a question about this workspace's documents (Ctrl+L). Enter asks, Ctrl+Enter adds a line.</source>
         <translation>Pregunte sobre los documentos de este espacio de trabajo (Ctrl+L). Intro pregunta, Ctrl+Intro añade una línea.</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="199" />
+        <location filename="../../desktop/conversation.py" line="204" />
         <source>Question</source>
         <translation>Pregunta</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="200" />
-        <location filename="../../desktop/conversation.py" line="201" />
+        <location filename="../../desktop/conversation.py" line="205" />
+        <location filename="../../desktop/conversation.py" line="206" />
         <source>Ask</source>
         <translation>Preguntar</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="202" />
+        <location filename="../../desktop/conversation.py" line="207" />
         <source>Stop</source>
         <translation>Detener</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="203" />
+        <location filename="../../desktop/conversation.py" line="208" />
         <source>Stop answering</source>
         <translation>Detener la respuesta</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="204" />
+        <location filename="../../desktop/conversation.py" line="209" />
         <source>Search all documents</source>
         <translation>Buscar en todos los documentos</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="205" />
+        <location filename="../../desktop/conversation.py" line="210" />
         <source>Clear the selection: the next question searches the whole workspace</source>
         <translation>Borrar la selección: la próxima pregunta busca en todo el espacio de trabajo</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="206" />
+        <location filename="../../desktop/conversation.py" line="211" />
         <source>Documents the next question searches</source>
         <translation>Documentos en los que busca la próxima pregunta</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="216" />
+        <location filename="../../desktop/conversation.py" line="231" />
         <source>Asking about: {names}</source>
         <translation>Preguntando sobre: {names}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/conversation.py" line="217" />
+        <location filename="../../desktop/conversation.py" line="233" />
         <source>Asking about %n documents: {names}</source>
         <translation><numerusform>Preguntando sobre %n documento: {names}</numerusform><numerusform>Preguntando sobre %n documentos: {names}</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="255" />
+        <location filename="../../desktop/conversation.py" line="284" />
         <source>Answers appear here. Every sentence carries numbered citations; click one to see the quoted passage on its page.</source>
         <translation>Las respuestas aparecen aquí. Cada frase lleva citas numeradas; pulse una para ver el pasaje citado en su página.</translation>
     </message>
@@ -253,77 +254,77 @@
 <context>
     <name>IndexingController</name>
     <message>
-        <location filename="../../desktop/indexing_controller.py" line="115" />
+        <location filename="../../desktop/indexing_controller.py" line="123" />
         <source>Waiting to index {names}</source>
         <translation>Esperando para indexar {names}</translation>
     </message>
     <message>
-        <location filename="../../desktop/indexing_controller.py" line="119" />
+        <location filename="../../desktop/indexing_controller.py" line="127" />
         <source>Not a folder: </source>
         <translation>No es una carpeta: </translation>
     </message>
     <message>
-        <location filename="../../desktop/indexing_controller.py" line="182" />
+        <location filename="../../desktop/indexing_controller.py" line="190" />
         <source>Cancelling…</source>
         <translation>Cancelando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/indexing_controller.py" line="224" />
+        <location filename="../../desktop/indexing_controller.py" line="232" />
         <source>Indexing in the background: {names}</source>
         <translation>Indexando en segundo plano: {names}</translation>
     </message>
     <message>
-        <location filename="../../desktop/indexing_controller.py" line="229" />
+        <location filename="../../desktop/indexing_controller.py" line="248" />
         <source>Indexing {names}</source>
         <translation>Indexando {names}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/indexing_controller.py" line="231" />
+        <location filename="../../desktop/indexing_controller.py" line="250" />
         <source>(+%n queued)</source>
         <translation><numerusform>(+%n en cola)</numerusform><numerusform>(+%n en cola)</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop/indexing_controller.py" line="240" />
+        <location filename="../../desktop/indexing_controller.py" line="72" />
         <source>Cancelled</source>
         <translation>Cancelado</translation>
     </message>
     <message>
-        <location filename="../../desktop/indexing_controller.py" line="240" />
+        <location filename="../../desktop/indexing_controller.py" line="72" />
         <source>Indexed</source>
         <translation>Indexado</translation>
     </message>
     <message>
-        <location filename="../../desktop/indexing_controller.py" line="241" />
+        <location filename="../../desktop/indexing_controller.py" line="73" />
         <source>{state}: {new} new or changed, {same} unchanged, {removed} removed, {failed} failed ({s} s)</source>
         <translation>{state}: {new} nuevos o modificados, {same} sin cambios, {removed} quitados, {failed} con error ({s} s)</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/indexing_controller.py" line="250" />
+        <location filename="../../desktop/indexing_controller.py" line="267" />
         <source>Chunks: %n</source>
         <translation><numerusform>Fragmentos: %n</numerusform><numerusform>Fragmentos: %n</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop/indexing_controller.py" line="265" />
+        <location filename="../../desktop/indexing_controller.py" line="282" />
         <source>Add folder to index</source>
         <translation>Añadir una carpeta al índice</translation>
     </message>
     <message>
-        <location filename="../../desktop/indexing_controller.py" line="280" />
+        <location filename="../../desktop/indexing_controller.py" line="297" />
         <source>Rebuild the index?</source>
         <translation>¿Reconstruir el índice?</translation>
     </message>
     <message>
-        <location filename="../../desktop/indexing_controller.py" line="282" />
+        <location filename="../../desktop/indexing_controller.py" line="299" />
         <source>This workspace was indexed with other settings (embedding model or chunking). Its vectors cannot be mixed with new ones: rebuild it to use it. Rebuilding re-reads every document and may take a while.</source>
         <translation>Este espacio de trabajo se indexó con otros ajustes (modelo de vectores o fragmentación). Sus vectores no pueden mezclarse con los nuevos: reconstrúyalo para usarlo. La reconstrucción vuelve a leer todos los documentos y puede tardar un rato.</translation>
     </message>
     <message>
-        <location filename="../../desktop/indexing_controller.py" line="286" />
+        <location filename="../../desktop/indexing_controller.py" line="303" />
         <source>Rebuild</source>
         <translation>Reconstruir</translation>
     </message>
     <message>
-        <location filename="../../desktop/indexing_controller.py" line="322" />
+        <location filename="../../desktop/indexing_controller.py" line="339" />
         <source>Rebuilding the index…</source>
         <translation>Reconstruyendo el índice…</translation>
     </message>
@@ -331,100 +332,178 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../desktop/main_window.py" line="299" />
+        <location filename="../../desktop/main_window.py" line="279" />
         <source>&amp;File</source>
         <translation>&amp;Archivo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="303" />
+        <location filename="../../desktop/main_window.py" line="283" />
         <source>New workspace…</source>
         <translation>Nuevo espacio de trabajo…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="303" />
+        <location filename="../../desktop/main_window.py" line="283" />
         <source>Add folder…</source>
         <translation>Añadir carpeta…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="304" />
+        <location filename="../../desktop/main_window.py" line="284" />
         <source>Export conversation as Markdown…</source>
         <translation>Exportar la conversación como Markdown…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="304" />
+        <location filename="../../desktop/main_window.py" line="284" />
         <source>Export conversation as PDF…</source>
         <translation>Exportar la conversación como PDF…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="305" />
+        <location filename="../../desktop/main_window.py" line="285" />
         <source>Settings…</source>
         <translation>Preferencias…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="305" />
+        <location filename="../../desktop/main_window.py" line="285" />
         <source>Quit</source>
         <translation>Salir</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="300" />
+        <location filename="../../desktop/main_window.py" line="280" />
         <source>&amp;Edit</source>
         <translation>&amp;Editar</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="306" />
+        <location filename="../../desktop/main_window.py" line="286" />
         <source>Copy answer with citations</source>
         <translation>Copiar la respuesta con sus citas</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="306" />
+        <location filename="../../desktop/main_window.py" line="286" />
         <source>Find in document</source>
         <translation>Buscar en el documento</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="301" />
+        <location filename="../../desktop/main_window.py" line="281" />
         <source>&amp;Help</source>
         <translation>A&amp;yuda</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="307" />
+        <location filename="../../desktop/main_window.py" line="287" />
         <source>New conversation</source>
         <translation>Nueva conversación</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="308" />
+        <location filename="../../desktop/main_window.py" line="288" />
         <source>Getting started</source>
         <translation>Primeros pasos</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="392" />
+        <location filename="../../desktop/main_window.py" line="379" />
         <source>New conversation: the next question is read on its own.</source>
         <translation>Nueva conversación: la siguiente pregunta se lee por sí sola.</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="477" />
+        <location filename="../../desktop/main_window.py" line="464" />
         <source>Answer copied with its citations.</source>
         <translation>Respuesta copiada con sus citas.</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="492" />
+        <location filename="../../desktop/main_window.py" line="478" />
         <source>Exported to {path}</source>
         <translation>Exportado a {path}</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="496" />
-        <location filename="../../desktop/main_window.py" line="502" />
+        <location filename="../../desktop/main_window.py" line="483" />
         <source>Export conversation</source>
         <translation>Exportar la conversación</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="557" />
+        <location filename="../../desktop/main_window.py" line="539" />
         <source>Delete history</source>
         <translation>Eliminar el historial</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="558" />
+        <location filename="../../desktop/main_window.py" line="540" />
         <source>Delete every question and answer of this workspace's history?</source>
         <translation>¿Eliminar todas las preguntas y respuestas del historial de este espacio de trabajo?</translation>
+    </message>
+</context>
+<context>
+    <name>OllamaTexts</name>
+    <message>
+        <location filename="../../desktop/ollama_texts.py" line="17" />
+        <source>Ollama is not running at {host} ({error}). Start it with: ollama serve</source>
+        <translation>Ollama no está en marcha en {host} ({error}). Arránquelo con: ollama serve</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ollama_texts.py" line="18" />
+        <source>Ollama at {host} did not answer ({error}). Check that the machine is on, that Ollama there listens on the network (OLLAMA_HOST=0.0.0.0) and that no firewall blocks port {port}.</source>
+        <translation>Ollama en {host} no respondió ({error}). Compruebe que la máquina está encendida, que Ollama escucha allí en la red (OLLAMA_HOST=0.0.0.0) y que ningún cortafuegos bloquea el puerto {port}.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ollama_texts.py" line="19" />
+        <source>Ollama at {host} has no model '{model}'. Install it with: ollama pull {model}</source>
+        <translation>Ollama en {host} no tiene el modelo '{model}'. Instálelo con: ollama pull {model}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ollama_texts.py" line="20" />
+        <source>Ollama at {host} has no model '{model}'. Install it on that machine (ollama pull {model}) or choose one of its models.</source>
+        <translation>Ollama en {host} no tiene el modelo '{model}'. Instálelo en esa máquina (ollama pull {model}) o elija uno de sus modelos.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ollama_texts.py" line="21" />
+        <source>{host} answered HTTP 404 to /api/tags: it is not an Ollama server, or not its address. Check the host and port (Ollama's default port is 11434).</source>
+        <translation>{host} respondió HTTP 404 a /api/tags: no es un servidor Ollama, o no es su dirección. Compruebe el host y el puerto (el puerto predeterminado de Ollama es 11434).</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ollama_texts.py" line="22" />
+        <source>Ollama at {host} answered HTTP {status} ({error}). Restart it: ollama serve</source>
+        <translation>Ollama en {host} respondió HTTP {status} ({error}). Reinícielo: ollama serve</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ollama_texts.py" line="23" />
+        <source>Ollama at {host} answered HTTP {status} ({error}). Check the Ollama server on that machine.</source>
+        <translation>Ollama en {host} respondió HTTP {status} ({error}). Revise el servidor Ollama en esa máquina.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ollama_texts.py" line="24" />
+        <source>{host} answered, but not as Ollama does. Check the host and port.</source>
+        <translation>{host} respondió, pero no como lo hace Ollama. Compruebe el host y el puerto.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ollama_texts.py" line="25" />
+        <source>Ollama at {host} has no models installed (ollama pull &lt;model&gt;).</source>
+        <translation>Ollama en {host} no tiene modelos instalados (ollama pull &lt;modelo&gt;).</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ollama_texts.py" line="26" />
+        <source>Automatic: answered with passages (no model). {reason}</source>
+        <translation>Automático: respondido con pasajes (sin modelo). {reason}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ollama_texts.py" line="27" />
+        <source>Ollama did not answer with the model when the question was asked.</source>
+        <translation>Ollama no respondió con el modelo cuando se hizo la pregunta.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ollama_texts.py" line="30" />
+        <source>connection refused</source>
+        <extracomment>Network error names core.ollama_check reports.</extracomment>
+        <translation>conexión rechazada</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ollama_texts.py" line="31" />
+        <source>timed out</source>
+        <translation>tiempo de espera agotado</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ollama_texts.py" line="32" />
+        <source>host name not found</source>
+        <translation>nombre de host no encontrado</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ollama_texts.py" line="33" />
+        <source>network unreachable</source>
+        <translation>red inaccesible</translation>
     </message>
 </context>
 <context>
@@ -453,177 +532,222 @@
 <context>
     <name>Render</name>
     <message>
-        <location filename="../../desktop/render.py" line="385" />
+        <location filename="../../desktop/render.py" line="428" />
         <source>the document changed since this answer</source>
         <translation>el documento cambió después de esta respuesta</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="386" />
+        <location filename="../../desktop/render.py" line="429" />
         <source>Searched for</source>
         <translation>Se buscó</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="387" />
+        <location filename="../../desktop/render.py" line="430" />
         <source>Documents consulted</source>
         <translation>Documentos consultados</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="388" />
+        <location filename="../../desktop/render.py" line="431" />
         <source>pages</source>
         <translation>páginas</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="389" />
+        <location filename="../../desktop/render.py" line="432" />
         <source>No document matched the question.</source>
         <translation>Ningún documento coincidió con la pregunta.</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="390" />
+        <location filename="../../desktop/render.py" line="433" />
         <source>some sentences were removed because no quote could be verified.</source>
         <translation>se quitaron algunas frases porque no se pudo verificar ninguna cita.</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="391" />
+        <location filename="../../desktop/render.py" line="434" />
         <source>Sources</source>
         <translation>Fuentes</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="392" />
+        <location filename="../../desktop/render.py" line="435" />
         <source>OCR — check the page</source>
         <translation>OCR — compruebe la página</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="393" />
+        <location filename="../../desktop/render.py" line="436" />
         <source>changed since this answer</source>
         <translation>cambió después de esta respuesta</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="394" />
+        <location filename="../../desktop/render.py" line="437" />
         <source>page</source>
         <translation>página</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="401" />
+        <location filename="../../desktop/render.py" line="453" />
         <source>Read together with the previous question: “{previous}”</source>
         <translation>Leída junto con la pregunta anterior: «{previous}»</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="402" />
+        <location filename="../../desktop/render.py" line="454" />
         <source>Read as: {rewrite}</source>
         <translation>Leída como: {rewrite}</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="403" />
+        <location filename="../../desktop/render.py" line="455" />
         <source>{question} (with the previous question: {previous})</source>
         <translation>{question} (junto con la pregunta anterior: {previous})</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="404" />
+        <location filename="../../desktop/render.py" line="456" />
         <source>search as I wrote it</source>
         <translation>buscar tal como la escribí</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="409" />
+        <location filename="../../desktop/render.py" line="461" />
         <source>No evidence in the documents</source>
         <translation>Sin pruebas en los documentos</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="395" />
+        <location filename="../../desktop/render.py" line="447" />
         <source>hide</source>
         <translation>ocultar</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="380" />
+        <location filename="../../desktop/render.py" line="423" />
         <source>Passages that match your question — not an answer written by a model</source>
         <translation>Pasajes que coinciden con su pregunta — no es una respuesta escrita por un modelo</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="381" />
+        <location filename="../../desktop/render.py" line="424" />
         <source>Verifying each sentence as the model writes…</source>
         <translation>Verificando cada frase mientras el modelo escribe…</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="382" />
+        <location filename="../../desktop/render.py" line="425" />
         <source>{n} verified so far</source>
         <translation>{n} verificadas hasta ahora</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="383" />
+        <location filename="../../desktop/render.py" line="426" />
         <source>Show matching passages</source>
         <translation>Mostrar los pasajes que coinciden</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="384" />
+        <location filename="../../desktop/render.py" line="427" />
         <source>the sentences of the documents that match the question, without a model</source>
         <translation>las frases de los documentos que coinciden con la pregunta, sin modelo</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="396" />
+        <location filename="../../desktop/render.py" line="438" />
+        <source>(printed {label})</source>
+        <translation>(impresa {label})</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/render.py" line="439" />
+        <source>verified: {kind} match</source>
+        <translation>verificada: coincidencia {kind}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/render.py" line="440" />
+        <source>verified: {kind} match, {score}/100</source>
+        <translation>verificada: coincidencia {kind}, {score}/100</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/render.py" line="441" />
+        <source>exact</source>
+        <translation>exacta</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/render.py" line="442" />
+        <source>normalized</source>
+        <translation>normalizada</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/render.py" line="443" />
+        <source>fuzzy</source>
+        <translation>aproximada</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/render.py" line="444" />
+        <source>Workspace</source>
+        <translation>Espacio de trabajo</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/render.py" line="445" />
+        <source>Exported</source>
+        <translation>Exportado</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/render.py" line="446" />
+        <source>Asked</source>
+        <translation>Preguntado</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/render.py" line="448" />
         <source>show why</source>
         <translation>ver por qué</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="397" />
+        <location filename="../../desktop/render.py" line="449" />
         <source>Not verified</source>
         <translation>Sin verificar</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="398" />
+        <location filename="../../desktop/render.py" line="450" />
         <source>(the whole answer)</source>
         <translation>(toda la respuesta)</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="399" />
+        <location filename="../../desktop/render.py" line="451" />
         <source>citation dropped, sentence kept</source>
         <translation>cita descartada, frase conservada</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="400" />
+        <location filename="../../desktop/render.py" line="452" />
         <source>sentence removed</source>
         <translation>frase quitada</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="405" />
+        <location filename="../../desktop/render.py" line="457" />
         <source>search all documents</source>
         <translation>buscar en todos los documentos</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="406" />
+        <location filename="../../desktop/render.py" line="458" />
         <source>Your question could mean any of {n} documents; searched in all of them: {names}</source>
         <translation>Su pregunta puede referirse a cualquiera de {n} documentos; se buscó en todos: {names}</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="407" />
+        <location filename="../../desktop/render.py" line="459" />
         <source>Searched in the documents you chose: {names}</source>
         <translation>Se buscó en los documentos que eligió: {names}</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="408" />
+        <location filename="../../desktop/render.py" line="460" />
         <source>Searching in: {names} (the document your question names)</source>
         <translation>Buscando en: {names} (el documento que nombra su pregunta)</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="410" />
+        <location filename="../../desktop/render.py" line="462" />
         <source>CONFLICT</source>
         <translation>CONFLICTO</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="411" />
+        <location filename="../../desktop/render.py" line="463" />
         <source>The cited passages disagree</source>
         <translation>Los pasajes citados no coinciden</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="412" />
+        <location filename="../../desktop/render.py" line="464" />
         <source>What each passage says</source>
         <translation>Lo que dice cada pasaje</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="413" />
+        <location filename="../../desktop/render.py" line="465" />
         <source>Verbatim gives no single answer: the passages below say different things about this question. Each sentence reports one passage; read them and decide.</source>
         <translation>Verbatim no da una única respuesta: los pasajes siguientes dicen cosas distintas sobre esta pregunta. Cada frase recoge un pasaje; léalos y decida.</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="414" />
+        <location filename="../../desktop/render.py" line="466" />
         <source>The model reported that the documents disagree, but fewer than two verified passages show it; the verified sentences are shown as they are.</source>
         <translation>El modelo indicó que los documentos no coinciden, pero menos de dos pasajes verificados lo muestran; las frases verificadas se muestran tal cual.</translation>
     </message>
@@ -653,7 +777,7 @@
     </message>
     <message>
         <location filename="../../desktop/settings_dialog.py" line="79" />
-        <location filename="../../desktop/settings_dialog.py" line="241" />
+        <location filename="../../desktop/settings_dialog.py" line="247" />
         <source>Embedding model folder</source>
         <translation>Carpeta del modelo de embeddings</translation>
     </message>
@@ -749,17 +873,7 @@
         <translation>Preguntando a Ollama por sus modelos…</translation>
     </message>
     <message>
-        <location filename="../../desktop/settings_dialog.py" line="229" />
-        <source>Ollama reports {n} models.</source>
-        <translation>Ollama tiene {n} modelos.</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/settings_dialog.py" line="230" />
-        <source>Ollama has no models installed (ollama pull &lt;model&gt;).</source>
-        <translation>Ollama no tiene modelos instalados (ollama pull &lt;modelo&gt;).</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/settings_dialog.py" line="236" />
+        <location filename="../../desktop/settings_dialog.py" line="242" />
         <source>Ollama not reachable; type a model name.</source>
         <translation>Ollama no está disponible; escriba el nombre de un modelo.</translation>
     </message>
@@ -767,90 +881,90 @@
 <context>
     <name>StatusController</name>
     <message>
-        <location filename="../../desktop/status_controller.py" line="45" />
+        <location filename="../../desktop/status_controller.py" line="60" />
         <source>Engine state</source>
         <translation>Estado del motor</translation>
     </message>
     <message>
-        <location filename="../../desktop/status_controller.py" line="50" />
+        <location filename="../../desktop/status_controller.py" line="65" />
         <source>Chunks: —</source>
         <translation>Fragmentos: —</translation>
     </message>
     <message>
-        <location filename="../../desktop/status_controller.py" line="68" />
+        <location filename="../../desktop/status_controller.py" line="106" />
         <source>Ollama: checking…</source>
         <translation>Ollama: comprobando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/status_controller.py" line="70" />
+        <location filename="../../desktop/status_controller.py" line="108" />
         <source>Ollama: reachable</source>
         <translation>Ollama: disponible</translation>
     </message>
     <message>
-        <location filename="../../desktop/status_controller.py" line="70" />
+        <location filename="../../desktop/status_controller.py" line="108" />
         <source>Ollama: not reachable</source>
         <translation>Ollama: no disponible</translation>
     </message>
     <message>
-        <location filename="../../desktop/status_controller.py" line="78" />
-        <location filename="../../desktop/status_controller.py" line="96" />
+        <location filename="../../desktop/status_controller.py" line="121" />
+        <location filename="../../desktop/status_controller.py" line="139" />
         <source>Answer with: {backend}</source>
         <translation>Responder con: {backend}</translation>
     </message>
     <message>
-        <location filename="../../desktop/status_controller.py" line="80" />
-        <location filename="../../desktop/status_controller.py" line="90" />
-        <location filename="../../desktop/status_controller.py" line="93" />
+        <location filename="../../desktop/status_controller.py" line="123" />
+        <location filename="../../desktop/status_controller.py" line="133" />
+        <location filename="../../desktop/status_controller.py" line="136" />
         <source>Model: {backend} ({model})</source>
         <translation>Modelo: {backend} ({model})</translation>
     </message>
     <message>
-        <location filename="../../desktop/status_controller.py" line="83" />
+        <location filename="../../desktop/status_controller.py" line="126" />
         <source>Model: not called</source>
         <translation>Modelo: no se llamó</translation>
     </message>
     <message>
-        <location filename="../../desktop/status_controller.py" line="86" />
+        <location filename="../../desktop/status_controller.py" line="129" />
         <source>Model: —</source>
         <translation>Modelo: —</translation>
     </message>
     <message>
-        <location filename="../../desktop/status_controller.py" line="94" />
+        <location filename="../../desktop/status_controller.py" line="137" />
         <source>demo model</source>
         <translation>modelo de demostración</translation>
     </message>
     <message>
-        <location filename="../../desktop/status_controller.py" line="132" />
+        <location filename="../../desktop/status_controller.py" line="175" />
         <source>Engine: in this process</source>
         <translation>Motor: en este proceso</translation>
     </message>
     <message>
-        <location filename="../../desktop/status_controller.py" line="133" />
+        <location filename="../../desktop/status_controller.py" line="176" />
         <source>Engine: loading…</source>
         <translation>Motor: cargando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/status_controller.py" line="134" />
+        <location filename="../../desktop/status_controller.py" line="177" />
         <source>Engine: ready</source>
         <translation>Motor: listo</translation>
     </message>
     <message>
-        <location filename="../../desktop/status_controller.py" line="135" />
+        <location filename="../../desktop/status_controller.py" line="178" />
         <source>Engine: failed to start</source>
         <translation>Motor: no pudo arrancar</translation>
     </message>
     <message>
-        <location filename="../../desktop/status_controller.py" line="136" />
+        <location filename="../../desktop/status_controller.py" line="179" />
         <source>Engine: stopped</source>
         <translation>Motor: detenido</translation>
     </message>
     <message>
-        <location filename="../../desktop/status_controller.py" line="140" />
+        <location filename="../../desktop/status_controller.py" line="183" />
         <source>Loading the search libraries and the embedding model in the background; the window is usable meanwhile.</source>
         <translation>Cargando en segundo plano las bibliotecas de búsqueda y el modelo de embeddings; mientras tanto la ventana se puede usar.</translation>
     </message>
     <message>
-        <location filename="../../desktop/status_controller.py" line="143" />
+        <location filename="../../desktop/status_controller.py" line="186" />
         <source>Engine process {pid}; loaded in {s} s</source>
         <translation>Proceso del motor {pid}; cargado en {s} s</translation>
     </message>
@@ -858,277 +972,288 @@
 <context>
     <name>Texts</name>
     <message>
-        <location filename="../../desktop/texts.py" line="188" />
+        <location filename="../../desktop/texts.py" line="198" />
+        <source>This workspace is still being indexed: no text can be searched yet. Ask again when indexing finishes.</source>
+        <extracomment>The window's own abstention message for a question asked while the workspace's first index is still being written (core says "no indexed text yet … scanned pages need OCR", issue #24).</extracomment>
+        <translation>Este espacio de trabajo todavía se está indexando: aún no se puede buscar ningún texto. Vuelva a preguntar cuando termine la indexación.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/texts.py" line="203" />
         <source>This workspace has no indexed text yet: index a folder with documents that contain text (scanned pages need OCR).</source>
         <translation>Este espacio de trabajo aún no tiene texto indexado: indexe una carpeta con documentos que contengan texto (las páginas escaneadas necesitan OCR).</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="189" />
+        <location filename="../../desktop/texts.py" line="204" />
         <source>Nothing in this workspace matches the question; no document was given to the model.</source>
         <translation>Nada en este espacio de trabajo coincide con la pregunta; no se dio ningún documento al modelo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="190" />
+        <location filename="../../desktop/texts.py" line="205" />
         <source>The question is too long for the model's context window.</source>
         <translation>La pregunta es demasiado larga para la ventana de contexto del modelo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="191" />
+        <location filename="../../desktop/texts.py" line="206" />
         <source>The model's answer was cut off at its token limit; no answer can be shown.</source>
         <translation>La respuesta del modelo se cortó en su límite de tokens; no se puede mostrar ninguna respuesta.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="192" />
+        <location filename="../../desktop/texts.py" line="207" />
         <source>The model's output was not valid twice; no answer can be shown.</source>
         <translation>La salida del modelo no fue válida dos veces; no se puede mostrar ninguna respuesta.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="193" />
+        <location filename="../../desktop/texts.py" line="208" />
         <source>The model found no answer in the passages consulted.</source>
         <translation>El modelo no encontró respuesta en los pasajes consultados.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="194" />
+        <location filename="../../desktop/texts.py" line="209" />
         <source>The model answered, but its sentences state figures that its quotes do not contain.</source>
         <translation>El modelo respondió, pero sus frases dan cifras que sus citas no contienen.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="195" />
+        <location filename="../../desktop/texts.py" line="210" />
         <source>The model answered, but its sentences negate what its quotes state, or the reverse.</source>
         <translation>El modelo respondió, pero sus frases niegan lo que dicen sus citas, o al revés.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="196" />
+        <location filename="../../desktop/texts.py" line="211" />
         <source>The model answered, but its quotes do not support its sentences.</source>
         <translation>El modelo respondió, pero sus citas no respaldan sus frases.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="197" />
+        <location filename="../../desktop/texts.py" line="212" />
         <source>The model answered, but none of its quotes could be found in the cited passages.</source>
         <translation>El modelo respondió, pero ninguna de sus citas se encontró en los pasajes citados.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="198" />
+        <location filename="../../desktop/texts.py" line="213" />
         <source>No passage of the documents matches the question closely enough.</source>
         <translation>Ningún pasaje de los documentos coincide lo bastante con la pregunta.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="213" />
+        <location filename="../../desktop/texts.py" line="228" />
         <source>Waiting for the engine to load the search libraries…</source>
         <translation>Esperando a que el motor cargue las bibliotecas de búsqueda…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="214" />
+        <location filename="../../desktop/texts.py" line="229" />
         <source>Searching the documents…</source>
         <translation>Buscando en los documentos…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="215" />
+        <location filename="../../desktop/texts.py" line="230" />
         <source>Reading the question in the light of the conversation…</source>
         <translation>Leyendo la pregunta a la luz de la conversación…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="216" />
+        <location filename="../../desktop/texts.py" line="231" />
         <source>Loading the model…</source>
         <translation>Cargando el modelo…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="217" />
+        <location filename="../../desktop/texts.py" line="232" />
         <source>Generating the answer…</source>
         <translation>Generando la respuesta…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="218" />
+        <location filename="../../desktop/texts.py" line="233" />
         <source>Choosing the passages that match…</source>
         <translation>Eligiendo los pasajes que coinciden…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="219" />
+        <location filename="../../desktop/texts.py" line="234" />
         <source>Verifying every quote…</source>
         <translation>Verificando cada cita…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="220" />
+        <location filename="../../desktop/texts.py" line="235" />
         <source>cites a passage that was not given to the model</source>
         <translation>cita un pasaje que no se entregó al modelo</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="221" />
+        <location filename="../../desktop/texts.py" line="236" />
         <source>quote too short to check</source>
         <translation>cita demasiado corta para comprobarla</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="222" />
+        <location filename="../../desktop/texts.py" line="237" />
         <source>quote comes from a different passage than the one cited</source>
         <translation>la cita procede de un pasaje distinto del citado</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="223" />
+        <location filename="../../desktop/texts.py" line="238" />
         <source>quote not found in the cited passage</source>
         <translation>la cita no aparece en el pasaje citado</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="224" />
+        <location filename="../../desktop/texts.py" line="239" />
         <source>no verified quote left for this sentence</source>
         <translation>no queda ninguna cita verificada para esta frase</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="225" />
+        <location filename="../../desktop/texts.py" line="240" />
         <source>the model's output was not valid</source>
         <translation>la salida del modelo no era válida</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="226" />
+        <location filename="../../desktop/texts.py" line="241" />
         <source>a number, date or name in the sentence is not in its quote</source>
         <translation>un número, fecha o nombre de la frase no está en su cita</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="227" />
+        <location filename="../../desktop/texts.py" line="242" />
         <source>the sentence negates what its quote says, or the reverse</source>
         <translation>la frase niega lo que dice su cita, o al revés</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="228" />
+        <location filename="../../desktop/texts.py" line="243" />
         <source>its only quote is a heading, a defined term or a clause number</source>
         <translation>su única cita es un título, un término definido o un número de cláusula</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="229" />
+        <location filename="../../desktop/texts.py" line="244" />
         <source>the quoted date reads differently day-first and month-first</source>
         <translation>la fecha citada se lee distinto con el día o con el mes primero</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="230" />
+        <location filename="../../desktop/texts.py" line="245" />
         <source>number not in quote</source>
         <translation>el número no está en la cita</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="231" />
+        <location filename="../../desktop/texts.py" line="246" />
         <source>not verified ({reason})</source>
         <translation>sin verificar ({reason})</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="232" />
+        <location filename="../../desktop/texts.py" line="247" />
         <source>check the quote: the sentence may state the opposite of it</source>
         <translation>compruebe la cita: la frase podría decir lo contrario</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="233" />
+        <location filename="../../desktop/texts.py" line="248" />
         <source>check the quote ({reason})</source>
         <translation>compruebe la cita ({reason})</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="234" />
+        <location filename="../../desktop/texts.py" line="249" />
         <source>indexed</source>
         <translation>indexado</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="235" />
+        <location filename="../../desktop/texts.py" line="250" />
         <source>superseded</source>
         <translation>sustituido</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="236" />
+        <location filename="../../desktop/texts.py" line="251" />
         <source>quarantined</source>
         <translation>en cuarentena</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="237" />
+        <location filename="../../desktop/texts.py" line="252" />
         <source>failed</source>
         <translation>error</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="238" />
+        <location filename="../../desktop/texts.py" line="253" />
         <source>needs OCR</source>
         <translation>necesita OCR</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="239" />
+        <location filename="../../desktop/texts.py" line="254" />
         <source>the model's answer was cut off at its token limit</source>
         <translation>la respuesta del modelo se cortó en su límite de tokens</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="240" />
+        <location filename="../../desktop/texts.py" line="255" />
         <source>the quote does not support the sentence</source>
         <translation>la cita no respalda la frase</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="241" />
+        <location filename="../../desktop/texts.py" line="256" />
         <source>queued</source>
         <translation>en cola</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="242" />
+        <location filename="../../desktop/texts.py" line="257" />
         <source>indexing…</source>
         <translation>indexando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="243" />
+        <location filename="../../desktop/texts.py" line="258" />
         <source>Looking for files…</source>
         <translation>Buscando archivos…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="244" />
+        <location filename="../../desktop/texts.py" line="259" />
         <source>Reading {name}</source>
         <translation>Leyendo {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="245" />
+        <location filename="../../desktop/texts.py" line="260" />
         <source>Embedding {name}: {done} of {total} chunks</source>
         <translation>Vectorizando {name}: {done} de {total} fragmentos</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="246" />
+        <location filename="../../desktop/texts.py" line="261" />
         <source>Embedding {name}</source>
         <translation>Vectorizando {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="247" />
+        <location filename="../../desktop/texts.py" line="262" />
         <source>Saving to the index…</source>
         <translation>Guardando en el índice…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="248" />
+        <location filename="../../desktop/texts.py" line="263" />
         <source>Finishing…</source>
         <translation>Terminando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="249" />
+        <location filename="../../desktop/texts.py" line="264" />
         <source>estimating…</source>
         <translation>calculando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="250" />
+        <location filename="../../desktop/texts.py" line="265" />
         <source>about {t} left</source>
         <translation>quedan unos {t}</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="251" />
+        <location filename="../../desktop/texts.py" line="266" />
         <source>embedded</source>
         <translation>integrado</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="252" />
+        <location filename="../../desktop/texts.py" line="267" />
         <source>passages (no model)</source>
         <translation>pasajes (sin modelo)</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="253" />
+        <location filename="../../desktop/texts.py" line="268" />
         <source>scripted</source>
         <translation>guionizado</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="254" />
+        <location filename="../../desktop/texts.py" line="269" />
         <source>Answered</source>
         <translation>Respondida</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="255" />
+        <location filename="../../desktop/texts.py" line="270" />
+        <source>sentence scoring (embeddings + BM25 terms)</source>
+        <translation>puntuación de oraciones (embeddings + términos BM25)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/texts.py" line="271" />
         <source>Partial answer</source>
         <translation>Respuesta parcial</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="256" />
+        <location filename="../../desktop/texts.py" line="272" />
         <source>No verified answer</source>
         <translation>Sin respuesta verificada</translation>
     </message>
@@ -1472,7 +1597,7 @@
         <translation>Poner en cuarentena…</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="464" />
+        <location filename="../../desktop/workspaces_panel.py" line="468" />
         <source>{done} of {total} files</source>
         <translation>{done} de {total} archivos</translation>
     </message>

@@ -44,7 +44,9 @@ def test_settings_dialog_round_trip(qtbot, monkeypatch):
     qtbot.addWidget(dialog)
     with qtbot.waitSignal(dialog.models_loaded, timeout=90_000) as blocker:
         pass
-    assert blocker.args[0] == [] and "not reachable" in dialog.models_status.text()
+    # issue #24: the host, the network error and the fix for a local host, not just "not reachable"
+    assert blocker.args[0] == [] and "not running at http://127.0.0.1:9 (connection refused)" in dialog.models_status.text()
+    assert "ollama serve" in dialog.models_status.text()
     assert "127.0.0.1:9" in dialog.models_status.toolTip()  # the full error, in the tooltip
     # the error never widens the dialog past a laptop screen (tester, session 3: 1522 px)
     assert dialog.sizeHint().width() <= 900
