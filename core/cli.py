@@ -261,7 +261,7 @@ def cmd_index(args: argparse.Namespace, settings: Settings) -> int:
     if not folders:
         print("error: no folder given and the workspace has none recorded", file=sys.stderr)
         return 2
-    lines = _IndexLines(plan_index(folders, manifest_files(ws.dir)), quiet=args.quiet, tty=sys.stderr.isatty())
+    lines = _IndexLines(plan_index(folders, manifest_files(ws.dir), ws.dir, settings.follow_links), quiet=args.quiet, tty=sys.stderr.isatty())
     if ray_address is None:
         work = index_folders(ws, folders)
     else:

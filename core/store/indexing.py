@@ -24,8 +24,9 @@ from typing import TYPE_CHECKING
 
 from core.chunking import chunk_pages
 from core.errors import Cancelled, IndexError_, IngestError
-from core.ingest import ATTACHMENT_SEP, display_name, file_sha256, iter_files, parse_file
+from core.ingest import ATTACHMENT_SEP, display_name, file_sha256, parse_file
 from core.store.commit import DocumentWrite, commit_batch, finish_run, recover, recovery_due
+from core.store.docids import plan_scan, ranked_folders, register_folders
 from core.store.embedding import EMBED_BATCH, get_embedder
 from core.textproc import detect_language
 from core.types import Chunk, FileError, IndexReport, ProgressEvent
@@ -43,7 +44,8 @@ class IndexScan:
     """What a run found on disk and in the manifest before reading any file.
 
     ``files``: ``(path, doc_id, root)`` in the order visited (``doc_id`` =
-    ``<folder name>/<path inside it>``). ``known``: ``doc_id → (size, mtime,
+    ``<folder label>/<path inside it>``, :mod:`core.store.docids`). ``skipped``:
+    ``(path, reason)`` of links not followed and run folders covered by another. ``known``: ``doc_id → (size, mtime,
     sha256, folder)`` of the manifest's documents. ``gone``: the known documents
     of these folders no longer on disk (removed at the end of a full run, unless
     a new file turns out to be one of them moved). ``failed``: paths with a
@@ -56,6 +58,7 @@ class IndexScan:
     gone_by_sha: dict[str, str] = field(default_factory=dict)
     gone_sizes: set[int] = field(default_factory=set)
     failed: set[str] = field(default_factory=set)
+    skipped: list[tuple[Path, str]] = field(default_factory=list)
 
     def clear_failure(self, ws: Workspace, path: Path) -> None:
         """Forget ``path``'s recorded failure, if it has one (one manifest transaction only then)."""
@@ -241,9 +244,10 @@ def run_indexing(
         if recovery_due(ws):
             recover(ws)
         with ws.manifest.connect() as db:
-            db.executemany("INSERT OR IGNORE INTO folders VALUES (?)", [(str(r),) for r in roots])
+            roots = register_folders(db, roots)  # labels: document ids that cannot collide (core.store.docids)
         yield ProgressEvent(stage="scan", message="Scanning folders")
         scan = _scan(ws, roots)
+        report.failures += [FileError(path=str(p), reason=r) for p, r in scan.skipped]
         batches = CommitBatches(ws, ws.settings.index_commit_chunks)
         total = len(scan.files)
         try:
@@ -275,11 +279,17 @@ def attachment_doc_id(doc_id: str, name: str) -> str:
 
 
 def _scan(ws: Workspace, roots: list[Path]) -> IndexScan:
-    files: list[tuple[Path, str, Path]] = []
-    for root in roots:
-        for path in iter_files(root):
-            files.append((path, f"{root.name}/{path.relative_to(root).as_posix()}", root))
+    """The run's :class:`IndexScan`; links not followed and covered folders are recorded as failures
+    of their folder (the window lists them), replacing what the last scan of these folders recorded."""
     with ws.manifest.connect() as db:
+        plan = plan_scan(ranked_folders(db), roots, follow_links=ws.settings.follow_links)
+    files = plan.files
+    with ws.manifest.connect() as db:
+        names = [str(r) for r in roots] or [""]
+        db.execute(f"DELETE FROM failures WHERE ({SKIP_REASONS_SQL}) AND folder IN ({','.join('?' * len(names))})",
+                   names)
+        db.executemany("INSERT OR REPLACE INTO failures VALUES (?, ?, ?, NULL)",
+                       [(str(p), _root_of(p, roots), r) for p, r in plan.skipped])
         known = {r[0]: r[1:] for r in db.execute("SELECT doc_id, size, mtime, sha256, folder FROM documents")}
         failed = {r[0] for r in db.execute("SELECT path FROM failures")}
     on_disk = {doc_id for _, doc_id, _ in files}
@@ -287,7 +297,17 @@ def _scan(ws: Workspace, roots: list[Path]) -> IndexScan:
     # an e-mail's attachments are documents of their own, kept and removed with their message
     gone = {d: v for d, v in known.items() if container_of(d) not in on_disk and v[3] in root_names}
     return IndexScan(files=files, known=known, gone=gone, gone_by_sha={v[2]: d for d, v in gone.items()},
-                     gone_sizes={v[0] for v in gone.values()}, failed=failed)
+                     gone_sizes={v[0] for v in gone.values()}, failed=failed, skipped=plan.skipped)
+
+
+#: The failures a scan records itself (links not followed, covered folders): replaced by each scan.
+SKIP_REASONS_SQL = "reason LIKE 'not followed:%' OR reason LIKE 'already indexed as part of the folder%'"
+
+
+def _root_of(path: Path, roots: list[Path]) -> str:
+    """The run folder ``path`` lies in (itself for a covered folder)."""
+    p = str(path)
+    return next((str(r) for r in roots if p == str(r) or p.startswith(str(r).rstrip(os.sep) + os.sep)), str(roots[0]))
 
 
 def triage_file(

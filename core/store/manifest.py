@@ -95,6 +95,9 @@ def migrate(db: sqlite3.Connection) -> None:
     from core.store.profiles import SCHEMA as PROFILES_SCHEMA
 
     db.execute(PROFILES_SCHEMA)  # document profiles (core.store.profiles), written by each commit
+    from core.store.docids import ensure_label_column
+
+    ensure_label_column(db)  # folders.label: the first part of every document id
 
 
 def get_meta(db: sqlite3.Connection) -> dict[str, str]:
