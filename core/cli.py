@@ -213,6 +213,9 @@ class _IndexLines:
 
     def __call__(self, event) -> None:
         self.progress.update(event)
+        if event.stage == "wait":  # another writer holds the workspace: say who, even with --quiet
+            print(event.message, file=sys.stderr, flush=True)
+            return
         if self.quiet:
             return
         if self.bar is not None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 import os
+import sqlite3
 import time
 from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
@@ -26,8 +27,10 @@ from core.chunking import chunk_pages
 from core.errors import Cancelled, IndexError_, IngestError
 from core.ingest import ATTACHMENT_SEP, display_name, file_sha256, parse_file
 from core.store.commit import DocumentWrite, commit_batch, finish_run, recover, recovery_due
+from core.store.diskerrors import storage_error
 from core.store.docids import plan_scan, ranked_folders, register_folders
 from core.store.embedding import EMBED_BATCH, get_embedder
+from core.store.locking import WRITER_WAIT_S
 from core.textproc import detect_language
 from core.types import Chunk, FileError, IndexReport, ProgressEvent
 
@@ -139,6 +142,10 @@ def prepare_document(
         log.exception("%s: unexpected error while reading", path)
         prepared.error = FileError(path=str(path), reason=f"could not be read ({type(exc).__name__}: {exc})")
         return prepared
+    changed = _changed_while_read(path, size, mtime)
+    if changed:
+        prepared.error = FileError(path=str(path), reason=changed)
+        return prepared
     prepared.sha256, prepared.kind, prepared.pages = parsed.sha256, parsed.kind, len(parsed.pages)
     prepared.warnings = list(parsed.warnings)
     if known_sha256 is not None and known_sha256 == parsed.sha256:
@@ -154,6 +161,23 @@ def prepare_document(
         prepared.attachments.append(part)
     prepared.attachment_ids = [a.doc_id for a in prepared.attachments]
     return prepared
+
+
+def _changed_while_read(path: Path, size: int, mtime: float) -> str | None:
+    """Why the file read is not the one the run found (``None`` when it is): deleted, renamed or replaced
+    while it was being read. Its chunks would mix two versions, so it is not committed; the document keeps
+    its indexed version and the next run reads it again."""
+    if ATTACHMENT_SEP in str(path) and not path.exists():
+        return None  # a member path (attachment): its message was checked
+    try:
+        st = path.stat()
+    except FileNotFoundError:
+        return "deleted or renamed while it was being read; the next run reads what is there then"
+    except OSError as exc:
+        return f"could not be checked after reading ({exc.strerror})"
+    if st.st_size != size or st.st_mtime != mtime:
+        return "changed while it was being read; it will be read again on the next run"
+    return None
 
 
 def _chunk_and_screen(prepared: PreparedDocument, parsed, chunk_tokens: int, overlap_tokens: int) -> None:
@@ -230,7 +254,8 @@ def run_indexing(
     ``core.cluster`` (files prepared and embedded on a Ray cluster).
 
     Raises:
-        IndexError_: a folder does not exist, or another process is indexing.
+        IndexError_: a folder does not exist.
+        WorkspaceBusyError: another process kept writing the workspace for ``WRITER_WAIT_S`` seconds.
     """
     t0 = time.perf_counter()
     cancel = cancel or (lambda: False)
@@ -239,28 +264,49 @@ def run_indexing(
         if not root.is_dir():
             raise IndexError_(f"{root}: not a folder")
     report = IndexReport(workspace=ws.name, folders=[str(r) for r in roots])
-    # Waits a little: another process opening the workspace holds the lock while it recovers.
-    with ws._write_lock, ws._writer(wait_s=30):  # noqa: SLF001 - the run is part of the workspace
-        if recovery_due(ws):
-            recover(ws)
-        with ws.manifest.connect() as db:
-            roots = register_folders(db, roots)  # labels: document ids that cannot collide (core.store.docids)
-        yield ProgressEvent(stage="scan", message="Scanning folders")
-        scan = _scan(ws, roots)
-        report.failures += [FileError(path=str(p), reason=r) for p, r in scan.skipped]
-        batches = CommitBatches(ws, ws.settings.index_commit_chunks)
-        total = len(scan.files)
-        try:
-            yield from body(ws, scan, report, batches, cancel)
-            report.removed = len(scan.gone)
-            batches.commit(total, total, sorted(scan.gone))
-        except Cancelled:
-            batches.commit(total, total)  # what is embedded is kept; removals wait for a full run
-            report.cancelled = True
-        finally:
-            # No yield here: a generator closed mid-run must still finish this.
-            # Uncommitted writes (closed generator, error) are dropped: the next run redoes them.
-            finish_run(ws)
+    # One writer at a time (window, CLI, Ray): the one that waits is told who writes; it gives up
+    # after WRITER_WAIT_S with WorkspaceBusyError. Readers are never blocked (they read the last commit).
+    busy = ws.writer_busy()
+    if busy:
+        yield ProgressEvent(stage="wait", message=busy)
+    try:
+        with ws._write_lock, ws._writer(wait_s=WRITER_WAIT_S):  # noqa: SLF001 - the run is part of the workspace
+            if recovery_due(ws):
+                recover(ws)
+            ws.bm25.check()  # a damaged keyword index is rebuilt from the manifest (derived data)
+            with ws.manifest.connect() as db:
+                roots = register_folders(db, roots)  # labels: document ids that cannot collide (core.store.docids)
+            yield ProgressEvent(stage="scan", message="Scanning folders")
+            scan = _scan(ws, roots)
+            report.failures += [FileError(path=str(p), reason=r) for p, r in scan.skipped]
+            batches = CommitBatches(ws, ws.settings.index_commit_chunks)
+            total = len(scan.files)
+            failed = True
+            try:
+                yield from body(ws, scan, report, batches, cancel)
+                report.removed = len(scan.gone)
+                batches.commit(total, total, sorted(scan.gone))
+                failed = False
+            except Cancelled:
+                batches.commit(total, total)  # what is embedded is kept; removals wait for a full run
+                report.cancelled = True
+                failed = False
+            finally:
+                # No yield here: a generator closed mid-run must still finish this.
+                # Uncommitted writes (closed generator, error) are dropped: the next run redoes them.
+                if not failed:
+                    finish_run(ws)
+                else:  # the run's own error is the one to report (a full disk fails this too)
+                    try:
+                        finish_run(ws)
+                    except Exception:  # noqa: BLE001 - derived data catches up on the next open or run
+                        log.exception("workspace %s: finishing a failed run failed too", ws.name)
+    except (OSError, sqlite3.Error, RuntimeError) as exc:
+        # Disk full, read-only data folder: said in words; the commit protocol kept the last commit.
+        err = storage_error(ws.name, str(ws.dir), exc)
+        if err is None:
+            raise
+        raise err from exc
     report.total_chunks = ws.chunk_count()
     report.seconds = round(time.perf_counter() - t0, 3)
     yield ProgressEvent(stage="done", done=total, total=total, message="Done")

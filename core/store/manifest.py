@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Literal
 import core.chunking
 from core.errors import IndexError_, IndexMismatchError
 from core.settings import Settings
+from core.store.diskerrors import damaged_manifest
 from core.store.embedding import embedding_model_id
 from core.types import Chunk, FileError, Segment
 
@@ -160,6 +161,11 @@ class Manifest:
             conn.execute("PRAGMA journal_mode=WAL")
             with conn:
                 yield conn
+        except sqlite3.DatabaseError as exc:
+            damaged = damaged_manifest(self.name, str(self.path), exc)
+            if damaged is not None:
+                raise damaged from exc
+            raise
         finally:
             conn.close()
 
@@ -223,7 +229,8 @@ class Manifest:
                     set_meta(db, fingerprint=json.dumps(current, sort_keys=True),
                              schema_version=INDEX_SCHEMA_VERSION)
         except sqlite3.DatabaseError as exc:
-            raise IndexError_(f"{self.path}: the manifest is damaged ({exc})") from exc
+            raise damaged_manifest(self.name, str(self.path), exc) or IndexError_(
+                f"{self.path}: the manifest cannot be read ({exc})") from exc
 
     # --- reads ----------------------------------------------------------------
 
