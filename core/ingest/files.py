@@ -371,11 +371,10 @@ def walk_folders(
                         is_dir = os.path.isdir(target)
                         if not is_dir and Path(entry.name).suffix.lower() not in SUPPORTED_SUFFIXES:
                             continue  # a link to a file no reader takes: nothing would be read anyway
-                        if is_dir and _within(os.path.realpath(folder), [target]):
-                            out.skipped.append((path, LINK_LOOP))
-                            continue
                         if _within(target, bounds):
-                            continue  # read once, at its own place
+                            if is_dir and _within(os.path.realpath(folder), [target]):
+                                out.skipped.append((path, LINK_LOOP))
+                            continue  # else read once, at its own place
                         if not follow_links:
                             out.skipped.append((path, LINK_OUTSIDE))
                             continue

@@ -24,7 +24,7 @@ from core.errors import DamagedIndexError, IndexError_
 _FULL = {errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)}
 _READ_ONLY = {errno.EROFS, errno.EACCES, errno.EPERM}
 _SQLITE_FULL, _SQLITE_READONLY, _SQLITE_CORRUPT, _SQLITE_NOTADB = 13, 8, 11, 26
-_OS_ERROR_IN_TEXT = re.compile(r"os error (\d+)|No space left on device|Read-only file system|Permission denied")
+_OS_ERROR_IN_TEXT = re.compile(r"os error (\d+)|No space left on device|disk is full|Read-only file system|readonly database|Permission denied")
 
 
 def _errno_of(exc: BaseException) -> int | None:
@@ -45,7 +45,9 @@ def _errno_of(exc: BaseException) -> int | None:
             if m.group(1):
                 return int(m.group(1))
             text = m.group(0)
-            return errno.ENOSPC if text.startswith("No space") else errno.EROFS if text.startswith("Read") else errno.EACCES
+            if text in ("No space left on device", "disk is full"):
+                return errno.ENOSPC
+            return errno.EACCES if text == "Permission denied" else errno.EROFS
         exc = exc.__cause__ or exc.__context__  # type: ignore[assignment]
         seen += 1
     return None

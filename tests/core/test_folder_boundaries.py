@@ -104,7 +104,12 @@ def _ask(question: str, ws: str, capsys: pytest.CaptureFixture) -> Answer:
 
 
 def _quotes(answer: Answer) -> dict[str, str]:
-    return {c.doc_id: c.quote for claim in answer.claims for c in claim.citations}
+    """Every quote of the answer, joined per cited document."""
+    out: dict[str, str] = {}
+    for claim in answer.claims:
+        for c in claim.citations:
+            out[c.doc_id] = out.get(c.doc_id, "") + " | " + c.quote
+    return out
 
 
 def test_b51_same_named_folders_added_together_keep_both_contracts(
