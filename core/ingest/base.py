@@ -6,7 +6,6 @@ See :mod:`core.ingest` for the overview of formats.
 from __future__ import annotations
 
 import hashlib
-import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path

@@ -266,10 +266,10 @@ def run_indexing(
     report = IndexReport(workspace=ws.name, folders=[str(r) for r in roots])
     # One writer at a time (window, CLI, Ray): the one that waits is told who writes; it gives up
     # after WRITER_WAIT_S with WorkspaceBusyError. Readers are never blocked (they read the last commit).
-    busy = ws.writer_busy()
-    if busy:
-        yield ProgressEvent(stage="wait", message=busy)
     try:
+        busy = ws.writer_busy()
+        if busy:
+            yield ProgressEvent(stage="wait", message=busy)
         with ws._write_lock, ws._writer(wait_s=WRITER_WAIT_S):  # noqa: SLF001 - the run is part of the workspace
             if recovery_due(ws):
                 recover(ws)

@@ -9,6 +9,7 @@ migrations, the settings fingerprint and every row read or written.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import time
 from collections.abc import Generator, Iterable
@@ -158,7 +159,17 @@ class Manifest:
         except sqlite3.Error as exc:
             raise IndexError_(f"{self.path}: cannot open the manifest ({exc})") from exc
         try:
-            conn.execute("PRAGMA journal_mode=WAL")
+            try:
+                conn.execute("PRAGMA journal_mode=WAL")
+            except sqlite3.OperationalError:
+                if self.path.exists() and not os.access(self.path.parent, os.W_OK):
+                    # A read-only data folder: SQLite cannot make the WAL's shared-memory file, so
+                    # readers read the file as immutable (nobody can write it there) and answer from
+                    # the last commit; a writer's first write fails with SQLITE_READONLY, said in words.
+                    conn.close()
+                    conn = sqlite3.connect(f"{self.path.absolute().as_uri()}?mode=ro&immutable=1", uri=True)
+                else:
+                    raise
             with conn:
                 yield conn
         except sqlite3.DatabaseError as exc:
