@@ -99,7 +99,11 @@ def migrate(db: sqlite3.Connection) -> None:
     db.execute(PROFILES_SCHEMA)  # document profiles (core.store.profiles), written by each commit
     from core.store.docids import ensure_label_column
 
-    ensure_label_column(db)  # folders.label: the first part of every document id
+    try:
+        ensure_label_column(db)  # folders.label: the first part of every document id
+    except sqlite3.OperationalError as exc:
+        if "readonly" not in str(exc):
+            raise  # a read-only manifest of before labels: readers need no label, writers cannot write
 
 
 def get_meta(db: sqlite3.Connection) -> dict[str, str]:
