@@ -17,13 +17,19 @@ from __future__ import annotations
 
 import errno
 import re
+import shutil
 import sqlite3
+from pathlib import Path
 
 from core.errors import DamagedIndexError, IndexError_
 
 _FULL = {errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)}
 _READ_ONLY = {errno.EROFS, errno.EACCES, errno.EPERM}
-_SQLITE_FULL, _SQLITE_READONLY, _SQLITE_CORRUPT, _SQLITE_NOTADB = 13, 8, 11, 26
+_SQLITE_FULL, _SQLITE_READONLY, _SQLITE_CORRUPT, _SQLITE_NOTADB, _SQLITE_IOERR = 13, 8, 11, 26, 10
+#: Free bytes under which a write error that does not say why (SQLite's I/O error, a read-only
+#: connection opened because the disk was full) is taken for a full disk: SQLite's WAL index alone
+#: needs 32 KiB, a LanceDB version several times that.
+NEARLY_FULL_BYTES = 1 << 20
 _OS_ERROR_IN_TEXT = re.compile(r"os error (\d+)|No space left on device|disk is full|Read-only file system|readonly database|Permission denied")
 
 
@@ -40,6 +46,8 @@ def _errno_of(exc: BaseException) -> int | None:
                 return errno.ENOSPC
             if primary == _SQLITE_READONLY:
                 return errno.EROFS
+            if primary == _SQLITE_IOERR:
+                return errno.EIO
         m = _OS_ERROR_IN_TEXT.search(str(exc))
         if m:
             if m.group(1):
@@ -53,6 +61,18 @@ def _errno_of(exc: BaseException) -> int | None:
     return None
 
 
+def disk_nearly_full(folder: str | Path) -> bool:
+    """Whether the file system holding ``folder`` (or its nearest existing parent) has less than
+    :data:`NEARLY_FULL_BYTES` free."""
+    path = Path(folder)
+    while not path.exists() and path != path.parent:
+        path = path.parent
+    try:
+        return shutil.disk_usage(path).free < NEARLY_FULL_BYTES
+    except OSError:
+        return False
+
+
 def storage_error(workspace: str, folder: str, exc: BaseException) -> IndexError_ | None:
     """The :class:`IndexError_` to show for a failed write of workspace ``workspace`` (stored in
     ``folder``), or ``None`` when ``exc`` is not a storage fault (then it is raised as it is).
@@ -63,6 +83,8 @@ def storage_error(workspace: str, folder: str, exc: BaseException) -> IndexError
     if isinstance(exc, IndexError_):
         return None
     code = _errno_of(exc)
+    if code in _READ_ONLY | {errno.EIO} and disk_nearly_full(folder):
+        code = errno.ENOSPC
     if code in _FULL:
         return IndexError_(
             f"workspace '{workspace}': the disk holding the index is full ({folder}). The index keeps its last "

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Literal
 import core.chunking
 from core.errors import IndexError_, IndexMismatchError
 from core.settings import Settings
-from core.store.diskerrors import damaged_manifest
+from core.store.diskerrors import damaged_manifest, disk_nearly_full
 from core.store.embedding import embedding_model_id
 from core.types import Chunk, FileError, Segment
 
@@ -166,10 +166,12 @@ class Manifest:
             try:
                 conn.execute("PRAGMA journal_mode=WAL")
             except sqlite3.OperationalError:
-                if self.path.exists() and not os.access(self.path.parent, os.W_OK):
-                    # A read-only data folder: SQLite cannot make the WAL's shared-memory file, so
-                    # readers read the file as immutable (nobody can write it there) and answer from
-                    # the last commit; a writer's first write fails with SQLITE_READONLY, said in words.
+                if self.path.exists() and (not os.access(self.path.parent, os.W_OK)
+                                           or disk_nearly_full(self.path.parent)):
+                    # A read-only data folder or a full disk: SQLite cannot make the WAL's shared-memory
+                    # file, so readers read the file as immutable (nobody can write it meanwhile) and
+                    # answer from the last commit; a writer's first write fails with SQLITE_READONLY,
+                    # said in words (core.store.diskerrors tells a full disk from a read-only folder).
                     conn.close()
                     conn = sqlite3.connect(f"{self.path.absolute().as_uri()}?mode=ro&immutable=1", uri=True)
                 else:
