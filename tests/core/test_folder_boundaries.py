@@ -194,3 +194,23 @@ def test_a_workspace_indexed_before_labels_opens_keeps_its_chunks_and_ids(b51, c
     out = capsys.readouterr().out
     assert "documents indexed: 0  unchanged: 1" in out
     assert Workspace("old", recover=False).stored_chunk_ids() == before
+
+
+def test_an_old_workspace_whose_folders_collided_migrates_without_touching_the_first(b51, capsys) -> None:
+    """Before labels, ``a/Contratos`` and ``b/Contratos`` were both recorded and shared the id
+    ``Contratos/Contrato.pdf``. On open the first keeps its name; the next run gives the second its own ids."""
+    a, b = b51
+    assert cli.main(["index", str(a), "-w", "old", "-q"]) == 0
+    ws = Workspace("old", recover=False)
+    first = ws.stored_chunk_ids()["manifest"]
+    with sqlite3.connect(ws.dir / "manifest.sqlite") as db:
+        db.execute("ALTER TABLE folders DROP COLUMN label")
+        db.execute("INSERT INTO folders (path) VALUES (?)", (str(b),))
+    assert cli.main(["index", "-w", "old", "-q"]) == 0
+    ws = Workspace("old", recover=False)
+    assert [d["doc_id"] for d in ws.documents()] == ["Contratos/Contrato.pdf", "b/Contratos/Contrato.pdf"]
+    ids = ws.stored_chunk_ids()
+    assert set(first) <= set(ids["manifest"]) and ids["manifest"] == ids["vectors"] == ids["bm25"]
+    quotes = _quotes(_ask("¿Cuál es la renta mensual?", "old", capsys))
+    assert "950 euros" in quotes.get("Contratos/Contrato.pdf", "")
+    assert "1.100 euros" in quotes.get("b/Contratos/Contrato.pdf", "")
