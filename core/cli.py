@@ -230,6 +230,9 @@ class _IndexLines:
 
     def __call__(self, event) -> None:
         self.progress.update(event)
+        if event.stage == "wait":  # another writer holds the workspace: say who, even with --quiet
+            print(event.message, file=sys.stderr, flush=True)
+            return
         if self.quiet:
             return
         if self.bar is not None:
@@ -281,7 +284,7 @@ def cmd_index(args: argparse.Namespace, settings: Settings) -> int:
     if not folders:
         print("error: no folder given and the workspace has none recorded", file=sys.stderr)
         return 2
-    lines = _IndexLines(plan_index(folders, manifest_files(ws.dir)), quiet=args.quiet, tty=sys.stderr.isatty())
+    lines = _IndexLines(plan_index(folders, manifest_files(ws.dir), ws.dir, settings.follow_links), quiet=args.quiet, tty=sys.stderr.isatty())
     if ray_address is None:
         work = index_folders(ws, folders)
     else:

@@ -121,3 +121,44 @@ class EngineError(CoreError):
 
 class Cancelled(Exception):
     """Raised inside long operations when the user asked to stop."""
+
+
+class WorkspaceBusyError(IndexError_):
+    """Another process held the workspace's writer lock for longer than the writer would wait.
+
+    Attributes:
+        workspace: the workspace name.
+        holder: who holds it, as the holder recorded it (``pid …, <program>, since hh:mm:ss``),
+            or ``""`` when it recorded nothing.
+    """
+
+    def __init__(self, workspace: str, holder: str, waited_s: float) -> None:
+        self.workspace, self.holder = workspace, holder
+        who = f" ({holder})" if holder else ""
+        super().__init__(
+            f"workspace '{workspace}' is being written by another process{who}; gave up after {waited_s:.0f} s. "
+            "Searches still answer from its last commit; index again when that process has finished.")
+
+    def __reduce__(self):
+        return (type(self), (self.workspace, self.holder, 0.0))
+
+
+class DamagedIndexError(IndexError_):
+    """A part of a workspace's index is damaged on disk (found on open or when read).
+
+    Attributes:
+        workspace: the workspace name.
+        part: which part: ``"manifest"``, ``"bm25"`` (a keyword-index segment) or ``"vectors"``.
+        path: the damaged file or folder.
+    """
+
+    def __init__(self, workspace: str, part: str, path: str, detail: str) -> None:
+        self.workspace, self.part, self.path, self.detail = workspace, part, path, detail
+        names = {"manifest": "the manifest (list of documents and chunks)", "bm25": "the keyword index",
+                 "vectors": "the vector index"}
+        super().__init__(
+            f"workspace '{workspace}': {names.get(part, part)} is damaged ({path}: {detail}). "
+            f"Nothing was deleted. Rebuild it with: verbatim index --rebuild --workspace {workspace}")
+
+    def __reduce__(self):
+        return (type(self), (self.workspace, self.part, self.path, self.detail))

@@ -32,7 +32,6 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from core.ingest import iter_files
 from core.types import ProgressEvent
 
 #: "<file>: 64/179 chunks", the message of core.store's "embed" progress events.
@@ -106,33 +105,40 @@ def manifest_folders(workspace_dir: str | Path) -> list[str]:
         conn.close()
 
 
-def plan_index(folders: list[str | Path], known: dict[str, tuple[int, float]]) -> list[PlannedFile]:
+def plan_index(folders: list[str | Path], known: dict[str, tuple[int, float]],
+               workspace_dir: str | Path | None = None, follow_links: bool | None = None) -> list[PlannedFile]:
     """The files an indexing run of ``folders`` visits, in the run's order.
 
     Args:
         folders: the run's folders (missing ones are skipped: the run reports them).
         known: the manifest's documents, :func:`manifest_files`.
+        workspace_dir: the workspace's folder, whose manifest's folder labels make the
+            document ids (:mod:`core.store.docids`); ``None``: a new workspace.
+        follow_links: the ``follow_links`` setting (``None``: ``Settings()``'s).
 
     Returns:
         One :class:`PlannedFile` per supported file; files that cannot be stat'ed count
         as to be read with size 0 and 1 page. Unchanged files are not opened (0 pages).
     """
+    from core.store.docids import plan_labels, plan_scan, read_ranked_folders
+
+    if follow_links is None:
+        from core.settings import Settings
+
+        follow_links = Settings().follow_links
     out: list[PlannedFile] = []
-    for folder in folders:
-        root = Path(folder).expanduser().resolve()
-        if not root.is_dir():
+    roots = [r for r in (Path(f).expanduser().resolve() for f in folders) if r.is_dir()]
+    ranked, roots = plan_labels(read_ranked_folders(workspace_dir) if workspace_dir else [], roots)
+    for path, doc_id, _root in plan_scan(ranked, roots, follow_links=follow_links).files:
+        try:
+            st = path.stat()
+        except OSError:
+            out.append(PlannedFile(doc_id, str(path), 0, True, 1))
             continue
-        for path in iter_files(root):
-            doc_id = f"{root.name}/{path.relative_to(root).as_posix()}"
-            try:
-                st = path.stat()
-            except OSError:
-                out.append(PlannedFile(doc_id, str(path), 0, True, 1))
-                continue
-            prev = known.get(doc_id)
-            unchanged = prev is not None and prev[0] == st.st_size and prev[1] == st.st_mtime
-            pages = estimated_pages(path, st.st_size) if not unchanged else 0
-            out.append(PlannedFile(doc_id, str(path), st.st_size, not unchanged, pages))
+        prev = known.get(doc_id)
+        unchanged = prev is not None and prev[0] == st.st_size and prev[1] == st.st_mtime
+        pages = estimated_pages(path, st.st_size) if not unchanged else 0
+        out.append(PlannedFile(doc_id, str(path), st.st_size, not unchanged, pages))
     return out
 
 

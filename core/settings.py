@@ -127,6 +127,12 @@ class Settings(BaseSettings):
         True, description="OCR scanned PDF pages with Tesseract when it is installed (else they are reported)."
     )
 
+    follow_links: bool = Field(
+        False, description="Follow symbolic links (and Windows junctions) whose target lies outside the added "
+        "folders. Off by default: a folder is a boundary (another client's files must never enter this "
+        "workspace); links not followed are named in the index report (core.ingest.files.walk_folders).",
+    )
+
     watch_folders: bool = Field(
         True, description="Watch the indexed folders and re-index (incrementally) when files are added, changed "
         "or removed (the desktop window; core.watch.FolderWatcher).",

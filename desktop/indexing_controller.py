@@ -166,7 +166,8 @@ class IndexingController(QObject):
             ws_dir = workspace_dir(name)
             # a rebuild re-reads every file of the workspace's folders (read from the manifest
             # directly: opening an index built with other settings raises a mismatch)
-            return plan_index(manifest_folders(ws_dir), {}) if rebuild else plan_index(folders, manifest_files(ws_dir))
+            return (plan_index(manifest_folders(ws_dir), {}, ws_dir) if rebuild
+                    else plan_index(folders, manifest_files(ws_dir), ws_dir))
 
         def planned(plan) -> None:
             run.progress = IndexProgress(plan)

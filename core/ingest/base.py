@@ -6,7 +6,6 @@ See :mod:`core.ingest` for the overview of formats.
 from __future__ import annotations
 
 import hashlib
-import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -132,26 +131,12 @@ def file_sha256(path: Path, chunk_bytes: int = 1 << 20) -> str:
 
 
 def iter_files(folder: Path) -> Iterator[Path]:
-    """Supported files under ``folder``, recursively, in sorted order; symlink loops are skipped."""
-    seen_dirs: set[tuple[int, int]] = set()
-    for root, dirs, files in os.walk(folder, followlinks=True):
-        try:
-            st = os.stat(root)
-        except OSError:
-            dirs[:] = []
-            continue
-        key = (st.st_dev, st.st_ino)
-        if key in seen_dirs:
-            dirs[:] = []
-            continue
-        seen_dirs.add(key)
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-        for name in sorted(files):
-            if name.startswith(".") or name.startswith("~$"):
-                continue
-            path = Path(root) / name
-            if path.suffix.lower() in SUPPORTED_SUFFIXES:
-                yield path
+    """Supported files under ``folder``, recursively, in sorted order; links leading outside it, loops
+    and broken links are not followed (:func:`core.ingest.files.walk_folders`, which also names them)."""
+    from core.ingest.files import walk_folders
+
+    for path, _root in walk_folders([Path(folder).resolve()]).files:
+        yield path
 
 
 class TextBuilder:

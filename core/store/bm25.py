@@ -36,6 +36,7 @@ from pathlib import Path
 
 import numpy as np
 
+from core.errors import DamagedIndexError
 from core.store.bm25_segment import (
     Segment,
     forget_segments,
@@ -288,12 +289,43 @@ class Bm25Index:
         return json.loads(raw) if raw else None
 
     def _open(self, state: dict) -> _View:
+        """The recorded ``state`` opened.
+
+        Raises:
+            FileNotFoundError: a segment was deleted (a newer state was recorded meanwhile).
+            DamagedIndexError: a segment file is truncated or not what it should be (names it).
+        """
         parts = []
         for s in state["segments"]:
-            seg = open_segment(self.root / s["name"])
-            deleted = load_deleted(self.root / s["name"] / s["deleted"] if s["deleted"] else None)
-            parts.append(_Part(seg, deleted, s["deleted"]))
-        return _View(parts, int(state["generation"]))
+            folder = self.root / s["name"]
+            try:
+                seg = open_segment(folder)
+                deleted = load_deleted(folder / s["deleted"] if s["deleted"] else None)
+                parts.append(_Part(seg, deleted, s["deleted"]))
+            except FileNotFoundError:
+                raise
+            except (ValueError, OSError, EOFError, IndexError, KeyError) as exc:
+                # np.load of a truncated or overwritten .npy: "mmap length is greater than file size", ...
+                raise DamagedIndexError(self.manifest.name, "bm25", str(folder), f"{type(exc).__name__}: {exc}") from exc
+        try:
+            return _View(parts, int(state["generation"]))
+        except (ValueError, IndexError, UnicodeDecodeError) as exc:
+            raise DamagedIndexError(self.manifest.name, "bm25", str(self.root), f"{type(exc).__name__}: {exc}") from exc
+
+    def check(self) -> bool:
+        """Open the recorded state; on damage, rebuild it from the manifest (the caller holds the writer
+        lock). The BM25 index is derived data: rebuilding it loses nothing and embeds nothing.
+
+        Returns:
+            True when it was damaged and has been rebuilt.
+        """
+        try:
+            self.view()  # opened once per process and state (cached), so a run start costs nothing more
+            return False
+        except DamagedIndexError as exc:
+            log.warning("%s: rebuilding it from the manifest", exc)
+        self.rebuild()
+        return True
 
     def view(self) -> _View | None:
         """The recorded state, opened (re-opened only when the recorded state changed)."""
@@ -420,8 +452,8 @@ class Bm25Index:
             return
         try:
             view = self._open(state)
-        except FileNotFoundError:
-            log.warning("BM25 index of %s incomplete: rebuilding", self.folder.name)
+        except (FileNotFoundError, DamagedIndexError):
+            log.warning("BM25 index of %s incomplete or damaged: rebuilding", self.folder.name)
             self.rebuild()
             return
         deleted: dict[int, list[np.ndarray]] = {}

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 import os
+import sqlite3
 import time
 from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
@@ -24,9 +25,12 @@ from typing import TYPE_CHECKING
 
 from core.chunking import chunk_pages
 from core.errors import Cancelled, IndexError_, IngestError
-from core.ingest import ATTACHMENT_SEP, display_name, file_sha256, iter_files, parse_file
+from core.ingest import ATTACHMENT_SEP, display_name, file_sha256, parse_file
 from core.store.commit import DocumentWrite, commit_batch, finish_run, recover, recovery_due
+from core.store.diskerrors import storage_error
+from core.store.docids import plan_scan, ranked_folders, register_folders
 from core.store.embedding import EMBED_BATCH, get_embedder
+from core.store.locking import WRITER_WAIT_S
 from core.textproc import detect_language
 from core.types import Chunk, FileError, IndexReport, ProgressEvent
 
@@ -43,7 +47,8 @@ class IndexScan:
     """What a run found on disk and in the manifest before reading any file.
 
     ``files``: ``(path, doc_id, root)`` in the order visited (``doc_id`` =
-    ``<folder name>/<path inside it>``). ``known``: ``doc_id → (size, mtime,
+    ``<folder label>/<path inside it>``, :mod:`core.store.docids`). ``skipped``:
+    ``(path, reason)`` of links not followed and run folders covered by another. ``known``: ``doc_id → (size, mtime,
     sha256, folder)`` of the manifest's documents. ``gone``: the known documents
     of these folders no longer on disk (removed at the end of a full run, unless
     a new file turns out to be one of them moved). ``failed``: paths with a
@@ -56,6 +61,7 @@ class IndexScan:
     gone_by_sha: dict[str, str] = field(default_factory=dict)
     gone_sizes: set[int] = field(default_factory=set)
     failed: set[str] = field(default_factory=set)
+    skipped: list[tuple[Path, str]] = field(default_factory=list)
 
     def clear_failure(self, ws: Workspace, path: Path) -> None:
         """Forget ``path``'s recorded failure, if it has one (one manifest transaction only then)."""
@@ -136,6 +142,10 @@ def prepare_document(
         log.exception("%s: unexpected error while reading", path)
         prepared.error = FileError(path=str(path), reason=f"could not be read ({type(exc).__name__}: {exc})")
         return prepared
+    changed = _changed_while_read(path, size, mtime)
+    if changed:
+        prepared.error = FileError(path=str(path), reason=changed)
+        return prepared
     prepared.sha256, prepared.kind, prepared.pages = parsed.sha256, parsed.kind, len(parsed.pages)
     prepared.warnings = list(parsed.warnings)
     if known_sha256 is not None and known_sha256 == parsed.sha256:
@@ -151,6 +161,23 @@ def prepare_document(
         prepared.attachments.append(part)
     prepared.attachment_ids = [a.doc_id for a in prepared.attachments]
     return prepared
+
+
+def _changed_while_read(path: Path, size: int, mtime: float) -> str | None:
+    """Why the file read is not the one the run found (``None`` when it is): deleted, renamed or replaced
+    while it was being read. Its chunks would mix two versions, so it is not committed; the document keeps
+    its indexed version and the next run reads it again."""
+    if ATTACHMENT_SEP in str(path) and not path.exists():
+        return None  # a member path (attachment): its message was checked
+    try:
+        st = path.stat()
+    except FileNotFoundError:
+        return "deleted or renamed while it was being read; the next run reads what is there then"
+    except OSError as exc:
+        return f"could not be checked after reading ({exc.strerror})"
+    if st.st_size != size or st.st_mtime != mtime:
+        return "changed while it was being read; it will be read again on the next run"
+    return None
 
 
 def _chunk_and_screen(prepared: PreparedDocument, parsed, chunk_tokens: int, overlap_tokens: int) -> None:
@@ -227,7 +254,8 @@ def run_indexing(
     ``core.cluster`` (files prepared and embedded on a Ray cluster).
 
     Raises:
-        IndexError_: a folder does not exist, or another process is indexing.
+        IndexError_: a folder does not exist.
+        WorkspaceBusyError: another process kept writing the workspace for ``WRITER_WAIT_S`` seconds.
     """
     t0 = time.perf_counter()
     cancel = cancel or (lambda: False)
@@ -236,27 +264,49 @@ def run_indexing(
         if not root.is_dir():
             raise IndexError_(f"{root}: not a folder")
     report = IndexReport(workspace=ws.name, folders=[str(r) for r in roots])
-    # Waits a little: another process opening the workspace holds the lock while it recovers.
-    with ws._write_lock, ws._writer(wait_s=30):  # noqa: SLF001 - the run is part of the workspace
-        if recovery_due(ws):
-            recover(ws)
-        with ws.manifest.connect() as db:
-            db.executemany("INSERT OR IGNORE INTO folders VALUES (?)", [(str(r),) for r in roots])
-        yield ProgressEvent(stage="scan", message="Scanning folders")
-        scan = _scan(ws, roots)
-        batches = CommitBatches(ws, ws.settings.index_commit_chunks)
-        total = len(scan.files)
-        try:
-            yield from body(ws, scan, report, batches, cancel)
-            report.removed = len(scan.gone)
-            batches.commit(total, total, sorted(scan.gone))
-        except Cancelled:
-            batches.commit(total, total)  # what is embedded is kept; removals wait for a full run
-            report.cancelled = True
-        finally:
-            # No yield here: a generator closed mid-run must still finish this.
-            # Uncommitted writes (closed generator, error) are dropped: the next run redoes them.
-            finish_run(ws)
+    # One writer at a time (window, CLI, Ray): the one that waits is told who writes; it gives up
+    # after WRITER_WAIT_S with WorkspaceBusyError. Readers are never blocked (they read the last commit).
+    try:
+        busy = ws.writer_busy()
+        if busy:
+            yield ProgressEvent(stage="wait", message=busy)
+        with ws._write_lock, ws._writer(wait_s=WRITER_WAIT_S):  # noqa: SLF001 - the run is part of the workspace
+            if recovery_due(ws):
+                recover(ws)
+            ws.bm25.check()  # a damaged keyword index is rebuilt from the manifest (derived data)
+            with ws.manifest.connect() as db:
+                roots = register_folders(db, roots)  # labels: document ids that cannot collide (core.store.docids)
+            yield ProgressEvent(stage="scan", message="Scanning folders")
+            scan = _scan(ws, roots)
+            report.failures += [FileError(path=str(p), reason=r) for p, r in scan.skipped]
+            batches = CommitBatches(ws, ws.settings.index_commit_chunks)
+            total = len(scan.files)
+            failed = True
+            try:
+                yield from body(ws, scan, report, batches, cancel)
+                report.removed = len(scan.gone)
+                batches.commit(total, total, sorted(scan.gone))
+                failed = False
+            except Cancelled:
+                batches.commit(total, total)  # what is embedded is kept; removals wait for a full run
+                report.cancelled = True
+                failed = False
+            finally:
+                # No yield here: a generator closed mid-run must still finish this.
+                # Uncommitted writes (closed generator, error) are dropped: the next run redoes them.
+                if not failed:
+                    finish_run(ws)
+                else:  # the run's own error is the one to report (a full disk fails this too)
+                    try:
+                        finish_run(ws)
+                    except Exception:  # noqa: BLE001 - derived data catches up on the next open or run
+                        log.exception("workspace %s: finishing a failed run failed too", ws.name)
+    except (OSError, sqlite3.Error, RuntimeError) as exc:
+        # Disk full, read-only data folder: said in words; the commit protocol kept the last commit.
+        err = storage_error(ws.name, str(ws.dir), exc)
+        if err is None:
+            raise
+        raise err from exc
     report.total_chunks = ws.chunk_count()
     report.seconds = round(time.perf_counter() - t0, 3)
     yield ProgressEvent(stage="done", done=total, total=total, message="Done")
@@ -275,11 +325,17 @@ def attachment_doc_id(doc_id: str, name: str) -> str:
 
 
 def _scan(ws: Workspace, roots: list[Path]) -> IndexScan:
-    files: list[tuple[Path, str, Path]] = []
-    for root in roots:
-        for path in iter_files(root):
-            files.append((path, f"{root.name}/{path.relative_to(root).as_posix()}", root))
+    """The run's :class:`IndexScan`; links not followed and covered folders are recorded as failures
+    of their folder (the window lists them), replacing what the last scan of these folders recorded."""
     with ws.manifest.connect() as db:
+        plan = plan_scan(ranked_folders(db), roots, follow_links=ws.settings.follow_links)
+    files = plan.files
+    with ws.manifest.connect() as db:
+        names = [str(r) for r in roots] or [""]
+        db.execute(f"DELETE FROM failures WHERE ({SKIP_REASONS_SQL}) AND folder IN ({','.join('?' * len(names))})",
+                   names)
+        db.executemany("INSERT OR REPLACE INTO failures VALUES (?, ?, ?, NULL)",
+                       [(str(p), _root_of(p, roots), r) for p, r in plan.skipped])
         known = {r[0]: r[1:] for r in db.execute("SELECT doc_id, size, mtime, sha256, folder FROM documents")}
         failed = {r[0] for r in db.execute("SELECT path FROM failures")}
     on_disk = {doc_id for _, doc_id, _ in files}
@@ -287,7 +343,17 @@ def _scan(ws: Workspace, roots: list[Path]) -> IndexScan:
     # an e-mail's attachments are documents of their own, kept and removed with their message
     gone = {d: v for d, v in known.items() if container_of(d) not in on_disk and v[3] in root_names}
     return IndexScan(files=files, known=known, gone=gone, gone_by_sha={v[2]: d for d, v in gone.items()},
-                     gone_sizes={v[0] for v in gone.values()}, failed=failed)
+                     gone_sizes={v[0] for v in gone.values()}, failed=failed, skipped=plan.skipped)
+
+
+#: The failures a scan records itself (links not followed, covered folders): replaced by each scan.
+SKIP_REASONS_SQL = "reason LIKE 'not followed:%' OR reason LIKE 'already indexed as part of the folder%'"
+
+
+def _root_of(path: Path, roots: list[Path]) -> str:
+    """The run folder ``path`` lies in (itself for a covered folder)."""
+    p = str(path)
+    return next((str(r) for r in roots if p == str(r) or p.startswith(str(r).rstrip(os.sep) + os.sep)), str(roots[0]))
 
 
 def triage_file(

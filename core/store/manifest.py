@@ -9,6 +9,7 @@ migrations, the settings fingerprint and every row read or written.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import time
 from collections.abc import Generator, Iterable
@@ -19,6 +20,7 @@ from typing import TYPE_CHECKING, Literal
 import core.chunking
 from core.errors import IndexError_, IndexMismatchError
 from core.settings import Settings
+from core.store.diskerrors import damaged_manifest, disk_nearly_full
 from core.store.embedding import embedding_model_id
 from core.types import Chunk, FileError, Segment
 
@@ -95,6 +97,13 @@ def migrate(db: sqlite3.Connection) -> None:
     from core.store.profiles import SCHEMA as PROFILES_SCHEMA
 
     db.execute(PROFILES_SCHEMA)  # document profiles (core.store.profiles), written by each commit
+    from core.store.docids import ensure_label_column
+
+    try:
+        ensure_label_column(db)  # folders.label: the first part of every document id
+    except sqlite3.OperationalError as exc:
+        if "readonly" not in str(exc):
+            raise  # a read-only manifest of before labels: readers need no label, writers cannot write
 
 
 def get_meta(db: sqlite3.Connection) -> dict[str, str]:
@@ -154,9 +163,26 @@ class Manifest:
         except sqlite3.Error as exc:
             raise IndexError_(f"{self.path}: cannot open the manifest ({exc})") from exc
         try:
-            conn.execute("PRAGMA journal_mode=WAL")
+            try:
+                conn.execute("PRAGMA journal_mode=WAL")
+            except sqlite3.OperationalError:
+                if self.path.exists() and (not os.access(self.path.parent, os.W_OK)
+                                           or disk_nearly_full(self.path.parent)):
+                    # A read-only data folder or a full disk: SQLite cannot make the WAL's shared-memory
+                    # file, so readers read the file as immutable (nobody can write it meanwhile) and
+                    # answer from the last commit; a writer's first write fails with SQLITE_READONLY,
+                    # said in words (core.store.diskerrors tells a full disk from a read-only folder).
+                    conn.close()
+                    conn = sqlite3.connect(f"{self.path.absolute().as_uri()}?mode=ro&immutable=1", uri=True)
+                else:
+                    raise
             with conn:
                 yield conn
+        except sqlite3.DatabaseError as exc:
+            damaged = damaged_manifest(self.name, str(self.path), exc)
+            if damaged is not None:
+                raise damaged from exc
+            raise
         finally:
             conn.close()
 
@@ -220,7 +246,8 @@ class Manifest:
                     set_meta(db, fingerprint=json.dumps(current, sort_keys=True),
                              schema_version=INDEX_SCHEMA_VERSION)
         except sqlite3.DatabaseError as exc:
-            raise IndexError_(f"{self.path}: the manifest is damaged ({exc})") from exc
+            raise damaged_manifest(self.name, str(self.path), exc) or IndexError_(
+                f"{self.path}: the manifest cannot be read ({exc})") from exc
 
     # --- reads ----------------------------------------------------------------
 

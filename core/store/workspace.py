@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import os
 import shutil
+import sqlite3
 import threading
 from collections.abc import Generator, Iterable
 from contextlib import contextmanager, suppress
@@ -12,13 +13,15 @@ from pathlib import Path
 
 from filelock import FileLock, Timeout
 
-from core.errors import IndexError_, WorkspaceNotFoundError
+from core.errors import DamagedIndexError, IndexError_, WorkspaceBusyError, WorkspaceNotFoundError
 from core.paths import data_dir
 from core.settings import Settings
 from core.store.bm25 import Bm25Index, is_bm25_folder
 from core.store.commit import DocumentWrite, commit_batch, finish_run, needs_recovery, recover
+from core.store.docids import register_folders
 from core.store.embedding import get_embedder
 from core.store.indexing import CancelCheck, index_run
+from core.store.locking import WRITER_WAIT_S, clear_holder, read_holder, write_holder
 from core.store.manifest import DocStatus, Manifest, reset_manifest
 from core.store.vectors import VectorTable
 from core.types import Chunk, FileError, IndexReport, ProgressEvent
@@ -41,6 +44,37 @@ def list_workspaces() -> list[str]:
 def _check_name(name: str) -> None:
     if not name or any(c in name for c in "/\\:") or name in {".", ".."}:
         raise IndexError_(f"invalid workspace name {name!r}")
+
+
+def _set_aside_damaged_manifest(folder: Path, name: str, exc: sqlite3.DatabaseError) -> None:
+    """A rebuild over a damaged manifest: the damaged file is kept (renamed ``manifest.damaged-<time>.sqlite``,
+    nothing deleted), a new one is made with the folders that could still be read from it."""
+    import time
+
+    db_path = folder / "manifest.sqlite"
+    folders: list[str] = []
+    with suppress(sqlite3.Error):
+        conn = sqlite3.connect(f"{db_path.absolute().as_uri()}?mode=ro", uri=True, timeout=5)
+        try:
+            folders = [r[0] for r in conn.execute("SELECT path FROM folders ORDER BY rowid")]
+        finally:
+            conn.close()
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    for suffix in ("", "-wal", "-shm"):
+        src = folder / f"manifest.sqlite{suffix}"
+        if src.exists():
+            os.replace(src, folder / f"manifest.damaged-{stamp}.sqlite{suffix}")
+    log.warning("workspace %s: damaged manifest (%s) set aside as manifest.damaged-%s.sqlite; %d folder(s) kept",
+                name, exc, stamp, len(folders))
+    conn = sqlite3.connect(db_path, timeout=30)
+    try:
+        with conn:
+            from core.store.manifest import migrate
+
+            migrate(conn)
+            register_folders(conn, [Path(f) for f in folders])
+    finally:
+        conn.close()
 
 
 class Workspace:
@@ -234,7 +268,11 @@ class Workspace:
         except (RuntimeError, OSError, ValueError):
             # A writer recorded a newer version and deleted the one read: read the new one.
             version = self.manifest.meta().get("lance_version")
-            return self.vectors.search(vec, k, exclude_docs, only_docs, int(version)) if version else []
+            try:
+                return self.vectors.search(vec, k, exclude_docs, only_docs, int(version)) if version else []
+            except (RuntimeError, OSError, ValueError) as exc:
+                # The recorded version itself cannot be read: a data file truncated, removed or overwritten.
+                raise DamagedIndexError(self.name, "vectors", str(self.dir / "lance"), str(exc)[:300]) from exc
 
     def rebuild_bm25(self) -> None:
         """Bring the BM25 index up to the manifest (in proportion to what changed since it was built).
@@ -283,7 +321,7 @@ class Workspace:
         Raises:
             IndexError_: another process is writing this workspace.
         """
-        with self._write_lock, self._writer(wait_s=30):
+        with self._write_lock, self._writer(wait_s=WRITER_WAIT_S):
             recover(self)
             try:
                 commit_batch(self, list(writes), sorted(set(removals)))
@@ -302,13 +340,36 @@ class Workspace:
     def _commit(self, writes: list[DocumentWrite], removals: list[str]) -> None:
         commit_batch(self, writes, removals)
 
+    def writer_busy(self) -> str | None:
+        """``None`` when no other process holds the writer lock now, else a sentence saying who does
+        and that this writer waits (for the one that waits: a progress event, the CLI's stderr)."""
+        if self._write_lock.locked():
+            return f"workspace '{self.name}' is being written by another task of this program; waiting for it"
+        try:
+            self._file_lock.acquire(timeout=0)
+        except Timeout:
+            holder = read_holder(self.dir)
+            who = f" ({holder})" if holder else ""
+            return (f"workspace '{self.name}' is being written by another process{who}; waiting for it "
+                    f"(at most {WRITER_WAIT_S:.0f} s) — searches still answer from its last commit")
+        self._file_lock.release()
+        return None
+
     @contextmanager
     def _writer(self, wait_s: float = 0) -> Generator[None, None, None]:
-        """Hold the inter-process writer lock, or raise if another process holds it after ``wait_s`` seconds."""
+        """Hold the inter-process writer lock, or raise if another process holds it after ``wait_s`` seconds.
+
+        While held, ``writer.json`` in the workspace folder says who holds it (pid, program,
+        since when), so the one that waits or gives up can be told.
+
+        Raises:
+            WorkspaceBusyError: still held by another process after ``wait_s`` seconds.
+            WorkspaceNotFoundError: the workspace was deleted or renamed since it was opened.
+        """
         try:
             self._file_lock.acquire(timeout=wait_s)
         except Timeout as exc:
-            raise IndexError_(f"workspace '{self.name}' is being indexed by another process") from exc
+            raise WorkspaceBusyError(self.name, read_holder(self.dir), wait_s) from exc
         if not self._create and not self._db_path.exists():
             # Deleted or renamed since it was opened. The lock file (and py-filelock creates
             # its parent folder) must not bring the folder back: undo, and say so.
@@ -319,8 +380,10 @@ class Workspace:
                 self.dir.rmdir()  # only if empty: never removes anything else
             raise WorkspaceNotFoundError(self.name, str(self.dir))
         try:
+            write_holder(self.dir)
             yield
         finally:
+            clear_holder(self.dir)
             self._file_lock.release()
 
     def _recover(self) -> None:
@@ -364,7 +427,10 @@ class Workspace:
             for path in folder.iterdir():
                 if is_bm25_folder(path.name):
                     shutil.rmtree(path, ignore_errors=True)
-            reset_manifest(folder / "manifest.sqlite")
+            try:
+                reset_manifest(folder / "manifest.sqlite")
+            except sqlite3.DatabaseError as exc:
+                _set_aside_damaged_manifest(folder, name, exc)
         finally:
             lock.release()
         return cls(name, settings)
