@@ -349,7 +349,8 @@ def _segments(pieces: list[_Piece], pages: list[PageText], start: int, end: int)
         length = pc.end - pc.start
         a, b = max(start, pc.at), min(end, pc.at + length)
         if a < b:
-            out.append(Segment(page=pages[pc.page].page, start=pc.start + a - pc.at, end=pc.start + b - pc.at))
+            out.append(Segment(page=pages[pc.page].page, start=pc.start + a - pc.at, end=pc.start + b - pc.at,
+                               label=pages[pc.page].label))
     return out
 
 

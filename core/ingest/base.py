@@ -16,7 +16,27 @@ TEXT_SUFFIXES = {".txt", ".md", ".markdown", ".text"}
 DOCX_SUFFIXES = {".docx"}
 HTML_SUFFIXES = {".html", ".htm", ".xhtml"}
 EMAIL_SUFFIXES = {".eml"}
-SUPPORTED_SUFFIXES = PDF_SUFFIXES | TEXT_SUFFIXES | DOCX_SUFFIXES | HTML_SUFFIXES | EMAIL_SUFFIXES
+MSG_SUFFIXES = {".msg"}
+ODT_SUFFIXES = {".odt"}
+RTF_SUFFIXES = {".rtf"}
+XLSX_SUFFIXES = {".xlsx", ".xlsm"}
+PPTX_SUFFIXES = {".pptx"}
+IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".tif", ".tiff", ".bmp"}
+SUPPORTED_SUFFIXES = (PDF_SUFFIXES | TEXT_SUFFIXES | DOCX_SUFFIXES | HTML_SUFFIXES | EMAIL_SUFFIXES | MSG_SUFFIXES
+                      | ODT_SUFFIXES | RTF_SUFFIXES | XLSX_SUFFIXES | PPTX_SUFFIXES | IMAGE_SUFFIXES)
+
+#: Document formats a lawyer keeps that no well-kept pure-Python library reads, with what to do.
+NOT_READ_SUFFIXES = {
+    ".doc": "legacy Word .doc is not read; save it as .docx",
+    ".xls": "legacy Excel .xls is not read; save it as .xlsx",
+    ".ppt": "legacy PowerPoint .ppt is not read; save it as .pptx",
+    ".wpd": "WordPerfect files are not read; save it as .docx or PDF",
+    ".pages": "Apple Pages files are not read; export it as PDF or .docx",
+    ".ods": "OpenDocument spreadsheets are not read; save it as .xlsx",
+    ".odp": "OpenDocument presentations are not read; save it as .pptx",
+}
+#: A browser's download that had not finished when the folder was read: never a whole document.
+PARTIAL_SUFFIXES = {".download", ".crdownload", ".part", ".partial"}
 
 ATTACHMENT_SEP = " › "
 """Joins a container file and the name of a document carried inside it: an e-mail's
@@ -131,8 +151,41 @@ def file_sha256(path: Path, chunk_bytes: int = 1 << 20) -> str:
     return h.hexdigest()
 
 
-def iter_files(folder: Path) -> Iterator[Path]:
-    """Supported files under ``folder``, recursively, in sorted order; symlink loops are skipped."""
+def not_read_reason(name: str) -> str | None:
+    """Why a file named ``name`` is not read, or ``None`` when it is a supported document.
+
+    Hidden files (a leading ".") other than LibreOffice lock files are system files and give
+    ``""`` (left out without being named); every other file that is not read gets a reason
+    the index report shows ("partial download", "Office temporary file", "legacy Word .doc…",
+    "'.zip' files are not read").
+    """
+    lower = name.lower()
+    suffix = Path(lower).suffix
+    if lower.startswith(".~lock."):
+        return "LibreOffice lock file (the document is open in LibreOffice)"
+    if lower.startswith("."):
+        return ""
+    if lower.startswith("~$"):
+        return "Office temporary file (the document is open in Word, Excel or PowerPoint)"
+    if suffix in PARTIAL_SUFFIXES:
+        return "partial download (the browser had not finished it)"
+    if lower.endswith("~") or suffix in {".tmp", ".bak"}:
+        return "temporary or backup file"
+    if suffix in SUPPORTED_SUFFIXES:
+        return None
+    if suffix in NOT_READ_SUFFIXES:
+        return NOT_READ_SUFFIXES[suffix]
+    return f"'{suffix}' files are not read" if suffix else "file without an extension is not read"
+
+
+def iter_files(folder: Path, not_read: list[tuple[Path, str]] | None = None) -> Iterator[Path]:
+    """Supported files under ``folder``, recursively, in sorted order; symlink loops are skipped.
+
+    Args:
+        not_read: when given, every file that is not yielded and has a reason
+            (:func:`not_read_reason`) is appended as ``(path, reason)``: partial downloads,
+            Office temporary and lock files, formats that are not read.
+    """
     seen_dirs: set[tuple[int, int]] = set()
     for root, dirs, files in os.walk(folder, followlinks=True):
         try:
@@ -147,11 +200,12 @@ def iter_files(folder: Path) -> Iterator[Path]:
         seen_dirs.add(key)
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         for name in sorted(files):
-            if name.startswith(".") or name.startswith("~$"):
-                continue
             path = Path(root) / name
-            if path.suffix.lower() in SUPPORTED_SUFFIXES:
+            reason = not_read_reason(name)
+            if reason is None:
                 yield path
+            elif reason and not_read is not None:
+                not_read.append((path, reason))
 
 
 class TextBuilder:

@@ -20,11 +20,18 @@ from core.ingest.base import (
     DOCX_SUFFIXES,
     EMAIL_SUFFIXES,
     HTML_SUFFIXES,
+    IMAGE_SUFFIXES,
+    MSG_SUFFIXES,
+    ODT_SUFFIXES,
     PDF_SUFFIXES,
+    PPTX_SUFFIXES,
+    RTF_SUFFIXES,
     TEXT_SUFFIXES,
+    XLSX_SUFFIXES,
     PageText,
     ParsedDocument,
     file_sha256,
+    not_read_reason,
 )
 from core.ingest.ocr import tessdata_dir
 from core.types import Rect
@@ -57,12 +64,55 @@ def open_member(path: str | Path) -> bytes:
         data = Path(head).read_bytes()
     except OSError as exc:
         raise IngestError(str(path), f"file could not be read ({exc.strerror})") from exc
+    container = head
     for name in names:
-        found = {n: d for n, d, _ in attachments(read_message(data, head))}
+        if container.lower().endswith(".msg"):
+            from core.ingest.msg import msg_attachments
+
+            found = dict(msg_attachments(data, head))
+        else:
+            found = {n: d for n, d, _ in attachments(read_message(data, head))}
+        container = name
         if found.get(name) is None:
             raise IngestError(str(path), f"the message no longer holds the attachment {name}")
         data = found[name]  # type: ignore[assignment]
     return data
+
+
+def _parse_other(path: Path, data: bytes | None, *, ocr: bool, depth: int = 0) -> ParsedDocument:
+    """The readers of :mod:`core.ingest.office`, :mod:`core.ingest.msg` and :mod:`core.ingest.image`
+    (``data``: the bytes of an attachment, else the file is read).
+
+    Raises:
+        IngestError: unreadable, or a suffix no reader takes (the reason says why, see
+            :func:`core.ingest.base.not_read_reason`).
+    """
+    suffix = path.suffix.lower()
+    if suffix in ODT_SUFFIXES:
+        from core.ingest.office import parse_odt
+
+        return parse_odt(path, data=data)
+    if suffix in RTF_SUFFIXES:
+        from core.ingest.office import parse_rtf
+
+        return parse_rtf(path, data=data)
+    if suffix in XLSX_SUFFIXES:
+        from core.ingest.office import parse_xlsx
+
+        return parse_xlsx(path, data=data)
+    if suffix in PPTX_SUFFIXES:
+        from core.ingest.office import parse_pptx
+
+        return parse_pptx(path, data=data)
+    if suffix in MSG_SUFFIXES:
+        from core.ingest.msg import parse_msg
+
+        return parse_msg(path, data=data, ocr=ocr, depth=depth)
+    if suffix in IMAGE_SUFFIXES:
+        from core.ingest.image import parse_image
+
+        return parse_image(path, data=data, ocr=ocr)
+    raise IngestError(str(path), not_read_reason(path.name) or f"unsupported file type '{suffix}'")
 
 
 def parse_bytes(path: Path, data: bytes, *, ocr: bool = False, depth: int = 0) -> ParsedDocument:
@@ -93,7 +143,7 @@ def parse_bytes(path: Path, data: bytes, *, ocr: bool = False, depth: int = 0) -
     elif suffix in EMAIL_SUFFIXES:
         parsed = parse_email(path, data=data, ocr=ocr, depth=depth)
     else:
-        raise IngestError(str(path), f"unsupported file type '{suffix}'")
+        parsed = _parse_other(path, data, ocr=ocr, depth=depth)
     parsed.sha256 = hashlib.sha256(data).hexdigest()
     return parsed
 
@@ -146,7 +196,7 @@ def parse_file(path: Path, *, ocr: bool | None = None) -> ParsedDocument:
 
         parsed = parse_email(path, ocr=ocr)
     else:
-        raise IngestError(str(path), f"unsupported file type '{suffix}'")
+        parsed = _parse_other(path, None, ocr=ocr)
     parsed.sha256 = digest
     return parsed
 

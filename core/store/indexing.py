@@ -56,6 +56,7 @@ class IndexScan:
     gone_by_sha: dict[str, str] = field(default_factory=dict)
     gone_sizes: set[int] = field(default_factory=set)
     failed: set[str] = field(default_factory=set)
+    not_read: list[tuple[Path, str]] = field(default_factory=list)  # files left unread on purpose, with why
 
     def clear_failure(self, ws: Workspace, path: Path) -> None:
         """Forget ``path``'s recorded failure, if it has one (one manifest transaction only then)."""
@@ -244,6 +245,7 @@ def run_indexing(
             db.executemany("INSERT OR IGNORE INTO folders VALUES (?)", [(str(r),) for r in roots])
         yield ProgressEvent(stage="scan", message="Scanning folders")
         scan = _scan(ws, roots)
+        report.not_read = [FileError(path=str(p), reason=r) for p, r in scan.not_read]
         batches = CommitBatches(ws, ws.settings.index_commit_chunks)
         total = len(scan.files)
         try:
@@ -276,8 +278,9 @@ def attachment_doc_id(doc_id: str, name: str) -> str:
 
 def _scan(ws: Workspace, roots: list[Path]) -> IndexScan:
     files: list[tuple[Path, str, Path]] = []
+    not_read: list[tuple[Path, str]] = []
     for root in roots:
-        for path in iter_files(root):
+        for path in iter_files(root, not_read):
             files.append((path, f"{root.name}/{path.relative_to(root).as_posix()}", root))
     with ws.manifest.connect() as db:
         known = {r[0]: r[1:] for r in db.execute("SELECT doc_id, size, mtime, sha256, folder FROM documents")}
@@ -287,7 +290,7 @@ def _scan(ws: Workspace, roots: list[Path]) -> IndexScan:
     # an e-mail's attachments are documents of their own, kept and removed with their message
     gone = {d: v for d, v in known.items() if container_of(d) not in on_disk and v[3] in root_names}
     return IndexScan(files=files, known=known, gone=gone, gone_by_sha={v[2]: d for d, v in gone.items()},
-                     gone_sizes={v[0] for v in gone.values()}, failed=failed)
+                     gone_sizes={v[0] for v in gone.values()}, failed=failed, not_read=not_read)
 
 
 def triage_file(
