@@ -12,6 +12,10 @@ import re
 
 RECORD_SEP = " | "
 """Between the fields of a record line."""
+RECORD_END = "."
+"""Ends a record that carries column names, so that a sentence segmenter (the passages answer's,
+:func:`core.passages.sentence_spans`) reads each record as one sentence instead of joining the rows
+of a table into one span (they have no sentence end of their own)."""
 
 _NUMERIC = re.compile(r"^[\s\-+()€$£%.,:/\d]*$")
 
@@ -52,8 +56,8 @@ def has_header(rows: list[list[str]]) -> bool:
 
 
 def record_line(header: list[str] | None, cells: list[str]) -> str:
-    """One row as a line: ``"Name: value | Name: value"`` (empty cells left out), or the
-    non-empty cells joined by :data:`RECORD_SEP` without a header."""
+    """One row as a line: ``"Name: value | Name: value."`` (empty cells left out, :data:`RECORD_END`
+    last), or the non-empty cells joined by :data:`RECORD_SEP` without a header."""
     if header is None:
         return RECORD_SEP.join(c for c in cells if c)
     out = []
@@ -62,7 +66,8 @@ def record_line(header: list[str] | None, cells: list[str]) -> str:
             continue
         name = header[i] if i < len(header) else ""
         out.append(f"{name}: {value}" if name else value)
-    return RECORD_SEP.join(out)
+    line = RECORD_SEP.join(out)
+    return line if not line or line.endswith(RECORD_END) else line + RECORD_END
 
 
 def record_lines(rows: list[list[str]], header: bool | None = None) -> list[str]:
