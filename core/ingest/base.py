@@ -68,6 +68,10 @@ class Block:
         index: 1-based number of the block in the document (the "¶" of a citation
             location for non-PDF formats).
         label: how a citation names the block's place instead of "¶ n" ("footnote 1"), or "".
+        columns: for a PDF table (``kind == "table"``, one line per row), the names of its
+            columns, carried from an earlier page when the table has no header row of its own
+            (:mod:`core.ingest.pdf_tables`); ``()`` when unknown. The chunker puts them in the
+            context line of the table's chunks.
     """
 
     start: int
@@ -76,6 +80,7 @@ class Block:
     level: int = 0
     index: int = 0
     label: str = ""
+    columns: tuple[str, ...] = ()
 
 
 @dataclass

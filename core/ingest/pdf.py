@@ -25,6 +25,7 @@ import pymupdf
 from core.errors import IngestError
 from core.ingest.base import PageText, ParsedDocument
 from core.ingest.page_labels import pdf_page_labels, printed_page_labels
+from core.ingest.pdf_tables import carry_columns
 from core.ingest.ocr import OCR_LANGUAGES, PDF_FLAGS, ocr_page, tessdata_dir, text_layer_problem
 from core.ingest.pdf_layout import FormValue, find_running_lines, page_text_from_rawdict
 
@@ -121,7 +122,7 @@ def text_layer_page(page: pymupdf.Page) -> PageText:
     raw = page.get_text("rawdict", flags=PDF_FLAGS, sort=True)
     if page.first_annot is not None:
         _drop_annotation_text(page, raw)
-    return page_text_from_rawdict(page, raw, fields)
+    return page_text_from_rawdict(page, raw, fields, tables=True)
 
 
 def extract_page(
@@ -235,6 +236,7 @@ def parse_pdf(
             raise IngestError(str(path), warnings[0][1], page=first)
         raise IngestError(str(path), "no text layer (scanned or image-only PDF; needs OCR)")
     find_running_lines(pages, heights)
+    carry_columns(pages)
     if not any(p.label for p in pages):  # no /PageLabels: the number printed in the margins, if consistent
         for page, label in zip(pages, printed_page_labels(pages, heights)):
             page.label = label

@@ -15,7 +15,7 @@ import pymupdf
 import pytest
 
 from core import cli
-from core.ingest import PageText, open_member, parse_file
+from core.ingest import PageText, open_member, page_text, parse_file, rects_for_span
 from core.ingest.page_labels import printed_page_labels
 from core.passages import PassagesBackend
 from core.pipeline import answer_question, index_folders, run
@@ -230,9 +230,47 @@ def test_reviewer_notes_are_not_in_any_answer(notes_ws) -> None:
 # --- 5. tables as records -------------------------------------------------------------------------
 
 
-def test_a_rent_roll_row_in_word_carries_its_column_names(tmp_path) -> None:
+def test_a_rent_roll_row_in_word_carries_its_column_names() -> None:
     page = parse_file(CASES / "B47_rent_roll.docx").pages[0]
     lines = page.text.splitlines()
     assert lines.count("Unit | Tenant | Monthly rent (EUR) | Deposit (EUR) | Lease end") == 1
-    row = next(line for line in lines if line.startswith("Unit: D-207 |"))
-    assert row == "Unit: D-207 | Tenant: Farmacia Oriol | Monthly rent (EUR): 2.120,00 | Deposit (EUR): 6.360,00 | Lease end: 10/06/2029" or "Monthly rent (EUR): 2.120,00" in row
+    assert ("Unit: D-207 | Tenant: Farmacia Oriol | Monthly rent (EUR): 2.120,00 | Deposit (EUR): 6.360,00 | "
+            "Lease end: 10/06/2028.") in lines
+    assert sum(line.startswith("Unit: ") for line in lines) == 322
+
+
+def test_a_rent_roll_row_in_a_pdf_is_one_line_highlighted_on_its_cells() -> None:
+    """B47: each PDF cell was its own line; a row is now one line, its cells' boxes kept, and the page text
+    is the same when one page is re-extracted for highlighting."""
+    parsed = parse_file(CASES / "B47_rent_roll.pdf", ocr=False)
+    page = parsed.pages[3]
+    row = "D-207 | Farmacia Oriol | 2.120,00 | 6.360,00 | 10/06/2028."
+    assert row in page.text.splitlines()
+    start = page.text.index(row)
+    rects = rects_for_span(page.boxes, start, start + len(row))
+    assert len(rects) == 1 and rects[0][0] == 72.0 and rects[0][2] > 500  # one line, first cell to last
+    assert page_text(CASES / "B47_rent_roll.pdf", 4).text == page.text
+    rows = sum(line.count(" | ") == 4 for p in parsed.pages for line in p.text.splitlines())
+    assert rows == 323  # 322 rows and the header row
+    tables = [b for p in parsed.pages for b in p.blocks if b.kind == "table"]
+    assert len(tables) == 7
+    assert {b.columns for b in tables} == {("Unit", "Tenant", "Monthly rent (EUR)", "Deposit (EUR)", "Lease end")}
+
+
+@pytest.fixture(scope="module")
+def rent_roll_ws(tmp_path_factory) -> Indexed:
+    return _index(tmp_path_factory, "rentas", [CASES / "B47_rent_roll.pdf"])
+
+
+def test_a_row_on_a_page_without_the_header_carries_the_column_names_into_search(rent_roll_ws) -> None:
+    trace = Trace()
+    retrieve(rent_roll_ws.ws, "What is the monthly rent of unit D-207?", Settings(), trace)
+    # the keyword retriever ranks the row's chunk (page 4, no header row there) first; its context line
+    # names the columns. (The fused ranking does not keep it first yet: reported in notes/formats.md.)
+    best = rent_roll_ws.ws.get_chunks(trace.bm25[:1])[trace.bm25[0]]
+    assert "D-207 | Farmacia Oriol | 2.120,00" in best.text and best.page == 4
+    assert best.context.endswith("Columns: Unit | Tenant | Monthly rent (EUR) | Deposit (EUR) | Lease end")
+    answer = _ask(rent_roll_ws, "Who is the tenant of unit G-241?")
+    first = _citations(answer)[0]
+    assert first.quote == "G-241 | Café Rambla | 850,00 | 1.700,00 | 05/10/2030." and first.page == 7
+    assert len(first.rects) == 1
