@@ -15,6 +15,7 @@ import pymupdf
 import pytest
 
 from core import cli
+from core.errors import IngestError
 from core.ingest import PageText, open_member, page_text, parse_file, rects_for_span
 from core.ingest.page_labels import printed_page_labels
 from core.passages import PassagesBackend
@@ -274,3 +275,33 @@ def test_a_row_on_a_page_without_the_header_carries_the_column_names_into_search
     first = _citations(answer)[0]
     assert first.quote == "G-241 | Café Rambla | 850,00 | 1.700,00 | 05/10/2030." and first.page == 7
     assert len(first.rects) == 1
+
+
+# --- 4. text layers whose character codes are shifted -------------------------------------------
+
+
+ES = ("El arrendatario abonará la renta dentro de los cinco primeros días de cada mes, según el artículo quinto "
+      "del contrato. La fianza equivale a dos mensualidades de renta y se devuelve al terminar el contrato.")
+
+
+@pytest.mark.parametrize("shift", [3, -4, 10, 0x3A0 - 0x61])
+def test_a_text_layer_with_shifted_codes_is_named_not_indexed_as_text(tmp_path, shift: int) -> None:
+    """Every character moved by a constant (a broken font encoding): +3 and +10 kept letter frequencies
+    close enough to Spanish, -4 made brackets, +831 Greek letters; all were indexed as text before."""
+    shifted = "".join(chr(ord(c) + shift) if c != " " else c for c in ES)
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_textbox(pymupdf.Rect(72, 72, 520, 400), ES, fontsize=11)  # the page a scan would show
+    doc.save(tmp_path / "ok.pdf")
+    assert parse_file(tmp_path / "ok.pdf", ocr=False).warnings == []
+    doc = pymupdf.open()
+    page = doc.new_page()
+    font = pymupdf.Font("cjk") if shift > 255 else None
+    if font is not None:
+        page.insert_font(fontname="F0", fontbuffer=font.buffer)
+    page.insert_textbox(pymupdf.Rect(72, 72, 520, 400), shifted, fontsize=11, fontname="F0" if font else "helv")
+    page.insert_text((72, 500), "Pagina 1", fontsize=9)
+    doc.save(tmp_path / "shifted.pdf")
+    with pytest.raises(IngestError) as info:
+        parse_file(tmp_path / "shifted.pdf", ocr=False)
+    assert f"shifts every character code by {shift:+d}" in info.value.reason
