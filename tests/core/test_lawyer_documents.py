@@ -164,8 +164,10 @@ def test_every_file_is_read_or_named_with_its_reason(formats_ws, monkeypatch, ca
     assert "not read: Contrato_firmado.pdf.crdownload (partial download" in out
 
 
-def test_the_amendment_in_an_odt_answers_beside_the_pdf(formats_ws) -> None:
-    answer = _ask(formats_ws, "¿Cuál es la renta mensual de la oficina?")
+def test_the_amendment_in_an_odt_answers_beside_the_pdf(tmp_path_factory) -> None:
+    """B45 as it came: the lease PDF said 1.200 euros; the .odt amendment that raises it was not read."""
+    b45 = _index(tmp_path_factory, "b45", [CASES / "B45_unsupported_formats"])
+    answer = _ask(b45, "¿Cuál es la renta mensual de la oficina?")
     quotes = {c.path.rsplit("/", 1)[-1]: c.quote for c in _citations(answer)}
     assert "1.400 euros" in quotes.get("Adenda_2025.odt", ""), quotes
 
