@@ -268,6 +268,22 @@ def _context_line_cached(title: str, path: tuple[str, ...]) -> str:
     return line
 
 
+_COLUMNS = "Columns: "
+"""Begins the context-line part that names a PDF table's columns (:func:`_table_columns`)."""
+
+
+def _table_columns(blocks: list[Block], block_starts: list[int], start: int, ahead: int = 3) -> tuple[str, ...]:
+    """The column names of the PDF table a chunk starting at ``start`` reads (``Block.columns``): the table
+    block it starts in, or one of the next ``ahead`` blocks (a chunk that starts with the heading above a
+    table); ``()`` when none. They go into the chunk's context line, so a row found on a page without the
+    header row still says what its values are (issue #23, case B47)."""
+    b = max(bisect.bisect_right(block_starts, start) - 1, 0)
+    for blk in blocks[b : b + ahead + 1]:
+        if blk.columns and blk.end > start:
+            return blk.columns
+    return ()
+
+
 def _best_break(text: str, lo: int, hi: int) -> int | None:
     """Best cut position in ``text[lo:hi]``: after a paragraph break, sentence end, line end or space."""
     window = text[lo:hi]
@@ -332,7 +348,8 @@ def _stream(pages: list[PageText]) -> tuple[str, list[_Piece], list[Block]]:
                 s, e = max(blk.start, a), min(blk.end, b)
                 if s >= e and not (blk.start == blk.end and a <= blk.start < b):
                     continue
-                moved = Block(pos + s - a, pos + max(s, e) - a, blk.kind, blk.level, blk.index, blk.label)
+                moved = Block(pos + s - a, pos + max(s, e) - a, blk.kind, blk.level, blk.index, blk.label,
+                              blk.columns)
                 if runs_on and blk.start <= a:
                     blocks[-1].end = moved.end  # the clause goes on from the previous page
                 else:
@@ -349,7 +366,8 @@ def _segments(pieces: list[_Piece], pages: list[PageText], start: int, end: int)
         length = pc.end - pc.start
         a, b = max(start, pc.at), min(end, pc.at + length)
         if a < b:
-            out.append(Segment(page=pages[pc.page].page, start=pc.start + a - pc.at, end=pc.start + b - pc.at))
+            out.append(Segment(page=pages[pc.page].page, start=pc.start + a - pc.at, end=pc.start + b - pc.at,
+                               label=pages[pc.page].label))
     return out
 
 
@@ -414,7 +432,8 @@ def chunk_pages(
             headings.push(page_heads[h_i])
             h_i += 1
         path_names = headings.names()
-        context = _context_line(title, path_names)
+        columns = _table_columns(blocks, block_starts, start)
+        context = _context_line(title, path_names + ([_COLUMNS + " | ".join(columns)] if columns else []))
         budget = limit - SPECIAL_TOKENS - (_context_tokens(context) + 1 if context else 0)
         budget = max(budget, 16)
         first_tok = bisect.bisect_left(tok_starts, start)

@@ -42,6 +42,8 @@ def _print_report(report: IndexReport) -> None:
         for f in report.failures:
             where = f" (page {f.page})" if f.page else ""
             print(f"    {f.path}{where}: {f.reason}")
+    for f in report.not_read:
+        print(f"  not read: {Path(f.path).name} ({f.reason})")
 
 
 #: Plain words for each rejection reason (the window shows the same, translated: desktop.texts.reason_text).
@@ -159,10 +161,10 @@ def format_answer(answer: Answer) -> str:
             for cit in claim.citations:
                 n += 1
                 marks.append(f"[{n}]")
-                notes.append(f"[{n}] {cit.doc_id}, page {cit.page} ({cit.match.value}): \u201c{cit.quote}\u201d")
+                notes.append(f"[{n}] {cit.doc_id}, {cit.cited_page} ({cit.match.value}): \u201c{cit.quote}\u201d")
             if answer.kind == "passages":  # the passage is its own quote: say where it is, once
                 cit = claim.citations[0]
-                lines.append(f"{''.join(marks)} \u201c{' '.join(claim.text.split())}\u201d \u2014 {cit.doc_id}, page {cit.page}")
+                lines.append(f"{''.join(marks)} \u201c{' '.join(claim.text.split())}\u201d \u2014 {cit.doc_id}, {cit.cited_page}")
                 notes.pop()
                 continue
             lines.append(f"{'  - ' if answer.conflicting_evidence else ''}{claim.text} {''.join(marks)}")
@@ -187,7 +189,7 @@ def _show_claim(event) -> None:
         return
     if event.claim is not None:
         cit = event.claim.citations[0]
-        print(f"  verified: {event.claim.text} [{cit.doc_id}, page {cit.page}]", file=sys.stderr, flush=True)
+        print(f"  verified: {event.claim.text} [{cit.doc_id}, {cit.cited_page}]", file=sys.stderr, flush=True)
     elif event.rejected:
         r = event.rejected[0]
         print(f"  removed:  {r.claim} ({r.reason.value})", file=sys.stderr, flush=True)

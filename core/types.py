@@ -27,7 +27,7 @@ from __future__ import annotations
 from enum import Enum
 from typing import Literal, NewType
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, computed_field
 
 DocId = NewType("DocId", str)
 ChunkId = NewType("ChunkId", str)
@@ -43,13 +43,17 @@ on its own: normalization reads it as a space)."""
 
 
 class Segment(BaseModel):
-    """One span of one page's text: ``page_text(page)[start:end]`` (1-based page, characters)."""
+    """One span of one page's text: ``page_text(page)[start:end]`` (1-based page, characters).
+
+    ``label`` is the printed page label of ``page`` ("5", "iv"), "" if none or unknown.
+    """
 
     model_config = ConfigDict(frozen=True)
 
     page: int = Field(ge=1)
     start: int = Field(ge=0)
     end: int = Field(ge=0)
+    label: str = ""
 
 
 class Chunk(BaseModel):
@@ -98,7 +102,7 @@ class Chunk(BaseModel):
 
     def spans(self) -> list[Segment]:
         """The chunk's segments; one ``(page, start, end)`` segment for a single-segment chunk."""
-        return list(self.segments) or [Segment(page=self.page, start=self.start, end=self.end)]
+        return list(self.segments) or [Segment(page=self.page, start=self.start, end=self.end, label=self.page_label)]
 
     @property
     def pages(self) -> list[int]:
@@ -117,7 +121,7 @@ class Chunk(BaseModel):
             length = seg.end - seg.start
             a, b = max(start, pos), min(end, pos + length)
             if a < b:
-                out.append(Segment(page=seg.page, start=seg.start + a - pos, end=seg.start + b - pos))
+                out.append(Segment(page=seg.page, start=seg.start + a - pos, end=seg.start + b - pos, label=seg.label))
             pos += length + len(SEGMENT_SEP)
         return out
 
@@ -278,6 +282,7 @@ class PageSpan(BaseModel):
     start: int = Field(ge=0, description="Start offset in that page's text, characters.")
     end: int = Field(ge=0, description="End offset (exclusive) in that page's text, characters.")
     rects: list[Rect] = Field(default_factory=list, description="PDF points, one per line; empty for non-PDF.")
+    page_label: str = Field("", description="Printed page label of that page ('5', 'iv'), '' if none.")
 
 
 class Citation(BaseModel):
@@ -302,7 +307,10 @@ class Citation(BaseModel):
     rects: list[Rect] = Field(default_factory=list, description="PDF points, one per line; empty for non-PDF.")
     modality: Literal["text", "ocr"] = "text"
     ocr_confidence: float | None = Field(None, description="Mean OCR word confidence 0-100 (OCR pages only).")
-    page_label: str = Field("", description="Printed page label of the PDF page, '' if none.")
+    page_label: str = Field(
+        "", description="Printed page label ('5', 'iv': /PageLabels or the number printed in the margin) of the "
+        "page the quote starts on, '' if none; see cited_page()."
+    )
     location: str = Field("", description="Heading path (and '¶ n' for non-PDF formats) of the cited chunk.")
     continued: list[PageSpan] = Field(
         default_factory=list, description="Where the quote goes on, on the following pages (empty: one page)."
@@ -310,6 +318,23 @@ class Citation(BaseModel):
     also_in: list[str] = Field(
         default_factory=list, description="Paths of other documents holding the same text (duplicates)."
     )
+
+    @computed_field  # in model_dump() and --json, so every reader of an answer gets the same words
+    @property
+    def cited_page(self) -> str:
+        """How the citation names its page(s) in English: the printed label first and the physical
+        page in brackets where they differ ("p. 5 (PDF page 8)"), "page 8" where they do not; a quote
+        over two pages names both ("pp. 5–6 (PDF pages 8–9)", "pages 8–9")."""
+        pages = [self.page] + [s.page for s in self.continued]
+        labels = [self.page_label] + [s.page_label for s in self.continued]
+        first, last = 0, len(pages) - 1
+        differ = any(lb and lb != str(p) for p, lb in zip(pages, labels))
+        if pages[first] == pages[last]:
+            return f"p. {labels[0]} (PDF page {pages[0]})" if differ and labels[0] else f"page {pages[0]}"
+        span = f"{pages[first]}–{pages[last]}"
+        if differ and labels[first] and labels[last]:
+            return f"pp. {labels[first]}–{labels[last]} (PDF pages {span})"
+        return f"pages {span}"
 
 
 class ScopeInfo(BaseModel):
@@ -566,6 +591,10 @@ class IndexReport(BaseModel):
     chunks: int = Field(0, description="Chunks embedded in this run.")
     total_chunks: int = Field(0, description="Chunks in the workspace after the run.")
     failures: list[FileError] = Field(default_factory=list)
+    not_read: list[FileError] = Field(
+        default_factory=list, description="Files in the folders left unread on purpose, with the reason: partial "
+        "downloads, Office temporary and lock files, formats that are not read (core.ingest.not_read_reason)."
+    )
     seconds: float = 0.0
     cancelled: bool = False
 

@@ -356,10 +356,11 @@ def verify_claims(
                             rects=rects_on(first.page, first.start, first.end),
                             modality=chunk.modality,
                             ocr_confidence=chunk.ocr_confidence,
-                            page_label=chunk.page_label,
+                            page_label=first.label,
                             location=chunk.location,
                             continued=[
-                                PageSpan(page=s.page, start=s.start, end=s.end, rects=rects_on(s.page, s.start, s.end))
+                                PageSpan(page=s.page, start=s.start, end=s.end, rects=rects_on(s.page, s.start, s.end),
+                                         page_label=s.label)
                                 for s in rest
                             ],
                         )

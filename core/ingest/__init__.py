@@ -10,7 +10,15 @@ One module per format:
 * :mod:`core.ingest.html` — HTML with BeautifulSoup;
 * :mod:`core.ingest.email` — ``.eml`` messages (standard library ``email``), quoted
   text joined, attachments parsed as documents of their own;
-* :mod:`core.ingest.text` — plain text and Markdown.
+* :mod:`core.ingest.text` — plain text and Markdown;
+* :mod:`core.ingest.office` — OpenDocument text (.odt), RTF, Excel (.xlsx, a sheet a page) and
+  PowerPoint (.pptx, a slide a page); :mod:`core.ingest.msg` — Outlook ``.msg`` messages and their
+  attachments; :mod:`core.ingest.image` — images of documents (.jpg, .png, .tif) through OCR.
+
+Table rows become records carrying their column names (:mod:`core.ingest.tables`); printed page
+numbers become page labels (:mod:`core.ingest.page_labels`). Files that are not read (partial
+downloads, Office temporary files, formats without a reader) are named with the reason
+(:func:`not_read_reason`), never skipped silently.
 
 Every reader produces :class:`ParsedDocument` pages (:class:`PageText`). Non-PDF formats
 have one "page" (``page == 1``) whose text is the document's visible text;
@@ -31,6 +39,7 @@ from core.ingest.base import (
     DOCX_SUFFIXES,
     EMAIL_SUFFIXES,
     HTML_SUFFIXES,
+    IMAGE_SUFFIXES,
     PDF_SUFFIXES,
     SUPPORTED_SUFFIXES,
     TEXT_SUFFIXES,
@@ -44,6 +53,7 @@ from core.ingest.base import (
     display_name,
     file_sha256,
     iter_files,
+    not_read_reason,
 )
 from core.ingest.docx import parse_docx
 from core.ingest.email import parse_email
@@ -68,7 +78,7 @@ _pdf_page_text = text_layer_page  # former private name, used by tests
 
 __all__ = [
     "ATTACHMENT_SEP", "DOCX_SUFFIXES", "EMAIL_SUFFIXES", "HTML_SUFFIXES", "OCR_DPI", "OCR_LANGUAGES", "PDF_SUFFIXES",
-    "SUPPORTED_SUFFIXES", "TEXT_SUFFIXES", "Block", "Box", "PageText", "ParsedDocument", "TextBuilder",
+    "IMAGE_SUFFIXES", "SUPPORTED_SUFFIXES", "not_read_reason", "TEXT_SUFFIXES", "Block", "Box", "PageText", "ParsedDocument", "TextBuilder",
     "as_subscript", "as_superscript", "decode_text", "display_name", "extract_page", "file_sha256", "html_to_page",
     "is_member", "iter_files", "ocr_page", "open_member", "open_pdf_document", "page_text", "parse_bytes",
     "parse_docx", "parse_email", "parse_file", "parse_html", "parse_pdf", "read_text_file", "reads_as_language",

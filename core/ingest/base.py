@@ -15,7 +15,27 @@ TEXT_SUFFIXES = {".txt", ".md", ".markdown", ".text"}
 DOCX_SUFFIXES = {".docx"}
 HTML_SUFFIXES = {".html", ".htm", ".xhtml"}
 EMAIL_SUFFIXES = {".eml"}
-SUPPORTED_SUFFIXES = PDF_SUFFIXES | TEXT_SUFFIXES | DOCX_SUFFIXES | HTML_SUFFIXES | EMAIL_SUFFIXES
+MSG_SUFFIXES = {".msg"}
+ODT_SUFFIXES = {".odt"}
+RTF_SUFFIXES = {".rtf"}
+XLSX_SUFFIXES = {".xlsx", ".xlsm"}
+PPTX_SUFFIXES = {".pptx"}
+IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".tif", ".tiff", ".bmp"}
+SUPPORTED_SUFFIXES = (PDF_SUFFIXES | TEXT_SUFFIXES | DOCX_SUFFIXES | HTML_SUFFIXES | EMAIL_SUFFIXES | MSG_SUFFIXES
+                      | ODT_SUFFIXES | RTF_SUFFIXES | XLSX_SUFFIXES | PPTX_SUFFIXES | IMAGE_SUFFIXES)
+
+#: Document formats a lawyer keeps that no well-kept pure-Python library reads, with what to do.
+NOT_READ_SUFFIXES = {
+    ".doc": "legacy Word .doc is not read; save it as .docx",
+    ".xls": "legacy Excel .xls is not read; save it as .xlsx",
+    ".ppt": "legacy PowerPoint .ppt is not read; save it as .pptx",
+    ".wpd": "WordPerfect files are not read; save it as .docx or PDF",
+    ".pages": "Apple Pages files are not read; export it as PDF or .docx",
+    ".ods": "OpenDocument spreadsheets are not read; save it as .xlsx",
+    ".odp": "OpenDocument presentations are not read; save it as .pptx",
+}
+#: A browser's download that had not finished when the folder was read: never a whole document.
+PARTIAL_SUFFIXES = {".download", ".crdownload", ".part", ".partial"}
 
 ATTACHMENT_SEP = " › "
 """Joins a container file and the name of a document carried inside it: an e-mail's
@@ -47,6 +67,10 @@ class Block:
         index: 1-based number of the block in the document (the "¶" of a citation
             location for non-PDF formats).
         label: how a citation names the block's place instead of "¶ n" ("footnote 1"), or "".
+        columns: for a PDF table (``kind == "table"``, one line per row), the names of its
+            columns, carried from an earlier page when the table has no header row of its own
+            (:mod:`core.ingest.pdf_tables`); ``()`` when unknown. The chunker puts them in the
+            context line of the table's chunks.
     """
 
     start: int
@@ -55,6 +79,7 @@ class Block:
     level: int = 0
     index: int = 0
     label: str = ""
+    columns: tuple[str, ...] = ()
 
 
 @dataclass
@@ -130,12 +155,48 @@ def file_sha256(path: Path, chunk_bytes: int = 1 << 20) -> str:
     return h.hexdigest()
 
 
-def iter_files(folder: Path) -> Iterator[Path]:
+def not_read_reason(name: str) -> str | None:
+    """Why a file named ``name`` is not read, or ``None`` when it is a supported document.
+
+    Hidden files (a leading ".") other than LibreOffice lock files are system files and give
+    ``""`` (left out without being named); every other file that is not read gets a reason
+    the index report shows ("partial download", "Office temporary file", "legacy Word .doc…",
+    "'.zip' files are not read").
+    """
+    lower = name.lower()
+    suffix = Path(lower).suffix
+    if lower.startswith(".~lock."):
+        return "LibreOffice lock file (the document is open in LibreOffice)"
+    if lower.startswith("."):
+        return ""
+    if lower.startswith("~$"):
+        return "Office temporary file (the document is open in Word, Excel or PowerPoint)"
+    if suffix in PARTIAL_SUFFIXES:
+        return "partial download (the browser had not finished it)"
+    if lower.endswith("~") or suffix in {".tmp", ".bak"}:
+        return "temporary or backup file"
+    if suffix in SUPPORTED_SUFFIXES:
+        return None
+    if suffix in NOT_READ_SUFFIXES:
+        return NOT_READ_SUFFIXES[suffix]
+    return f"'{suffix}' files are not read" if suffix else "file without an extension is not read"
+
+
+def iter_files(folder: Path, not_read: list[tuple[Path, str]] | None = None) -> Iterator[Path]:
     """Supported files under ``folder``, recursively, in sorted order; links leading outside it, loops
-    and broken links are not followed (:func:`core.ingest.files.walk_folders`, which also names them)."""
+    and broken links are not followed (:func:`core.ingest.files.walk_folders`, which also names them).
+
+    Args:
+        not_read: when given, every file that is not yielded and has a reason
+            (:func:`not_read_reason`) is appended as ``(path, reason)``: partial downloads,
+            Office temporary and lock files, formats that are not read.
+    """
     from core.ingest.files import walk_folders
 
-    for path, _root in walk_folders([Path(folder).resolve()]).files:
+    walk = walk_folders([Path(folder).resolve()])
+    if not_read is not None:
+        not_read.extend(walk.not_read)
+    for path, _root in walk.files:
         yield path
 
 

@@ -15,7 +15,8 @@ What is read (cases B11, B25, B32, B34, B35):
   ``mc:AlternateContent``) as blocks after their anchor paragraph;
 * **headers and footers** once (each distinct text once, however many sections repeat
   it): headers before the body, footers after it, labelled "header" / "footer";
-* tables row by row, cells joined by ``" | "``, nested tables inside their cell;
+* tables row by row, each row a record carrying its column names (``"Unit: 4B-17 | Rent: 1.250"``,
+  :mod:`core.ingest.tables`), nested tables inside their cell;
   headings from the paragraph style ("Heading 2" → level 2, "Title" → 1);
 * superscript/subscript runs as Unicode super/subscripts (``as_superscript``).
 
@@ -44,6 +45,7 @@ from docx.oxml.ns import qn
 from core.errors import IngestError
 from core.ingest.base import ParsedDocument, TextBuilder, as_subscript, as_superscript
 from core.ingest.docx_numbering import Numbering, format_number
+from core.ingest.tables import record_lines
 
 _MC = "{http://schemas.openxmlformats.org/markup-compatibility/2006}"
 _MATH_T = "{http://schemas.openxmlformats.org/officeDocument/2006/math}t"
@@ -289,16 +291,19 @@ class _Reader:
         return label + text, self.heading_level(pstyle), deleted
 
     def table_rows(self, tbl, pending: list) -> list[str]:
-        """Rows of a table (``" | "`` between cells), nested tables' rows inside their cell."""
-        rows: list[str] = []
+        """Rows of a table as records (``"Column: value | Column: value"`` after a header row,
+        :func:`core.ingest.tables.record_lines`; cells joined by ``" | "`` without one), nested
+        tables' rows inside their cell. A header row repeated on each page is written once."""
+        rows: list[list[str]] = []
+        marked = False  # the first row repeats on each page (w:tblHeader): Word's own header mark
         for row in self._children(tbl, "w:tr"):
             trpr = row.find(qn("w:trPr"))
             if trpr is not None and trpr.find(qn("w:del")) is not None:
                 continue
-            cells = [c for c in (self.cell_text(tc, pending) for tc in self._children(row, "w:tc")) if c]
-            if cells:
-                rows.append(" | ".join(cells))
-        return rows
+            if not rows and trpr is not None and _on(trpr.find(qn("w:tblHeader"))):
+                marked = True
+            rows.append([self.cell_text(tc, pending) for tc in self._children(row, "w:tc")])
+        return record_lines(rows, header=True if marked else None)
 
     def cell_text(self, tc, pending: list) -> str:
         lines: list[str] = []

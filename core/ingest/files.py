@@ -21,11 +21,18 @@ from core.ingest.base import (
     DOCX_SUFFIXES,
     EMAIL_SUFFIXES,
     HTML_SUFFIXES,
+    IMAGE_SUFFIXES,
+    MSG_SUFFIXES,
+    ODT_SUFFIXES,
     PDF_SUFFIXES,
+    PPTX_SUFFIXES,
+    RTF_SUFFIXES,
     TEXT_SUFFIXES,
+    XLSX_SUFFIXES,
     PageText,
     ParsedDocument,
     file_sha256,
+    not_read_reason,
 )
 from core.ingest.ocr import tessdata_dir
 from core.types import Rect
@@ -58,12 +65,55 @@ def open_member(path: str | Path) -> bytes:
         data = Path(head).read_bytes()
     except OSError as exc:
         raise IngestError(str(path), f"file could not be read ({exc.strerror})") from exc
+    container = head
     for name in names:
-        found = {n: d for n, d, _ in attachments(read_message(data, head))}
+        if container.lower().endswith(".msg"):
+            from core.ingest.msg import msg_attachments
+
+            found = dict(msg_attachments(data, head))
+        else:
+            found = {n: d for n, d, _ in attachments(read_message(data, head))}
+        container = name
         if found.get(name) is None:
             raise IngestError(str(path), f"the message no longer holds the attachment {name}")
         data = found[name]  # type: ignore[assignment]
     return data
+
+
+def _parse_other(path: Path, data: bytes | None, *, ocr: bool, depth: int = 0) -> ParsedDocument:
+    """The readers of :mod:`core.ingest.office`, :mod:`core.ingest.msg` and :mod:`core.ingest.image`
+    (``data``: the bytes of an attachment, else the file is read).
+
+    Raises:
+        IngestError: unreadable, or a suffix no reader takes (the reason says why, see
+            :func:`core.ingest.base.not_read_reason`).
+    """
+    suffix = path.suffix.lower()
+    if suffix in ODT_SUFFIXES:
+        from core.ingest.office import parse_odt
+
+        return parse_odt(path, data=data)
+    if suffix in RTF_SUFFIXES:
+        from core.ingest.office import parse_rtf
+
+        return parse_rtf(path, data=data)
+    if suffix in XLSX_SUFFIXES:
+        from core.ingest.office import parse_xlsx
+
+        return parse_xlsx(path, data=data)
+    if suffix in PPTX_SUFFIXES:
+        from core.ingest.office import parse_pptx
+
+        return parse_pptx(path, data=data)
+    if suffix in MSG_SUFFIXES:
+        from core.ingest.msg import parse_msg
+
+        return parse_msg(path, data=data, ocr=ocr, depth=depth)
+    if suffix in IMAGE_SUFFIXES:
+        from core.ingest.image import parse_image
+
+        return parse_image(path, data=data, ocr=ocr)
+    raise IngestError(str(path), not_read_reason(path.name) or f"unsupported file type '{suffix}'")
 
 
 def parse_bytes(path: Path, data: bytes, *, ocr: bool = False, depth: int = 0) -> ParsedDocument:
@@ -94,7 +144,7 @@ def parse_bytes(path: Path, data: bytes, *, ocr: bool = False, depth: int = 0) -
     elif suffix in EMAIL_SUFFIXES:
         parsed = parse_email(path, data=data, ocr=ocr, depth=depth)
     else:
-        raise IngestError(str(path), f"unsupported file type '{suffix}'")
+        parsed = _parse_other(path, data, ocr=ocr, depth=depth)
     parsed.sha256 = hashlib.sha256(data).hexdigest()
     return parsed
 
@@ -147,7 +197,7 @@ def parse_file(path: Path, *, ocr: bool | None = None) -> ParsedDocument:
 
         parsed = parse_email(path, ocr=ocr)
     else:
-        raise IngestError(str(path), f"unsupported file type '{suffix}'")
+        parsed = _parse_other(path, None, ocr=ocr)
     parsed.sha256 = digest
     return parsed
 
@@ -289,6 +339,9 @@ class FolderWalk:
 
     files: list[tuple[Path, Path]] = field(default_factory=list)
     skipped: list[tuple[Path, str]] = field(default_factory=list)
+    #: ``(path, reason)`` of files left unread on purpose (:func:`core.ingest.base.not_read_reason`:
+    #: partial downloads, Office temporary and lock files, formats no reader takes).
+    not_read: list[tuple[Path, str]] = field(default_factory=list)
     #: (device, inode) of the folders and files already visited (so a walk can continue another).
     seen_dirs: set[tuple[int, int]] = field(default_factory=set, repr=False)
     seen_files: set[tuple[int, int]] = field(default_factory=set, repr=False)
@@ -337,7 +390,7 @@ def walk_folders(
     Returns:
         ``into`` or a new :class:`FolderWalk`.
     """
-    from core.ingest.base import SUPPORTED_SUFFIXES
+    from core.ingest.base import SUPPORTED_SUFFIXES, not_read_reason
 
     bounds = [os.path.realpath(p) for p in [*roots, *inside]]
     pruned = {os.path.realpath(p) for p in prune}
@@ -360,6 +413,9 @@ def walk_folders(
             subdirs: list[Path] = []
             for entry in entries:
                 if _hidden(entry.name):
+                    reason = not_read_reason(entry.name)  # "" for system files; a LibreOffice lock is named
+                    if reason and entry.is_file(follow_symlinks=False):
+                        out.not_read.append((Path(entry.path), reason))
                     continue
                 path = Path(entry.path)
                 try:
@@ -387,7 +443,10 @@ def walk_folders(
                             subdirs.append(path)
                         continue
                     elif entry.is_file(follow_symlinks=False):
-                        if entry.name.startswith("~$") or path.suffix.lower() not in SUPPORTED_SUFFIXES:
+                        reason = not_read_reason(entry.name)
+                        if reason is not None:
+                            if reason:
+                                out.not_read.append((path, reason))
                             continue
                         tst = None  # the inode comes with the folder listing on POSIX (no stat)
                     else:

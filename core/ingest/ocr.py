@@ -106,12 +106,56 @@ def reads_as_language(text: str) -> bool:
     return bool(words) and sum(w in common for w in words) / len(words) >= COMMON_WORD_SHARE
 
 
+def _common_share(text: str) -> float:
+    """Share of the words of ``text`` (two or more letters) that are common words (:func:`_common_words`)."""
+    words = [w.casefold() for w in _WORD.findall(text)]
+    common = _common_words()
+    return sum(w in common for w in words) / len(words) if words else 0.0
+
+
+#: Letters a shifted layer's most frequent characters are tried as (the commonest letters of
+#: English and Spanish text, Wikipedia's "Letter frequency" table).
+_LIKELY = "eaot"
+#: An un-shifted text must reach this common-word share (twice :data:`COMMON_WORD_SHARE`; real pages
+#: measured at least 0.133) to call the layer shifted.
+SHIFT_COMMON_SHARE = 2 * COMMON_WORD_SHARE
+
+
+def shifted_by(text: str) -> int | None:
+    """The code-point offset ``k`` by which a mis-mapped font shifted every character of ``text``, or ``None``.
+
+    A font whose encoding is off by a constant sends every glyph ``k`` code points away
+    (":UHQILHOG" is "Wrenfield" moved by -29); depending on ``k`` the result is other Latin letters
+    (which can keep letter frequencies close enough to English or Spanish to pass
+    :func:`reads_as_language`), punctuation and digits (too few letters to be judged at all), or
+    another script. Whatever ``k``, moving the text back by it gives the words again. So each offset
+    that would make one of its three most frequent characters one of :data:`_LIKELY` is tried, and
+    the first under which at least :data:`SHIFT_COMMON_SHARE` of the words, and :data:`COMMON_WORD_SHARE`
+    more than in the text as it is, are common words is returned (the shifted words themselves can be "common":
+    the lists of twelve languages hold many two-letter words). Real text never gains common words
+    by being moved. Only pages with at least :data:`MIN_LETTERS` non-space characters are judged.
+    """
+    visible = [c for c in text if not c.isspace()]
+    if len(visible) < MIN_LETTERS:
+        return None
+    own = _common_share(text)
+    top = [c for c, _ in Counter(visible).most_common(3)]
+    for k in dict.fromkeys(ord(c) - ord(t) for c in top for t in _LIKELY):
+        if k == 0:
+            continue
+        back = "".join(chr(ord(c) - k) if not c.isspace() and 0 <= ord(c) - k < 0x110000 else c for c in text)
+        if _common_share(back) >= max(SHIFT_COMMON_SHARE, own + COMMON_WORD_SHARE):
+            return k
+    return None
+
+
 def text_layer_problem(page_text: PageText, has_images: bool) -> str | None:
     """Why a PDF page's text layer is unusable, or ``None`` if it is fine.
 
     Returns ``"no text layer"`` for a page with an image and (almost) no text,
     ``"unreadable text layer"`` when most characters are garbage (see ``_GARBAGE_SHARE``),
-    and ``"text layer does not read as language"`` when :func:`reads_as_language` says so.
+    and ``"text layer does not read as language"`` when :func:`reads_as_language` says so or the
+    character codes are shifted by a constant (:func:`shifted_by`).
     """
     visible = [c for c in page_text.text if not c.isspace()]
     if len(visible) < _MIN_PAGE_CHARS:
@@ -124,6 +168,9 @@ def text_layer_problem(page_text: PageText, has_images: bool) -> str | None:
         return "unreadable text layer (font without a Unicode map)"
     if not reads_as_language(page_text.text):
         return "text layer does not read as language (the font maps its glyphs to wrong letters)"
+    k = shifted_by(page_text.text)
+    if k is not None:
+        return f"text layer does not read as language (the font shifts every character code by {k:+d})"
     return None
 
 

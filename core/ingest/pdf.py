@@ -11,6 +11,9 @@ stored in the index: they are re-extracted for the one page a citation needs
 
 **Running headers and footers** (lines repeated at the same place on most pages) are
 marked in ``PageText.running`` after all pages are read; the chunker leaves them out.
+
+**Page labels** (``PageText.label``): the PDF's ``/PageLabels``, else the page numbers printed
+in the margins when the pages agree on one sequence (:mod:`core.ingest.page_labels`).
 """
 
 from __future__ import annotations
@@ -21,6 +24,8 @@ import pymupdf
 
 from core.errors import IngestError
 from core.ingest.base import PageText, ParsedDocument
+from core.ingest.page_labels import pdf_page_labels, printed_page_labels
+from core.ingest.pdf_tables import carry_columns
 from core.ingest.ocr import OCR_LANGUAGES, PDF_FLAGS, ocr_page, tessdata_dir, text_layer_problem
 from core.ingest.pdf_layout import FormValue, find_running_lines, page_text_from_rawdict
 
@@ -63,11 +68,61 @@ def _form_values(page: pymupdf.Page) -> list[FormValue]:
     return out
 
 
+#: Annotations that draw text of their own on the page (a reviewer's typed box, a stamp). MuPDF's text
+#: extraction runs the page with its annotations, so their words came out as page text (case B48).
+_TEXT_ANNOTS = (pymupdf.PDF_ANNOT_FREE_TEXT, pymupdf.PDF_ANNOT_STAMP)
+
+
+def reviewer_notes(page: pymupdf.Page) -> list[tuple[str, str]]:
+    """The page's reviewers' notes: ``(kind, text)`` of every markup annotation that carries text
+    (a FreeText box, a sticky note, a comment on a highlight, underline or strike-out, a stamp).
+
+    These are not the document's text: :func:`text_layer_page` keeps them out of the page text and
+    :func:`parse_pdf` names them in the document's warnings. Links, widgets (form fields) and popups
+    are not notes.
+    """
+    if page.first_annot is None:
+        return []
+    out = []
+    for annot in page.annots():
+        kind = annot.type[1]
+        if kind in ("Link", "Widget", "Popup"):
+            continue
+        text = " ".join((annot.info.get("content") or "").split())
+        if text or annot.type[0] in _TEXT_ANNOTS:
+            out.append((kind, text))
+    return out
+
+
+def _drop_annotation_text(page: pymupdf.Page, raw: dict) -> None:
+    """Remove from ``raw`` (rawdict, in place) the characters drawn by FreeText and stamp annotations:
+    those whose centre lies inside such an annotation's rectangle (both in unrotated page space)."""
+    rects = [annot.rect for annot in page.annots(types=_TEXT_ANNOTS)]
+    if not rects:
+        return
+    for block in raw.get("blocks", []):
+        for line in block.get("lines", []):
+            for span in line.get("spans", []):
+                chars = span.get("chars", [])
+                kept = []
+                for ch in chars:
+                    x0, y0, x1, y1 = ch["bbox"]
+                    centre = pymupdf.Point((x0 + x1) / 2, (y0 + y1) / 2)
+                    if not any(centre in r for r in rects):
+                        kept.append(ch)
+                span["chars"] = kept
+            line["spans"] = [sp for sp in line.get("spans", []) if sp.get("chars")]
+        block["lines"] = [ln for ln in block.get("lines", []) if ln.get("spans")]
+
+
 def text_layer_page(page: pymupdf.Page) -> PageText:
-    """The page text of a page's text layer (with form values; no OCR)."""
+    """The page text of a page's text layer (with form values; no OCR; without reviewers' notes,
+    see :func:`reviewer_notes`)."""
     fields = _form_values(page) if page.first_widget is not None else []
     raw = page.get_text("rawdict", flags=PDF_FLAGS, sort=True)
-    return page_text_from_rawdict(page, raw, fields)
+    if page.first_annot is not None:
+        _drop_annotation_text(page, raw)
+    return page_text_from_rawdict(page, raw, fields, tables=True)
 
 
 def extract_page(
@@ -88,16 +143,6 @@ def extract_page(
     if tessdata:
         return ocr_page(page, languages=languages, tessdata=tessdata, confidence=confidence), None
     return PageText(page=page.number + 1, text=""), problem
-
-
-def _page_labels(doc: pymupdf.Document) -> list[str]:
-    """Printed page labels by 0-based index ("" everywhere when the PDF defines none)."""
-    try:
-        if not doc.get_page_labels():
-            return [""] * doc.page_count
-        return [doc.load_page(i).get_label() or "" for i in range(doc.page_count)]
-    except Exception:  # a damaged /PageLabels tree must not stop the text
-        return [""] * doc.page_count
 
 
 def open_pdf(path: Path, data: bytes | None = None) -> pymupdf.Document:
@@ -153,12 +198,13 @@ def parse_pdf(
     """
     doc = open_pdf(path, data)
     warnings: list[tuple[int, str]] = []
+    noted: list[tuple[int, str]] = []  # pages with reviewers' notes kept out of the text
     with doc:
         if doc.needs_pass and not (password and doc.authenticate(password)):
             raise IngestError(str(path), "password-protected PDF (enter the password to index it)")
         if doc.page_count == 0:
             raise IngestError(str(path), "PDF has no pages")
-        labels = _page_labels(doc)
+        labels = pdf_page_labels(doc)
         tessdata = tessdata_dir(languages) if ocr else None
         pages: list[PageText] = []
         heights: list[float] = []
@@ -173,6 +219,11 @@ def parse_pdf(
                     warnings.append((index + 1, f"{problem} ({scanned}needs OCR: {fix})"))
                 page_text.label = labels[index]
                 pages.append(page_text)
+                notes = reviewer_notes(page)
+                if notes:
+                    kinds = ", ".join(sorted({k for k, _ in notes}))
+                    noted.append((index + 1, f"{len(notes)} reviewer's note(s) ({kinds}) kept out of the "
+                                     "document text: they are annotations, not the document"))
             except Exception as exc:
                 raise IngestError(str(path), f"page could not be read ({exc})", page=index + 1) from exc
         repaired = doc.is_repaired
@@ -185,4 +236,8 @@ def parse_pdf(
             raise IngestError(str(path), warnings[0][1], page=first)
         raise IngestError(str(path), "no text layer (scanned or image-only PDF; needs OCR)")
     find_running_lines(pages, heights)
-    return ParsedDocument(path, "", pages, "pdf", title=title.strip() or path.name, warnings=warnings)
+    carry_columns(pages)
+    if not any(p.label for p in pages):  # no /PageLabels: the number printed in the margins, if consistent
+        for page, label in zip(pages, printed_page_labels(pages, heights)):
+            page.label = label
+    return ParsedDocument(path, "", pages, "pdf", title=title.strip() or path.name, warnings=warnings + noted)

@@ -223,13 +223,15 @@ def _place_form_values(lines: list[Line], fields: list[FormValue]) -> list[Line]
     return kept
 
 
-def page_text_from_rawdict(page, raw: dict, fields: list[FormValue] | None = None) -> PageText:
+def page_text_from_rawdict(page, raw: dict, fields: list[FormValue] | None = None, tables: bool = False) -> PageText:
     """Build the page text, character boxes (displayed-page space) and blocks from ``rawdict``.
 
     Args:
         page: the ``pymupdf.Page`` (its number and rotation).
         raw: ``page.get_text("rawdict", ...)`` of that page (a text layer or an OCR text page).
         fields: form values to place after their labels (:func:`_place_form_values`).
+        tables: find tables (:func:`core.ingest.pdf_tables.table_lines`): each becomes one block of
+            kind ``"table"``, a line per row, with its ``columns``.
 
     Characters of a line are concatenated (super/subscript markers rewritten,
     :func:`line_chars`), lines end with ``"\\n"``, blocks are separated by an empty line,
@@ -248,6 +250,11 @@ def page_text_from_rawdict(page, raw: dict, fields: list[FormValue] | None = Non
                 lines.append(Line(tuple(line["bbox"]), b_no, l_no, chars, size))  # type: ignore[arg-type]
     if fields:
         lines = _place_form_values(lines, fields)
+    columns: dict[float, tuple[str, ...]] = {}
+    if tables:
+        from core.ingest.pdf_tables import table_lines
+
+        lines, columns = table_lines(lines)
     parts: list[str] = []
     boxes: list[Box | None] = []
     blocks: list[Block] = []
@@ -261,9 +268,17 @@ def page_text_from_rawdict(page, raw: dict, fields: list[FormValue] | None = Non
                 parts.append("\n")
                 boxes.append(None)
                 pos += 1
-            blocks.append(Block(start=pos, end=pos, index=len(blocks) + 1))
+            table = line.block in columns
+            blocks.append(Block(start=pos, end=pos, kind="table" if table else "paragraph", index=len(blocks) + 1,
+                                columns=columns[line.block] if table else ()))
             key = (region, line.block)
-        for c, (x0, y0, x1, y1) in line.chars:
+        for c, box in line.chars:
+            if box is None:  # a character we inserted (a table row's " | " between cells): no box
+                parts.append(c)
+                boxes.extend([None] * len(c))
+                pos += len(c)
+                continue
+            x0, y0, x1, y1 = box
             if mat is not None:
                 r = pymupdf.Rect(x0, y0, x1, y1) * mat
                 x0, y0, x1, y1 = r.x0, r.y0, r.x1, r.y1

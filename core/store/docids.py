@@ -48,10 +48,13 @@ class ScanPlan:
         files: ``(path, doc_id, owner folder)`` in visiting order.
         skipped: ``(path, reason)``: links not followed (``core.ingest.files.LINK_*``)
             and run folders covered by another folder (:data:`COVERED`).
+        not_read: ``(path, reason)``: files left unread on purpose (partial downloads,
+            temporary files, formats no reader takes; ``core.ingest.base.not_read_reason``).
     """
 
     files: list[tuple[Path, str, Path]] = field(default_factory=list)
     skipped: list[tuple[Path, str]] = field(default_factory=list)
+    not_read: list[tuple[Path, str]] = field(default_factory=list)
 
 
 def ensure_label_column(db: sqlite3.Connection) -> None:
@@ -206,6 +209,7 @@ def plan_scan(folders: list[tuple[str, str]], roots: list[Path], *, follow_links
         for path, _ in walk.files[start:]:
             plan.files.append((path, f"{label}/{path.relative_to(root).as_posix()}", root))
     plan.skipped += walk.skipped
+    plan.not_read += walk.not_read
     return plan
 
 

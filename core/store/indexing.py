@@ -62,6 +62,7 @@ class IndexScan:
     gone_sizes: set[int] = field(default_factory=set)
     failed: set[str] = field(default_factory=set)
     skipped: list[tuple[Path, str]] = field(default_factory=list)
+    not_read: list[tuple[Path, str]] = field(default_factory=list)  # files left unread on purpose, with why
 
     def clear_failure(self, ws: Workspace, path: Path) -> None:
         """Forget ``path``'s recorded failure, if it has one (one manifest transaction only then)."""
@@ -279,6 +280,7 @@ def run_indexing(
             yield ProgressEvent(stage="scan", message="Scanning folders")
             scan = _scan(ws, roots)
             report.failures += [FileError(path=str(p), reason=r) for p, r in scan.skipped]
+            report.not_read = [FileError(path=str(p), reason=r) for p, r in scan.not_read]
             batches = CommitBatches(ws, ws.settings.index_commit_chunks)
             total = len(scan.files)
             failed = True
@@ -343,7 +345,8 @@ def _scan(ws: Workspace, roots: list[Path]) -> IndexScan:
     # an e-mail's attachments are documents of their own, kept and removed with their message
     gone = {d: v for d, v in known.items() if container_of(d) not in on_disk and v[3] in root_names}
     return IndexScan(files=files, known=known, gone=gone, gone_by_sha={v[2]: d for d, v in gone.items()},
-                     gone_sizes={v[0] for v in gone.values()}, failed=failed, skipped=plan.skipped)
+                     gone_sizes={v[0] for v in gone.values()}, failed=failed, skipped=plan.skipped,
+                     not_read=plan.not_read)
 
 
 #: The failures a scan records itself (links not followed, covered folders): replaced by each scan.

@@ -57,7 +57,7 @@ CREATE INDEX IF NOT EXISTS doc_changes_generation ON doc_changes(generation);
 CREATE TABLE IF NOT EXISTS chunk_segments (chunk_id TEXT PRIMARY KEY, segments TEXT NOT NULL);
 """
 # chunk_segments: the page-text segments of a chunk made of more than one (a page break crossed,
-# a running header left out), as JSON [[page, start, end], ...]; single-segment chunks have no row.
+# a running header left out), as JSON [[page, start, end, page label], ...] (older rows: no label); single-segment chunks have no row.
 
 #: Tables the commit writes itself (``doc_changes``: which documents each generation changed,
 #: read by the BM25 update; a log, so never deleted or re-keyed with a document).
@@ -293,7 +293,9 @@ class Manifest:
                     f"({','.join('?' * len(part))})"
                 )
                 for row in db.execute(q, part):
-                    segments = [Segment(page=p, start=a, end=b) for p, a, b in json.loads(row[13])] if row[13] else []
+                    # [page, start, end] or, since page labels per segment, [page, start, end, label]
+                    segments = [Segment(page=g[0], start=g[1], end=g[2], label=g[3] if len(g) > 3 else "")
+                                for g in json.loads(row[13])] if row[13] else []
                     out[row[0]] = Chunk(
                         chunk_id=row[0], doc_id=row[1], path=row[2], page=row[3], start=row[4], end=row[5],
                         text=row[6], lang=row[7], modality=row[8],
@@ -393,7 +395,7 @@ class Manifest:
         )
         db.executemany(
             "INSERT OR REPLACE INTO chunk_segments (chunk_id, segments) VALUES (?,?)",
-            [(c.chunk_id, json.dumps([[sg.page, sg.start, sg.end] for sg in c.segments]))
+            [(c.chunk_id, json.dumps([[sg.page, sg.start, sg.end, sg.label] for sg in c.segments]))
              for c in w.chunks if c.segments],
         )
 

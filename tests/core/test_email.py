@@ -60,6 +60,7 @@ def thread(tmp_path_factory) -> Path:
     msg.add_attachment(b"%PDF-1.7 this is not really a pdf", maintype="application", subtype="pdf",
                        filename="roto.pdf")
     msg.add_attachment(b"PK\x03\x04", maintype="application", subtype="vnd.ms-excel", filename="tabla.xlsx")
+    msg.add_attachment(b"AC1032", maintype="application", subtype="octet-stream", filename="plano.dwg")
     path = tmp_path_factory.mktemp("mail") / "garantia.eml"
     path.write_bytes(bytes(msg))
     return path
@@ -88,7 +89,9 @@ def test_attachments_are_documents_of_their_own_and_failures_are_named(thread: P
     assert by_name["garantia.eml › Escritura.eml › escritura.pdf"].pages[0].text.startswith("La escritura")
     warnings = [w for _, w in parsed.warnings]
     assert any(w.startswith("attachment roto.pdf could not be read") for w in warnings)
-    assert any(w.startswith("attachment tabla.xlsx not indexed") for w in warnings)
+    # .xlsx is read since issue #23: these four bytes are no workbook, and the warning says so
+    assert any(w.startswith("attachment tabla.xlsx could not be read: not a readable Excel") for w in warnings)
+    assert any(w.startswith("attachment plano.dwg not indexed") for w in warnings)
     assert display_name(by_name["garantia.eml › Anexo_II.pdf"].path) == "garantia.eml › Anexo_II.pdf"
 
 

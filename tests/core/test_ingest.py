@@ -152,3 +152,28 @@ def test_real_multipage_spanish_pdf_page_text_and_boxes_align() -> None:
     for page in doc.pages:
         assert len(page.boxes) == len(page.text)
     assert any("Constitución" in p.text for p in doc.pages)
+
+
+# --- formats read since issue #23 (real files made by tests/data/formats/make.py) ---------------
+FORMATS = CASES.parent / "formats"
+
+
+def _format_cases():
+    entries = json.loads((FORMATS / "formats.json").read_text(encoding="utf-8"))["files"]
+    return [pytest.param(e, id=f"{e['file']}-{e.get('member', '')}-{e['quote'][:20]}") for e in entries]
+
+
+@pytest.mark.parametrize("entry", _format_cases())
+def test_every_format_gives_its_quote_on_its_page(entry: dict) -> None:
+    """Each reader (odt, rtf, xlsx, pptx, msg and its attachment, images through OCR): the quote lies in
+    one chunk, on its page, and reviewers' comments are nowhere in the text."""
+    parsed = parse_file(FORMATS / entry["file"], ocr=bool(entry.get("ocr")))
+    docs = {d.name.partition(" › ")[2]: d for d in parsed.all_documents()}
+    doc = docs[entry.get("member", "")]
+    for text in entry.get("never", []):
+        assert not [p.page for p in doc.pages if text in p.text], f"{text!r} must not be read as the document"
+    chunks = chunk_pages("formats/" + entry["file"], str(doc.path), doc.pages)
+    hits = [(c, m) for c in chunks if (m := match_quote(entry["quote"], c.text)) is not None]
+    assert hits, f"quote not found in {entry['file']}: {[c.text for c in chunks]}"
+    chunk, m = hits[0]
+    assert {s.page for s in chunk.page_spans(m.start, m.end)} == {entry["page"]}

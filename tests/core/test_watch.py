@@ -22,7 +22,8 @@ def test_burst_of_writes_is_one_batch_of_supported_paths(tmp_path) -> None:
         for n in range(5):
             target.write_text(f"version {n}\n", encoding="utf-8")
             time.sleep(0.05)
-        (folder / "image.png").write_bytes(b"\x89PNG")  # unsupported: ignored
+        (folder / "plano.dwg").write_bytes(b"AC1032")  # not a document type: ignored (images are read since #23)
+        (folder / "contrato.pdf.crdownload").write_bytes(b"%PDF-")  # a partial download: ignored
         (folder / ".hidden.txt").write_text("x", encoding="utf-8")  # hidden: ignored
         (folder / "old.txt").rename(folder / "renamed.txt")
         batch = watcher.changes(timeout=30)
