@@ -121,6 +121,13 @@ _LIKELY = "eaot"
 SHIFT_COMMON_SHARE = 2 * COMMON_WORD_SHARE
 
 
+#: A token that is a number as people write them (digits with separators, a currency or percent sign).
+_NUMBER_TOKEN = re.compile(r"[(€$£-]?\d[\d.,/:%-]*\)?[.,;]?")
+#: Share of such tokens from which a page reads as a table of figures (a shifted font rarely yields one:
+#: found on the B47 rent roll, whose number-heavy pages were taken for a font shifted by -47).
+NUMERIC_TABLE_SHARE = 0.25
+
+
 def shifted_by(text: str) -> int | None:
     """The code-point offset ``k`` by which a mis-mapped font shifted every character of ``text``, or ``None``.
 
@@ -137,6 +144,11 @@ def shifted_by(text: str) -> int | None:
     """
     visible = [c for c in text if not c.isspace()]
     if len(visible) < MIN_LETTERS:
+        return None
+    tokens = text.split()
+    if sum(bool(_NUMBER_TOKEN.fullmatch(t)) for t in tokens) >= NUMERIC_TABLE_SHARE * len(tokens):
+        # A page of well-formed numbers ("2.120,00", "10/06/2028") is a table, not a shifted font: moved by
+        # the digits-to-letters offset its digits become letters that can form short "common" words.
         return None
     own = _common_share(text)
     top = [c for c, _ in Counter(visible).most_common(3)]
