@@ -342,3 +342,28 @@ def run_grid(
             on_cell(cell)
         yield ProgressEvent(stage="grid", done=done, total=total, item=doc_id, message=col.id)
     return [cells[(d, c.id)] for d in rows for c in columns if (d, c.id) in cells]
+
+
+def grid_op(name: str, columns: list[GridColumn], settings: Settings, *, cancel: Callable[[], bool],
+            grid: str = "default", doc_ids: list[str] | None = None, recompute: bool = False):
+    """:func:`run_grid` over workspace ``name`` for the window's engine process; a generator.
+
+    Yields each :class:`GridCell` as soon as it is known (stored ones first) and the grid's
+    ``ProgressEvent`` after it, so the window fills the table while the run goes on; returns the
+    cells. A reader of the index (never recovers); it writes only the workspace's grid file.
+    """
+    from core.store import Workspace
+
+    ws = Workspace(name, settings, create=False, recover=False)
+    ready: list[GridCell] = []
+    gen = run_grid(ws, columns, grid=grid, doc_ids=doc_ids, settings=settings, cancel=cancel,
+                   on_cell=ready.append, recompute=recompute)
+    while True:
+        try:
+            event = next(gen)
+        except StopIteration as stop:
+            yield from ready
+            return stop.value
+        yield from ready
+        ready.clear()
+        yield event

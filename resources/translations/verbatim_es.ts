@@ -3,29 +3,29 @@
 <context>
     <name>AnswerFlow</name>
     <message>
-        <location filename="../../desktop/answer_flow.py" line="154" />
+        <location filename="../../desktop/answer_flow.py" line="162" />
         <source>Waiting…</source>
         <translation>Esperando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/answer_flow.py" line="165" />
+        <location filename="../../desktop/answer_flow.py" line="173" />
         <source>Stopping…</source>
         <translation>Deteniendo…</translation>
     </message>
     <message>
-        <location filename="../../desktop/answer_flow.py" line="183" />
-        <location filename="../../desktop/answer_flow.py" line="200" />
-        <location filename="../../desktop/answer_flow.py" line="345" />
+        <location filename="../../desktop/answer_flow.py" line="217" />
+        <location filename="../../desktop/answer_flow.py" line="234" />
+        <location filename="../../desktop/answer_flow.py" line="379" />
         <source>{n} sentences verified as the model writes…</source>
         <translation>{n} frases verificadas mientras el modelo escribe…</translation>
     </message>
     <message>
-        <location filename="../../desktop/answer_flow.py" line="243" />
+        <location filename="../../desktop/answer_flow.py" line="277" />
         <source>Could not answer: {error}</source>
         <translation>No se pudo responder: {error}</translation>
     </message>
     <message>
-        <location filename="../../desktop/answer_flow.py" line="250" />
+        <location filename="../../desktop/answer_flow.py" line="284" />
         <source>Stopped</source>
         <translation>Detenido</translation>
     </message>
@@ -251,6 +251,170 @@
     </message>
 </context>
 <context>
+    <name>GridDialog</name>
+    <message>
+        <location filename="../../desktop/grid_view.py" line="103" />
+        <source>Review grid — %1</source>
+        <extracomment>Background of a cell by status (light, readable with black text; the status is also written).</extracomment>
+        <translation>Tabla de revisión — %1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/grid_view.py" line="104" />
+        <source>Add a question…</source>
+        <translation>Añadir una pregunta…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/grid_view.py" line="105" />
+        <source>Run</source>
+        <translation>Ejecutar</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/grid_view.py" line="106" />
+        <source>Cancel</source>
+        <translation>Cancelar</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/grid_view.py" line="107" />
+        <source>Export…</source>
+        <translation>Exportar…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/grid_view.py" line="120" />
+        <source>answered</source>
+        <translation>respondida</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/grid_view.py" line="120" />
+        <source>weak — closest passage, not an answer</source>
+        <translation>débil — el pasaje más cercano, no una respuesta</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/grid_view.py" line="121" />
+        <source>not found in this document</source>
+        <translation>no se encuentra en este documento</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/grid_view.py" line="133" />
+        <source>Add a question</source>
+        <translation>Añadir una pregunta</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/grid_view.py" line="133" />
+        <source>Question asked of every document:</source>
+        <translation>Pregunta que se hace a cada documento:</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/grid_view.py" line="168" />
+        <source>Starting…</source>
+        <translation>Empezando…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/grid_view.py" line="180" />
+        <source>Stopping after the current cell…</source>
+        <translation>Deteniendo tras la celda en curso…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/grid_view.py" line="202" />
+        <source>estimating…</source>
+        <translation>estimando…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/grid_view.py" line="205" />
+        <source>about %1 min left</source>
+        <translation>quedan unos %1 min</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/grid_view.py" line="206" />
+        <source>%1 of %2 cells</source>
+        <translation>%1 de %2 celdas</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/grid_view.py" line="214" />
+        <source>p. %1</source>
+        <translation>pág. %1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/grid_view.py" line="216" />
+        <source>(PDF page %1)</source>
+        <translation>(página %1 del PDF)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/grid_view.py" line="219" />
+        <source>reviewed</source>
+        <translation>revisada</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/grid_view.py" line="226" />
+        <source>Done: %1 cells</source>
+        <translation>Terminado: %1 celdas</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/grid_view.py" line="229" />
+        <source>The grid stopped: %1</source>
+        <translation>La tabla se detuvo: %1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/grid_view.py" line="232" />
+        <source>Stopped. The cells computed are kept; Run continues from there.</source>
+        <translation>Detenida. Las celdas calculadas se conservan; Ejecutar continúa desde ahí.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/grid_view.py" line="258" />
+        <source>Mark as reviewed</source>
+        <translation>Marcar como revisada</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/grid_view.py" line="258" />
+        <source>Mark as not reviewed</source>
+        <translation>Marcar como no revisada</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/grid_view.py" line="259" />
+        <source>Correct the answer…</source>
+        <translation>Corregir la respuesta…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/grid_view.py" line="260" />
+        <source>Add a note…</source>
+        <translation>Añadir una nota…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/grid_view.py" line="266" />
+        <source>Correct the answer</source>
+        <translation>Corregir la respuesta</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/grid_view.py" line="266" />
+        <source>Answer:</source>
+        <translation>Respuesta:</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/grid_view.py" line="270" />
+        <source>Note</source>
+        <translation>Nota</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/grid_view.py" line="270" />
+        <source>Note:</source>
+        <translation>Nota:</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/grid_view.py" line="291" />
+        <source>Export the grid</source>
+        <translation>Exportar la tabla</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/grid_view.py" line="293" />
+        <source>Excel (*.xlsx);;CSV (*.csv);;PDF (*.pdf);;JSON (*.json)</source>
+        <translation>Excel (*.xlsx);;CSV (*.csv);;PDF (*.pdf);;JSON (*.json)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/grid_view.py" line="301" />
+        <source>Grid written to %1</source>
+        <translation>Tabla guardada en %1</translation>
+    </message>
+</context>
+<context>
     <name>IndexingController</name>
     <message>
         <location filename="../../desktop/indexing_controller.py" line="115" />
@@ -331,98 +495,103 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../desktop/main_window.py" line="299" />
+        <location filename="../../desktop/main_window.py" line="315" />
         <source>&amp;File</source>
         <translation>&amp;Archivo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="303" />
+        <location filename="../../desktop/main_window.py" line="319" />
         <source>New workspace…</source>
         <translation>Nuevo espacio de trabajo…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="303" />
+        <location filename="../../desktop/main_window.py" line="319" />
         <source>Add folder…</source>
         <translation>Añadir carpeta…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="304" />
+        <location filename="../../desktop/main_window.py" line="320" />
         <source>Export conversation as Markdown…</source>
         <translation>Exportar la conversación como Markdown…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="304" />
+        <location filename="../../desktop/main_window.py" line="320" />
         <source>Export conversation as PDF…</source>
         <translation>Exportar la conversación como PDF…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="305" />
+        <location filename="../../desktop/main_window.py" line="321" />
         <source>Settings…</source>
         <translation>Preferencias…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="305" />
+        <location filename="../../desktop/main_window.py" line="321" />
         <source>Quit</source>
         <translation>Salir</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="300" />
+        <location filename="../../desktop/main_window.py" line="316" />
         <source>&amp;Edit</source>
         <translation>&amp;Editar</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="306" />
+        <location filename="../../desktop/main_window.py" line="322" />
         <source>Copy answer with citations</source>
         <translation>Copiar la respuesta con sus citas</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="306" />
+        <location filename="../../desktop/main_window.py" line="322" />
         <source>Find in document</source>
         <translation>Buscar en el documento</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="301" />
+        <location filename="../../desktop/main_window.py" line="317" />
         <source>&amp;Help</source>
         <translation>A&amp;yuda</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="307" />
+        <location filename="../../desktop/main_window.py" line="323" />
         <source>New conversation</source>
         <translation>Nueva conversación</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="308" />
+        <location filename="../../desktop/main_window.py" line="324" />
         <source>Getting started</source>
         <translation>Primeros pasos</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="392" />
+        <location filename="../../desktop/main_window.py" line="325" />
+        <source>Review grid…</source>
+        <translation>Tabla de revisión…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="409" />
         <source>New conversation: the next question is read on its own.</source>
         <translation>Nueva conversación: la siguiente pregunta se lee por sí sola.</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="477" />
+        <location filename="../../desktop/main_window.py" line="494" />
         <source>Answer copied with its citations.</source>
         <translation>Respuesta copiada con sus citas.</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="492" />
+        <location filename="../../desktop/main_window.py" line="509" />
         <source>Exported to {path}</source>
         <translation>Exportado a {path}</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="496" />
-        <location filename="../../desktop/main_window.py" line="502" />
+        <location filename="../../desktop/main_window.py" line="513" />
+        <location filename="../../desktop/main_window.py" line="519" />
         <source>Export conversation</source>
         <translation>Exportar la conversación</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="557" />
+        <location filename="../../desktop/main_window.py" line="574" />
         <source>Delete history</source>
         <translation>Eliminar el historial</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="558" />
+        <location filename="../../desktop/main_window.py" line="575" />
         <source>Delete every question and answer of this workspace's history?</source>
         <translation>¿Eliminar todas las preguntas y respuestas del historial de este espacio de trabajo?</translation>
     </message>
@@ -1075,7 +1244,7 @@
     <message>
         <location filename="../../desktop/texts.py" line="231" />
         <source>estimating…</source>
-        <translation>calculando…</translation>
+        <translation>estimando…</translation>
     </message>
     <message>
         <location filename="../../desktop/texts.py" line="232" />
@@ -1225,47 +1394,47 @@
         <translation><numerusform>Fragmentos: %n</numerusform><numerusform>Fragmentos: %n</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop/workspace_controller.py" line="219" />
+        <location filename="../../desktop/workspace_controller.py" line="221" />
         <source>New workspace</source>
         <translation>Nuevo espacio de trabajo</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspace_controller.py" line="220" />
+        <location filename="../../desktop/workspace_controller.py" line="222" />
         <source>Name (for example the client or matter):</source>
         <translation>Nombre (por ejemplo el cliente o el asunto):</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspace_controller.py" line="234" />
+        <location filename="../../desktop/workspace_controller.py" line="236" />
         <source>Rename workspace</source>
         <translation>Renombrar espacio de trabajo</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspace_controller.py" line="234" />
+        <location filename="../../desktop/workspace_controller.py" line="236" />
         <source>New name:</source>
         <translation>Nombre nuevo:</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspace_controller.py" line="242" />
+        <location filename="../../desktop/workspace_controller.py" line="244" />
         <source>Wait for indexing or answering to finish before renaming.</source>
         <translation>Espere a que termine la indexación o la respuesta antes de renombrar.</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspace_controller.py" line="258" />
+        <location filename="../../desktop/workspace_controller.py" line="260" />
         <source>Delete workspace</source>
         <translation>Eliminar espacio de trabajo</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspace_controller.py" line="259" />
+        <location filename="../../desktop/workspace_controller.py" line="261" />
         <source>Delete workspace “{name}”? Its index and question history are removed; your documents stay where they are.</source>
         <translation>¿Eliminar el espacio de trabajo «{name}»? Se borran su índice y su historial de preguntas; sus documentos se quedan donde están.</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspace_controller.py" line="302" />
+        <location filename="../../desktop/workspace_controller.py" line="304" />
         <source>Reason</source>
         <translation>Motivo</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspace_controller.py" line="302" />
+        <location filename="../../desktop/workspace_controller.py" line="304" />
         <source>Why (shown beside the document):</source>
         <translation>Por qué (se muestra junto al documento):</translation>
     </message>
