@@ -486,6 +486,10 @@ def cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
 
     if args.k:
         settings = settings.model_copy(update={"top_k": args.k})
+    if args.grid:
+        from core.cli_grid import cmd_eval_grid
+
+        return cmd_eval_grid(args, settings)
     cases = load_cases(args.cases)
     config = load_workspaces(args.workspaces, base=args.root)
     answers, backend, mode = None, None, "retrieval"
@@ -587,7 +591,12 @@ def build_parser() -> argparse.ArgumentParser:
                         help="search each case inside its scope_docs (default: resolve the documents the question names)")
     for name in ("recall", "citation-validity", "claim-coverage", "abstention-accuracy"):
         p_eval.add_argument(f"--min-{name}", type=float, metavar="RATIO", help=f"fail (exit 1) below this {name}")
+    p_eval.add_argument("--grid", action="store_true",
+                        help="score review-grid cells (each case's clause question inside its document; core/grid_eval.py)")
     p_eval.set_defaults(func=cmd_eval)
+    from core.cli_grid import add_grid_parser
+
+    add_grid_parser(sub)
     return parser
 
 

@@ -252,6 +252,8 @@ class MainWindow(QMainWindow):
         a["export_md"] = self._action(self.file_menu, lambda: self._export_dialog("md"))
         a["export_pdf"] = self._action(self.file_menu, lambda: self._export_dialog("pdf"))
         self.file_menu.addSeparator()
+        a["grid"] = self._action(self.file_menu, self.open_grid, "Ctrl+G")
+        self.file_menu.addSeparator()
         a["settings"] = self._action(self.file_menu, self.open_settings, QKeySequence.StandardKey.Preferences)
         self.file_menu.addSeparator()
         a["quit"] = self._action(self.file_menu, self.close, QKeySequence.StandardKey.Quit)
@@ -273,6 +275,20 @@ class MainWindow(QMainWindow):
         menu.addAction(action)
         return action
 
+    def open_grid(self) -> None:
+        """Open the review grid of the current workspace (rows: the selected documents, else all)."""
+        from core.store.workspace import workspaces_root
+        from desktop.grid_view import GridDialog
+
+        if not self.workspace_name:
+            return
+        dialog = GridDialog(self, engine=self.engine, jobs=self.jobs, settings=self.settings,
+                            workspace=self.workspace_name, workspace_dir=workspaces_root() / self.workspace_name,
+                            doc_ids=self.scope.for_question(),
+                            open_citation=lambda c: self.side_panel.show_citation(c, 1, 1))
+        dialog.show()
+        self.grid_dialog = dialog
+
     def retranslate(self) -> None:
         """Set the window's own texts in the current language (also on ``LanguageChange``)."""
         self.setWindowTitle(f"Verbatim — {self.workspace_name}" if self.workspace_name else "Verbatim")
@@ -286,6 +302,7 @@ class MainWindow(QMainWindow):
             "copy": self.tr("Copy answer with citations"), "find": self.tr("Find in document"),
             "new_conversation": self.tr("New conversation"),
             "welcome": self.tr("Getting started"),
+            "grid": self.tr("Review grid…"),
         }
         for key, text in texts.items():
             self._actions[key].setText(text)

@@ -11,12 +11,12 @@
 <context>
     <name>IndexingController</name>
     <message numerus="yes">
-        <location filename="../../desktop/indexing_controller.py" line="250" />
+        <location filename="../../desktop/indexing_controller.py" line="251" />
         <source>(+%n queued)</source>
         <translation><numerusform>(+%n queued)</numerusform><numerusform>(+%n queued)</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/indexing_controller.py" line="267" />
+        <location filename="../../desktop/indexing_controller.py" line="268" />
         <source>Chunks: %n</source>
         <translation><numerusform>Chunks: %n</numerusform><numerusform>Chunks: %n</numerusform></translation>
     </message>

@@ -252,6 +252,170 @@
     </message>
 </context>
 <context>
+    <name>GridDialog</name>
+    <message>
+        <location filename="../../desktop/grid_view.py" line="103" />
+        <source>Review grid — %1</source>
+        <extracomment>Background of a cell by status (light, readable with black text; the status is also written).</extracomment>
+        <translation>Tabla de revisión — %1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/grid_view.py" line="104" />
+        <source>Add a question…</source>
+        <translation>Añadir una pregunta…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/grid_view.py" line="105" />
+        <source>Run</source>
+        <translation>Ejecutar</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/grid_view.py" line="106" />
+        <source>Cancel</source>
+        <translation>Cancelar</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/grid_view.py" line="107" />
+        <source>Export…</source>
+        <translation>Exportar…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/grid_view.py" line="120" />
+        <source>answered</source>
+        <translation>respondida</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/grid_view.py" line="120" />
+        <source>weak — closest passage, not an answer</source>
+        <translation>débil — el pasaje más cercano, no una respuesta</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/grid_view.py" line="121" />
+        <source>not found in this document</source>
+        <translation>no se encuentra en este documento</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/grid_view.py" line="133" />
+        <source>Add a question</source>
+        <translation>Añadir una pregunta</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/grid_view.py" line="133" />
+        <source>Question asked of every document:</source>
+        <translation>Pregunta que se hace a cada documento:</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/grid_view.py" line="168" />
+        <source>Starting…</source>
+        <translation>Empezando…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/grid_view.py" line="180" />
+        <source>Stopping after the current cell…</source>
+        <translation>Deteniendo tras la celda en curso…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/grid_view.py" line="202" />
+        <source>estimating…</source>
+        <translation>calculando…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/grid_view.py" line="205" />
+        <source>about %1 min left</source>
+        <translation>quedan unos %1 min</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/grid_view.py" line="206" />
+        <source>%1 of %2 cells</source>
+        <translation>%1 de %2 celdas</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/grid_view.py" line="214" />
+        <source>p. %1</source>
+        <translation>pág. %1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/grid_view.py" line="216" />
+        <source>(PDF page %1)</source>
+        <translation>(página %1 del PDF)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/grid_view.py" line="219" />
+        <source>reviewed</source>
+        <translation>revisada</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/grid_view.py" line="226" />
+        <source>Done: %1 cells</source>
+        <translation>Terminado: %1 celdas</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/grid_view.py" line="229" />
+        <source>The grid stopped: %1</source>
+        <translation>La tabla se detuvo: %1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/grid_view.py" line="232" />
+        <source>Stopped. The cells computed are kept; Run continues from there.</source>
+        <translation>Detenida. Las celdas calculadas se conservan; Ejecutar continúa desde ahí.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/grid_view.py" line="258" />
+        <source>Mark as reviewed</source>
+        <translation>Marcar como revisada</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/grid_view.py" line="258" />
+        <source>Mark as not reviewed</source>
+        <translation>Marcar como no revisada</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/grid_view.py" line="259" />
+        <source>Correct the answer…</source>
+        <translation>Corregir la respuesta…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/grid_view.py" line="260" />
+        <source>Add a note…</source>
+        <translation>Añadir una nota…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/grid_view.py" line="266" />
+        <source>Correct the answer</source>
+        <translation>Corregir la respuesta</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/grid_view.py" line="266" />
+        <source>Answer:</source>
+        <translation>Respuesta:</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/grid_view.py" line="270" />
+        <source>Note</source>
+        <translation>Nota</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/grid_view.py" line="270" />
+        <source>Note:</source>
+        <translation>Nota:</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/grid_view.py" line="291" />
+        <source>Export the grid</source>
+        <translation>Exportar la tabla</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/grid_view.py" line="293" />
+        <source>Excel (*.xlsx);;CSV (*.csv);;PDF (*.pdf);;JSON (*.json)</source>
+        <translation>Excel (*.xlsx);;CSV (*.csv);;PDF (*.pdf);;JSON (*.json)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/grid_view.py" line="301" />
+        <source>Grid written to %1</source>
+        <translation>Tabla guardada en %1</translation>
+    </message>
+</context>
+<context>
     <name>IndexingController</name>
     <message>
         <location filename="../../desktop/indexing_controller.py" line="123" />
@@ -264,22 +428,22 @@
         <translation>No es una carpeta: </translation>
     </message>
     <message>
-        <location filename="../../desktop/indexing_controller.py" line="190" />
+        <location filename="../../desktop/indexing_controller.py" line="191" />
         <source>Cancelling…</source>
         <translation>Cancelando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/indexing_controller.py" line="232" />
+        <location filename="../../desktop/indexing_controller.py" line="233" />
         <source>Indexing in the background: {names}</source>
         <translation>Indexando en segundo plano: {names}</translation>
     </message>
     <message>
-        <location filename="../../desktop/indexing_controller.py" line="248" />
+        <location filename="../../desktop/indexing_controller.py" line="249" />
         <source>Indexing {names}</source>
         <translation>Indexando {names}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/indexing_controller.py" line="250" />
+        <location filename="../../desktop/indexing_controller.py" line="251" />
         <source>(+%n queued)</source>
         <translation><numerusform>(+%n en cola)</numerusform><numerusform>(+%n en cola)</numerusform></translation>
     </message>
@@ -299,32 +463,32 @@
         <translation>{state}: {new} nuevos o modificados, {same} sin cambios, {removed} quitados, {failed} con error ({s} s)</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/indexing_controller.py" line="267" />
+        <location filename="../../desktop/indexing_controller.py" line="268" />
         <source>Chunks: %n</source>
         <translation><numerusform>Fragmentos: %n</numerusform><numerusform>Fragmentos: %n</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop/indexing_controller.py" line="282" />
+        <location filename="../../desktop/indexing_controller.py" line="283" />
         <source>Add folder to index</source>
         <translation>Añadir una carpeta al índice</translation>
     </message>
     <message>
-        <location filename="../../desktop/indexing_controller.py" line="297" />
+        <location filename="../../desktop/indexing_controller.py" line="298" />
         <source>Rebuild the index?</source>
         <translation>¿Reconstruir el índice?</translation>
     </message>
     <message>
-        <location filename="../../desktop/indexing_controller.py" line="299" />
+        <location filename="../../desktop/indexing_controller.py" line="300" />
         <source>This workspace was indexed with other settings (embedding model or chunking). Its vectors cannot be mixed with new ones: rebuild it to use it. Rebuilding re-reads every document and may take a while.</source>
         <translation>Este espacio de trabajo se indexó con otros ajustes (modelo de vectores o fragmentación). Sus vectores no pueden mezclarse con los nuevos: reconstrúyalo para usarlo. La reconstrucción vuelve a leer todos los documentos y puede tardar un rato.</translation>
     </message>
     <message>
-        <location filename="../../desktop/indexing_controller.py" line="303" />
+        <location filename="../../desktop/indexing_controller.py" line="304" />
         <source>Rebuild</source>
         <translation>Reconstruir</translation>
     </message>
     <message>
-        <location filename="../../desktop/indexing_controller.py" line="339" />
+        <location filename="../../desktop/indexing_controller.py" line="340" />
         <source>Rebuilding the index…</source>
         <translation>Reconstruyendo el índice…</translation>
     </message>
@@ -332,97 +496,102 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../desktop/main_window.py" line="279" />
+        <location filename="../../desktop/main_window.py" line="295" />
         <source>&amp;File</source>
         <translation>&amp;Archivo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="283" />
+        <location filename="../../desktop/main_window.py" line="299" />
         <source>New workspace…</source>
         <translation>Nuevo espacio de trabajo…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="283" />
+        <location filename="../../desktop/main_window.py" line="299" />
         <source>Add folder…</source>
         <translation>Añadir carpeta…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="284" />
+        <location filename="../../desktop/main_window.py" line="300" />
         <source>Export conversation as Markdown…</source>
         <translation>Exportar la conversación como Markdown…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="284" />
+        <location filename="../../desktop/main_window.py" line="300" />
         <source>Export conversation as PDF…</source>
         <translation>Exportar la conversación como PDF…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="285" />
+        <location filename="../../desktop/main_window.py" line="301" />
         <source>Settings…</source>
         <translation>Preferencias…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="285" />
+        <location filename="../../desktop/main_window.py" line="301" />
         <source>Quit</source>
         <translation>Salir</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="280" />
+        <location filename="../../desktop/main_window.py" line="296" />
         <source>&amp;Edit</source>
         <translation>&amp;Editar</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="286" />
+        <location filename="../../desktop/main_window.py" line="302" />
         <source>Copy answer with citations</source>
         <translation>Copiar la respuesta con sus citas</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="286" />
+        <location filename="../../desktop/main_window.py" line="302" />
         <source>Find in document</source>
         <translation>Buscar en el documento</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="281" />
+        <location filename="../../desktop/main_window.py" line="297" />
         <source>&amp;Help</source>
         <translation>A&amp;yuda</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="287" />
+        <location filename="../../desktop/main_window.py" line="303" />
         <source>New conversation</source>
         <translation>Nueva conversación</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="288" />
+        <location filename="../../desktop/main_window.py" line="304" />
         <source>Getting started</source>
         <translation>Primeros pasos</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="379" />
+        <location filename="../../desktop/main_window.py" line="305" />
+        <source>Review grid…</source>
+        <translation>Tabla de revisión…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="396" />
         <source>New conversation: the next question is read on its own.</source>
         <translation>Nueva conversación: la siguiente pregunta se lee por sí sola.</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="464" />
+        <location filename="../../desktop/main_window.py" line="481" />
         <source>Answer copied with its citations.</source>
         <translation>Respuesta copiada con sus citas.</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="478" />
+        <location filename="../../desktop/main_window.py" line="495" />
         <source>Exported to {path}</source>
         <translation>Exportado a {path}</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="483" />
+        <location filename="../../desktop/main_window.py" line="500" />
         <source>Export conversation</source>
         <translation>Exportar la conversación</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="539" />
+        <location filename="../../desktop/main_window.py" line="556" />
         <source>Delete history</source>
         <translation>Eliminar el historial</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="540" />
+        <location filename="../../desktop/main_window.py" line="557" />
         <source>Delete every question and answer of this workspace's history?</source>
         <translation>¿Eliminar todas las preguntas y respuestas del historial de este espacio de trabajo?</translation>
     </message>

@@ -1,0 +1,369 @@
+"""Review grid: the same questions asked of every document, each cell a verified answer or "not found".
+
+A due-diligence review asks one set of questions (term, renewal, assignment, governing law…) of
+every contract of a folder. A chat answer over the top few chunks of the whole workspace cannot
+say "which of these contracts …"; the grid asks each question *inside each document*
+(:func:`core.pipeline.answer_question` with ``scope=[doc_id]``), so each cell is answered from
+its own contract only, with the same verification, abstention and page highlight as any answer.
+
+Rows are documents, columns are :class:`GridColumn` (a question, optionally tied to a clause
+type of ``resources/clauses/clause_types.toml``); built-in column sets are in
+``resources/grid/templates.toml`` (:func:`templates`). Each :class:`GridCell` has a status:
+
+* ``answered`` — the answer kept at least one verified citation (its first claim is the cell);
+* ``weak`` — no passage clearly answers, but the closest ones are shown (never as an answer);
+* ``not_found`` — an honest abstention for this document, with what was searched.
+
+Cells are kept in the workspace (``grid.sqlite`` beside its index, :class:`GridStore`) with the
+document's content hash, so a grid resumes after a restart and recomputes only the cells whose
+document changed (or whose question was edited). A reviewer's marks (reviewed, correction, note)
+stay with the cell; they never change the documents.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+import tomllib
+from collections.abc import Callable, Generator, Iterable
+from contextlib import closing
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from core.errors import Cancelled
+from core.paths import resource_path
+from core.settings import Settings
+from core.types import Answer, Citation, ProgressEvent
+
+CellStatus = Literal["answered", "weak", "not_found"]
+#: The grids of a workspace live in this file of its folder.
+GRID_FILE = "grid.sqlite"
+
+
+class GridColumn(BaseModel):
+    """One question asked of every document."""
+
+    id: str = Field(description="Stable identifier of the column (snake case), unique in its grid.")
+    question: str = Field(description="What is asked, as the user reads it.")
+    clause: str = Field("", description="Clause type id (resources/clauses/clause_types.toml), '' for a free question.")
+
+
+class GridTemplate(BaseModel):
+    """A named, saved column set."""
+
+    id: str
+    name: str
+    columns: list[GridColumn]
+
+
+class GridCell(BaseModel):
+    """The answer of one document to one column's question.
+
+    ``page`` is 1-based (physical page of the PDF, or 1 for formats without pages);
+    ``page_label`` the printed label of that page when the document has one. ``answer`` is the
+    whole verified :class:`~core.types.Answer` (its citations open the page with the quote
+    highlighted, as in a conversation).
+    """
+
+    doc_id: str
+    column_id: str
+    question: str
+    status: CellStatus
+    text: str = Field("", description="The cell's short answer: the first claim, or the closest passage when weak.")
+    quote: str = ""
+    page: int | None = None
+    page_label: str = ""
+    doc_hash: str = Field("", description="Content hash of the document the cell was computed from.")
+    answer: Answer | None = None
+    reviewed: bool = False
+    correction: str = ""
+    note: str = ""
+    computed_at: float = 0.0
+
+    @property
+    def citation(self) -> Citation | None:
+        """The citation shown for the cell: the first verified one, else the first weak candidate."""
+        if self.answer is None:
+            return None
+        for claim in self.answer.claims:
+            if claim.citations:
+                return claim.citations[0]
+        for cand in _candidates(self.answer):
+            return cand
+        return None
+
+
+def _candidates(answer: Answer) -> list[Citation]:
+    """The closest passages an abstention shows as weak (not citations of an answer), if any."""
+    abst = answer.abstention
+    found = list(getattr(abst, "candidates", None) or []) if abst is not None else []
+    out = []
+    for c in found:
+        cit = c if isinstance(c, Citation) else getattr(c, "citation", None)
+        if isinstance(cit, Citation):
+            out.append(cit)
+    return out
+
+
+def cell_from_answer(doc_id: str, column: GridColumn, answer: Answer, doc_hash: str = "") -> GridCell:
+    """The grid cell an :class:`Answer` scoped to ``doc_id`` gives (status, short text, first citation)."""
+    cell = GridCell(doc_id=doc_id, column_id=column.id, question=column.question, status="not_found",
+                    doc_hash=doc_hash, answer=answer, computed_at=time.time())
+    if answer.status in ("answered", "partial") and answer.claims:
+        claim = answer.claims[0]
+        cell.status = "answered"
+        cell.text = claim.text
+    else:
+        cands = _candidates(answer)
+        if cands:
+            cell.status = "weak"
+            cell.text = cands[0].quote
+    cit = cell.citation
+    if cit is not None:
+        cell.quote, cell.page, cell.page_label = cit.quote, cit.page, cit.page_label
+    return cell
+
+
+# --- columns ----------------------------------------------------------------------------------
+
+
+def templates(lang: str = "en") -> dict[str, GridTemplate]:
+    """The built-in column sets of ``resources/grid/templates.toml`` in ``lang`` ('en' or 'es')."""
+    data = tomllib.loads(resource_path("grid", "templates.toml").read_text(encoding="utf-8"))
+    lang = lang if lang in ("en", "es") else "en"
+    out = {}
+    for t in data.get("template", []):
+        cols = [GridColumn(id=c["id"], question=c.get(lang) or c["en"], clause=c.get("clause", ""))
+                for c in t["columns"]]
+        out[t["id"]] = GridTemplate(id=t["id"], name=t["name"].get(lang) or t["name"]["en"], columns=cols)
+    return out
+
+
+def columns_from_file(path: Path) -> list[GridColumn]:
+    """Columns read from ``path``: JSON (a list of ``{id?, question, clause?}`` or of strings), or
+    plain text with one question per line (blank lines and lines starting with ``#`` skipped).
+
+    Raises:
+        ValueError: the file holds no question, or its JSON is not such a list (the message names the file).
+    """
+    text = Path(path).read_text(encoding="utf-8")
+    items: list = []
+    if Path(path).suffix.lower() == ".json":
+        try:
+            items = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise ValueError(f"{path}: not valid JSON ({e})") from None
+        if not isinstance(items, list):
+            raise ValueError(f"{path}: expected a JSON list of questions")
+    else:
+        items = [line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+    cols: list[GridColumn] = []
+    for n, item in enumerate(items, 1):
+        if isinstance(item, str):
+            item = {"question": item}
+        if not isinstance(item, dict) or not str(item.get("question", "")).strip():
+            raise ValueError(f"{path}: item {n} has no question")
+        cols.append(GridColumn(id=str(item.get("id") or f"q{n}"), question=str(item["question"]).strip(),
+                               clause=str(item.get("clause", ""))))
+    if not cols:
+        raise ValueError(f"{path}: no question in the file")
+    if len({c.id for c in cols}) != len(cols):
+        raise ValueError(f"{path}: two columns share an id")
+    return cols
+
+
+# --- storage ----------------------------------------------------------------------------------
+
+
+class GridStore:
+    """The grids of one workspace, in ``<workspace dir>/grid.sqlite``.
+
+    One row per (grid name, doc_id, column id). Written by one grid run at a time (the
+    workspace's process that runs it); read at any time. A cell is replaced when it is
+    recomputed; the reviewer's marks survive a recomputation only when the document did not
+    change (a changed document's marks no longer describe it, so they are cleared, and the
+    note is kept with "(earlier version)" before it).
+    """
+
+    def __init__(self, workspace_dir: Path) -> None:
+        self.path = Path(workspace_dir) / GRID_FILE
+        with closing(self._connect()) as db, db:
+            db.execute("""CREATE TABLE IF NOT EXISTS cells (
+                grid TEXT NOT NULL, doc_id TEXT NOT NULL, column_id TEXT NOT NULL,
+                question TEXT NOT NULL, doc_hash TEXT NOT NULL, cell TEXT NOT NULL,
+                PRIMARY KEY (grid, doc_id, column_id))""")
+            db.execute("""CREATE TABLE IF NOT EXISTS grids (
+                grid TEXT PRIMARY KEY, columns TEXT NOT NULL, doc_ids TEXT NOT NULL, updated REAL NOT NULL)""")
+
+    def _connect(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path, timeout=30)
+        db.execute("PRAGMA journal_mode=WAL")
+        return db
+
+    def save_grid(self, grid: str, columns: list[GridColumn], doc_ids: list[str]) -> None:
+        """Record the grid's columns and rows (so the window can reopen it)."""
+        with closing(self._connect()) as db, db:
+            db.execute("INSERT OR REPLACE INTO grids VALUES (?, ?, ?, ?)",
+                       (grid, json.dumps([c.model_dump() for c in columns]), json.dumps(doc_ids), time.time()))
+
+    def grids(self) -> dict[str, tuple[list[GridColumn], list[str]]]:
+        """Saved grids: ``{name: (columns, doc_ids)}``."""
+        with closing(self._connect()) as db:
+            rows = db.execute("SELECT grid, columns, doc_ids FROM grids ORDER BY updated DESC").fetchall()
+        return {g: ([GridColumn(**c) for c in json.loads(cols)], json.loads(docs)) for g, cols, docs in rows}
+
+    def cells(self, grid: str) -> dict[tuple[str, str], GridCell]:
+        """Stored cells of ``grid`` by ``(doc_id, column_id)``."""
+        with closing(self._connect()) as db:
+            rows = db.execute("SELECT cell FROM cells WHERE grid = ?", (grid,)).fetchall()
+        out = {}
+        for (raw,) in rows:
+            cell = GridCell.model_validate_json(raw)
+            out[(cell.doc_id, cell.column_id)] = cell
+        return out
+
+    def put(self, grid: str, cell: GridCell) -> None:
+        """Store (or replace) one cell."""
+        with closing(self._connect()) as db, db:
+            db.execute("INSERT OR REPLACE INTO cells VALUES (?, ?, ?, ?, ?, ?)",
+                       (grid, cell.doc_id, cell.column_id, cell.question, cell.doc_hash, cell.model_dump_json()))
+
+    def annotate(self, grid: str, doc_id: str, column_id: str, *, reviewed: bool | None = None,
+                 correction: str | None = None, note: str | None = None) -> GridCell:
+        """Set a reviewer's marks on a stored cell; the documents are never changed.
+
+        Raises:
+            KeyError: no such cell in ``grid``.
+        """
+        cell = self.cells(grid).get((doc_id, column_id))
+        if cell is None:
+            raise KeyError(f"grid '{grid}' has no cell for {doc_id} / {column_id}")
+        update = {k: v for k, v in (("reviewed", reviewed), ("correction", correction), ("note", note)) if v is not None}
+        cell = cell.model_copy(update=update)
+        self.put(grid, cell)
+        return cell
+
+
+# --- running ----------------------------------------------------------------------------------
+
+
+def run_grid(
+    workspace,
+    columns: list[GridColumn],
+    *,
+    grid: str = "default",
+    doc_ids: Iterable[str] | None = None,
+    settings: Settings | None = None,
+    backend=None,
+    cancel: Callable[[], bool] | None = None,
+    on_cell: Callable[[GridCell], None] | None = None,
+    recompute: bool = False,
+    only: Iterable[tuple[str, str]] | None = None,
+) -> Generator[ProgressEvent, None, list[GridCell]]:
+    """Fill the grid ``documents × columns`` of ``workspace``, reusing every stored cell still valid.
+
+    A stored cell is reused when its document's content hash and its question are unchanged
+    (``recompute=True`` recomputes all). Each computed cell is stored at once, so a stopped or
+    crashed run resumes where it was. Yields one ``ProgressEvent(stage="grid")`` per cell
+    (``done``/``total`` in cells, ``item`` the doc_id, ``message`` the column id) and calls
+    ``on_cell`` with each cell, reused ones first (they appear at once).
+
+    Args:
+        workspace: a :class:`core.store.Workspace`.
+        doc_ids: rows; ``None`` = every active document of the workspace, in doc_id order.
+        backend: generator; ``None`` picks one from the settings (:func:`core.generate.make_backend`).
+        cancel: polled before each cell; raises :class:`Cancelled` when True (cells done are kept).
+        only: compute just these ``(doc_id, column_id)`` cells (an evaluation's labelled cells);
+            ``None`` = every cell.
+
+    Returns:
+        The cells, row by row (documents in order, columns in order).
+
+    Raises:
+        Cancelled: the user stopped the run.
+        ValueError: a doc_id that is not in the workspace, or two columns with one id.
+    """
+    from core.generate import make_backend
+    from core.pipeline import answer_question, run
+
+    settings = settings or workspace.settings
+    cancel = cancel or (lambda: False)
+    if len({c.id for c in columns}) != len(columns):
+        raise ValueError("two columns share an id")
+    docs = {d["doc_id"]: d for d in workspace.documents() if d.get("status", "active") == "active"}
+    rows = sorted(docs) if doc_ids is None else list(dict.fromkeys(doc_ids))
+    unknown = [d for d in rows if d not in docs]
+    if unknown:
+        raise ValueError(f"not an active document of workspace '{workspace.name}': {', '.join(unknown)}")
+    _profiles, hashes = workspace.doc_profiles()
+    store = GridStore(workspace.dir)
+    store.save_grid(grid, columns, rows)
+    stored = {} if recompute else store.cells(grid)
+    total = len(rows) * len(columns)
+    cells: dict[tuple[str, str], GridCell] = {}
+    todo: list[tuple[str, GridColumn]] = []
+    wanted = set(only) if only is not None else None
+    if wanted is not None:
+        total = len(wanted)
+    for doc_id in rows:
+        for col in columns:
+            if wanted is not None and (doc_id, col.id) not in wanted:
+                continue
+            old = stored.get((doc_id, col.id))
+            if old is not None and old.doc_hash == hashes.get(doc_id, "") and old.question == col.question:
+                cells[(doc_id, col.id)] = old
+                if on_cell:
+                    on_cell(old)
+            else:
+                todo.append((doc_id, col))
+    done = len(cells)
+    yield ProgressEvent(stage="grid", done=done, total=total, message="")
+    if todo:
+        backend = backend or make_backend(settings)
+    for doc_id, col in todo:
+        if cancel():
+            raise Cancelled()
+        # the cell's own stages (searching, reading …) are not forwarded: the grid reports cells
+        answer = run(answer_question(workspace, col.question, settings, backend=backend, cancel=cancel,
+                                     follow_up=False, scope=[doc_id]))
+        cell = cell_from_answer(doc_id, col, answer, hashes.get(doc_id, ""))
+        old = stored.get((doc_id, col.id))
+        if old is not None and (old.note or old.correction):
+            # the reviewer's words stay, marked as written about an earlier version of the cell
+            cell.note = (old.note or old.correction) if old.note.startswith("(earlier version)") else \
+                f"(earlier version) {old.correction or ''} {old.note}".strip()
+        store.put(grid, cell)
+        cells[(doc_id, col.id)] = cell
+        done += 1
+        if on_cell:
+            on_cell(cell)
+        yield ProgressEvent(stage="grid", done=done, total=total, item=doc_id, message=col.id)
+    return [cells[(d, c.id)] for d in rows for c in columns if (d, c.id) in cells]
+
+
+def grid_op(name: str, columns: list[GridColumn], settings: Settings, *, cancel: Callable[[], bool],
+            grid: str = "default", doc_ids: list[str] | None = None, recompute: bool = False):
+    """:func:`run_grid` over workspace ``name`` for the window's engine process; a generator.
+
+    Yields each :class:`GridCell` as soon as it is known (stored ones first) and the grid's
+    ``ProgressEvent`` after it, so the window fills the table while the run goes on; returns the
+    cells. A reader of the index (never recovers); it writes only the workspace's grid file.
+    """
+    from core.store import Workspace
+
+    ws = Workspace(name, settings, create=False, recover=False)
+    ready: list[GridCell] = []
+    gen = run_grid(ws, columns, grid=grid, doc_ids=doc_ids, settings=settings, cancel=cancel,
+                   on_cell=ready.append, recompute=recompute)
+    while True:
+        try:
+            event = next(gen)
+        except StopIteration as stop:
+            yield from ready
+            return stop.value
+        yield from ready
+        ready.clear()
+        yield event

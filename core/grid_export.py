@@ -1,0 +1,126 @@
+"""Export a review grid (:mod:`core.grid`) as CSV, XLSX (openpyxl), JSON or PDF (PyMuPDF).
+
+One row per document; per question, the cell's answer and, in the columns beside it, its
+status, the quote, the page label and the physical page (1-based), so a reader of the sheet can
+find the clause without Verbatim. Nothing here writes anything but the output file.
+"""
+
+from __future__ import annotations
+
+import csv
+import html
+import json
+from datetime import datetime
+from pathlib import Path
+
+from core.grid import GridCell, GridColumn
+
+#: What each cell status is called in an export (the window translates its own).
+STATUS_TEXT = {"answered": "answered", "weak": "weak (closest passage, not an answer)",
+               "not_found": "not found in this document"}
+#: Sub-columns written per question.
+PARTS = ("answer", "status", "quote", "page label", "page")
+
+
+def _header(columns: list[GridColumn]) -> list[str]:
+    head = ["document"]
+    for c in columns:
+        head += [c.question if p == "answer" else f"{c.id}: {p}" for p in PARTS]
+    return head
+
+
+def _cell_values(cell: GridCell | None) -> list[object]:
+    if cell is None:
+        return ["", "not computed", "", "", ""]
+    text = cell.correction or cell.text
+    status = STATUS_TEXT[cell.status] + (" · reviewed" if cell.reviewed else "") + \
+        (" · corrected by reviewer" if cell.correction else "")
+    return [text, status, cell.quote, cell.page_label, cell.page or ""]
+
+
+def grid_rows(columns: list[GridColumn], doc_ids: list[str], cells: dict[tuple[str, str], GridCell]) -> list[list]:
+    """The table as rows of values: a header row, then one row per document."""
+    rows: list[list] = [_header(columns)]
+    for d in doc_ids:
+        row: list = [d]
+        for c in columns:
+            row += _cell_values(cells.get((d, c.id)))
+        rows.append(row)
+    return rows
+
+
+def export_grid(path: Path, columns: list[GridColumn], doc_ids: list[str],
+                cells: dict[tuple[str, str], GridCell], *, workspace: str = "") -> Path:
+    """Write the grid to ``path``; the format follows its suffix (``.csv``, ``.xlsx``, ``.json``, ``.pdf``).
+
+    Raises:
+        ValueError: an unknown suffix (the message lists the known ones).
+        OSError: the file cannot be written.
+    """
+    path = Path(path)
+    kind = path.suffix.lower()
+    rows = grid_rows(columns, doc_ids, cells)
+    if kind == ".csv":
+        with path.open("w", newline="", encoding="utf-8-sig") as f:  # BOM: Excel opens UTF-8 correctly
+            csv.writer(f).writerows(rows)
+    elif kind == ".xlsx":
+        from openpyxl import Workbook
+        from openpyxl.styles import Alignment, Font
+
+        wb = Workbook()
+        ws = wb.active
+        ws.title = "Grid"
+        for row in rows:
+            ws.append(row)
+        for cell in ws[1]:
+            cell.font = Font(bold=True)
+        for row in ws.iter_rows(min_row=2):
+            for cell in row:
+                cell.alignment = Alignment(wrap_text=True, vertical="top")
+        ws.freeze_panes = "B2"
+        info = wb.create_sheet("About")
+        info.append(["workspace", workspace])
+        info.append(["exported", datetime.now().isoformat(timespec="seconds")])
+        info.append(["statuses", "; ".join(STATUS_TEXT.values())])
+        wb.save(path)
+    elif kind == ".json":
+        data = {"workspace": workspace, "exported": datetime.now().isoformat(timespec="seconds"),
+                "columns": [c.model_dump() for c in columns], "documents": doc_ids,
+                "cells": [cells[(d, c.id)].model_dump(exclude={"answer"}) for d in doc_ids for c in columns
+                          if (d, c.id) in cells]}
+        path.write_text(json.dumps(data, ensure_ascii=False, indent=2), encoding="utf-8")
+    elif kind == ".pdf":
+        _export_pdf(path, columns, doc_ids, cells, workspace)
+    else:
+        raise ValueError(f"{path.name}: unknown grid format '{kind}' (use .csv, .xlsx, .json or .pdf)")
+    return path
+
+
+def _export_pdf(path: Path, columns: list[GridColumn], doc_ids: list[str],
+                cells: dict[tuple[str, str], GridCell], workspace: str) -> None:
+    """A memo-style PDF: one section per document, one line per question with its quote and page."""
+    import pymupdf
+
+    e = html.escape
+    parts = [f"<h2>Review grid — {e(workspace)}</h2><p>{e(datetime.now().strftime('%Y-%m-%d %H:%M'))}</p>"]
+    for d in doc_ids:
+        parts.append(f"<h3>{e(d)}</h3><ul>")
+        for c in columns:
+            cell = cells.get((d, c.id))
+            text, status, quote, label, page = _cell_values(cell)
+            where = f" (p. {label}, PDF page {page})" if label and str(label) != str(page) else \
+                (f" (p. {page})" if page else "")
+            parts.append(f"<li><b>{e(c.question)}</b><br/>{e(str(text)) or '—'} <i>[{e(status)}]</i>"
+                         + (f"<br/>“{e(quote)}”{e(where)}" if quote else "") + "</li>")
+        parts.append("</ul>")
+    story = pymupdf.Story(html="".join(parts), user_css="body {font-family: sans-serif; font-size: 9pt;}")
+    writer = pymupdf.DocumentWriter(str(path))
+    rect = pymupdf.paper_rect("a4")
+    where = rect + (40, 40, -40, -40)
+    more = True
+    while more:
+        dev = writer.begin_page(rect)
+        more, _ = story.place(where)
+        story.draw(dev)
+        writer.end_page()
+    writer.close()

@@ -1,0 +1,166 @@
+"""The review grid (core/grid.py): real text contracts, the real embedding model, bm25s and LanceDB,
+the passages answer (no model). Each cell is answered inside its own document only."""
+
+from __future__ import annotations
+
+import json
+
+import pymupdf
+import pytest
+from openpyxl import load_workbook
+
+from core.cli import main
+from core.grid import GridColumn, GridStore, columns_from_file, run_grid, templates
+from core.grid_export import export_grid
+from core.passages import PassagesBackend
+from core.pipeline import index_folders, run
+from core.settings import Settings
+from core.store import Workspace
+
+
+ALPHA = """SUPPLY AGREEMENT
+
+This Supply Agreement is entered into between Alpha Widgets LLC ("Supplier") and Northwind Stores Inc. ("Buyer").
+
+1. Delivery. Supplier shall deliver the Products to the Buyer's warehouse within fifteen days of each purchase order.
+
+2. Governing Law. This Agreement shall be governed by and construed in accordance with the laws of the State of Delaware, without regard to its conflict of laws principles.
+
+3. Payment. Buyer shall pay each invoice within thirty days of its receipt.
+"""
+
+BETA = """CONSULTING AGREEMENT
+
+This Consulting Agreement is made between Beta Advisory Ltd ("Consultant") and Northwind Stores Inc. ("Client").
+
+1. Services. Consultant shall advise the Client on the layout of its stores and report monthly.
+
+2. Fees. Client shall pay Consultant a fee of 2,000 dollars per month, within thirty days of each invoice.
+
+3. Term. This Agreement begins on the Effective Date and continues for one year.
+"""
+
+COLUMNS = [GridColumn(id="law", question="Which law governs the agreement?", clause="governing_law"),
+           GridColumn(id="noncompete", question="Is there a non-compete restriction on the consultant?",
+                      clause="non_compete")]
+
+
+@pytest.fixture()
+def workspace(tmp_path):
+    folder = tmp_path / "contracts"
+    folder.mkdir()
+    (folder / "alpha_supply.txt").write_text(ALPHA, encoding="utf-8")
+    (folder / "beta_consulting.txt").write_text(BETA, encoding="utf-8")
+    ws = Workspace("review", Settings())
+    run(index_folders(ws, [folder]))
+    return ws, folder
+
+
+def _grid(ws, **kw):
+    return run(run_grid(ws, COLUMNS, grid="dd", settings=ws.settings, backend=PassagesBackend(), **kw))
+
+
+def test_each_cell_is_answered_inside_its_own_document_and_resumes(workspace) -> None:
+    ws, folder = workspace
+    shown: list = []
+    cells = {(c.doc_id, c.column_id): c for c in _grid(ws, on_cell=shown.append)}
+    alpha, beta = sorted({d for d, _ in cells})
+    assert alpha.endswith("alpha_supply.txt") and beta.endswith("beta_consulting.txt")
+    law = cells[(alpha, "law")]
+    assert law.status == "answered"
+    assert "laws of the State of Delaware" in law.quote and law.page == 1
+    assert law.citation is not None and law.citation.doc_id == alpha
+    # Beta has no governing-law clause: never answered from Alpha's clause
+    assert cells[(beta, "law")].status != "answered"
+    assert all(c.doc_id == beta for cl in (cells[(beta, "law")].answer.claims) for c in cl.citations)
+    assert cells[(beta, "noncompete")].status != "answered"
+    assert len(shown) == 4
+
+    # a second run reuses every stored cell (nothing recomputed) ...
+    stamps = {k: c.computed_at for k, c in cells.items()}
+    again = {(c.doc_id, c.column_id): c for c in _grid(ws)}
+    assert {k: c.computed_at for k, c in again.items()} == stamps
+
+    # ... a reviewer's marks stay with the cell ...
+    GridStore(ws.dir).annotate("dd", alpha, "law", reviewed=True, note="checked against the signed copy")
+    # ... and a changed document recomputes only its own cells
+    (folder / "beta_consulting.txt").write_text(BETA + "\n4. Law. This Agreement is governed by the laws of "
+                                                "the State of New York.\n", encoding="utf-8")
+    run(index_folders(ws, [folder]))
+    third = {(c.doc_id, c.column_id): c for c in _grid(ws)}
+    assert third[(alpha, "law")].computed_at == stamps[(alpha, "law")]
+    assert third[(alpha, "law")].reviewed and third[(alpha, "law")].note == "checked against the signed copy"
+    assert third[(beta, "law")].computed_at > stamps[(beta, "law")]
+    assert third[(beta, "law")].status == "answered" and "New York" in third[(beta, "law")].quote
+
+
+def test_exports_hold_every_cell_with_its_status_quote_and_page(workspace, tmp_path) -> None:
+    ws, _ = workspace
+    cells = _grid(ws)
+    by_key = {(c.doc_id, c.column_id): c for c in cells}
+    docs = sorted({c.doc_id for c in cells})
+    alpha = docs[0]
+
+    xlsx = export_grid(tmp_path / "g.xlsx", COLUMNS, docs, by_key, workspace="review")
+    sheet = load_workbook(xlsx)["Grid"]
+    rows = list(sheet.values)
+    assert rows[0][0] == "document" and rows[0][1] == COLUMNS[0].question
+    assert rows[1][0] == alpha and "Delaware" in rows[1][3] and rows[1][2] == "answered" and rows[1][5] == 1
+
+    csv_text = export_grid(tmp_path / "g.csv", COLUMNS, docs, by_key).read_text(encoding="utf-8-sig")
+    assert "laws of the State of Delaware" in csv_text and "not found in this document" in csv_text
+
+    data = json.loads(export_grid(tmp_path / "g.json", COLUMNS, docs, by_key).read_text(encoding="utf-8"))
+    assert {(c["doc_id"], c["column_id"]) for c in data["cells"]} == set(by_key)
+
+    with pymupdf.open(export_grid(tmp_path / "g.pdf", COLUMNS, docs, by_key, workspace="review")) as pdf:
+        text = "".join(p.get_text() for p in pdf)
+    assert "Which law governs the agreement?" in text and "Delaware" in text
+
+    with pytest.raises(ValueError, match="g.ods"):
+        export_grid(tmp_path / "g.ods", COLUMNS, docs, by_key)
+
+
+def test_cli_grid_from_a_questions_file_and_its_errors(workspace, tmp_path, capsys) -> None:
+    questions = tmp_path / "questions.txt"
+    questions.write_text("# due diligence\nWhich law governs the agreement?\n\nWhen must invoices be paid?\n")
+    out = tmp_path / "grid.csv"
+    assert main(["grid", "-w", "review", "--questions", str(questions), "--backend", "passages",
+                 "--docs", "alpha_supply.txt", "--out", str(out), "-q"]) == 0
+    printed = capsys.readouterr().out
+    assert "alpha_supply.txt" in printed and "beta_consulting.txt" not in printed
+    assert "q1 — answered" in printed and "State of Delaware" in printed and "(p. 1)" in printed
+    assert "q2 — " in printed  # every column of the file is a cell, answered or not
+    assert out.exists()
+
+    empty = tmp_path / "empty.txt"
+    empty.write_text("# nothing\n")
+    assert main(["grid", "-w", "review", "--questions", str(empty)]) == 2
+    assert "empty.txt: no question in the file" in capsys.readouterr().err
+    assert main(["grid", "-w", "review", "--template", "leases"]) == 2
+    assert "commercial" in capsys.readouterr().err
+
+
+def test_templates_exist_in_both_languages_and_name_known_clause_types() -> None:
+    from core.clauses import vocabulary
+
+    known = {c.id for c in vocabulary().clauses}
+    for lang in ("en", "es"):
+        ts = templates(lang)
+        assert set(ts) == {"commercial", "nda"}
+        for t in ts.values():
+            assert t.columns and all(c.clause in known for c in t.columns)
+    assert templates("es")["commercial"].columns[5].question == "¿Qué ley rige el contrato?"
+
+
+def test_columns_file_errors_name_the_file(tmp_path) -> None:
+    bad = tmp_path / "cols.json"
+    bad.write_text('{"question": "x"}')
+    with pytest.raises(ValueError, match="cols.json: expected a JSON list"):
+        columns_from_file(bad)
+    bad.write_text('[{"id": "a", "question": "one?"}, {"id": "a", "question": "two?"}]')
+    with pytest.raises(ValueError, match="two columns share an id"):
+        columns_from_file(bad)
+    ok = tmp_path / "cols2.json"
+    ok.write_text('["Which law governs?", {"id": "term", "question": "How long?", "clause": "expiration_date"}]')
+    assert [(c.id, c.clause) for c in columns_from_file(ok)] == [("q1", ""), ("term", "expiration_date")]
