@@ -74,10 +74,21 @@ class Concept:
     topic: str
     en: tuple[str, ...]
     es: tuple[str, ...]
+    parallel: bool = False
+    """The i-th English phrase translates the i-th Spanish one (lists of related items)."""
 
     def phrases(self, lang: str) -> tuple[str, ...]:
         """The concept's phrases in ``lang`` (``"en"`` or ``"es"``; anything else: ``()``)."""
         return self.en if lang == "en" else self.es if lang == "es" else ()
+
+    def rendering(self, phrase: str, lang: str, dst_lang: str) -> str:
+        """The ``dst_lang`` phrase to write for ``phrase`` (a ``lang`` phrase of this concept):
+        the same item of a parallel concept, else the usual term (the first); ``""`` if none."""
+        dst = self.phrases(dst_lang)
+        src = self.phrases(lang)
+        if self.parallel and phrase in src and len(dst) == len(src):
+            return dst[src.index(phrase)]
+        return dst[0] if dst else ""
 
 
 @dataclass(frozen=True)
@@ -251,7 +262,8 @@ def lexicon() -> Lexicon:
     with _lock:
         try:
             data = tomllib.loads(path.read_text(encoding="utf-8"))
-            concepts = [Concept(index=i, topic=str(t.get("topic", "")), en=tuple(t["en"]), es=tuple(t["es"]))
+            concepts = [Concept(index=i, topic=str(t.get("topic", "")), en=tuple(t["en"]), es=tuple(t["es"]),
+                                parallel=bool(t.get("parallel", False)))
                         for i, t in enumerate(data["term"])]
         except (OSError, tomllib.TOMLDecodeError, KeyError, TypeError) as exc:
             raise CoreError(f"{path}: the bilingual vocabulary cannot be read ({exc})") from exc
@@ -315,3 +327,44 @@ def term_groups(text: str, lang: str | None = None) -> list[TermGroup]:
             concept=m.concept, lang=m.lang, source=m.stems,
             alternatives={lg: lex.phrase_stems(m.concept, lg) for lg in SUPPORTED_LANGS})
     return list(groups.values())
+
+
+def gloss(text: str, dst_lang: str, src_lang: str | None = None) -> str:
+    """A word-for-word rendering of ``text`` in ``dst_lang`` through the vocabulary.
+
+    Each phrase found (analysis of ``src_lang``, default: the language
+    :func:`core.textproc.detect_language` gives the text) is replaced by its concept's first
+    phrase in ``dst_lang`` (the usual term); words no phrase covers — names, numbers — are kept
+    as written; stopwords are dropped. Meant for the English-only embedding model: "¿Puede
+    alguna de las partes desistir del contrato?" → "either party … terminate for convenience
+    contract". Returns ``text`` unchanged when ``src_lang`` equals ``dst_lang`` or nothing is
+    found.
+    """
+    from core.textproc import detect_language
+
+    src = src_lang if src_lang in SUPPORTED_LANGS else detect_language(text)
+    if src == dst_lang:
+        return text
+    matches = [m for m in lexicon().find(text, src) if m.lang == src]
+    if not matches:
+        return text
+    stops = all_stopwords()
+    words = [w for w in _WORD.findall(text) if w.casefold() not in stops]
+    first: dict[int, LexiconMatch] = {}
+    covered: set[int] = set()
+    for m in matches:
+        start = min(m.positions)
+        if start in covered or any(p in covered for p in m.positions):
+            continue
+        first[start] = m
+        covered |= set(m.positions)
+    out: list[str] = []
+    for i, w in enumerate(words):
+        if i in first:
+            m = first[i]
+            rendered = m.concept.rendering(m.phrase, m.lang, dst_lang)
+            if rendered:
+                out.append(rendered)
+        elif i not in covered:
+            out.append(w)
+    return " ".join(out)
