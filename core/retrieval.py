@@ -271,6 +271,10 @@ def plan_searches(workspace: Workspace, question: str, settings: Settings, *, sc
     protected = frozenset().union(*(m.words for m in matches)) if matches else frozenset()
     info, keyword_query = resolve_scope(workspace, question, settings, scope, eligible_docs, protected)
     only = set(info.doc_ids) if (info.doc_ids or info.method == "explicit") else None
+    if settings.clause_expansion and keyword_query != question:
+        # the clause types the question names without its document's name: a title's words
+        # ("Non-Competition Agreement and Right of First Offer") are not the clause asked about
+        matches = match_clause_types(keyword_query)
 
     q_lang = question_language(question)
     doc_langs = tuple(searched_languages(workspace, info.doc_ids))
@@ -292,8 +296,12 @@ def plan_searches(workspace: Workspace, question: str, settings: Settings, *, sc
         return vectors[text]
 
     if settings.clause_expansion and settings.clause_meaning and not matches:
-        probe = translation or rendered or question
-        matches = match_by_meaning(vector(probe))
+        # without the document's name (it dominates the embedding), and in English: the bundled
+        # model is English-only and rates unrelated Spanish texts as close (bench/README.md)
+        probe = translation or rendered or keyword_query
+        probe_lang = doc_langs[0] if (translation or rendered) else q_lang
+        if probe_lang == "en":
+            matches = match_by_meaning(vector(probe))
 
     searches = [
         Search("bm25", "question", 1.0, lambda: workspace.bm25_search(keyword_query, settings.bm25_candidates,

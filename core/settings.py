@@ -90,7 +90,8 @@ class Settings(BaseSettings):
         True, description="Also search with the contract wording of the clause types a question asks about (core.clauses)."
     )
     wording_weight: float = Field(
-        1.0, ge=0, le=5, description="Weight of each clause-wording ranking in the fusion (question rankings weigh 1)."
+        3.0, ge=0, le=5, description="Weight of each clause-wording ranking in the fusion (question rankings weigh 1; "
+        "chosen by 5-fold cross-validation over contracts, bench/wording.py)."
     )
     clause_meaning: bool = Field(
         True, description="When no listed phrase names a clause type, match the question to the nearest type by "
@@ -101,11 +102,13 @@ class Settings(BaseSettings):
         "legal vocabulary (core.lexicon)."
     )
     lexicon_weight: float = Field(
-        0.5, ge=0, le=5, description="Weight of the bilingual-vocabulary BM25 ranking in the fusion."
+        0.5, ge=0, le=5, description="Weight of the bilingual-vocabulary BM25 ranking in the fusion (cross-validated, "
+        "bench/wording.py)."
     )
     gloss_weight: float = Field(
-        1.0, ge=0, le=5, description="Weight of the dense ranking of the question rendered word for word into the "
-        "documents' language (only when the question's language differs from theirs)."
+        2.0, ge=0, le=5, description="Weight of the dense ranking of the question rendered word for word (or translated "
+        "by the model) into the documents' language, only when the question's language differs from theirs "
+        "(cross-validated, bench/wording.py)."
     )
     translate_questions: bool = Field(
         True, description="Ollama only: a question whose language is none of the searched documents' is translated "

@@ -63,3 +63,14 @@ def test_term_groups_count_a_translation_as_the_term():
         for alt in alts:
             assert alt
     assert assign.source <= set(tokenize_query("ceder"))
+
+
+def test_gloss_renders_terms_and_keeps_names() -> None:
+    from core.lexicon import gloss
+
+    out = gloss("¿Qué ley de Nueva York rige el contrato de agencia con GE Capital?", "en", "es")
+    assert out.startswith("governing law new york")
+    assert "agency agreement" in out  # the same item of a parallel list, not the list's first
+    assert "GE Capital" in out
+    assert gloss("Which law governs?", "en", "en") == "Which law governs?"
+    assert gloss("Can the supplier assign the agreement?", "es", "en") == "Can proveedor ceder contrato"
