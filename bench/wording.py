@@ -177,6 +177,8 @@ def grid() -> list[dict]:
 
 def cross_validate(data: dict, mode: str) -> None:
     sets = [s for s in CUAD_SETS if s in data]
+    if not sets:
+        return
     docs = sorted({r["doc"] for s in sets for r in data[s]})
     random.Random(0).shuffle(docs)
     folds = [set(docs[i::5]) for i in range(5)]
