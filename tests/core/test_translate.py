@@ -62,3 +62,18 @@ def test_multilingual_embedding_models_are_recognised() -> None:
     assert embedding_bridges_languages("bge-m3:latest")
     assert not embedding_bridges_languages("all-MiniLM-L6-v2")
     assert not embedding_bridges_languages("nomic-embed-text")
+
+
+def test_the_cli_prints_the_notice_or_the_translation() -> None:
+    from core.cli import format_answer
+    from core.types import Abstention, Answer, LanguageInfo, Trace
+
+    notice = language_notice(LanguageCheck("es", ("en",)))
+    trace = Trace(language=LanguageInfo(question="es", documents=["en"], differs=True, notice=notice))
+    answer = Answer(question="¿Qué ley rige?", workspace="w", status="abstained", trace=trace,
+                    abstention=Abstention(message="Nothing matches.", query="¿Qué ley rige?", consulted=[]))
+    assert f"Note: {notice}" in format_answer(answer)
+    answer.trace = Trace(language=LanguageInfo(question="es", documents=["en"], differs=True,
+                                               bridged_by="translation", translation="Which law governs?"))
+    out = format_answer(answer)
+    assert "Note:" not in out and "translated by the model: Which law governs?" in out
