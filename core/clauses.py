@@ -187,3 +187,88 @@ def vocabulary() -> Vocabulary:
 def match_clause_types(question: str) -> list[ClauseMatch]:
     """Clause types ``question`` asks about (see :meth:`Vocabulary.match`)."""
     return vocabulary().match(question)
+
+
+# --- matching by meaning ---------------------------------------------------------------------
+#
+# The listed ``ask`` phrases are examples, not the only way to name a clause type: "walk away
+# from the deal early" names termination for convenience without any listed phrase. The
+# question's embedding (the model the search already uses) is compared with the embedding of
+# every ask phrase and label of every type; a type whose nearest phrase is close enough, and
+# clearly closer than the next type's, is matched by meaning. This is nearest-neighbour intent
+# classification over a few labelled examples per class (the usual few-shot baseline, e.g.
+# Casanueva et al., "Efficient Intent Detection with Dual Sentence Encoders", NLP4ConvAI 2020);
+# the threshold and margin were chosen by 5-fold cross-validation over contracts
+# (bench/wording.py, bench/README.md), never on every case.
+
+#: Cosine of the question to a type's nearest ask phrase needed to match the type by meaning.
+SEMANTIC_MIN = 0.40
+#: ... and by this much above the next type's nearest phrase.
+SEMANTIC_MARGIN = 0.0
+
+
+class _PhraseVectors:
+    """Embeddings of every ask phrase and label of the vocabulary, computed once per process."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._data: tuple[list[int], object] | None = None
+
+    def get(self) -> tuple[list[int], object]:
+        """``(owner type index per phrase, matrix of unit vectors, one row per phrase)``."""
+        with self._lock:
+            if self._data is None:
+                import numpy as np
+
+                from core.store import get_embedder
+
+                vocab = vocabulary()
+                owners, texts = [], []
+                for i, c in enumerate(vocab.clauses):
+                    for p in (c.label_en, c.label_es, *c.ask):
+                        owners.append(i)
+                        texts.append(p)
+                vecs = np.asarray(get_embedder().get_text_embedding_batch(texts), dtype=np.float32)
+                vecs /= np.maximum(np.linalg.norm(vecs, axis=1, keepdims=True), 1e-9)
+                self._data = (owners, vecs)
+            return self._data
+
+
+_phrase_vectors = _PhraseVectors()
+
+
+def semantic_scores(vector: list[float]) -> list[tuple[ClauseType, float]]:
+    """Every clause type with the cosine of ``vector`` (a question's embedding, 384 floats for
+    the bundled model) to its nearest ask phrase or label, best first. Loads the phrases'
+    embeddings on first use (~1 s)."""
+    import numpy as np
+
+    owners, vecs = _phrase_vectors.get()
+    q = np.asarray(vector, dtype=np.float32)
+    q /= max(float(np.linalg.norm(q)), 1e-9)
+    sims = vecs @ q
+    best: dict[int, float] = {}
+    for i, s in zip(owners, sims.tolist()):
+        if s > best.get(i, -1.0):
+            best[i] = s
+    clauses = vocabulary().clauses
+    return sorted(((clauses[i], s) for i, s in best.items()), key=lambda cs: -cs[1])
+
+
+def match_by_meaning(vector: list[float], min_score: float = SEMANTIC_MIN,
+                     margin: float = SEMANTIC_MARGIN) -> list[ClauseMatch]:
+    """The clause type ``vector`` (a question's embedding) is nearest to, when near enough.
+
+    Returns at most one :class:`ClauseMatch` (empty ``words``: no question word is claimed),
+    whose ``score`` is scaled so that ``strength`` grows from 0 at ``min_score`` to 1 at
+    ``min_score + 0.15``; ``[]`` when the nearest type's cosine is under ``min_score`` or within
+    ``margin`` of the next type's.
+    """
+    scores = semantic_scores(vector)
+    if not scores:
+        return []
+    (top, s1), s2 = scores[0], (scores[1][1] if len(scores) > 1 else -1.0)
+    if s1 < min_score or s1 - s2 < margin:
+        return []
+    strength = min(1.0, 0.34 + (s1 - min_score) / 0.15 * 0.66)
+    return [ClauseMatch(top, strength * FULL_STRENGTH)]

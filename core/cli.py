@@ -132,6 +132,13 @@ def format_answer(answer: Answer) -> str:
         if scope.method != "explicit":
             lines.append("  (to search every document instead, ask again with --all-docs)")
         lines.append("")
+    language = answer.trace.language
+    if language.notice:
+        lines.append(f"Note: {language.notice}")
+        lines.append("")
+    elif language.translation:
+        lines.append(f"(also searched as translated by the model: {language.translation})")
+        lines.append("")
     if answer.status == "abstained":
         assert answer.abstention is not None
         lines.append(f"{answer.abstention.marker}: {answer.abstention.message}")

@@ -42,6 +42,7 @@ from core.rerank import hypothetical_passage, rerank_with_model
 from core.retrieval import default_k, reciprocal_rank_fusion, retrieve  # noqa: F401 - re-exported
 from core.store import Workspace
 from core.streaming import ClaimHandler, call_backend
+from core.translate import translation_round
 from core.types import (
     Abstention,
     Answer,
@@ -263,6 +264,9 @@ def _run_round(
             "bm25_candidates": settings.bm25_candidates * f, "dense_candidates": settings.dense_candidates * f,
         })
         k = settings.top_k * f
+    translation = ""
+    if settings.translate_questions and settings.backend in ("auto", "ollama"):
+        translation = yield from translation_round(workspace, query, settings, backend_ref, trace, scope)
     aided = settings.rerank == "ollama" or settings.hyde  # optional retrieval aids (core.rerank), Ollama only
     if aided and backend_ref[0] is None:
         yield ProgressEvent(stage="loading", message="Loading the model")
@@ -274,7 +278,7 @@ def _run_round(
         extra = [p for p in [hypothetical_passage(aid, query, trace)] if p]
     rerank = aid is not None and settings.rerank == "ollama"
     ranked = retrieve(workspace, query, settings, trace, k=max(k or 0, settings.rerank_candidates) if rerank else k,
-                      scope=scope, extra_dense=extra, reference=reference)
+                      scope=scope, extra_dense=extra, reference=reference, translation=translation)
     if rerank and len(ranked) > 1:
         yield ProgressEvent(stage="retrieving", message="Ranking the passages with the model")
         ranked = rerank_with_model(aid, question, ranked, trace)[: k or default_k(settings, trace.scope)]

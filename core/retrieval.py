@@ -1,4 +1,4 @@
-"""Document-aware hybrid retrieval: scope → BM25 ∥ dense (+ clause wording) → fusion → eligibility → duplicates.
+"""Document-aware hybrid retrieval: scope → BM25 ∥ dense (+ clause wording, vocabulary) → fusion → eligibility → duplicates.
 
 1. **Scope** (DESIGN.md, "Scope before ranking"). The documents the user chose (``scope``), or
    those the question names (:mod:`core.docrefs`, when ``settings.resolve_references``), become
@@ -9,6 +9,16 @@
 2. **Clause wording** (:mod:`core.clauses`, when ``settings.clause_expansion``). For each
    clause type the question asks about, its contract wording is searched too: one BM25 and one
    dense ranking per type, weighted by how surely the question names the type (``ClauseMatch.strength``).
+   When no listed phrase names a type (``settings.clause_meaning``), the question's embedding
+   is compared with every type's ask phrases (:func:`core.clauses.match_by_meaning`) and the
+   nearest type, when near enough, is searched the same way ("walk away from the deal early").
+2b. **Bilingual vocabulary** (:mod:`core.lexicon`, ``settings.lexicon_expansion``): the question's
+   terms in both languages and their synonyms ("walk away" → "terminate"; "cesión" → "assignment")
+   are one more BM25 ranking (``settings.lexicon_weight``). When the question's language is none
+   of the searched documents' (:mod:`core.translate`), the question rendered word for word into
+   their language — or translated by the Ollama model, when one is configured — is one more
+   dense ranking (``settings.gloss_weight``; the model's translation also a BM25 one), its clause
+   types are matched too, and ``trace.language`` says whether anything but keywords bridged it.
 3. **Fusion**: weighted reciprocal rank fusion, score(d) = Σ wᵢ / (k + rankᵢ(d)) (Cormack,
    Clarke & Büttcher, SIGIR 2009, with k = ``settings.rrf_k``); question rankings weigh 1,
    wording rankings ``settings.wording_weight``. Weights and k were chosen by 5-fold
@@ -27,15 +37,20 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
 
-from core.clauses import ClauseMatch, match_clause_types
+from core.clauses import ClauseMatch, match_by_meaning, match_clause_types
 from core.docrefs import DocResolver, Resolution, strip_reference
+from core.lexicon import expand_query, gloss
 from core.settings import Settings
 from core.store import Workspace, get_embedder
-from core.types import Chunk, ScopeInfo, ScoredChunk, Trace
+from core.translate import LanguageCheck, language_notice, question_language, searched_languages
+from core.types import Chunk, LanguageInfo, ScopeInfo, ScoredChunk, Trace
 
 #: At most this many documents make a scope whose delivery is widened to ``settings.scoped_top_k``.
 WIDEN_FOR_SCOPES_UP_TO = 3
+#: Clause types whose wording is searched (the lexical matches come first).
+MAX_WORDING_TYPES = 2
 
 
 def reciprocal_rank_fusion(rankings: list[list[str]], k: int = 60,
@@ -206,9 +221,130 @@ def default_k(settings: Settings, scope: ScopeInfo) -> int:
     return settings.top_k
 
 
+@dataclass
+class Search:
+    """One ranking of the fusion: what is searched and how much it weighs.
+
+    ``kind``: ``"question"`` (the question's own BM25 and dense rankings, weight 1),
+    ``"wording"`` (a clause type's contract wording; weight ``settings.wording_weight`` ×
+    ``strength``), ``"lexicon"`` (the bilingual vocabulary's terms, BM25; ``settings.lexicon_weight``),
+    ``"gloss"`` (the question rendered word for word in the documents' language, or translated by
+    the model, dense; ``settings.gloss_weight``), ``"extra"`` (HyDE; ``settings.wording_weight``).
+    """
+
+    name: str
+    kind: str
+    strength: float
+    run: Callable[[], list[str]]
+
+    def weight(self, settings: Settings) -> float:
+        """This ranking's weight in the fusion under ``settings``."""
+        if self.kind == "question":
+            return 1.0
+        if self.kind == "lexicon":
+            return settings.lexicon_weight * self.strength
+        if self.kind == "gloss":
+            return settings.gloss_weight * self.strength
+        return settings.wording_weight * self.strength
+
+
+@dataclass
+class Plan:
+    """What :func:`retrieve` searches for a question (built by :func:`plan_searches`)."""
+
+    scope: ScopeInfo
+    keyword_query: str
+    only: set[str] | None
+    exclude: set[str]
+    matches: list[ClauseMatch]
+    language: LanguageCheck
+    searches: list[Search] = field(default_factory=list)
+
+
+def plan_searches(workspace: Workspace, question: str, settings: Settings, *, scope: list[str] | None = None,
+                  extra_dense: list[str] | None = None, translation: str = "", reference: str | None = None) -> Plan:
+    """The rankings to fuse for ``question`` (module docstring); nothing is searched yet.
+
+    ``reference``: the user's own words of a follow-up (see :func:`retrieve`).
+
+    ``translation``: the question translated into the documents' language by a model
+    (:mod:`core.translate`), searched like the word-for-word rendering. Raises what
+    :func:`resolve_scope` and the embedding model raise.
+    """
+    exclude = workspace.ineligible_doc_ids()
+    eligible_docs = workspace.eligible_doc_ids()
+    matches: list[ClauseMatch] = match_clause_types(question) if settings.clause_expansion else []
+    protected = frozenset().union(*(m.words for m in matches)) if matches else frozenset()
+    info, keyword_query = resolve_scope(workspace, question, settings, scope, eligible_docs, protected, reference)
+    only = set(info.doc_ids) if (info.doc_ids or info.method == "explicit") else None
+    if settings.clause_expansion and keyword_query != question:
+        # the clause types the question names without its document's name: a title's words
+        # ("Non-Competition Agreement and Right of First Offer") are not the clause asked about
+        matches = match_clause_types(keyword_query)
+
+    q_lang = question_language(question)
+    doc_langs = tuple(searched_languages(workspace, info.doc_ids))
+    check = LanguageCheck(q_lang, doc_langs, bridged_by="translation" if translation else "")
+    rendered = ""
+    if check.differs and settings.lexicon_expansion:
+        rendered = gloss(keyword_query, doc_langs[0], q_lang)
+        rendered = "" if rendered == keyword_query else rendered
+    if settings.clause_expansion and check.differs:
+        for text in (translation, rendered):
+            if text:  # the clause vocabulary's phrases in the documents' language
+                seen = {m.clause.id for m in matches}
+                matches += [m for m in match_clause_types(text) if m.clause.id not in seen]
+    vectors: dict[str, list[float]] = {}
+
+    def vector(text: str) -> list[float]:
+        if text not in vectors:
+            vectors[text] = get_embedder().get_query_embedding(text)
+        return vectors[text]
+
+    if settings.clause_expansion and settings.clause_meaning and not matches:
+        # without the document's name (it dominates the embedding), and in English: the bundled
+        # model is English-only and rates unrelated Spanish texts as close (bench/README.md)
+        probe = translation or rendered or keyword_query
+        probe_lang = doc_langs[0] if (translation or rendered) else q_lang
+        if probe_lang == "en":
+            matches = match_by_meaning(vector(probe))
+
+    searches = [
+        Search("bm25", "question", 1.0, lambda: workspace.bm25_search(keyword_query, settings.bm25_candidates,
+                                                                         exclude, only)),
+        Search("dense", "question", 1.0, lambda: workspace.dense_search(question, settings.dense_candidates, exclude,
+                                                                          only, vector=vector(question))),
+    ]
+    for m in matches[:MAX_WORDING_TYPES]:
+        text = m.clause.wording_text
+        searches.append(Search(f"bm25:{m.clause.id}", "wording", m.strength, lambda t=text: workspace.bm25_search(
+            t, settings.bm25_candidates, exclude, only)))
+        searches.append(Search(f"dense:{m.clause.id}", "wording", m.strength, lambda t=text: workspace.dense_search(
+            t, settings.dense_candidates, exclude, only, vector=_wording_vectors.get(t))))
+    if settings.lexicon_expansion:
+        dst = tuple(dict.fromkeys(doc_langs + (q_lang,)))
+        terms = expand_query(keyword_query, None, dst)
+        if terms:
+            text = " ; ".join(terms)
+            searches.append(Search("bm25:lexicon", "lexicon", 1.0, lambda t=text: workspace.bm25_search(
+                t, settings.bm25_candidates, exclude, only)))
+    for name, text in (("dense:translation", translation), ("dense:gloss", rendered)):
+        if text:
+            searches.append(Search(name, "gloss", 1.0, lambda t=text: workspace.dense_search(
+                t, settings.dense_candidates, exclude, only, vector=vector(t))))
+            if name == "dense:translation":
+                searches.append(Search("bm25:translation", "gloss", 1.0, lambda t=text: workspace.bm25_search(
+                    t, settings.bm25_candidates, exclude, only)))
+                break  # a model's translation replaces the word-for-word rendering
+    for n, text in enumerate(extra_dense or []):
+        searches.append(Search(f"dense:extra{n}", "extra", 1.0, lambda t=text: workspace.dense_search(
+            t, settings.dense_candidates, exclude, only)))
+    return Plan(info, keyword_query, only, exclude, matches, check, searches)
+
+
 def retrieve(workspace: Workspace, question: str, settings: Settings, trace: Trace, k: int | None = None,
              *, scope: list[str] | None = None, extra_dense: list[str] | None = None,
-             reference: str | None = None) -> list[ScoredChunk]:
+             reference: str | None = None, translation: str = "") -> list[ScoredChunk]:
     """Document-aware hybrid retrieval (module docstring); the best ``k`` eligible chunks, best first.
 
     Args:
@@ -220,43 +356,30 @@ def retrieve(workspace: Workspace, question: str, settings: Settings, trace: Tra
             ranking weighted like the clause wording's.
         reference: the user's own question when ``question`` is a follow-up's standalone rewrite
             (a document it names is the scope, not the earlier question's: :func:`resolve_scope`).
+        translation: the question translated into the documents' language by a model
+            (:func:`core.translate.translate_question`); ``""`` when none.
 
     Ineligible documents (status other than ``active``) are excluded inside every store query
     and again after fusion against the manifest. Fills ``trace.bm25/dense/fused/eligible/
-    eligible_docs/scope/clause_types/duplicates`` and ``trace.timings_ms["retrieve"]``.
+    eligible_docs/scope/clause_types/duplicates/language`` and ``trace.timings_ms["retrieve"]``.
     """
     t0 = time.perf_counter()
-    exclude = workspace.ineligible_doc_ids()
     eligible_docs = workspace.eligible_doc_ids()
-    matches: list[ClauseMatch] = match_clause_types(question) if settings.clause_expansion else []
-    protected = frozenset().union(*(m.words for m in matches)) if matches else frozenset()
-    info, keyword_query = resolve_scope(workspace, question, settings, scope, eligible_docs, protected, reference)
-    only = set(info.doc_ids) if (info.doc_ids or info.method == "explicit") else None
+    plan = plan_searches(workspace, question, settings, scope=scope, extra_dense=extra_dense, translation=translation,
+                         reference=reference)
+    info = plan.scope
     k = k or default_k(settings, info)
-
-    searches: list[tuple[str, Callable[[], list[str]], float]] = [
-        ("bm25", lambda: workspace.bm25_search(keyword_query, settings.bm25_candidates, exclude, only), 1.0),
-        ("dense", lambda: workspace.dense_search(question, settings.dense_candidates, exclude, only), 1.0),
-    ]
-    for m in matches:
-        text = m.clause.wording_text
-        weight = settings.wording_weight * m.strength
-        searches.append((f"bm25:{m.clause.id}", lambda t=text: workspace.bm25_search(
-            t, settings.bm25_candidates, exclude, only), weight))
-        searches.append((f"dense:{m.clause.id}", lambda t=text: workspace.dense_search(
-            t, settings.dense_candidates, exclude, only, vector=_wording_vectors.get(t)), weight))
-    for n, text in enumerate(extra_dense or []):
-        searches.append((f"dense:extra{n}", lambda t=text: workspace.dense_search(
-            t, settings.dense_candidates, exclude, only), settings.wording_weight))
+    searches = plan.searches
     with ThreadPoolExecutor(max_workers=min(4, len(searches))) as pool:
-        futures = [pool.submit(fn) for _, fn, _ in searches]
+        futures = [pool.submit(s.run) for s in searches]
         rankings = [f.result() for f in futures]
-    fused = reciprocal_rank_fusion(rankings, k=settings.rrf_k, weights=[w for _, _, w in searches])
+    fused = reciprocal_rank_fusion(rankings, k=settings.rrf_k, weights=[s.weight(settings) for s in searches])
 
     bm25, dense = rankings[0], rankings[1]
     trace.bm25, trace.dense, trace.fused = bm25, dense, [cid for cid, _ in fused]
     trace.scope = info
-    trace.clause_types = [m.clause.id for m in matches]
+    trace.clause_types = [m.clause.id for m in plan.matches[:MAX_WORDING_TYPES]]
+    trace.language = _language_trace(plan.language, translation)
     chunks = workspace.get_chunks(trace.fused)
     eligible = [(cid, s) for cid, s in fused if cid in chunks and chunks[cid].doc_id in eligible_docs]
     trace.eligible = [cid for cid, _ in eligible]
@@ -272,3 +395,9 @@ def retrieve(workspace: Workspace, question: str, settings: Settings, trace: Tra
                     also_in=also.get(cid, []))
         for cid, s in kept
     ]
+
+
+def _language_trace(check: LanguageCheck, translation: str) -> LanguageInfo:
+    return LanguageInfo(question=check.question, documents=list(check.documents), differs=check.differs,
+                        bridged_by=check.bridged_by, translation=translation,
+                        notice=language_notice(check))

@@ -90,7 +90,29 @@ class Settings(BaseSettings):
         True, description="Also search with the contract wording of the clause types a question asks about (core.clauses)."
     )
     wording_weight: float = Field(
-        1.0, ge=0, le=5, description="Weight of each clause-wording ranking in the fusion (question rankings weigh 1)."
+        3.0, ge=0, le=5, description="Weight of each clause-wording ranking in the fusion (question rankings weigh 1; "
+        "chosen by 5-fold cross-validation over contracts, bench/wording.py)."
+    )
+    clause_meaning: bool = Field(
+        True, description="When no listed phrase names a clause type, match the question to the nearest type by "
+        "embedding similarity (core.clauses.match_by_meaning) and search its wording too."
+    )
+    lexicon_expansion: bool = Field(
+        True, description="Also search (BM25) with the question's terms in English and Spanish from the bilingual "
+        "legal vocabulary (core.lexicon)."
+    )
+    lexicon_weight: float = Field(
+        0.5, ge=0, le=5, description="Weight of the bilingual-vocabulary BM25 ranking in the fusion (cross-validated, "
+        "bench/wording.py)."
+    )
+    gloss_weight: float = Field(
+        2.0, ge=0, le=5, description="Weight of the dense ranking of the question rendered word for word (or translated "
+        "by the model) into the documents' language, only when the question's language differs from theirs "
+        "(cross-validated, bench/wording.py)."
+    )
+    translate_questions: bool = Field(
+        True, description="Ollama only: a question whose language is none of the searched documents' is translated "
+        "into theirs by the model (one more call) and searched in both languages (core.translate)."
     )
     rerank: Literal["off", "ollama"] = Field(
         "off", description="'ollama': the Ollama model grades the top candidates and they are reordered (one more "

@@ -337,6 +337,18 @@ class Citation(BaseModel):
         return f"pages {span}"
 
 
+class LanguageInfo(BaseModel):
+    """The question's language against the searched documents' (core.translate)."""
+
+    question: str = Field("", description="Language of the question, 'en' or 'es' ('' when not checked).")
+    documents: list[str] = Field(default_factory=list, description="Languages of the searched documents, most first.")
+    differs: bool = Field(False, description="The question's language is none of the documents'.")
+    bridged_by: str = Field("", description="'translation' (the model translated the question), 'embedding' (a "
+                            "multilingual embedding model), '' (only the bilingual keyword vocabulary).")
+    translation: str = Field("", description="The question as the model translated it into the documents' language.")
+    notice: str = Field("", description="What the user is told when the languages differ and nothing bridges them.")
+
+
 class ScopeInfo(BaseModel):
     """Which documents a question was searched in, and why (DESIGN.md, "Scope before ranking")."""
 
@@ -523,6 +535,8 @@ class Trace(BaseModel):
         False, description="The model reported conflicting evidence (before checking that two verified passages show it)."
     )
     scope: ScopeInfo = Field(default_factory=ScopeInfo, description="The documents searched and why.")
+    language: LanguageInfo = Field(default_factory=LanguageInfo, description="The question's language against "
+                                   "the documents' (core.translate).")
     clause_types: list[str] = Field(
         default_factory=list, description="Clause types the question asks about whose contract wording was also searched."
     )

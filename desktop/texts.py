@@ -271,3 +271,23 @@ _LUPDATE = (
     QT_TRANSLATE_NOOP("Texts", "Partial answer"),
     QT_TRANSLATE_NOOP("Texts", "No verified answer"),
 )
+
+
+# core.translate's notice (trace.language): the question's language is none of the documents'
+# and only the keyword vocabulary bridges them (issue #20). Shown in the window's language.
+LANGUAGE_NOTICE = QT_TRANSLATE_NOOP(
+    "Texts", "The question is in {question} and the documents are in {documents}: the meaning-based search model does not relate the two languages, so only keywords translated by the legal vocabulary were searched. Ask in the documents' language, or configure Ollama to translate the question.")
+_LANGUAGE_NAMES = {"en": QT_TRANSLATE_NOOP("Texts", "English"), "es": QT_TRANSLATE_NOOP("Texts", "Spanish")}
+
+
+def language_notice_text(language: object) -> str:
+    """The notice for a trace's ``language`` (:class:`core.types.LanguageInfo`) in the window's
+    language; ``""`` when core gave none (same languages, or a translation or a multilingual
+    embedding model bridged them)."""
+    if not getattr(language, "notice", ""):
+        return ""
+    t = QCoreApplication.translate
+    docs = list(getattr(language, "documents", []) or ["en"])
+    q = getattr(language, "question", "")
+    name = lambda code: t(_CTX, _LANGUAGE_NAMES[code]) if code in _LANGUAGE_NAMES else code  # noqa: E731
+    return t(_CTX, LANGUAGE_NOTICE).format(question=name(q), documents=name(docs[0]))

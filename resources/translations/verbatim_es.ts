@@ -1426,6 +1426,21 @@
         <source>No verified answer</source>
         <translation>Sin respuesta verificada</translation>
     </message>
+    <message>
+        <location filename="../../desktop/texts.py" line="278" />
+        <source>The question is in {question} and the documents are in {documents}: the meaning-based search model does not relate the two languages, so only keywords translated by the legal vocabulary were searched. Ask in the documents' language, or configure Ollama to translate the question.</source>
+        <translation>La pregunta está en {question} y los documentos en {documents}: el modelo de búsqueda por significado no relaciona los dos idiomas, y solo se buscaron las palabras clave traducidas por el vocabulario jurídico. Pregunte en el idioma de los documentos, o configure Ollama para traducir la pregunta.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/texts.py" line="280" />
+        <source>English</source>
+        <translation>inglés</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/texts.py" line="280" />
+        <source>Spanish</source>
+        <translation>español</translation>
+    </message>
 </context>
 <context>
     <name>WatchController</name>
