@@ -17,7 +17,8 @@ from pathlib import Path
 
 import core  # noqa: F401  (offline switches first)
 from core.errors import Cancelled, CoreError, WorkspaceNotFoundError
-from core.passages import PASSAGES_HEADER
+from core.passage_context import marked_text
+from core.passages import PASSAGES_HEADER, WEAK_HEADER
 from core.pipeline import answer_question, index_folders, run
 from core.settings import Settings
 from core.store import Workspace, list_workspaces
@@ -128,9 +129,20 @@ def format_answer(answer: Answer) -> str:
                 lines.append(f"  - {doc.doc_id} (pages {', '.join(map(str, doc.pages))})")
         else:
             lines.append("No document matched the question.")
+        if answer.abstention.candidates:
+            lines.append("")
+            lines.append(f"{WEAK_HEADER}:")
+            lines.append("  (the closest the documents hold, under the score a passage needs to answer; "
+                         "\u00bb \u00ab mark the closest sentences inside their clause)")
+            for n, weak in enumerate(answer.abstention.candidates, 1):
+                text = marked_text(weak.context) if weak.context else " ".join(weak.text.split())
+                lines.append(f"  (weak {n}) \u201c{text}\u201d \u2014 {weak.doc_id}, page {weak.page} "
+                             f"(score {weak.score:.2f})")
     else:
         if answer.kind == "passages":
             lines.append(PASSAGES_HEADER + ":")
+            if any(c.context for c in answer.claims):
+                lines.append("(\u00bb \u00ab mark the sentences that match; around them, the clause they are in)")
             lines.append("")
         if answer.conflicting_evidence:
             lines.append("CONFLICT: the cited passages disagree. No single answer is given; "
@@ -148,7 +160,9 @@ def format_answer(answer: Answer) -> str:
                 notes.append(f"[{n}] {cit.doc_id}, page {cit.page} ({cit.match.value}): \u201c{cit.quote}\u201d")
             if answer.kind == "passages":  # the passage is its own quote: say where it is, once
                 cit = claim.citations[0]
-                lines.append(f"{''.join(marks)} \u201c{' '.join(claim.text.split())}\u201d \u2014 {cit.doc_id}, page {cit.page}")
+                # the clause the passage sits in, its matching sentences between » « (small-to-big)
+                text = marked_text(claim.context) if claim.context else " ".join(claim.text.split())
+                lines.append(f"{''.join(marks)} \u201c{text}\u201d \u2014 {cit.doc_id}, page {cit.page}")
                 notes.pop()
                 continue
             lines.append(f"{'  - ' if answer.conflicting_evidence else ''}{claim.text} {''.join(marks)}")
