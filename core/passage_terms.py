@@ -48,41 +48,64 @@ class QuestionTerms:
         question: the text the spans are scored against.
         workspace: gives document frequencies (``document_frequencies(tokens) -> (df, n)``);
             ``None`` or a failure weighs every term 1.0.
-        lexicon: use the bilingual vocabulary (cross-language pairs; see ``same_language_groups``).
+        context: the BM25 tokens of each delivered chunk (both analyses): which of a concept's
+            translations the documents use ("contrato de suministro" → "supply agreement", not
+            the other agreement types its concept lists) — translation selection by the target
+            text, after Ballesteros & Croft, "Resolving ambiguity for cross-language retrieval"
+            (SIGIR 1998), who used co-occurrence in the target corpus.
+        lexicon: use the bilingual vocabulary for spans in another language.
         cognates: count cognate stems across languages.
-        same_language_groups: use the vocabulary's concepts for same-language pairs as well.
 
     Attributes:
-        lang: the question's language (``"en"``/``"es"``).
-        plain: question tokens (:func:`core.textproc.tokenize_query`) → IDF.
-        groups: the vocabulary's concepts the question names, with their IDF: the concept's most
-            frequent phrase's (a phrase occurs at most as often as its rarest word).
+        lang: the question's language (``"en"``/``"es"``, :func:`core.textproc.detect_language`).
+        plain: question tokens (:func:`core.textproc.tokenize_query`) → IDF: the same-language
+            coverage, unchanged by issue #20.
+        words: cross-language units: each content word the vocabulary does not cover, as its stems
+            in both analyses, with the IDF of its most frequent stem.
+        groups: the vocabulary's concepts the question names, as ``(source stems, alternatives, IDF)``:
+            the alternatives are the concept's phrases (stems) the delivered chunks use, or all of
+            them when they use none; the IDF is the most frequent alternative's (a phrase occurs at
+            most as often as its rarest word).
     """
 
-    def __init__(self, question: str, workspace=None, *, lexicon: bool = True, cognates: bool = True,
-                 same_language_groups: bool = False) -> None:
-        from core.textproc import detect_language, tokenize_query
+    def __init__(self, question: str, workspace=None, *, context: list[set[str]] | None = None,
+                 lexicon: bool = True, cognates: bool = True) -> None:
+        from core.textproc import all_stopwords, detect_language, tokenize, tokenize_query
 
         self.question = question
         self.lang = detect_language(question)
         self.cognates = cognates
-        self.same_language_groups = same_language_groups
+        self.context = context or []
         tokens = list(dict.fromkeys(tokenize_query(question)))
-        self.groups_raw = _term_groups(question) if lexicon else []
-        grouped = set().union(*(g.source for g in self.groups_raw)) if self.groups_raw else set()
-        stems = {s for g in self.groups_raw for alts in g.alternatives.values() for alt in alts for s in alt}
-        stems |= grouped
-        df, n = _frequencies(workspace, tokens + sorted(stems))
+        stops = all_stopwords()
+        words = [w for w in dict.fromkeys(_WORD.findall(question.casefold())) if w not in stops]
+        word_stems = [frozenset(tokenize(w, "en", stops=stops)) | frozenset(tokenize(w, "es", stops=stops))
+                      for w in words]
+        word_stems = [ws for ws in word_stems if ws]
+        self.matches = _find_terms(question, self.lang) if lexicon else []
+        raw: dict[int, tuple] = {}
+        for m in self.matches:
+            if m.concept.index not in raw:
+                raw[m.concept.index] = (m, m.stems, [alt for alts in _alternatives(m.concept).values() for alt in alts])
+        grouped = set().union(*(m.stems for m in self.matches)) if self.matches else set()
+        stems = set(tokens) | {x for ws in word_stems for x in ws}
+        stems |= {x for _, src, alts in raw.values() for alt in [src, *alts] for x in alt}
+        df, n = _frequencies(workspace, sorted(stems))
         weigh = (lambda d: _idf(d, n)) if n > 0 else (lambda d: 1.0)
         self.plain = {t: weigh(df.get(t, 0)) for t in tokens}
-        self.plain_cross = {t: w for t, w in self.plain.items() if t not in grouped}
-        self.groups = []
-        for g in self.groups_raw:
-            phrases = [g.source] + [alt for alts in g.alternatives.values() for alt in alts]
-            d = max(min(df.get(s, 0) for s in p) for p in phrases if p)
-            self.groups.append((g, weigh(d)))
         self.total = sum(self.plain.values()) or 1.0
-        self.total_cross = (sum(self.plain_cross.values()) + sum(w for _, w in self.groups)) or 1.0
+        self.words = [(ws, weigh(max(df.get(x, 0) for x in ws))) for ws in word_stems if not ws & grouped]
+        self.groups = []
+        for m, src, alts in raw.values():
+            used = [a for a in alts if self._occurrences(a)]
+            chosen = used or alts
+            d = max(min(df.get(x, 0) for x in p) for p in [src, *chosen] if p)
+            self.groups.append((src, chosen, weigh(d)))
+        self.total_cross = (sum(w for _, w in self.words) + sum(w for _, _, w in self.groups)) or 1.0
+
+    def _occurrences(self, stems: frozenset[str]) -> int:
+        """Delivered chunks that hold every stem of ``stems``."""
+        return sum(stems <= tokens for tokens in self.context) if stems else 0
 
     def is_cross(self, lang: str) -> bool:
         """Whether a span in ``lang`` is in another language than the question."""
@@ -93,32 +116,43 @@ class QuestionTerms:
 
         Args:
             tokens: the span's BM25 tokens (stems of both analyses, :func:`core.textproc.tokenize`).
-            lang: the span's language: another than the question's adds the vocabulary's concepts
-                and cognates (module docstring).
+            lang: the span's language. The question's: its tokens' IDF share, as before issue #20.
+                Another: word and concept units (a concept present when its source phrase or a
+                chosen translation is; a word when one of its stems or a cognate is).
         """
-        cross = self.is_cross(lang)
-        if not cross and not (self.same_language_groups and self.groups):
+        if not self.is_cross(lang):
             return sum(w for t, w in self.plain.items() if t in tokens) / self.total
-        covered = sum(w for t, w in self.plain_cross.items() if t in tokens)
-        if cross and self.cognates:
-            prefixes = {x[:COGNATE_PREFIX] for x in tokens if len(x) >= COGNATE_PREFIX and not x.isdigit()}
-            covered += sum(w for t, w in self.plain_cross.items() if t not in tokens
-                           and len(t) >= COGNATE_PREFIX and not t.isdigit() and t[:COGNATE_PREFIX] in prefixes)
-        covered += sum(w for g, w in self.groups if g.covered_by(tokens))
+        prefixes = ({x[:COGNATE_PREFIX] for x in tokens if len(x) >= COGNATE_PREFIX and not x.isdigit()}
+                    if self.cognates else set())
+        covered = 0.0
+        for stems, w in self.words:
+            if stems & tokens or any(len(x) >= COGNATE_PREFIX and not x.isdigit() and x[:COGNATE_PREFIX] in prefixes
+                                     for x in stems):
+                covered += w
+        for src, alts, w in self.groups:
+            if src <= tokens or any(a <= tokens for a in alts):
+                covered += w
         return covered / self.total_cross
 
     def gloss(self, lang: str) -> str:
-        """The question glossed into ``lang`` (:func:`gloss`); ``""`` when that is the question's language
-        or the vocabulary names nothing in it."""
-        if not self.is_cross(lang) or not self.groups_raw:
+        """The question glossed into ``lang`` (:func:`gloss`, each concept as the translation the
+        delivered chunks use most); ``""`` when that is the question's language or nothing is translated."""
+        if not self.is_cross(lang) or not self.matches:
             return ""
-        return gloss(self.question, lang)
+        return gloss(self.question, lang, self.matches, self._occurrences)
 
 
-def _term_groups(question: str) -> list:
-    from core.lexicon import term_groups
+def _find_terms(question: str, lang: str) -> list:
+    from core.lexicon import find_terms
 
-    return term_groups(question)
+    return find_terms(question, lang)
+
+
+def _alternatives(concept) -> dict:
+    from core.lexicon import lexicon
+
+    lex = lexicon()
+    return {lang: lex.phrase_stems(concept, lang) for lang in ("en", "es")}
 
 
 def _frequencies(workspace, tokens: list[str]) -> tuple[dict[str, int], int]:
@@ -130,20 +164,22 @@ def _frequencies(workspace, tokens: list[str]) -> tuple[dict[str, int], int]:
         return {}, 0
 
 
-def gloss(question: str, lang: str) -> str:
+def gloss(question: str, lang: str, matches: list | None = None, occurrences=None) -> str:
     """A word-by-word gloss of ``question`` in ``lang``: each phrase of the bilingual vocabulary the
-    question holds (in the other language) replaced by its concept's usual term in ``lang`` (the
-    first listed), the other content words kept as written (names, numbers, cognates).
+    question holds (in the other language) replaced by a translation of its concept, the other
+    content words kept as written (names, numbers, cognates).
 
     Dictionary-based query translation (Ballesteros & Croft, SIGIR 1997), for the embedding
     model's side of the score only: "¿Qué ley rige el contrato de suministro?" → "governing law
-    supply agreement…". Returns ``""`` when nothing is translated.
+    supply agreement". The translation is the concept's phrase in ``lang`` that ``occurrences``
+    (phrase stems → count in the delivered chunks) counts highest, ties and no counts to the first
+    listed (the vocabulary's usual term). Returns ``""`` when nothing is translated.
     """
     from core.lexicon import find_terms
     from core.textproc import all_stopwords, tokenize
 
     src = "es" if lang == "en" else "en"
-    matches = [m for m in find_terms(question, src) if m.lang == src]
+    matches = [m for m in (matches if matches is not None else find_terms(question, src)) if m.lang == src]
     if not matches:
         return ""
     stops = all_stopwords()
@@ -152,9 +188,14 @@ def gloss(question: str, lang: str) -> str:
     covered: set[int] = set()
     for m in matches:
         covered |= m.positions
-        target = m.concept.phrases(lang)
-        if target:
-            start_of.setdefault(min(m.positions), target[0])
+        phrases = m.concept.phrases(lang)
+        if not phrases:
+            continue
+        best = 0
+        if occurrences is not None:
+            counts = [occurrences(_stems_of(p, lang)) for p in phrases]
+            best = counts.index(max(counts))  # the first listed when none occurs
+        start_of.setdefault(min(m.positions), phrases[best])
     out = []
     for i, word in enumerate(words):
         if i in start_of:
@@ -162,3 +203,10 @@ def gloss(question: str, lang: str) -> str:
         if i not in covered:
             out.append(word)
     return " ".join(out)
+
+
+def _stems_of(phrase: str, lang: str) -> frozenset[str]:
+    """Content stems of a vocabulary phrase, analysed as :mod:`core.lexicon` analyses it."""
+    from core.lexicon import _content_stems
+
+    return frozenset(_content_stems(phrase, lang))

@@ -288,9 +288,13 @@ def score_spans(question: str, chunks: list[Chunk], workspace=None, *,
         units += [(chunk, s, e) for s, e in sentence_spans(chunk.text, chunk.lang)]
     if not units:
         return []
-    terms = QuestionTerms(question, workspace, lexicon=bridge, cognates=bridge)
     unit_tokens = [set(tokenize(c.text[s:e], c.lang)) | set(tokenize(c.text[s:e], "en" if c.lang == "es" else "es"))
                    for c, s, e in units]
+    per_chunk_tokens: dict[str, set[str]] = {}
+    for (c, _, _), tokens in zip(units, unit_tokens):
+        per_chunk_tokens.setdefault(c.chunk_id, set()).update(tokens)
+    terms = QuestionTerms(question, workspace, context=list(per_chunk_tokens.values()), lexicon=bridge,
+                          cognates=bridge)
     unit_cov = [terms.coverage(tokens, c.lang) for tokens, (c, _, _) in zip(unit_tokens, units)]
     keep = candidate_units(units, unit_cov, candidates_per_chunk)
     texts = [units[i][0].text[units[i][1]:units[i][2]] for i in keep]
