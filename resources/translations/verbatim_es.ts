@@ -3,29 +3,29 @@
 <context>
     <name>AnswerFlow</name>
     <message>
-        <location filename="../../desktop/answer_flow.py" line="154" />
+        <location filename="../../desktop/answer_flow.py" line="162" />
         <source>Waiting…</source>
         <translation>Esperando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/answer_flow.py" line="165" />
+        <location filename="../../desktop/answer_flow.py" line="173" />
         <source>Stopping…</source>
         <translation>Deteniendo…</translation>
     </message>
     <message>
-        <location filename="../../desktop/answer_flow.py" line="183" />
-        <location filename="../../desktop/answer_flow.py" line="200" />
-        <location filename="../../desktop/answer_flow.py" line="345" />
+        <location filename="../../desktop/answer_flow.py" line="217" />
+        <location filename="../../desktop/answer_flow.py" line="234" />
+        <location filename="../../desktop/answer_flow.py" line="379" />
         <source>{n} sentences verified as the model writes…</source>
         <translation>{n} frases verificadas mientras el modelo escribe…</translation>
     </message>
     <message>
-        <location filename="../../desktop/answer_flow.py" line="243" />
+        <location filename="../../desktop/answer_flow.py" line="277" />
         <source>Could not answer: {error}</source>
         <translation>No se pudo responder: {error}</translation>
     </message>
     <message>
-        <location filename="../../desktop/answer_flow.py" line="250" />
+        <location filename="../../desktop/answer_flow.py" line="284" />
         <source>Stopped</source>
         <translation>Detenido</translation>
     </message>
@@ -453,177 +453,192 @@
 <context>
     <name>Render</name>
     <message>
-        <location filename="../../desktop/render.py" line="381" />
+        <location filename="../../desktop/render.py" line="465" />
         <source>the document changed since this answer</source>
         <translation>el documento cambió después de esta respuesta</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="382" />
+        <location filename="../../desktop/render.py" line="466" />
         <source>Searched for</source>
         <translation>Se buscó</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="383" />
+        <location filename="../../desktop/render.py" line="467" />
         <source>Documents consulted</source>
         <translation>Documentos consultados</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="384" />
+        <location filename="../../desktop/render.py" line="468" />
         <source>pages</source>
         <translation>páginas</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="385" />
+        <location filename="../../desktop/render.py" line="469" />
         <source>No document matched the question.</source>
         <translation>Ningún documento coincidió con la pregunta.</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="386" />
+        <location filename="../../desktop/render.py" line="470" />
         <source>some sentences were removed because no quote could be verified.</source>
         <translation>se quitaron algunas frases porque no se pudo verificar ninguna cita.</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="387" />
+        <location filename="../../desktop/render.py" line="471" />
         <source>Sources</source>
         <translation>Fuentes</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="388" />
+        <location filename="../../desktop/render.py" line="472" />
         <source>OCR — check the page</source>
         <translation>OCR — compruebe la página</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="389" />
+        <location filename="../../desktop/render.py" line="473" />
         <source>changed since this answer</source>
         <translation>cambió después de esta respuesta</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="390" />
+        <location filename="../../desktop/render.py" line="474" />
         <source>page</source>
         <translation>página</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="397" />
+        <location filename="../../desktop/render.py" line="481" />
         <source>Read together with the previous question: “{previous}”</source>
         <translation>Leída junto con la pregunta anterior: «{previous}»</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="398" />
+        <location filename="../../desktop/render.py" line="482" />
         <source>Read as: {rewrite}</source>
         <translation>Leída como: {rewrite}</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="399" />
+        <location filename="../../desktop/render.py" line="483" />
         <source>{question} (with the previous question: {previous})</source>
         <translation>{question} (junto con la pregunta anterior: {previous})</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="400" />
+        <location filename="../../desktop/render.py" line="484" />
         <source>search as I wrote it</source>
         <translation>buscar tal como la escribí</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="405" />
+        <location filename="../../desktop/render.py" line="489" />
         <source>No evidence in the documents</source>
         <translation>Sin pruebas en los documentos</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="391" />
+        <location filename="../../desktop/render.py" line="475" />
         <source>hide</source>
         <translation>ocultar</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="376" />
+        <location filename="../../desktop/render.py" line="457" />
         <source>Passages that match your question — not an answer written by a model</source>
         <translation>Pasajes que coinciden con su pregunta — no es una respuesta escrita por un modelo</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="377" />
+        <location filename="../../desktop/render.py" line="458" />
         <source>Verifying each sentence as the model writes…</source>
         <translation>Verificando cada frase mientras el modelo escribe…</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="378" />
+        <location filename="../../desktop/render.py" line="459" />
         <source>{n} verified so far</source>
         <translation>{n} verificadas hasta ahora</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="379" />
+        <location filename="../../desktop/render.py" line="460" />
         <source>Show matching passages</source>
         <translation>Mostrar los pasajes que coinciden</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="380" />
+        <location filename="../../desktop/render.py" line="461" />
+        <source>Closest passages (not an answer)</source>
+        <translation>Pasajes más cercanos (no son una respuesta)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/render.py" line="462" />
+        <source>No passage scored high enough to answer. These came closest; the matching sentences are marked inside their clause. Read them before concluding that the documents are silent.</source>
+        <translation>Ningún pasaje obtuvo la puntuación necesaria para responder. Estos son los más cercanos; las frases que coinciden están marcadas dentro de su cláusula. Léalos antes de concluir que los documentos no dicen nada.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/render.py" line="463" />
+        <source>weak</source>
+        <translation>débil</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/render.py" line="464" />
         <source>the sentences of the documents that match the question, without a model</source>
         <translation>las frases de los documentos que coinciden con la pregunta, sin modelo</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="392" />
+        <location filename="../../desktop/render.py" line="476" />
         <source>show why</source>
         <translation>ver por qué</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="393" />
+        <location filename="../../desktop/render.py" line="477" />
         <source>Not verified</source>
         <translation>Sin verificar</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="394" />
+        <location filename="../../desktop/render.py" line="478" />
         <source>(the whole answer)</source>
         <translation>(toda la respuesta)</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="395" />
+        <location filename="../../desktop/render.py" line="479" />
         <source>citation dropped, sentence kept</source>
         <translation>cita descartada, frase conservada</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="396" />
+        <location filename="../../desktop/render.py" line="480" />
         <source>sentence removed</source>
         <translation>frase quitada</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="401" />
+        <location filename="../../desktop/render.py" line="485" />
         <source>search all documents</source>
         <translation>buscar en todos los documentos</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="402" />
+        <location filename="../../desktop/render.py" line="486" />
         <source>Your question could mean any of {n} documents; searched in all of them: {names}</source>
         <translation>Su pregunta puede referirse a cualquiera de {n} documentos; se buscó en todos: {names}</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="403" />
+        <location filename="../../desktop/render.py" line="487" />
         <source>Searched in the documents you chose: {names}</source>
         <translation>Se buscó en los documentos que eligió: {names}</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="404" />
+        <location filename="../../desktop/render.py" line="488" />
         <source>Searching in: {names} (the document your question names)</source>
         <translation>Buscando en: {names} (el documento que nombra su pregunta)</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="406" />
+        <location filename="../../desktop/render.py" line="490" />
         <source>CONFLICT</source>
         <translation>CONFLICTO</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="407" />
+        <location filename="../../desktop/render.py" line="491" />
         <source>The cited passages disagree</source>
         <translation>Los pasajes citados no coinciden</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="408" />
+        <location filename="../../desktop/render.py" line="492" />
         <source>What each passage says</source>
         <translation>Lo que dice cada pasaje</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="409" />
+        <location filename="../../desktop/render.py" line="493" />
         <source>Verbatim gives no single answer: the passages below say different things about this question. Each sentence reports one passage; read them and decide.</source>
         <translation>Verbatim no da una única respuesta: los pasajes siguientes dicen cosas distintas sobre esta pregunta. Cada frase recoge un pasaje; léalos y decida.</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="410" />
+        <location filename="../../desktop/render.py" line="494" />
         <source>The model reported that the documents disagree, but fewer than two verified passages show it; the verified sentences are shown as they are.</source>
         <translation>El modelo indicó que los documentos no coinciden, pero menos de dos pasajes verificados lo muestran; las frases verificadas se muestran tal cual.</translation>
     </message>
@@ -913,202 +928,207 @@
         <translation>Ningún pasaje de los documentos coincide lo bastante con la pregunta.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="199" />
+        <location filename="../../desktop/texts.py" line="185" />
+        <source>No passage clearly answers the question. The closest passages are shown below, marked as weak: they are not an answer.</source>
+        <translation>Ningún pasaje responde claramente a la pregunta. Abajo se muestran los pasajes más cercanos, marcados como débiles: no son una respuesta.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/texts.py" line="200" />
         <source>Waiting for the engine to load the search libraries…</source>
         <translation>Esperando a que el motor cargue las bibliotecas de búsqueda…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="200" />
+        <location filename="../../desktop/texts.py" line="201" />
         <source>Searching the documents…</source>
         <translation>Buscando en los documentos…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="201" />
+        <location filename="../../desktop/texts.py" line="202" />
         <source>Reading the question in the light of the conversation…</source>
         <translation>Leyendo la pregunta a la luz de la conversación…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="202" />
+        <location filename="../../desktop/texts.py" line="203" />
         <source>Loading the model…</source>
         <translation>Cargando el modelo…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="203" />
+        <location filename="../../desktop/texts.py" line="204" />
         <source>Generating the answer…</source>
         <translation>Generando la respuesta…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="204" />
+        <location filename="../../desktop/texts.py" line="205" />
         <source>Choosing the passages that match…</source>
         <translation>Eligiendo los pasajes que coinciden…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="205" />
+        <location filename="../../desktop/texts.py" line="206" />
         <source>Verifying every quote…</source>
         <translation>Verificando cada cita…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="206" />
+        <location filename="../../desktop/texts.py" line="207" />
         <source>cites a passage that was not given to the model</source>
         <translation>cita un pasaje que no se entregó al modelo</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="207" />
+        <location filename="../../desktop/texts.py" line="208" />
         <source>quote too short to check</source>
         <translation>cita demasiado corta para comprobarla</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="208" />
+        <location filename="../../desktop/texts.py" line="209" />
         <source>quote comes from a different passage than the one cited</source>
         <translation>la cita procede de un pasaje distinto del citado</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="209" />
+        <location filename="../../desktop/texts.py" line="210" />
         <source>quote not found in the cited passage</source>
         <translation>la cita no aparece en el pasaje citado</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="210" />
+        <location filename="../../desktop/texts.py" line="211" />
         <source>no verified quote left for this sentence</source>
         <translation>no queda ninguna cita verificada para esta frase</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="211" />
+        <location filename="../../desktop/texts.py" line="212" />
         <source>the model's output was not valid</source>
         <translation>la salida del modelo no era válida</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="212" />
+        <location filename="../../desktop/texts.py" line="213" />
         <source>a number, date or name in the sentence is not in its quote</source>
         <translation>un número, fecha o nombre de la frase no está en su cita</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="213" />
+        <location filename="../../desktop/texts.py" line="214" />
         <source>the sentence negates what its quote says, or the reverse</source>
         <translation>la frase niega lo que dice su cita, o al revés</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="214" />
+        <location filename="../../desktop/texts.py" line="215" />
         <source>number not in quote</source>
         <translation>el número no está en la cita</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="215" />
+        <location filename="../../desktop/texts.py" line="216" />
         <source>not verified ({reason})</source>
         <translation>sin verificar ({reason})</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="216" />
+        <location filename="../../desktop/texts.py" line="217" />
         <source>indexed</source>
         <translation>indexado</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="217" />
+        <location filename="../../desktop/texts.py" line="218" />
         <source>superseded</source>
         <translation>sustituido</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="218" />
+        <location filename="../../desktop/texts.py" line="219" />
         <source>quarantined</source>
         <translation>en cuarentena</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="219" />
+        <location filename="../../desktop/texts.py" line="220" />
         <source>failed</source>
         <translation>error</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="220" />
+        <location filename="../../desktop/texts.py" line="221" />
         <source>needs OCR</source>
         <translation>necesita OCR</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="221" />
+        <location filename="../../desktop/texts.py" line="222" />
         <source>the model's answer was cut off at its token limit</source>
         <translation>la respuesta del modelo se cortó en su límite de tokens</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="222" />
+        <location filename="../../desktop/texts.py" line="223" />
         <source>the quote does not support the sentence</source>
         <translation>la cita no respalda la frase</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="223" />
+        <location filename="../../desktop/texts.py" line="224" />
         <source>queued</source>
         <translation>en cola</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="224" />
+        <location filename="../../desktop/texts.py" line="225" />
         <source>indexing…</source>
         <translation>indexando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="225" />
+        <location filename="../../desktop/texts.py" line="226" />
         <source>Looking for files…</source>
         <translation>Buscando archivos…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="226" />
+        <location filename="../../desktop/texts.py" line="227" />
         <source>Reading {name}</source>
         <translation>Leyendo {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="227" />
+        <location filename="../../desktop/texts.py" line="228" />
         <source>Embedding {name}: {done} of {total} chunks</source>
         <translation>Vectorizando {name}: {done} de {total} fragmentos</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="228" />
+        <location filename="../../desktop/texts.py" line="229" />
         <source>Embedding {name}</source>
         <translation>Vectorizando {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="229" />
+        <location filename="../../desktop/texts.py" line="230" />
         <source>Saving to the index…</source>
         <translation>Guardando en el índice…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="230" />
+        <location filename="../../desktop/texts.py" line="231" />
         <source>Finishing…</source>
         <translation>Terminando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="231" />
+        <location filename="../../desktop/texts.py" line="232" />
         <source>estimating…</source>
         <translation>calculando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="232" />
+        <location filename="../../desktop/texts.py" line="233" />
         <source>about {t} left</source>
         <translation>quedan unos {t}</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="233" />
+        <location filename="../../desktop/texts.py" line="234" />
         <source>embedded</source>
         <translation>integrado</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="234" />
+        <location filename="../../desktop/texts.py" line="235" />
         <source>passages (no model)</source>
         <translation>pasajes (sin modelo)</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="235" />
+        <location filename="../../desktop/texts.py" line="236" />
         <source>scripted</source>
         <translation>guionizado</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="236" />
+        <location filename="../../desktop/texts.py" line="237" />
         <source>Answered</source>
         <translation>Respondida</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="237" />
+        <location filename="../../desktop/texts.py" line="238" />
         <source>Partial answer</source>
         <translation>Respuesta parcial</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="238" />
+        <location filename="../../desktop/texts.py" line="239" />
         <source>No verified answer</source>
         <translation>Sin respuesta verificada</translation>
     </message>
@@ -1225,47 +1245,47 @@
         <translation><numerusform>Fragmentos: %n</numerusform><numerusform>Fragmentos: %n</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop/workspace_controller.py" line="219" />
+        <location filename="../../desktop/workspace_controller.py" line="221" />
         <source>New workspace</source>
         <translation>Nuevo espacio de trabajo</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspace_controller.py" line="220" />
+        <location filename="../../desktop/workspace_controller.py" line="222" />
         <source>Name (for example the client or matter):</source>
         <translation>Nombre (por ejemplo el cliente o el asunto):</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspace_controller.py" line="234" />
+        <location filename="../../desktop/workspace_controller.py" line="236" />
         <source>Rename workspace</source>
         <translation>Renombrar espacio de trabajo</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspace_controller.py" line="234" />
+        <location filename="../../desktop/workspace_controller.py" line="236" />
         <source>New name:</source>
         <translation>Nombre nuevo:</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspace_controller.py" line="242" />
+        <location filename="../../desktop/workspace_controller.py" line="244" />
         <source>Wait for indexing or answering to finish before renaming.</source>
         <translation>Espere a que termine la indexación o la respuesta antes de renombrar.</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspace_controller.py" line="258" />
+        <location filename="../../desktop/workspace_controller.py" line="260" />
         <source>Delete workspace</source>
         <translation>Eliminar espacio de trabajo</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspace_controller.py" line="259" />
+        <location filename="../../desktop/workspace_controller.py" line="261" />
         <source>Delete workspace “{name}”? Its index and question history are removed; your documents stay where they are.</source>
         <translation>¿Eliminar el espacio de trabajo «{name}»? Se borran su índice y su historial de preguntas; sus documentos se quedan donde están.</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspace_controller.py" line="302" />
+        <location filename="../../desktop/workspace_controller.py" line="304" />
         <source>Reason</source>
         <translation>Motivo</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspace_controller.py" line="302" />
+        <location filename="../../desktop/workspace_controller.py" line="304" />
         <source>Why (shown beside the document):</source>
         <translation>Por qué (se muestra junto al documento):</translation>
     </message>
