@@ -126,7 +126,7 @@ def collect(shared: Path, index_dir: Path, limit: int | None, only: set[str] | N
                     "doc": (case.source or {}).get("doc") or (case.expected_docs[0] if case.expected_docs
                                                               else case.case_id),
                     "question": question, "query": query, "cleaned": query != question,
-                    "cross": detect_language(question) != doc_lang,
+                    "cross": detect_language(query) != doc_lang,  # as core.passages.is_cross_language
                     "gold": gold, "retrieved": [quote_retrieved(q, chunks) for q in gold]}
             sentences = {c.chunk_id: sentence_spans(c.text, c.lang) for c in chunks}
             for variant in VARIANTS:

@@ -353,7 +353,7 @@ def scoring_query(query: str, scope: ScopeInfo) -> str:
     return query
 
 
-def min_score(settings: Settings, cleaned: bool) -> float:
+def min_score(settings: Settings, cleaned: bool, cross: bool = False) -> float:
     """The abstention threshold for a best span scored against the question as asked
     (:attr:`Settings.passages_min_score`) or against the question without its document's names
     (``cleaned``, :func:`scoring_query`; :attr:`Settings.passages_min_score_scoped`).
@@ -364,8 +364,22 @@ def min_score(settings: Settings, cleaned: bool) -> float:
     span's cosine and term coverage drop with them. Each is the mean of the thresholds chosen by
     5-fold cross-validation over documents on the cases scored that way (``bench/passages.py``;
     bench/README.md, "After document-aware retrieval").
+
+    ``cross``: the question is in another language than the best-ranked delivered chunk (issue #20):
+    its spans are scored across languages (:mod:`core.passage_terms`), on yet another scale, with
+    :attr:`Settings.passages_min_score_cross` / :attr:`Settings.passages_min_score_cross_scoped`,
+    chosen by cross-validation over documents on such cases (``bench/passages_natural.py``).
     """
+    if cross:
+        return settings.passages_min_score_cross_scoped if cleaned else settings.passages_min_score_cross
     return settings.passages_min_score_scoped if cleaned else settings.passages_min_score
+
+
+def is_cross_language(question: str, chunk: Chunk) -> bool:
+    """Whether ``question`` (:func:`core.textproc.detect_language`) is in another language than ``chunk``."""
+    from core.textproc import detect_language
+
+    return detect_language(question) != chunk.lang
 
 
 def select_spans(spans: list[Span], *, max_total: int = 5, per_chunk: int = 2, min_score: float = -1.0) -> list[Span]:
@@ -445,7 +459,7 @@ def passages_answer(
     spans = score_spans(scored, ranked, workspace, term_weight=settings.passages_term_weight,
                         candidates_per_chunk=settings.passages_candidates_per_chunk or None,
                         threads=SCORING_THREADS)
-    threshold = min_score(settings, cleaned=scored != query)
+    threshold = min_score(settings, cleaned=scored != query, cross=bool(ranked) and is_cross_language(scored, ranked[0]))
     best = max((s.score for s in spans), default=None)
     # The threshold decides whether the spans answer; once the best span passes it, the next ones are
     # shown ordered by score whatever their own (on CUAD the gold clause was the best span in a

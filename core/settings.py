@@ -77,6 +77,17 @@ class Settings(BaseSettings):
         "names scores lower against every span, so it has its own threshold, chosen the same way on those cases "
         "(0.51 ± 0.02).",
     )
+    passages_min_score_cross: float = Field(
+        0.70, ge=-1, le=10,
+        description="passages_min_score for a question in another language than the documents it is scored against "
+        "(core.passages.min_score; issue #20): chosen by cross-validation over documents on the cross-language cases "
+        "(bench/passages_natural.py).",
+    )
+    passages_min_score_cross_scoped: float = Field(
+        0.51, ge=-1, le=10,
+        description="passages_min_score_scoped for a question in another language than the documents (issue #20), "
+        "chosen the same way.",
+    )
 
     # retrieval
     top_k: int = Field(6, ge=1, le=50, description="Chunks delivered to the model.")
