@@ -165,3 +165,41 @@ def test_b46_every_question_shows_its_answer(b46, case_id, question, expected, d
     assert answer.kind == "passages"
     assert answer.status == "answered" or answer.abstention.candidates, answer.abstention
     assert any(expected in text for text in _on_screen(answer)), (direction, _on_screen(answer))
+
+
+# --- the question's terms across languages (no model) ------------------------------------------
+
+
+def _tokens(text: str) -> set[str]:
+    from core.textproc import tokenize
+
+    return set(tokenize(text, "en")) | set(tokenize(text, "es"))
+
+
+def test_a_spanish_question_covers_the_english_clause_through_the_vocabulary() -> None:
+    from core.passage_terms import QuestionTerms
+
+    question = "¿Qué ley rige el contrato de suministro?"
+    clause = "This Agreement and any dispute arising from it shall be governed by the laws of England and Wales."
+    title = "Supply Agreement between Norte Components Ltd (the Supplier) and Vega Retail S.A. (the Buyer)."
+    before = QuestionTerms(question, None, lexicon=False, cognates=False)
+    after = QuestionTerms(question, None, context=[_tokens(title), _tokens(clause)])
+    assert after.lang == "es"
+    assert before.coverage(_tokens(clause), "en") == 0.0
+    assert after.coverage(_tokens(clause), "en") >= 0.5  # "ley que rige" ~ "governed by the laws"
+    # the same-language coverage is the one before issue #20
+    spanish = "La ley que rige este contrato de suministro es la española."
+    assert after.coverage(_tokens(spanish), "es") == before.coverage(_tokens(spanish), "es")
+    # the gloss takes the translation the delivered chunks use, not the first the vocabulary lists
+    assert after.gloss("en").split()[:4] == ["governing", "law", "supply", "agreement"]
+    assert after.gloss("es") == ""
+
+
+def test_cognates_count_across_languages_only() -> None:
+    from core.passage_terms import QuestionTerms
+
+    terms = QuestionTerms("Which tribunal has jurisdiction?", None, lexicon=False)
+    spanish = "Las partes se someten a la jurisdicción de los tribunales de Sevilla."
+    assert terms.coverage(_tokens(spanish), "es") > 0.5
+    assert QuestionTerms("Which tribunal has jurisdiction?", None, lexicon=False, cognates=False).coverage(
+        _tokens(spanish), "es") < terms.coverage(_tokens(spanish), "es")
