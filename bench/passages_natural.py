@@ -66,7 +66,8 @@ def _b46_cases(shared: Path):
     return cases
 
 
-def collect(shared: Path, index_dir: Path, limit: int | None, only: set[str] | None) -> list[dict]:
+def collect(shared: Path, index_dir: Path, limit: int | None, only: set[str] | None,
+            save: Path | None = None) -> list[dict]:
     """Retrieve and score every case both ways; one record per case and variant."""
     from core.evaluate import load_cases, open_workspaces, quote_retrieved
     from core.passage_context import clause_bounds
@@ -82,14 +83,14 @@ def collect(shared: Path, index_dir: Path, limit: int | None, only: set[str] | N
     per_chunk = settings.passages_candidates_per_chunk or None
     corpora = shared / "eval" / "corpora"
     nat = corpora / "cuad_natural"
-    runs = [
-        ("cuad_nat", nat, nat / "cases_nat.jsonl", None),
+    runs = [  # the cross-language sets first (the machine is shared: records are saved after each corpus)
+        ("b46", None, None, None),
+        ("xquad_en", corpora / "xquad_es", corpora / "xquad_es" / "cases.jsonl", "question_en"),
         ("cuad_es", nat, nat / "cases_es.jsonl", None),
+        ("xquad_es", corpora / "xquad_es", corpora / "xquad_es" / "cases.jsonl", None),
+        ("cuad_nat", nat, nat / "cases_nat.jsonl", None),
         ("cuad_para", nat, nat / "cases_para.jsonl", None),
         ("cuad", nat, corpora / "cuad" / "cases.jsonl", None),
-        ("xquad_es", corpora / "xquad_es", corpora / "xquad_es" / "cases.jsonl", None),
-        ("xquad_en", corpora / "xquad_es", corpora / "xquad_es" / "cases.jsonl", "question_en"),
-        ("b46", None, None, None),
     ]
     records: list[dict] = []
     opened: dict[str, dict] = {}
@@ -141,7 +142,9 @@ def collect(shared: Path, index_dir: Path, limit: int | None, only: set[str] | N
                                 "end": p1, "cos": s.cosine, "terms": s.terms, "text": s.text,
                                 "ctx": s.chunk.text[c0:c1]})
                 records.append({**base, "variant": variant, "score_ms": ms, "spans": out})
-        print(f"{corpus}: {len(cases)} cases", file=sys.stderr)
+        print(f"{corpus}: {len(cases)} cases", file=sys.stderr, flush=True)
+        if save:
+            save.write_text(json.dumps(records), encoding="utf-8")
     return records
 
 
@@ -267,9 +270,7 @@ def main() -> int:
     if args.source:
         records = json.loads(args.source.read_text(encoding="utf-8"))
     else:
-        records = collect(_shared(), args.index_dir, args.limit, set(args.only) if args.only else None)
-        if args.out:
-            args.out.write_text(json.dumps(records), encoding="utf-8")
+        records = collect(_shared(), args.index_dir, args.limit, set(args.only) if args.only else None, args.out)
     report(records)
     return 0
 
