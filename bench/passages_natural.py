@@ -71,7 +71,7 @@ def collect(shared: Path, index_dir: Path, limit: int | None, only: set[str] | N
     """Retrieve and score every case both ways; one record per case and variant."""
     from core.evaluate import load_cases, open_workspaces, quote_retrieved
     from core.passage_context import clause_bounds
-    from core.passages import score_spans, scoring_query
+    from core.passages import is_cross_language, score_spans, scoring_query
     from core.retrieval import retrieve
     from core.sentences import sentence_spans
     from core.settings import Settings
@@ -140,6 +140,7 @@ def collect(shared: Path, index_dir: Path, limit: int | None, only: set[str] | N
                     page, p0, p1 = s.page_span
                     out.append({"chunk": s.chunk.chunk_id, "doc": s.chunk.doc_id, "page": page, "start": p0,
                                 "end": p1, "cos": s.cosine, "terms": s.terms, "text": s.text,
+                                "cross": is_cross_language(query, s.chunk),
                                 "ctx": s.chunk.text[c0:c1]})
                 records.append({**base, "variant": variant, "score_ms": ms, "spans": out})
         print(f"{corpus}: {len(cases)} cases", file=sys.stderr, flush=True)
@@ -152,7 +153,18 @@ def collect(shared: Path, index_dir: Path, limit: int | None, only: set[str] | N
 
 
 def group_of(record: dict, split: tuple[str, ...]) -> tuple:
-    return tuple(bool(record.get(k)) for k in split)
+    """The record's threshold group: ``cleaned`` and ``cross`` (the best span in another language than
+    the question, as ``core.passages.passages_answer`` decides; records without the span's flag: the
+    question against the first delivered chunk)."""
+    key = ("grp", split, id(record["spans"]))
+    if key not in _groups:
+        top = max(record["spans"], key=lambda s: s["cos"] + 0.5 * s["terms"], default=None)
+        cross = top["cross"] if top is not None and "cross" in top else record.get("cross")
+        _groups[key] = tuple(bool(cross if k == "cross" else record.get(k)) for k in split)
+    return _groups[key]
+
+
+_groups: dict = {}
 
 
 def shown(record: dict, weight: float, settings, limit: int) -> list[dict]:
@@ -180,6 +192,20 @@ def judge(record: dict, threshold: float, weight: float, settings) -> dict:
             "weak": [False] * len(clause) if answered else clause}
 
 
+def fixed(group: tuple, split: tuple[str, ...]) -> bool:
+    """Same-language groups keep the settings' thresholds (chosen by bench/passages.py on CUAD,
+    XQuAD-es and the lab; the same-language scoring is unchanged) when the split separates them."""
+    return "cross" in split and not dict(zip(split, group))["cross"]
+
+
+def _setting(group: tuple, split: tuple[str, ...]) -> float:
+    from core.passages import min_score
+    from core.settings import Settings
+
+    g = dict(zip(split, group))
+    return min_score(Settings(), cleaned=g.get("cleaned", False), cross=g.get("cross", False))
+
+
 def cross_validate(records: list[dict], weight: float, split: tuple[str, ...]) -> tuple[dict, dict]:
     """Thresholds per group, chosen per fold over documents (``bench/passages.py``'s objective), and
     each case's threshold from the first partition (judged once, by the fold that held it out)."""
@@ -199,7 +225,8 @@ def cross_validate(records: list[dict], weight: float, split: tuple[str, ...]) -
             # B46 is never chosen on: it is judged with the thresholds the corpora chose
             train = [r for r in records if fold_of[(r["corpus"].split("_")[0], r["doc"])] != f
                      and r["corpus"] != "b46"]
-            t = {g: bp._pick([r for r in train if group_of(r, split) == g], weight, grid, "budget") for g in groups}
+            t = {g: _setting(g, split) if fixed(g, split) else
+                 bp._pick([r for r in train if group_of(r, split) == g], weight, grid, "budget") for g in groups}
             for g in groups:
                 chosen[g].append(t[g])
             if not rep:
@@ -227,6 +254,9 @@ def report(records: list[dict]) -> None:
         print("thresholds chosen over 50 folds (group: mean ± sd, min–max, cases):")
         for g, ts in chosen.items():
             n = sum(group_of(r, split) == g for r in recs)
+            if fixed(g, split):
+                print(f"  {dict(zip(split, g))}: the setting {_setting(g, split):.2f}, {n} cases")
+                continue
             print(f"  {dict(zip(split, g))}: {statistics.mean(ts):.3f} ± {statistics.pstdev(ts):.3f} "
                   f"({min(ts):.2f}–{max(ts):.2f}), {n} cases")
         print()

@@ -365,7 +365,7 @@ def min_score(settings: Settings, cleaned: bool, cross: bool = False) -> float:
     5-fold cross-validation over documents on the cases scored that way (``bench/passages.py``;
     bench/README.md, "After document-aware retrieval").
 
-    ``cross``: the question is in another language than the best-ranked delivered chunk (issue #20):
+    ``cross``: the question is in another language than the chunk of the best span (issue #20):
     its spans are scored across languages (:mod:`core.passage_terms`), on yet another scale, with
     :attr:`Settings.passages_min_score_cross` / :attr:`Settings.passages_min_score_cross_scoped`,
     chosen by cross-validation over documents on such cases (``bench/passages_natural.py``).
@@ -459,8 +459,11 @@ def passages_answer(
     spans = score_spans(scored, ranked, workspace, term_weight=settings.passages_term_weight,
                         candidates_per_chunk=settings.passages_candidates_per_chunk or None,
                         threads=SCORING_THREADS)
-    threshold = min_score(settings, cleaned=scored != query, cross=bool(ranked) and is_cross_language(scored, ranked[0]))
-    best = max((s.score for s in spans), default=None)
+    top = max(spans, key=lambda sp: sp.score, default=None)
+    best = top.score if top is not None else None
+    # the best span's language decides the scale its score is on (a workspace may mix languages)
+    threshold = min_score(settings, cleaned=scored != query,
+                          cross=top is not None and is_cross_language(scored, top.chunk))
     # The threshold decides whether the spans answer; once the best span passes it, the next ones are
     # shown ordered by score whatever their own (on CUAD the gold clause was the best span in a
     # minority of cases: 22 of 103 gold quotes shown with this rule, 5 with the threshold as a floor).
