@@ -247,11 +247,23 @@ def report(records: list[dict]) -> None:
     setups = [("before", ("cleaned",), "before: same-language scoring, thresholds by cleaned"),
               ("after", ("cleaned",), "after: cross-language scoring, thresholds by cleaned"),
               ("after", ("cleaned", "cross"), "after: cross-language scoring, thresholds by cleaned x cross")]
+    setups = [("before", None, "the app before issue #20: same-language scoring, the settings' two thresholds "
+               f"({settings.passages_min_score} / {settings.passages_min_score_scoped}), no clause, no weak passage"),
+              ("after", None, "the app after issue #20: cross-language scoring, the settings' four thresholds "
+               f"(cross-language {settings.passages_min_score_cross} / {settings.passages_min_score_cross_scoped})")
+              ] + setups
     for variant, split, label in setups:
         recs = [r for r in records if r["variant"] == variant]
-        chosen, held = cross_validate(recs, w, split)
+        if split is None:  # the settings, as the app applies them (core.passages.min_score)
+            held = {id(r): _setting(group_of(r, ("cleaned", "cross")), ("cleaned", "cross")) if variant == "after"
+                    else _setting((group_of(r, ("cleaned",))[0], False), ("cleaned", "cross")) for r in recs}
+            chosen = {}
+            split = ()
+        else:
+            chosen, held = cross_validate(recs, w, split)
         print(f"### {label}\n")
-        print("thresholds chosen over 50 folds (group: mean ± sd, min–max, cases):")
+        if chosen:
+            print("thresholds chosen over 50 folds (group: mean ± sd, min–max, cases):")
         for g, ts in chosen.items():
             n = sum(group_of(r, split) == g for r in recs)
             if fixed(g, split):
@@ -259,7 +271,8 @@ def report(records: list[dict]) -> None:
                 continue
             print(f"  {dict(zip(split, g))}: {statistics.mean(ts):.3f} ± {statistics.pstdev(ts):.3f} "
                   f"({min(ts):.2f}–{max(ts):.2f}), {n} cases")
-        print()
+        if chosen:
+            print()
         print("| corpus | recall@k | false abst. | false answers | passage hit (sentences) | passage hit (with clause) "
               "| gold shown only as weak passages | hit or weak | no hit, no weak |")
         print("|---|---|---|---|---|---|---|---|---|")
