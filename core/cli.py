@@ -118,6 +118,8 @@ def format_rejected(answer: Answer) -> list[str]:
 def format_answer(answer: Answer) -> str:
     """Human-readable answer: claims with numbered citations, or the abstention; then what was
     not verified (:func:`format_rejected`), as the window shows it."""
+    from core.passage_context import marked_text
+
     lines: list[str] = []
     if answer.trace.standalone_question and answer.trace.standalone_question != answer.question:
         lines.append(f"(read as: {answer.trace.standalone_question} — {answer.trace.rewrite_method} rewrite; "
@@ -149,11 +151,24 @@ def format_answer(answer: Answer) -> str:
                 lines.append(f"  - {doc.doc_id} (pages {', '.join(map(str, doc.pages))})")
         else:
             lines.append("No document matched the question.")
+        if answer.abstention.candidates:
+            lines.append("")
+            from core.passages import WEAK_HEADER
+
+            lines.append(f"{WEAK_HEADER}:")
+            lines.append("  (the closest the documents hold, under the score a passage needs to answer; "
+                         "\u00bb \u00ab mark the closest sentences inside their clause)")
+            for n, weak in enumerate(answer.abstention.candidates, 1):
+                text = marked_text(weak.context) if weak.context else " ".join(weak.text.split())
+                lines.append(f"  (weak {n}) \u201c{text}\u201d \u2014 {weak.doc_id}, page {weak.page} "
+                             f"(score {weak.score:.2f})")
     else:
         if answer.kind == "passages":
             from core.passages import PASSAGES_HEADER
 
             lines.append(PASSAGES_HEADER + ":")
+            if any(c.context for c in answer.claims):
+                lines.append("(\u00bb \u00ab mark the sentences that match; around them, the clause they are in)")
             lines.append("")
         if answer.conflicting_evidence:
             lines.append("CONFLICT: the cited passages disagree. No single answer is given; "
@@ -171,7 +186,9 @@ def format_answer(answer: Answer) -> str:
                 notes.append(f"[{n}] {cit.doc_id}, {cit.cited_page} ({cit.match.value}): \u201c{cit.quote}\u201d")
             if answer.kind == "passages":  # the passage is its own quote: say where it is, once
                 cit = claim.citations[0]
-                lines.append(f"{''.join(marks)} \u201c{' '.join(claim.text.split())}\u201d \u2014 {cit.doc_id}, {cit.cited_page}")
+                # the clause the passage sits in, its matching sentences between » « (small-to-big)
+                text = marked_text(claim.context) if claim.context else " ".join(claim.text.split())
+                lines.append(f"{''.join(marks)} \u201c{text}\u201d \u2014 {cit.doc_id}, {cit.cited_page}")
                 notes.pop()
                 continue
             lines.append(f"{'  - ' if answer.conflicting_evidence else ''}{claim.text} {''.join(marks)}")

@@ -29,8 +29,15 @@ Metrics (never blended; each reports numerator and denominator):
   of answerable cases. ``support`` (NLI/judge) is not computed.
 * ``passage hit`` (passages answers, ``--backend passages``) — gold quotes of which
   a shown passage covers at least half the characters (:func:`span_covers`) / gold
-  quotes of answerable cases; ``abstained when it must`` counts must-abstain cases
+  quotes of answerable cases; a passage is shown with its clause (``claim.context``,
+  small-to-big), which counts when it is found again in its chunk; ``passage hit, sentences
+  only`` counts the scored spans alone. ``abstained when it must`` counts must-abstain cases
   answered with NO_EVIDENCE.
+* ``weak passages`` (passages answers, issue #20) — an abstention under the score threshold
+  still shows the closest passages, marked weak (``abstention.candidates``): it counts as an
+  abstention (false abstention on an answerable case) *with candidates*; ``gold shown as weak
+  passages`` counts the gold quotes they cover, and ``passage hit or weak`` the gold quotes the
+  user sees either way.
 * ``abstention accuracy`` — correct decisions / cases, with ``false answers``
   (answered a must-abstain case) / must-abstain cases and ``false
   abstentions`` / answerable cases reported apart.
@@ -47,7 +54,6 @@ Each failing case is classified, first failing stage first: ``access``,
 
 from __future__ import annotations
 
-import difflib
 import hashlib
 import json
 from collections.abc import Callable
@@ -57,6 +63,7 @@ from typing import Literal
 from pydantic import BaseModel, Field, ValidationError
 
 from core.errors import CoreError
+from core.eval_passages import PASSAGE_COVERAGE, covered_by, judge_passages, passage_metrics, span_covers  # noqa: F401
 from core.normalize import normalized
 from core.paths import data_dir
 from core.settings import Settings
@@ -69,9 +76,6 @@ Mode = Literal["retrieval", "live", "answers"]
 FAILURE_ORDER = ("access", "retrieval", "citation", "abstention", "generation")
 COVERAGE_FOR_LONG_QUOTES = 0.8
 """Share of a long quote's normalized characters that delivered chunks must cover (DESIGN.md)."""
-_MIN_BLOCK = 20  # shortest common run (characters) that counts towards coverage
-PASSAGE_COVERAGE = 0.5
-"""Share of a gold quote's normalized characters a shown passage must cover to count as a hit (issue #13)."""
 
 
 class EvalCase(BaseModel):
@@ -126,6 +130,14 @@ class CaseResult(BaseModel):
         default_factory=list,
         description="Passages answers: per gold quote, whether a shown passage covers it (span_covers).",
     )
+    gold_shown_sentence: list[bool] = Field(
+        default_factory=list, description="Passages answers: per gold quote, whether a shown span alone (without "
+        "its clause) covers it.")
+    gold_weak: list[bool] = Field(
+        default_factory=list, description="Passages abstentions: per gold quote, whether a weak passage "
+        "(abstention.candidates, with its clause) covers it.")
+    kind: str = Field("", description="The answer's kind: 'model' or 'passages'; '' without an answer.")
+    candidates: int = Field(0, description="Weak passages the abstention showed (abstention.candidates).")
     passage_best_score: float | None = Field(
         None, description="Passages answers: the best span's score (trace.passage_best_score), to compare with "
         "the abstention threshold (passage_threshold)."
@@ -256,30 +268,7 @@ def _doc_of(chunk_id: str) -> str:
 def _covered(quote: str, chunks: list[Chunk]) -> float:
     """Share of the normalized quote's characters inside common runs of at least 20 characters
     with ``chunks`` (difflib matching blocks)."""
-    return _covered_by(quote, [chunk.text for chunk in chunks])
-
-
-def span_covers(quote: str, span: str, fuzzy_threshold: float = 92.0) -> bool:
-    """True when a shown passage ``span`` covers gold ``quote``: the quote is in it
-    (:func:`core.verify.match_quote`), or it covers at least :data:`PASSAGE_COVERAGE` of the
-    quote's normalized characters (common runs of at least 20 characters), so a long gold
-    clause shown in part still counts, a single shared phrase does not."""
-    if match_quote(quote, span, fuzzy_threshold=fuzzy_threshold):
-        return True
-    return _covered_by(quote, [span]) >= PASSAGE_COVERAGE
-
-
-def _covered_by(quote: str, texts: list[str]) -> float:
-    nq = normalized(quote)
-    if not nq:
-        return 0.0
-    covered = [False] * len(nq)
-    for text in texts:
-        matcher = difflib.SequenceMatcher(None, nq, normalized(text), autojunk=False)
-        for block in matcher.get_matching_blocks():
-            if block.size >= _MIN_BLOCK:
-                covered[block.a : block.a + block.size] = [True] * block.size
-    return sum(covered) / len(nq)
+    return covered_by(quote, [chunk.text for chunk in chunks])
 
 
 def quote_retrieved(quote: str, chunks: list[Chunk], fuzzy_threshold: float = 92.0) -> bool:
@@ -373,6 +362,8 @@ class _Judge:
         ws = self.workspaces[case.workspace]
         result.passage_best_score = answer.trace.passage_best_score
         result.passage_threshold = answer.trace.passage_threshold
+        result.kind = answer.kind
+        result.candidates = len(answer.abstention.candidates) if answer.abstention is not None else 0
         cited = [cit for claim in answer.claims for cit in claim.citations]
         chunks = ws.get_chunks(c.chunk_id for c in cited)
         spans: list[tuple[str, int, int, int]] = []  # doc, page, start, end of valid citations (page offsets)
@@ -393,9 +384,8 @@ class _Judge:
         if case.must_abstain or not case.gold_quotes:
             return
         if answer.kind == "passages":
-            shown = [cit.quote for cit, chk in zip(cited, result.citations) if chk.valid]
-            result.gold_shown = [any(span_covers(q, text, self.settings.fuzzy_threshold) for text in shown)
-                                 for q in case.gold_quotes]
+            result.gold_shown_sentence, result.gold_shown, result.gold_weak = judge_passages(
+                ws, case.gold_quotes, answer, result.citations, delivered, self.settings.fuzzy_threshold)
         valid_chunks = ws.get_chunks(c.chunk_id for c, chk in zip(cited, result.citations) if chk.valid)
         for quote in case.gold_quotes:
             hit = False
@@ -467,13 +457,9 @@ def compute_metrics(results: list[CaseResult], mode: Mode, k: int,
         can = [r for r in judged if not r.must_abstain]
         false_answers = sum(r.status != "abstained" for r in must)
         false_abst = sum(r.status == "abstained" for r in can)
-        shown = [ok for r in results for ok in r.gold_shown]
-        if any(r.gold_shown for r in results):
-            passages = [r for r in answerable if r.status]
-            m["passage_hit"] = Metric(
-                name="passage hit (a shown passage covers >= half a gold quote)", numerator=sum(shown),
-                denominator=sum(len(r.gold_retrieved) for r in passages), unit="gold quotes",
-                target=">= 0.8 CUAD, >= 0.9 XQuAD-es")
+        if any(r.kind == "passages" for r in results):
+            m.update({key: Metric(**fields) for key, fields in passage_metrics(
+                results, [r for r in answerable if r.status]).items()})
         m["abstention_accuracy"] = Metric(name="abstention accuracy", numerator=len(judged) - false_answers - false_abst,
                                           denominator=len(judged), unit="answered cases")
         m["false_answers"] = Metric(name="  false answers (must abstain, answered)", numerator=false_answers,

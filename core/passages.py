@@ -29,7 +29,13 @@ the page. When the best span scores below :attr:`Settings.passages_min_score` th
 is an abstention (``NO_EVIDENCE``) with what was searched, as for a model answer
 (:attr:`Settings.passages_min_score_scoped` when the spans were scored against the question
 without its document's names, :func:`min_score`); the thresholds' calibration is in
-``bench/passages.py`` and ``bench/README.md``.
+``bench/passages.py`` and ``bench/README.md``. Such an abstention never hides what was found
+(issue #20): the :data:`WEAK_MAX` closest spans, verified like any passage, are its
+``candidates`` (:class:`core.types.WeakPassage`), shown marked as weak — not citations.
+
+Each shown span comes with the clause it sits in (:mod:`core.passage_context`, small-to-big:
+sentences are scored, the clause is shown with the best sentences highlighted), so the sentence
+that decides, often the one after the best-scoring one, is never cut off.
 
 Spans are source text by construction (offsets into the chunk, hence into the page
 text), and they still go through :func:`core.verify.verify_claims`, so a passage is
@@ -38,7 +44,6 @@ shown only when the verifier finds it exactly where it is cited.
 
 from __future__ import annotations
 
-import math
 import threading
 import time
 from collections import OrderedDict
@@ -49,6 +54,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from core.errors import Cancelled
+from core.sentences import MAX_PAIR_CHARS, MIN_WORDS, sentence_spans  # noqa: F401  (re-exported)
 from core.settings import Settings
 from core.types import (
     Answer,
@@ -73,13 +79,6 @@ TERM_WEIGHT = 0.5
 (equal footing of the two signals' useful ranges, ~0.2–0.7 each), not tuned per corpus;
 ``bench/passages.py --weights`` prints the alternatives."""
 
-MIN_WORDS = 6
-"""A sentence of fewer words (a heading such as "12. Term.", a list label) is joined to
-the sentence after it (the one before it at the end of a chunk): it cannot be read alone."""
-
-MAX_PAIR_CHARS = 700
-"""Joined pieces (:func:`sentence_spans`) and adjacent sentences offered as one span stay this short."""
-
 CANDIDATES_PER_CHUNK = 4
 """Sentences embedded per retrieved chunk (:func:`candidate_units`), default of
 :attr:`Settings.passages_candidates_per_chunk`; chosen in ``bench/passages.py`` (latency against
@@ -92,7 +91,19 @@ thread — worker threads spin-waiting for cores that are busy — while one thr
 an idle machine for a batch this small (``bench/passages.py`` measures both)."""
 
 NO_PASSAGE_MESSAGE = "No passage of the documents matches the question closely enough."
-"""Abstention message of a passages answer whose best span scores under the threshold."""
+"""Abstention message of a passages answer that has no passage to show at all."""
+
+WEAK_MESSAGE = ("No passage clearly answers the question. The closest passages are shown below, "
+                "marked as weak: they are not an answer.")
+"""Abstention message of a passages answer whose best span scores under the threshold: the closest
+spans are shown as weak passages (:attr:`core.types.Abstention.candidates`, issue #20)."""
+
+WEAK_HEADER = "Closest passages (not an answer)"
+"""The heading above the weak passages of an abstention (window, CLI, Markdown)."""
+
+WEAK_MAX = 3
+"""Weak passages shown at most under an abstention (fewer than an answer's
+:attr:`Settings.passages_max`: they are what came closest, not what answers). Fixed a priori."""
 
 
 @dataclass(frozen=True)
@@ -116,63 +127,6 @@ class Span:
         a chunk may cross a page break, :meth:`core.types.Chunk.page_spans`)."""
         first = self.chunk.page_spans(self.start, self.end)[0]
         return first.page, first.start, first.end
-
-
-def _ends_open(text: str) -> bool:
-    """True if ``text`` does not end a sentence: no final ``. ! ? ; …`` (closing quotes and brackets
-    aside), or it ends with ``: — – - ,`` (a heading without a period, "The impact is HIGH if—")."""
-    end = text.rstrip().rstrip("\"'”’»)]")
-    return not end or end[-1] not in ".!?;…"
-
-
-def sentence_spans(text: str, lang: str = "en") -> list[tuple[int, int]]:
-    """Readable sentences of ``text`` as ``[start, end)`` character offsets, whitespace trimmed.
-
-    Segmentation is ``sentencex.get_sentence_boundaries`` (Wikimedia's rule-based segmenter,
-    language-aware abbreviations: "Art. 5", "U.S.", "Sr."); a library rather than our own
-    rules, which legal abbreviations would defeat. What is ours is when a piece cannot be
-    read alone and is joined to its neighbour, as long as the joined span stays within
-    :data:`MAX_PAIR_CHARS`:
-
-    * a piece of fewer than :data:`MIN_WORDS` words (a heading such as "12. Term.") or one
-      that does not end a sentence (:func:`_ends_open`: a heading without a period, a line
-      ending in "if—" or ":") is joined to the piece after it;
-    * a piece that starts with a lower-case letter continues the one before it.
-    """
-    import sentencex
-
-    raw: list[tuple[int, int]] = []
-    for b in sentencex.get_sentence_boundaries(lang if lang in ("en", "es") else "en", text):
-        s, e = int(b["start_index"]), int(b["end_index"])
-        while s < e and text[s].isspace():
-            s += 1
-        while e > s and text[e - 1].isspace():
-            e -= 1
-        if e > s:
-            raw.append((s, e))
-    units: list[tuple[int, int]] = []
-    for s, e in raw:
-        if units and e - units[-1][0] <= MAX_PAIR_CHARS:
-            prev = text[units[-1][0]:units[-1][1]]
-            if len(prev.split()) < MIN_WORDS or _ends_open(prev) or text[s].islower():
-                units[-1] = (units[-1][0], e)
-                continue
-        units.append((s, e))
-    if len(units) > 1 and len(text[units[-1][0]:units[-1][1]].split()) < MIN_WORDS \
-            and units[-1][1] - units[-2][0] <= MAX_PAIR_CHARS:
-        units[-2:] = [(units[-2][0], units[-1][1])]
-    return units
-
-
-def _idf(workspace, tokens: list[str]) -> dict[str, float]:
-    """IDF of ``tokens`` in the workspace's BM25 index (1.0 each when it cannot say)."""
-    try:
-        df, n = workspace.document_frequencies(tokens)
-    except (AttributeError, OSError, ValueError):
-        return {t: 1.0 for t in tokens}
-    if n <= 0:
-        return {t: 1.0 for t in tokens}
-    return {t: math.log((n - df.get(t, 0) + 0.5) / (df.get(t, 0) + 0.5) + 1.0) for t in tokens}
 
 
 _threads_lock = threading.Lock()
@@ -300,7 +254,7 @@ def candidate_units(units: list[tuple[Chunk, int, int]], coverage: list[float],
 def score_spans(question: str, chunks: list[Chunk], workspace=None, *,
                 term_weight: float = TERM_WEIGHT, embed: Callable | None = None,
                 candidates_per_chunk: int | None = CANDIDATES_PER_CHUNK,
-                threads: int | None = SCORING_THREADS, cache: bool = True) -> list[Span]:
+                threads: int | None = SCORING_THREADS, cache: bool = True, bridge: bool = True) -> list[Span]:
     """The candidate sentences and adjacent pairs of sentences of ``chunks``, scored against ``question``.
 
     Args:
@@ -318,48 +272,61 @@ def score_spans(question: str, chunks: list[Chunk], workspace=None, *,
             (:func:`_embed_default`); ``None`` leaves torch's setting alone.
         cache: reuse (and keep) the vectors of sentences embedded before in this process
             (default model only); ``False`` embeds every candidate (benchmarks' cold runs).
+        bridge: for a span in another language than the question, count the bilingual
+            vocabulary's concepts and cognates as the question's terms and take the better of the
+            question's and its gloss's cosine (:mod:`core.passage_terms`); ``False``: the scoring
+            before issue #20 (``bench/passages_crosslang.py`` compares both).
 
     Returns:
         Candidate spans (unsorted), each inside one chunk.
     """
-    from core.textproc import tokenize, tokenize_query
+    from core.passage_terms import QuestionTerms
+    from core.textproc import tokenize
 
     units: list[tuple[Chunk, int, int]] = []
     for chunk in chunks:
         units += [(chunk, s, e) for s, e in sentence_spans(chunk.text, chunk.lang)]
     if not units:
         return []
-    q_tokens = list(dict.fromkeys(tokenize_query(question)))
-    idf = _idf(workspace, q_tokens) if workspace is not None else {t: 1.0 for t in q_tokens}
-    total = sum(idf.values()) or 1.0
     unit_tokens = [set(tokenize(c.text[s:e], c.lang)) | set(tokenize(c.text[s:e], "en" if c.lang == "es" else "es"))
                    for c, s, e in units]
-
-    def coverage(tokens: set[str]) -> float:
-        return sum(w for t, w in idf.items() if t in tokens) / total
-
-    unit_cov = [coverage(tokens) for tokens in unit_tokens]
+    per_chunk_tokens: dict[str, set[str]] = {}
+    for (c, _, _), tokens in zip(units, unit_tokens):
+        per_chunk_tokens.setdefault(c.chunk_id, set()).update(tokens)
+    terms = QuestionTerms(question, workspace, context=list(per_chunk_tokens.values()), lexicon=bridge,
+                          cognates=bridge)
+    unit_cov = [terms.coverage(tokens, c.lang) for tokens, (c, _, _) in zip(unit_tokens, units)]
     keep = candidate_units(units, unit_cov, candidates_per_chunk)
     texts = [units[i][0].text[units[i][1]:units[i][2]] for i in keep]
+    # the question glossed into each other language of the candidates (cross-language pairs)
+    glosses = {lang: g for lang in dict.fromkeys(units[i][0].lang for i in keep) if (g := terms.gloss(lang))}
+    extra = list(glosses.values())
     if embed is None:
-        q_vec, vecs = _embed_default(question, texts, threads, cache)
+        q_vec, vecs = _embed_default(question, extra + texts, threads, cache)
     else:
         q_vec = np.asarray(embed([question])[0], dtype=np.float32)
-        vecs = np.asarray(embed(texts), dtype=np.float32)
+        vecs = np.asarray(embed(extra + texts), dtype=np.float32)
+    g_vec = dict(zip(glosses, vecs[:len(extra)]))
+    vecs = vecs[len(extra):]
     vec_of = dict(zip(keep, vecs))
+
+    def cosine(v: np.ndarray, lang: str) -> float:
+        """The span's cosine with the question, or with its gloss in the span's language when higher."""
+        c = float(v @ q_vec)
+        return max(c, float(v @ g_vec[lang])) if lang in g_vec else c
 
     spans: list[Span] = []
     for i in keep:
         chunk, s, e = units[i]
-        cos = float(vec_of[i] @ q_vec)
+        cos = cosine(vec_of[i], chunk.lang)
         spans.append(Span(chunk, s, e, cos + term_weight * unit_cov[i], cos, unit_cov[i]))
         if i + 1 in vec_of and units[i + 1][0] is chunk:
             e2 = units[i + 1][2]
             if e2 - s <= MAX_PAIR_CHARS:
                 v = vec_of[i] + vec_of[i + 1]
                 v = v / (np.linalg.norm(v) or 1.0)
-                cos2 = float(v @ q_vec)
-                terms2 = coverage(unit_tokens[i] | unit_tokens[i + 1])
+                cos2 = cosine(v, chunk.lang)
+                terms2 = terms.coverage(unit_tokens[i] | unit_tokens[i + 1], chunk.lang)
                 spans.append(Span(chunk, s, e2, cos2 + term_weight * terms2, cos2, terms2))
     return spans
 
@@ -386,7 +353,7 @@ def scoring_query(query: str, scope: ScopeInfo) -> str:
     return query
 
 
-def min_score(settings: Settings, cleaned: bool) -> float:
+def min_score(settings: Settings, cleaned: bool, cross: bool = False) -> float:
     """The abstention threshold for a best span scored against the question as asked
     (:attr:`Settings.passages_min_score`) or against the question without its document's names
     (``cleaned``, :func:`scoring_query`; :attr:`Settings.passages_min_score_scoped`).
@@ -397,8 +364,22 @@ def min_score(settings: Settings, cleaned: bool) -> float:
     span's cosine and term coverage drop with them. Each is the mean of the thresholds chosen by
     5-fold cross-validation over documents on the cases scored that way (``bench/passages.py``;
     bench/README.md, "After document-aware retrieval").
+
+    ``cross``: the question is in another language than the chunk of the best span (issue #20):
+    its spans are scored across languages (:mod:`core.passage_terms`), on yet another scale, with
+    :attr:`Settings.passages_min_score_cross` / :attr:`Settings.passages_min_score_cross_scoped`,
+    chosen by cross-validation over documents on such cases (``bench/passages_natural.py``).
     """
+    if cross:
+        return settings.passages_min_score_cross_scoped if cleaned else settings.passages_min_score_cross
     return settings.passages_min_score_scoped if cleaned else settings.passages_min_score
+
+
+def is_cross_language(question: str, chunk: Chunk) -> bool:
+    """Whether ``question`` (:func:`core.textproc.detect_language`) is in another language than ``chunk``."""
+    from core.textproc import detect_language
+
+    return detect_language(question) != chunk.lang
 
 
 def select_spans(spans: list[Span], *, max_total: int = 5, per_chunk: int = 2, min_score: float = -1.0) -> list[Span]:
@@ -458,12 +439,16 @@ def passages_answer(
 
     Returns:
         An :class:`Answer` with ``kind="passages"``: one claim per passage, whose text
-        and single citation are the same source span (match ``exact``).
+        and single citation are the same source span (match ``exact``) and whose ``context``
+        is the clause around it. Under the threshold an abstention (``NO_EVIDENCE``, zero
+        claims) whose ``abstention.candidates`` are the closest verified spans, best first
+        (message :data:`WEAK_MESSAGE`; :data:`NO_PASSAGE_MESSAGE` when there is none).
 
     Raises:
         Cancelled: ``cancel()`` turned true.
     """
     from core.ingest import span_rects_cached
+    from core.passage_context import attach_contexts, weak_passage
     from core.verify import verify_claims
 
     trace.backend, trace.model = PassagesBackend.name, PASSAGES_MODEL
@@ -474,13 +459,18 @@ def passages_answer(
     spans = score_spans(scored, ranked, workspace, term_weight=settings.passages_term_weight,
                         candidates_per_chunk=settings.passages_candidates_per_chunk or None,
                         threads=SCORING_THREADS)
-    threshold = min_score(settings, cleaned=scored != query)
-    best = max((s.score for s in spans), default=None)
-    # The threshold decides whether to answer; once the best span passes it, the next ones are
+    top = max(spans, key=lambda sp: sp.score, default=None)
+    best = top.score if top is not None else None
+    # the best span's language decides the scale its score is on (a workspace may mix languages)
+    threshold = min_score(settings, cleaned=scored != query,
+                          cross=top is not None and is_cross_language(scored, top.chunk))
+    # The threshold decides whether the spans answer; once the best span passes it, the next ones are
     # shown ordered by score whatever their own (on CUAD the gold clause was the best span in a
     # minority of cases: 22 of 103 gold quotes shown with this rule, 5 with the threshold as a floor).
-    chosen = [] if best is None or best < threshold else select_spans(
-        spans, max_total=settings.passages_max, per_chunk=settings.passages_per_chunk)
+    # Under it, the closest spans are still shown, as weak passages of the abstention (issue #20).
+    weak = best is None or best < threshold
+    chosen = select_spans(spans, max_total=WEAK_MAX if weak else settings.passages_max,
+                          per_chunk=settings.passages_per_chunk)
     trace.timings_ms["score"] = round((time.perf_counter() - t0) * 1000, 1)
     trace.passage_best_score = round(best, 4) if best is not None else None
     trace.passage_threshold = threshold
@@ -511,6 +501,12 @@ def passages_answer(
         if span is not None:
             claim.passage_score = round(span.score, 4)
     claims = [c for c in claims if all(cit.match == MatchKind.exact for cit in c.citations)]
+    attach_contexts(claims, {t: (s.chunk, s.start, s.end) for t, s in by_text.items()})
+    if weak:
+        answer = _kind(abstain(WEAK_MESSAGE if claims else NO_PASSAGE_MESSAGE, ranked, rejected))
+        if answer.abstention is not None:
+            answer.abstention.candidates = [weak_passage(c) for c in claims]
+        return answer
     if not claims:
         return _kind(abstain(NO_PASSAGE_MESSAGE, ranked, rejected))
     return Answer(question=question, workspace=workspace.name, status="answered", kind="passages",

@@ -378,6 +378,24 @@ class ClaimWarning(BaseModel):
     detail: str = Field("", description="What the check saw, e.g. the word negated on one side only.")
 
 
+class PassageContext(BaseModel):
+    """The clause a shown passage sits in (small-to-big: sentences are scored, the clause is shown).
+
+    ``text`` is source text, ``chunk.text[start:end]`` of the chunk ``chunk_id`` (chunk offsets,
+    characters); ``highlights`` are the best-scoring sentences inside it, ``[start, end)`` offsets
+    into ``text`` (characters, 0-based). Made by :func:`core.passage_context.clause_context`.
+    """
+
+    chunk_id: str
+    text: str
+    start: int = Field(ge=0, description="Start offset of the clause in the chunk text, characters.")
+    end: int = Field(ge=0, description="End offset (exclusive) of the clause in the chunk text, characters.")
+    page: int = Field(1, ge=1, description="1-based page where the clause begins.")
+    highlights: list[tuple[int, int]] = Field(
+        default_factory=list, description="The best sentences: [start, end) offsets into ``text``, characters."
+    )
+
+
 class Claim(BaseModel):
     """A sentence of the answer that kept at least one verified citation."""
 
@@ -391,6 +409,9 @@ class Claim(BaseModel):
     )
     warning: ClaimWarning | None = Field(
         None, description="Set when a check could not tell whether the quotes support the claim; shown beside it."
+    )
+    context: PassageContext | None = Field(
+        None, description="Passages answer only: the clause the passage sits in, its sentences highlighted; None otherwise."
     )
 
 
@@ -451,14 +472,52 @@ class ConsultedDoc(BaseModel):
     pages: list[int] = Field(description="1-based pages of the delivered chunks.")
 
 
+class WeakPassage(BaseModel):
+    """One of the closest passages a passages answer found under its threshold (issue #20): shown
+    marked as weak, never as a citation of an answer (DESIGN.md: an abstention carries zero citations).
+
+    The span is source text checked by the verifier (exact match in its chunk) like a passage that
+    answers; it only failed the score threshold. Offsets are those of the page text, as in
+    :class:`Citation`.
+    """
+
+    chunk_id: str
+    doc_id: str
+    path: str
+    page: int = Field(ge=1, description="1-based page where the span begins.")
+    text: str = Field(description="The span (one sentence or two adjacent ones), source text.")
+    start: int = Field(ge=0, description="Start offset of the span in the page text, characters.")
+    end: int = Field(ge=0, description="End offset (exclusive) in the page text, characters.")
+    rects: list[Rect] = Field(default_factory=list, description="PDF points, one per line; empty for non-PDF.")
+    continued: list[PageSpan] = Field(default_factory=list, description="The span's parts on the following pages.")
+    score: float = Field(description="The span's score against the question (core.passages), under the threshold.")
+    page_label: str = ""
+    location: str = ""
+    modality: Literal["text", "ocr"] = "text"
+    context: PassageContext | None = Field(None, description="The clause around it, its sentences highlighted.")
+
+    def viewer_citation(self) -> Citation:
+        """The span as the page viewer's input (a :class:`Citation`, match ``exact``): for display
+        only: it is not part of the answer's claims and is never counted as a citation."""
+        return Citation(chunk_id=self.chunk_id, doc_id=self.doc_id, path=self.path, page=self.page,
+                        quote=self.text, match=MatchKind.exact, score=100.0, start=self.start, end=self.end,
+                        rects=list(self.rects), modality=self.modality, page_label=self.page_label,
+                        location=self.location, continued=list(self.continued))
+
+
 class Abstention(BaseModel):
-    """Why no answer is given. Always paired with zero claims."""
+    """Why no answer is given. Always paired with zero claims (and zero citations: ``candidates``
+    are the closest passages shown as weak, not citations)."""
 
     marker: Literal["NO_EVIDENCE"] = NO_EVIDENCE
     message: str
     query: str
     consulted: list[ConsultedDoc]
     suggestion: str = Field("", description="One line on what the user could try next.")
+    candidates: list[WeakPassage] = Field(
+        default_factory=list, description="Passages answer under its threshold: the closest passages, best first, "
+        "shown marked as weak (no passage clearly answers); empty otherwise."
+    )
 
 
 class GenerationAttempt(BaseModel):

@@ -22,17 +22,23 @@ from pathlib import Path
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 
 from core.followup import fallback_previous
-from core.passages import PASSAGES_HEADER
+from core.passage_context import marked_text
+from core.passages import PASSAGES_HEADER, WEAK_HEADER
 from core.types import Answer, Citation
 from desktop.texts import abstention_text, answer_status_text, model_text, plurals, reason_text, warning_text
 
 _CTX = "Render"
 
 CHIP_STYLE = "background-color:#fde68a; color:#6b4300; text-decoration:none; font-weight:600;"
+WEAK_CHIP_STYLE = "background-color:#e5e7eb; color:#374151; text-decoration:none; font-weight:600;"
+WEAK_HIGHLIGHT_STYLE = "background-color:#e5e7eb;"
+HIGHLIGHT_STYLE = "background-color:#fef3c7;"
 STALE_CHIP_STYLE = "background-color:#e5e7eb; color:#6b7280; text-decoration:line-through; font-weight:600;"
 CONFLICT_STYLE = "background-color:#fee2e2; color:#991b1b; font-weight:700;"
 CONFLICT_NOTE = ("Verbatim gives no single answer: the passages below say different things about this question. "
                  "Each sentence reports one passage; read them and decide.")
+WEAK_NOTE = ("No passage scored high enough to answer. These came closest; the matching sentences are marked "
+             "inside their clause. Read them before concluding that the documents are silent.")
 UNSHOWN_CONFLICT_NOTE = ("The model reported that the documents disagree, but fewer than two verified passages "
                          "show it; the verified sentences are shown as they are.")
 
@@ -124,12 +130,20 @@ class Entry:
     streaming: bool = False
 
     def citations(self) -> list[Citation]:
-        """The answer's citations in chip order (1-based chip ``n`` is ``citations()[n-1]``)."""
+        """The answer's citations in chip order (1-based chip ``n`` is ``citations()[n-1]``).
+
+        An abstention has none; one that shows weak passages (``abstention.candidates``, issue #20)
+        gives their places instead, so that their chips open the page like a citation's
+        (:meth:`core.types.WeakPassage.viewer_citation`): display only, never counted as citations.
+        """
+        ab = self.answer.abstention
+        if not self.answer.claims and ab is not None and getattr(ab, "candidates", None):
+            return [w.viewer_citation() for w in ab.candidates]
         return [c for claim in self.answer.claims for c in claim.citations]
 
 
-def _chip(entry_index: int, n: int, stale: bool) -> str:
-    style = STALE_CHIP_STYLE if stale else CHIP_STYLE
+def _chip(entry_index: int, n: int, stale: bool, weak: bool = False) -> str:
+    style = STALE_CHIP_STYLE if stale else WEAK_CHIP_STYLE if weak else CHIP_STYLE
     title = _t("the document changed since this answer") if stale else ""
     return f"<a href='cite:{entry_index}:{n}' style='{style}' title='{html.escape(title)}'>&nbsp;{n}&nbsp;</a>"
 
@@ -159,10 +173,13 @@ def entry_html(entry_index: int, entry: Entry) -> str:
                      f"{esc(_t('{n} verified so far').format(n=len(a.claims)))}</p>")
     if a.kind == "passages" and a.status != "abstained":
         parts.append(f"<p style='color:#374151; font-weight:600'>{esc(_t(PASSAGES_HEADER))}</p>")
-        for n, cit in enumerate(entry.citations(), 1):
+        contexts = [claim.context for claim in a.claims for _ in claim.citations]
+        for group in _passage_groups(entry.citations(), contexts):
+            n, cit, context = group[0]
+            chips = " ".join(_chip(entry_index, m, c.doc_id in entry.stale) for m, c, _ in group)
+            body = _context_html(context, HIGHLIGHT_STYLE) if context else esc(display_quote(cit.quote))
             parts.append(
-                f"<blockquote style='margin-left:12px; font-size:11pt'>“{esc(display_quote(cit.quote))}” "
-                f"{_chip(entry_index, n, cit.doc_id in entry.stale)}<br>"
+                f"<blockquote style='margin-left:12px; font-size:11pt'>“{body}” {chips}<br>"
                 f"<span style='color:gray; font-size:9pt'>{esc(cit.doc_id)}, {esc(_t('page'))} {cit.page}"
                 f"{_marks(cit, entry)}</span></blockquote>"
             )
@@ -186,6 +203,8 @@ def entry_html(entry_index: int, entry: Entry) -> str:
             parts.append("</ul>")
         else:
             parts.append(f"<p>{esc(_t('No document matched the question.'))}</p>")
+        if getattr(ab, "candidates", None):
+            parts.append(_weak_html(entry_index, entry))
     else:
         if a.conflicting_evidence:
             parts.append(
@@ -236,6 +255,58 @@ def entry_html(entry_index: int, entry: Entry) -> str:
         footer.append(f"{t.timings_ms['total'] / 1000:.1f} s")
     parts.append(f"<p style='color:gray; font-size:9pt'>{esc(' · '.join(footer))}</p><hr>")
     return "".join(parts)
+
+
+def _context_html(context, style: str) -> str:
+    """A passage's clause as HTML, its best sentences (``context.highlights``) on a ``style`` background."""
+    esc = html.escape
+    out, pos = [], 0
+    for s, e in context.highlights:
+        s, e = max(s, pos), max(e, pos)
+        out.append(esc(display_quote(context.text[pos:s])))
+        out.append(f"<span style='{style}'><b>{esc(display_quote(context.text[s:e]))}</b></span>")
+        pos = e
+    out.append(esc(display_quote(context.text[pos:])))
+    return " ".join(x for x in out if x)
+
+
+def _passage_groups(citations: list[Citation], contexts: list) -> list[list]:
+    """``[(n, citation, context)]`` groups (``n`` the 1-based chip) of passages shown once: passages
+    whose clause is the same (core.passages gives spans of one clause the same context) share it."""
+    groups: list[list] = []
+    seen: dict[tuple, list] = {}
+    for n, (cit, context) in enumerate(zip(citations, contexts), 1):
+        key = (context.chunk_id, context.start, context.end) if context is not None else None
+        if key is not None and key in seen:
+            seen[key].append((n, cit, context))
+            continue
+        group = [(n, cit, context)]
+        groups.append(group)
+        if key is not None:
+            seen[key] = group
+    return groups
+
+
+def _weak_html(entry_index: int, entry: Entry) -> str:
+    """The weak passages of a passages abstention (issue #20): what came closest, marked as not an
+    answer, each clickable to its page (grey chips; ``Entry.citations`` gives their places)."""
+    esc = html.escape
+    ab = entry.answer.abstention
+    out = [f"<p style='color:#374151; font-weight:600; margin-top:8px'>{esc(_t(WEAK_HEADER))}</p>",
+           f"<p style='color:#6b7280; font-size:9pt'>{esc(_t(WEAK_NOTE))}</p>"]
+    cits = entry.citations()
+    for group in _passage_groups(cits, [w.context for w in ab.candidates]):
+        n, cit, context = group[0]
+        chips = " ".join(_chip(entry_index, m, c.doc_id in entry.stale, weak=True) for m, c, _ in group)
+        body = _context_html(context, WEAK_HIGHLIGHT_STYLE) if context else esc(display_quote(cit.quote))
+        badge = _t("weak")
+        out.append(
+            f"<blockquote style='margin-left:12px; font-size:10pt; color:#4b5563'>"
+            f"<span style='color:#6b7280; font-weight:700'>[{esc(badge)}]</span> “{body}” {chips}<br>"
+            f"<span style='color:gray; font-size:9pt'>{esc(cit.doc_id)}, {esc(_t('page'))} {cit.page}"
+            f"{_marks(cit, entry)}</span></blockquote>"
+        )
+    return "".join(out)
 
 
 def _marks(cit: Citation, entry: Entry) -> str:
@@ -304,9 +375,12 @@ def entry_markdown(entry: Entry) -> str:
         lines += [f"*{scope_text(a)}*", ""]
     if a.kind == "passages" and a.status != "abstained":
         lines += [f"*{_t(PASSAGES_HEADER)}*", ""]
-        for n, cit in enumerate(entry.citations(), 1):
-            lines += [f"> “{display_quote(cit.quote)}” [{n}]", ">",
-                      f"> — {cit.doc_id}, {citation_place(cit)} · {citation_check(cit)}  ",
+        contexts = [claim.context for claim in a.claims for _ in claim.citations]
+        for group in _passage_groups(entry.citations(), contexts):
+            n, cit, context = group[0]
+            text = marked_text(context, "**", "**") if context else display_quote(cit.quote)
+            refs = "".join(f"[{m}]" for m, _, _ in group)
+            lines += [f"> “{text}” {refs}", ">", f"> — {cit.doc_id}, {citation_place(cit)} · {citation_check(cit)}  ",
                       f"> `{cit.path}`", ""]
     elif a.status == "abstained" and a.abstention is not None:
         ab = a.abstention
@@ -316,6 +390,12 @@ def entry_markdown(entry: Entry) -> str:
         for doc in ab.consulted:
             lines.append(f"- {doc.doc_id} — {_t('pages')} {', '.join(str(p) for p in doc.pages)}")
         lines.append("")
+        if getattr(ab, "candidates", None):
+            lines += [f"**{_t(WEAK_HEADER)}** — *{_t(WEAK_NOTE)}*", ""]
+            for w in ab.candidates:
+                text = marked_text(w.context, "**", "**") if w.context else display_quote(w.text)
+                lines += [f"> [{_t('weak')}] “{text}”", ">", f"> — {w.doc_id}, {_t('page')} {w.page}  ",
+                          f"> `{w.path}`", ""]
     else:
         if a.conflicting_evidence:
             lines += [f"**{_t('CONFLICT')} — {_t('The cited passages disagree')}.** {_t(CONFLICT_NOTE)}", ""]
@@ -424,6 +504,9 @@ _LUPDATE = (
     QT_TRANSLATE_NOOP("Render", "Verifying each sentence as the model writes…"),
     QT_TRANSLATE_NOOP("Render", "{n} verified so far"),
     QT_TRANSLATE_NOOP("Render", "Show matching passages"),
+    QT_TRANSLATE_NOOP("Render", "Closest passages (not an answer)"),  # core.passages.WEAK_HEADER
+    QT_TRANSLATE_NOOP("Render", "No passage scored high enough to answer. These came closest; the matching sentences are marked inside their clause. Read them before concluding that the documents are silent."),  # noqa: E501
+    QT_TRANSLATE_NOOP("Render", "weak"),
     QT_TRANSLATE_NOOP("Render", "the sentences of the documents that match the question, without a model"),
     QT_TRANSLATE_NOOP("Render", "the document changed since this answer"),
     QT_TRANSLATE_NOOP("Render", "Searched for"),

@@ -211,6 +211,7 @@ ABSTENTION_MESSAGES = (
     QT_TRANSLATE_NOOP("Texts", "The model answered, but its quotes do not support its sentences."),
     QT_TRANSLATE_NOOP("Texts", "The model answered, but none of its quotes could be found in the cited passages."),
     QT_TRANSLATE_NOOP("Texts", "No passage of the documents matches the question closely enough."),  # core.passages
+    QT_TRANSLATE_NOOP("Texts", "No passage clearly answers the question. The closest passages are shown below, marked as weak: they are not an answer."),  # core.passages.WEAK_MESSAGE  # noqa: E501
 )
 
 

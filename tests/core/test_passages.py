@@ -9,7 +9,7 @@ import pytest
 
 import core.passages as passages
 from core.generate import make_backend
-from core.passages import NO_PASSAGE_MESSAGE, PASSAGES_HEADER, PassagesBackend, sentence_spans
+from core.passages import PASSAGES_HEADER, WEAK_MESSAGE, PassagesBackend, sentence_spans
 from core.pipeline import answer_question, index_folders, run
 from core.settings import Settings
 from core.store import Workspace
@@ -92,7 +92,10 @@ def test_passage_offsets_are_the_page_text(ws) -> None:
 def test_an_unrelated_question_abstains_with_what_was_searched(ws) -> None:
     answer = _passages(ws, "What is the airspeed velocity of an unladen swallow?")
     assert answer.status == "abstained" and answer.claims == []
-    assert answer.abstention.marker == NO_EVIDENCE and answer.abstention.message == NO_PASSAGE_MESSAGE
+    assert answer.abstention.marker == NO_EVIDENCE and answer.abstention.message == WEAK_MESSAGE
+    # issue #20: what came closest is shown as weak passages, never as citations
+    assert answer.abstention.candidates and all(not c.citations for c in answer.claims)
+    assert all(w.score < answer.trace.passage_threshold for w in answer.abstention.candidates)
     assert answer.abstention.consulted and answer.trace.passage_best_score is not None
     assert answer.trace.passage_threshold == Settings().passages_min_score  # nothing named: scored as asked
     assert answer.trace.passage_best_score < answer.trace.passage_threshold

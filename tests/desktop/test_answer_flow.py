@@ -11,7 +11,7 @@ from PySide6.QtCore import QUrl
 
 import core  # noqa: F401
 from core.generate import GenerationResult
-from core.passages import PASSAGES_HEADER
+from core.passages import PASSAGES_HEADER, WEAK_HEADER, WEAK_MESSAGE
 from core.settings import Settings
 from tests.conftest import ScriptedBackend, cite_first, delivered_chunks, whole_words
 
@@ -89,8 +89,14 @@ def test_passages_answer_shows_the_header_and_opens_its_citation(qtbot, tmp_path
     assert abstained.status == "abstained" and abstained.kind == "passages"
     assert abstained.abstention.query == "Who won the 1998 World Cup?"
     text = " ".join(window.answer_view.toPlainText().split())
-    assert "No passage of the documents matches the question closely enough." in text
+    # issue #20: below the threshold the closest passages are still shown, marked weak, clickable to the page
+    assert WEAK_MESSAGE in text and WEAK_HEADER in text and "[weak]" in text
+    assert abstained.claims == [] and abstained.abstention.candidates
     assert "Show matching passages" not in text and "Read as" not in text
+    weak = abstained.abstention.candidates[0]
+    with qtbot.waitSignal(window.page_rendered, timeout=TIMEOUT_MS):
+        window.open_citation(1)
+    assert window.side_panel.citation.quote == weak.text and window.side_panel.citation.page == weak.page
 
 
 def test_show_matching_passages_under_a_model_answer(qtbot, tmp_path) -> None:

@@ -1,0 +1,57 @@
+"""Sentences of a chunk for the passages answer: ``sentencex`` boundaries, pieces too short to
+read alone joined to their neighbour (split from :mod:`core.passages`, which re-exports them)."""
+
+from __future__ import annotations
+
+MIN_WORDS = 6
+"""A sentence of fewer words (a heading such as "12. Term.", a list label) is joined to
+the sentence after it (the one before it at the end of a chunk): it cannot be read alone."""
+
+MAX_PAIR_CHARS = 700
+"""Joined pieces (:func:`sentence_spans`) and adjacent sentences offered as one span stay this short."""
+
+
+def _ends_open(text: str) -> bool:
+    """True if ``text`` does not end a sentence: no final ``. ! ? ; …`` (closing quotes and brackets
+    aside), or it ends with ``: — – - ,`` (a heading without a period, "The impact is HIGH if—")."""
+    end = text.rstrip().rstrip("\"'”’»)]")
+    return not end or end[-1] not in ".!?;…"
+
+
+def sentence_spans(text: str, lang: str = "en") -> list[tuple[int, int]]:
+    """Readable sentences of ``text`` as ``[start, end)`` character offsets, whitespace trimmed.
+
+    Segmentation is ``sentencex.get_sentence_boundaries`` (Wikimedia's rule-based segmenter,
+    language-aware abbreviations: "Art. 5", "U.S.", "Sr."); a library rather than our own
+    rules, which legal abbreviations would defeat. What is ours is when a piece cannot be
+    read alone and is joined to its neighbour, as long as the joined span stays within
+    :data:`MAX_PAIR_CHARS`:
+
+    * a piece of fewer than :data:`MIN_WORDS` words (a heading such as "12. Term.") or one
+      that does not end a sentence (:func:`_ends_open`: a heading without a period, a line
+      ending in "if—" or ":") is joined to the piece after it;
+    * a piece that starts with a lower-case letter continues the one before it.
+    """
+    import sentencex
+
+    raw: list[tuple[int, int]] = []
+    for b in sentencex.get_sentence_boundaries(lang if lang in ("en", "es") else "en", text):
+        s, e = int(b["start_index"]), int(b["end_index"])
+        while s < e and text[s].isspace():
+            s += 1
+        while e > s and text[e - 1].isspace():
+            e -= 1
+        if e > s:
+            raw.append((s, e))
+    units: list[tuple[int, int]] = []
+    for s, e in raw:
+        if units and e - units[-1][0] <= MAX_PAIR_CHARS:
+            prev = text[units[-1][0]:units[-1][1]]
+            if len(prev.split()) < MIN_WORDS or _ends_open(prev) or text[s].islower():
+                units[-1] = (units[-1][0], e)
+                continue
+        units.append((s, e))
+    if len(units) > 1 and len(text[units[-1][0]:units[-1][1]].split()) < MIN_WORDS \
+            and units[-1][1] - units[-2][0] <= MAX_PAIR_CHARS:
+        units[-2:] = [(units[-2][0], units[-1][1])]
+    return units
