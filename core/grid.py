@@ -97,15 +97,10 @@ class GridCell(BaseModel):
 
 
 def _candidates(answer: Answer) -> list[Citation]:
-    """The closest passages an abstention shows as weak (not citations of an answer), if any."""
+    """The closest passages an abstention shows as weak (:class:`~core.types.WeakPassage`), as the page
+    viewer's citations: display only, never counted as citations of an answer."""
     abst = answer.abstention
-    found = list(getattr(abst, "candidates", None) or []) if abst is not None else []
-    out = []
-    for c in found:
-        cit = c if isinstance(c, Citation) else getattr(c, "citation", None)
-        if isinstance(cit, Citation):
-            out.append(cit)
-    return out
+    return [w.viewer_citation() for w in (abst.candidates if abst is not None else [])]
 
 
 def cell_from_answer(doc_id: str, column: GridColumn, answer: Answer, doc_hash: str = "") -> GridCell:

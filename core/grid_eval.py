@@ -62,11 +62,8 @@ def _shown(cell: GridCell) -> list[str]:
         return []
     quotes = [c.quote for cl in cell.answer.claims for c in cl.citations]
     abst = cell.answer.abstention
-    for cand in (getattr(abst, "candidates", None) or []) if abst is not None else []:
-        cit = getattr(cand, "citation", cand)
-        quote = getattr(cit, "quote", "")
-        if quote:
-            quotes.append(quote)
+    if abst is not None:  # a weak cell shows its closest passages (marked: not an answer)
+        quotes += [w.text for w in abst.candidates]
     return quotes
 
 
