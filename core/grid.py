@@ -103,8 +103,23 @@ def _candidates(answer: Answer) -> list[Citation]:
     return [w.viewer_citation() for w in (abst.candidates if abst is not None else [])]
 
 
-def cell_from_answer(doc_id: str, column: GridColumn, answer: Answer, doc_hash: str = "") -> GridCell:
-    """The grid cell an :class:`Answer` scoped to ``doc_id`` gives (status, short text, first citation)."""
+def closeness(answer: Answer) -> float | None:
+    """How close an abstained passages answer came: its best span's score over the threshold it missed
+    (``trace.passage_score / trace.passage_threshold``); ``None`` when not a passages answer."""
+    score, threshold = answer.trace.passage_score, answer.trace.passage_threshold
+    if score is None or not threshold or threshold <= 0:
+        return None
+    return score / threshold
+
+
+def cell_from_answer(doc_id: str, column: GridColumn, answer: Answer, doc_hash: str = "",
+                     weak_ratio: float = 0.9) -> GridCell:
+    """The grid cell an :class:`Answer` scoped to ``doc_id`` gives (status, short text, first citation).
+
+    An abstention whose closest passages scored at least ``weak_ratio`` of the threshold they missed
+    (:func:`closeness`; setting ``grid_weak_ratio``) is ``weak``; one further away, or with no passage,
+    is ``not_found`` (its closest passage still opens on click, never as an answer).
+    """
     cell = GridCell(doc_id=doc_id, column_id=column.id, question=column.question, status="not_found",
                     doc_hash=doc_hash, answer=answer, computed_at=time.time())
     if answer.status in ("answered", "partial") and answer.claims:
@@ -113,7 +128,8 @@ def cell_from_answer(doc_id: str, column: GridColumn, answer: Answer, doc_hash: 
         cell.text = claim.text
     else:
         cands = _candidates(answer)
-        if cands:
+        near = closeness(answer)
+        if cands and (near is None or near >= weak_ratio):
             cell.status = "weak"
             cell.text = cands[0].quote
     cit = cell.citation
@@ -324,7 +340,7 @@ def run_grid(
         # the cell's own stages (searching, reading …) are not forwarded: the grid reports cells
         answer = run(answer_question(workspace, col.question, settings, backend=backend, cancel=cancel,
                                      follow_up=False, scope=[doc_id]))
-        cell = cell_from_answer(doc_id, col, answer, hashes.get(doc_id, ""))
+        cell = cell_from_answer(doc_id, col, answer, hashes.get(doc_id, ""), settings.grid_weak_ratio)
         old = stored.get((doc_id, col.id))
         if old is not None and (old.note or old.correction):
             # the reviewer's words stay, marked as written about an earlier version of the cell

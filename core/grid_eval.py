@@ -21,7 +21,7 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from core.evaluate import EvalCase, open_workspaces, span_covers
-from core.grid import GridCell, GridColumn, run_grid
+from core.grid import GridCell, GridColumn, closeness, run_grid
 from core.pipeline import run
 from core.settings import Settings
 from core.types import ProgressEvent
@@ -114,5 +114,8 @@ def evaluate_grid(cases: list[EvalCase], config: WorkspacesConfig, *, settings: 
                 score.gold_shown += covered
                 hit = covered
             score.cells.append({"case_id": case.case_id, "doc_id": cell.doc_id, "status": cell.status,
-                                "must_abstain": case.must_abstain, "hit": bool(hit)})
+                                "must_abstain": case.must_abstain, "hit": bool(hit),
+                                "covered": bool(case.gold_quotes) and any(
+                                    span_covers(g, s) for g in case.gold_quotes for s in shown),
+                                "closeness": closeness(cell.answer) if cell.answer else None})
     return score

@@ -91,6 +91,12 @@ class Settings(BaseSettings):
         description="passages_min_score_scoped for a question in another language than the chunk of its best span, "
         "chosen the same way (0.258 ± 0.042).",
     )
+    grid_weak_ratio: float = Field(
+        0.9, ge=0, le=2,
+        description="Review grid: a cell whose passages answer abstained is 'weak' (its closest passage shown) when "
+        "that passage scored at least this share of the threshold it missed, else 'not found' (core/grid.py; "
+        "chosen by cross-validation over contracts, bench/grid.py).",
+    )
 
     # retrieval
     top_k: int = Field(6, ge=1, le=50, description="Chunks delivered to the model.")
