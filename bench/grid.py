@@ -2,6 +2,7 @@
 
     python bench/grid.py cuad --index-dir DIR            # every (contract, category) of the CUAD cases as a cell
     python bench/grid.py scale --docs 100 [--work DIR]  # N contracts (CUAD texts, copied and renamed) × 12 questions
+    python bench/grid.py weak-ratio REPORT.json          # grid_weak_ratio by 5-fold CV over contracts
 
 Prints: gold clause in the cell / absent clause "not found" (counts beside each ratio), and for
 `scale` the seconds to the first computed cell, the whole grid, and seconds per cell (median).
@@ -35,6 +36,53 @@ def cuad(args) -> None:
                           settings=settings, index_dir=Path(args.index_dir), backend=make_backend(settings, args.backend))
     print(f"CUAD grid, backend {args.backend}:")
     print(*score.lines(), sep="\n")
+
+
+def choose_weak_ratio(args) -> None:
+    """5-fold cross-validation over contracts of ``grid_weak_ratio`` on an ``eval --grid --json`` report.
+
+    A cell is right when an answerable clause is answered, or shown as weak with its gold inside,
+    and when an absent clause is neither answered nor shown as weak (so "not found"). The ratio
+    maximising the balanced accuracy (mean of the two rates) on four folds is scored on the fifth.
+    """
+    import json
+    import random
+
+    cells = json.loads(Path(args.report).read_text(encoding="utf-8"))["cells"]
+    grid = [round(0.5 + 0.02 * i, 2) for i in range(31)]
+
+    def right(c: dict, r: float) -> bool:
+        near = c["closeness"] if c["closeness"] is not None else 0.0
+        weak = c["status"] != "answered" and near >= r
+        if c["must_abstain"]:
+            return c["status"] != "answered" and not weak
+        return c["status"] == "answered" and c["covered"] or weak and c["covered"]
+
+    def balanced(cs: list[dict], r: float) -> float:
+        pos = [c for c in cs if not c["must_abstain"]]
+        neg = [c for c in cs if c["must_abstain"]]
+        rates = [sum(right(c, r) for c in g) / len(g) for g in (pos, neg) if g]
+        return sum(rates) / len(rates)
+
+    docs = sorted({c["doc_id"] for c in cells})
+    random.Random(0).shuffle(docs)
+    folds = [set(docs[i::5]) for i in range(5)]
+    chosen, held = [], []
+    for fold in folds:
+        train = [c for c in cells if c["doc_id"] not in fold]
+        r = max(grid, key=lambda x: (balanced(train, x), -abs(x - 0.9)))
+        chosen.append(r)
+        held += [(c, r) for c in cells if c["doc_id"] in fold]
+    pos = [(c, r) for c, r in held if not c["must_abstain"]]
+    neg = [(c, r) for c, r in held if c["must_abstain"]]
+    print(f"ratios chosen per fold: {chosen} (mean {sum(chosen) / len(chosen):.2f})")
+    print(f"held out: answerable right {sum(right(c, r) for c, r in pos)}/{len(pos)}, "
+          f"absent 'not found' {sum(right(c, r) for c, r in neg)}/{len(neg)}")
+    for r in (0.7, 0.8, 0.9, 1.0):
+        p = [c for c in cells if not c["must_abstain"]]
+        n = [c for c in cells if c["must_abstain"]]
+        print(f"  in-sample at {r}: answerable right {sum(right(c, r) for c in p)}/{len(p)}, "
+              f"absent not found {sum(right(c, r) for c in n)}/{len(n)}")
 
 
 def scale(args) -> None:
@@ -87,8 +135,10 @@ def main() -> None:
     s.add_argument("--questions", type=int, default=10)
     s.add_argument("--work")
     s.add_argument("--backend", default="passages", choices=["passages", "embedded"])
+    w = sub.add_parser("weak-ratio", help="choose grid_weak_ratio by 5-fold CV over contracts")
+    w.add_argument("report", help="the --json report of `verbatim eval CASES --grid`")
     args = p.parse_args()
-    cuad(args) if args.what == "cuad" else scale(args)
+    {"cuad": cuad, "scale": scale, "weak-ratio": choose_weak_ratio}[args.what](args)
 
 
 if __name__ == "__main__":

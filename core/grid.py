@@ -105,8 +105,8 @@ def _candidates(answer: Answer) -> list[Citation]:
 
 def closeness(answer: Answer) -> float | None:
     """How close an abstained passages answer came: its best span's score over the threshold it missed
-    (``trace.passage_score / trace.passage_threshold``); ``None`` when not a passages answer."""
-    score, threshold = answer.trace.passage_score, answer.trace.passage_threshold
+    (``trace.passage_best_score / trace.passage_threshold``); ``None`` when not a passages answer."""
+    score, threshold = answer.trace.passage_best_score, answer.trace.passage_threshold
     if score is None or not threshold or threshold <= 0:
         return None
     return score / threshold
