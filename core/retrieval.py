@@ -32,6 +32,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 import threading
 import time
 from collections import OrderedDict
@@ -221,6 +222,16 @@ def default_k(settings: Settings, scope: ScopeInfo) -> int:
     return settings.top_k
 
 
+_IDENTIFIER = re.compile(r"\b(?=[\w./-]*\d)(?=[\w./-]*[^\W\d_])\w+(?:[-./]\w+)+\b", re.UNICODE)
+
+
+def identifiers(text: str) -> list[str]:
+    """Identifiers ``text`` names: tokens joining letters and digits with ``-``, ``.`` or ``/``
+    ("D-207", "PO-2024-0017", "ART-12.3"), in order, without repeats; dates and plain numbers
+    ("01/02/2024", "12.480,50") have no letter and are not identifiers."""
+    return list(dict.fromkeys(m.group(0) for m in _IDENTIFIER.finditer(text)))
+
+
 @dataclass
 class Search:
     """One ranking of the fusion: what is searched and how much it weighs.
@@ -229,7 +240,10 @@ class Search:
     ``"wording"`` (a clause type's contract wording; weight ``settings.wording_weight`` ×
     ``strength``), ``"lexicon"`` (the bilingual vocabulary's terms, BM25; ``settings.lexicon_weight``),
     ``"gloss"`` (the question rendered word for word in the documents' language, or translated by
-    the model, dense; ``settings.gloss_weight``), ``"extra"`` (HyDE; ``settings.wording_weight``).
+    the model, dense; ``settings.gloss_weight``), ``"extra"`` (HyDE; ``settings.wording_weight``),
+    ``"identifier"`` (the identifiers the question names, "unit D-207", "PO-2024-0017", BM25;
+    ``settings.wording_weight``: an exact reference is as precise a signal as a clause's wording —
+    the same weight, not tuned separately).
     """
 
     name: str
@@ -339,6 +353,13 @@ def plan_searches(workspace: Workspace, question: str, settings: Settings, *, sc
     for n, text in enumerate(extra_dense or []):
         searches.append(Search(f"dense:extra{n}", "extra", 1.0, lambda t=text: workspace.dense_search(
             t, settings.dense_candidates, exclude, only)))
+    idents = identifiers(keyword_query)
+    if idents:
+        # a row, an invoice or a clause named by its identifier: the chunks holding it exactly rank
+        # with the weight of a clause's wording, so the clause-type rankings cannot bury the row
+        text = " ".join(idents)
+        searches.append(Search("bm25:identifiers", "identifier", 1.0, lambda t=text: workspace.bm25_search(
+            t, settings.bm25_candidates, exclude, only)))
     return Plan(info, keyword_query, only, exclude, matches, check, searches)
 
 

@@ -147,8 +147,6 @@ def parse_email(path: Path, *, data: bytes | None = None, ocr: bool = False, dep
     Raises:
         IngestError: empty file, or no readable body and no attachment.
     """
-    from core.ingest.files import parse_bytes
-
     msg = read_message(path.read_bytes() if data is None else data, path)
     out = TextBuilder()
     header_lines = [f"{name}: {msg[name]}" for name in ("From", "To", "Cc", "Date", "Subject") if msg[name]]
@@ -180,16 +178,31 @@ def parse_email(path: Path, *, data: bytes | None = None, ocr: bool = False, dep
         if payload is None:
             warnings.append((None, f"attachment {name} could not be read: its transfer encoding is broken"))
             continue
-        member = Path(f"{path}{ATTACHMENT_SEP}{name}")
-        try:
-            doc = parse_bytes(member, payload, ocr=ocr, depth=depth + 1)
-        except IngestError as exc:
-            warnings.append((None, f"attachment {name} could not be read: {exc.reason}"))
-            continue
-        doc.name = f"{display}{ATTACHMENT_SEP}{name}"
-        warnings.extend((None, f"attachment {name}" + (f", page {p}" if p else "") + f": {w}") for p, w in doc.warnings)
-        found.append(doc)
+        doc = read_attachment(path, display, name, payload, warnings, ocr=ocr, depth=depth)
+        if doc is not None:
+            found.append(doc)
     if not page.text.strip() and not found:
         raise IngestError(str(path), "e-mail has no text")
     return ParsedDocument(path, "", [page], "email", title=str(msg["Subject"] or "") or path.name,
                           warnings=warnings, attachments=found)
+
+
+def read_attachment(path: Path, display: str, name: str, payload: bytes, warnings: list[tuple[int | None, str]],
+                    *, ocr: bool, depth: int) -> ParsedDocument | None:
+    """An attachment ``name`` of the message at ``path`` read as a document of its own (cited as
+    ``"message › name"``), or ``None`` with the reason appended to ``warnings`` when it cannot be read.
+
+    Shared by e-mail (.eml) and Outlook (.msg, :mod:`core.ingest.msg`) messages; the attachment's own
+    warnings are carried over, prefixed with its name (and page).
+    """
+    from core.ingest.files import parse_bytes  # the readers of every format (imports this module)
+
+    member = Path(f"{path}{ATTACHMENT_SEP}{name}")
+    try:
+        doc = parse_bytes(member, payload, ocr=ocr, depth=depth + 1)
+    except IngestError as exc:
+        warnings.append((None, f"attachment {name} could not be read: {exc.reason}"))
+        return None
+    doc.name = f"{display}{ATTACHMENT_SEP}{name}"
+    warnings.extend((None, f"attachment {name}" + (f", page {p}" if p else "") + f": {w}") for p, w in doc.warnings)
+    return doc

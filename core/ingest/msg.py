@@ -22,7 +22,8 @@ import struct
 from pathlib import Path
 
 from core.errors import IngestError
-from core.ingest.base import ATTACHMENT_SEP, SUPPORTED_SUFFIXES, ParsedDocument, TextBuilder, display_name
+from core.ingest.base import SUPPORTED_SUFFIXES, ParsedDocument, TextBuilder, display_name
+from core.ingest.email import read_attachment
 
 # [MS-OXPROPS] property ids
 _SUBJECT, _BODY, _HTML = "0037", "1000", "1013"
@@ -115,7 +116,6 @@ def parse_msg(path: Path, *, data: bytes | None = None, ocr: bool = False, depth
         IngestError: not an Outlook message, or no text and no readable attachment.
     """
     from core.ingest.email import MAX_NESTING, _add_plain_body
-    from core.ingest.files import parse_bytes
     from core.ingest.html import html_to_page
 
     raw = path.read_bytes() if data is None else data
@@ -152,15 +152,9 @@ def parse_msg(path: Path, *, data: bytes | None = None, ocr: bool = False, depth
         if suffix in (".eml", ".msg") and depth + 1 > MAX_NESTING:
             warnings.append((None, f"attachment {name} not indexed: messages nested deeper than {MAX_NESTING}"))
             continue
-        member = Path(f"{path}{ATTACHMENT_SEP}{name}")
-        try:
-            doc = parse_bytes(member, payload, ocr=ocr, depth=depth + 1)
-        except IngestError as exc:
-            warnings.append((None, f"attachment {name} could not be read: {exc.reason}"))
-            continue
-        doc.name = f"{display}{ATTACHMENT_SEP}{name}"
-        warnings.extend((None, f"attachment {name}" + (f", page {p}" if p else "") + f": {w}") for p, w in doc.warnings)
-        found.append(doc)
+        doc = read_attachment(path, display, name, payload, warnings, ocr=ocr, depth=depth)
+        if doc is not None:
+            found.append(doc)
     if not page.text.strip() and not found:
         raise IngestError(str(path), "Outlook message has no text")
     return ParsedDocument(path, "", [page], "email", title=headers["Subject"] or path.name,
