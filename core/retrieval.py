@@ -241,9 +241,9 @@ class Search:
     ``strength``), ``"lexicon"`` (the bilingual vocabulary's terms, BM25; ``settings.lexicon_weight``),
     ``"gloss"`` (the question rendered word for word in the documents' language, or translated by
     the model, dense; ``settings.gloss_weight``), ``"extra"`` (HyDE; ``settings.wording_weight``),
-    ``"identifier"`` (the identifiers the question names, "unit D-207", "PO-2024-0017", BM25;
-    ``settings.wording_weight``: an exact reference is as precise a signal as a clause's wording —
-    the same weight, not tuned separately).
+    ``"identifier"`` (the identifiers the question names, "unit D-207", "PO-2024-0017", BM25 of
+    those alone; weight 1 like the question's own rankings: they are the question's words. At the
+    clause wording's weight it cost 4 CUAD gold quotes whose questions carry a title's "COVID-19").
     """
 
     name: str
@@ -253,7 +253,7 @@ class Search:
 
     def weight(self, settings: Settings) -> float:
         """This ranking's weight in the fusion under ``settings``."""
-        if self.kind == "question":
+        if self.kind in ("question", "identifier"):
             return 1.0
         if self.kind == "lexicon":
             return settings.lexicon_weight * self.strength
@@ -353,10 +353,13 @@ def plan_searches(workspace: Workspace, question: str, settings: Settings, *, sc
     for n, text in enumerate(extra_dense or []):
         searches.append(Search(f"dense:extra{n}", "extra", 1.0, lambda t=text: workspace.dense_search(
             t, settings.dense_candidates, exclude, only)))
-    idents = identifiers(keyword_query)
+    # an identifier of a document's own name or title ("the COVID-19 amendment") names the document,
+    # not a row or clause in it: only the others are searched as identifiers
+    names = " ".join([*info.titles, *eligible_docs]).casefold()
+    idents = [i for i in identifiers(keyword_query) if i.casefold() not in names]
     if idents:
-        # a row, an invoice or a clause named by its identifier: the chunks holding it exactly rank
-        # with the weight of a clause's wording, so the clause-type rankings cannot bury the row
+        # a row, an invoice or a clause named by its identifier: one more ranking of the chunks holding
+        # it exactly, so the clause-type rankings cannot bury the row
         text = " ".join(idents)
         searches.append(Search("bm25:identifiers", "identifier", 1.0, lambda t=text: workspace.bm25_search(
             t, settings.bm25_candidates, exclude, only)))
