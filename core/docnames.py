@@ -51,7 +51,8 @@ SALIENT_MIN = 3
 #: (:func:`core.store.profiles.read_profiles`). 2: possessives, compounds, initialisms, proper names.
 PROFILE_VERSION = 2
 
-_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*['’]?", re.UNICODE)
+#: A word of a name: letters and digits, inner and final apostrophes kept ("Acme's", "Industries'").
+NAME_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*['’]?", re.UNICODE)
 _POSSESSIVE = re.compile(r"['’]s?$")
 
 
@@ -69,13 +70,13 @@ def name_word(word: str) -> str:
 def fold_words(text: str) -> list[str]:
     """The folded words of ``text`` (letters and digits, inner apostrophes kept, final possessives
     dropped: :func:`name_word`), in order."""
-    return [w for w in (name_word(m.group(0)) for m in _WORD.finditer(text)) if w]
+    return [w for w in (name_word(m.group(0)) for m in NAME_WORD.finditer(text)) if w]
 
 
 def word_spans(text: str) -> list[tuple[str, int, int, str]]:
     """``(name_word, start, end, raw word)`` for each word of ``text`` (character offsets)."""
     out = []
-    for m in _WORD.finditer(text):
+    for m in NAME_WORD.finditer(text):
         w = name_word(m.group(0))
         if w:
             out.append((w, m.start(), m.end(), m.group(0)))
@@ -161,7 +162,7 @@ def _capitalised_runs(head: str) -> tuple[set[str], list[list[str]]]:
     runs: list[list[str]] = []
     run: list[str] = []
     last_end = -1
-    for m in _WORD.finditer(head):
+    for m in NAME_WORD.finditer(head):
         word = m.group(0)
         has_digit = any(ch.isdigit() for ch in word)
         capital = word[0].isupper()
@@ -237,7 +238,7 @@ def build_profile(doc_id: str, path: str, title: str, head: str, text: str = "")
     lower: set[str] = set()
     alone: set[str] = set()  # capitalised words seen outside a longer capitalised name
     counts: dict[str, int] = {}
-    found = list(_WORD.finditer(body))
+    found = list(NAME_WORD.finditer(body))
 
     def capital_name(k: int) -> bool:
         raw = found[k].group(0)

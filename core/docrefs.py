@@ -74,6 +74,7 @@ from core.docnames import (  # noqa: F401 - re-exported: callers import them fro
     KIND_ES_EN,
     KIND_ES_EN_PHRASES,
     KIND_WORDS,
+    NAME_WORD,
     PROFILE_VERSION,
     DocProfile,
     build_profile,
@@ -110,7 +111,6 @@ MIN_LOOKUP_LEN = 5
 #: A quoted text this similar to a file name (rapidfuzz fuzz.ratio, 0-100) names that file.
 FILE_QUOTE_RATIO = 90.0
 
-_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*['’]?", re.UNICODE)
 # Sentence punctuation ends a naming run; commas, periods of abbreviations, ampersands and
 # hyphens do not ("Duckwall-Alco Stores, Inc. for Equipment Leasing").
 _RUN_BREAK = re.compile(r"[;?!:¿¡\n]|\.\s+(?=[A-ZÁÉÍÓÚÑ¿¡])")
@@ -479,7 +479,7 @@ def strip_reference(question: str, names: frozenset[str], protected: frozenset[s
     itself when the result would be empty or hold no word outside the removed runs.
     """
     names = names | also
-    tokens = list(_WORD.finditer(question))
+    tokens = list(NAME_WORD.finditer(question))
     # by position: "disclosure" in a quoted file name names it, "allow disclosure to advisers" does not
     strong = _strong_positions(_question_words(question), names)
     kinds = []

@@ -112,7 +112,7 @@ def condense_question(backend: Backend, question: str, history: list[Turn]) -> t
         ModelUnavailableError: the backend cannot be reached (any other failure of the
             call falls back, with the error in ``detail``).
     """
-    from core.generate import parse_json_object
+    from core.replies import parse_json_object
 
     turns = [(t.question.strip(), " ".join(t.answer.split())[:MAX_TURN_ANSWER_CHARS]) for t in history[-MAX_HISTORY_TURNS:]]
     while True:

@@ -34,7 +34,7 @@ TOKENS_EVERY_S = 0.5
 class ClaimStream:
     """Feed it the reply's text pieces; it returns each claim object (a ``dict``) once it is closed.
 
-    Reasoning blocks, in every form :func:`core.generate.final_answer` knows, are skipped;
+    Reasoning blocks, in every form :func:`core.replies.final_answer` knows, are skipped;
     an unfinished one holds everything back until it ends, and so does a reply that
     begins with prose before any reasoning tag has appeared (its opening tag may have been
     written by the chat template, case B39-a): a draft inside reasoning is never handed

@@ -147,7 +147,7 @@ def translate_question(backend, question: str, target_lang: str, warnings: list[
     question, or more than three times as long (a model that answered instead of translating).
     The translation is only ever a search query: evidence is still quoted from the documents.
     """
-    from core.generate import parse_json_object
+    from core.replies import parse_json_object
 
     language = LANG_NAMES.get(target_lang, target_lang)
     messages = [{"role": "system", "content": TRANSLATE_PROMPT.format(language=language)},

@@ -466,7 +466,7 @@ def judge_support(backend, claim: Claim, *, max_tokens: int = 160) -> SupportVer
     """
     from pydantic import ValidationError
 
-    from core.generate import parse_json_object
+    from core.replies import parse_json_object
     from core.prompts import JUDGE_PROMPT, judge_message
 
     quotes = [c.quote for c in claim.citations]

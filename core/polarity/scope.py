@@ -35,7 +35,7 @@ import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
-from core.polarity import lexicon as lx
+import core.polarity.lexicon as lx
 
 _TOKEN = re.compile(r"\d[\d.,]*|[^\W\d_]+(?:'[^\W\d_]+)?|[,;:.!?()]", re.UNICODE)
 _PREFIX = re.compile(r"^(?:un|in|im|ir|il|non|des|dis)(?=[^\W\d_]{4,})")

@@ -189,7 +189,7 @@ def small_disk(tmp_path: Path):
     point.mkdir()
     if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=16m", "tmpfs", str(point)],
                       capture_output=True).returncode != 0:
-        pytest.skip("mount refused here")
+        pytest.skip("mount refused here (a container without the right to mount a tmpfs); the injected faults still run")
     try:
         yield point
     finally:
@@ -246,7 +246,7 @@ def test_a_read_only_data_folder_answers_and_says_why_it_cannot_index(tmp_path, 
         home.mkdir()
         if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=32m", "tmpfs", str(home)],
                           capture_output=True).returncode != 0:
-            pytest.skip("mount refused here")
+            pytest.skip("mount refused here (a container without the right to mount a tmpfs); the injected faults still run")
     monkeypatch.setenv("VERBATIM_HOME", str(home))
     try:
         _index("w", folder)

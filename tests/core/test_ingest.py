@@ -21,10 +21,6 @@ def _cases():
 
 # Kinds of input not handled yet, with the issue that fixes them. A strict xfail: the test
 # fails as soon as the kind is fixed, so the entry must then be removed (never a skip).
-_LATER: dict[str, str] = {
-}
-
-
 def _case_files(name: str) -> list:
     """The files of a case entry: one file, or every file under a folder entry ("B41_…/")."""
     path = CASES / name
@@ -40,9 +36,7 @@ def _quote_cases():
         if case["expected"]["type"] != "quote":
             continue
         for f in files:
-            reason = _LATER.get(f)
-            marks = [pytest.mark.xfail(reason=reason, strict=True)] if reason else []
-            out.append(pytest.param(f, case["expected"], id=f"{case['case_id']}-{f}-{case['expected']['quote'][:20]}", marks=marks))
+            out.append(pytest.param(f, case["expected"], id=f"{case['case_id']}-{f}-{case['expected']['quote'][:20]}"))
     return out
 
 
