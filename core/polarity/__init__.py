@@ -66,8 +66,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
-from core.polarity.lexicon import RESTATEMENTS
-from core.polarity.scope import Word, language, prefix_base, read
+from core.polarity.compare import Comparison, compare
 
 __all__ = ["PolarityVerdict", "check_polarity", "polarity_mismatch"]
 
@@ -87,112 +86,34 @@ class PolarityVerdict:
     agreements: int = 0
 
 
-def _with_prefixes(words: list[Word], other: list[Word], lang: str) -> list[Word]:
-    """A word negated by a prefix ("unenforceable") counts as its base negated when only the
-    base occurs in the other text."""
-    other_stems = {s for w in other for s in w.stems}
-    out = []
-    for w in words:
-        base = prefix_base(w, lang)
-        if base and base & other_stems and not w.stems & other_stems:
-            pol = None if w.polarity is None else 1 - w.polarity
-            out.append(Word(w.text, base, pol, True, w.subject, w.cond))
-        else:
-            out.append(w)
-    return out
+def _rules(c: Comparison) -> PolarityVerdict:
+    """The hand-written decision (see the module docstring) over a :class:`Comparison`."""
+    conflicts = list(c.strong) + list(c.weak)
+    if not c.strong and (c.agreements or not c.weak):
+        return PolarityVerdict("agree", "", 0, c.agreements)
+    reason = _reason(c)
+    if len(c.strong) > c.agreements and not c.restated and (c.headed or len(c.strong) >= 2):
+        return PolarityVerdict("contradict", reason, len(conflicts), c.agreements)
+    return PolarityVerdict("unsure", reason, len(conflicts), c.agreements)
 
 
-def _keys(stems: frozenset[str]) -> frozenset[str]:
-    """Match keys of a word: its stems, and each without an agent suffix ("waiver" → "waiv")."""
-    out = set(stems)
-    for st in stems:
-        for suffix in ("er",):  # not "or": Licensor/Licensee, Lessor/Lessee are different parties
-            if st.endswith(suffix) and len(st) - len(suffix) >= 4:
-                out.add(st[: -len(suffix)])
-                break
-    return frozenset(out)
-
-
-def _same(a: frozenset[str], b: frozenset[str]) -> bool:
-    """Same word: a shared stem, or one stem the other plus an agent suffix ("waiv"/"waiver")."""
-    return bool(_keys(a) & _keys(b))
-
-
-def _index(words: list[Word]) -> dict[str, list[Word]]:
-    out: dict[str, list[Word]] = {}
-    for w in words:
-        for k in _keys(w.stems):
-            out.setdefault(k, []).append(w)
-    return out
-
-
-def _swapped(one: list[Word], other: list[Word]) -> bool:
-    """True when a word is only what an exception requires on one side ("without *B*'s consent")
-    and only what the rule restricts on the other ("*B* may not assign"): the roles were swapped."""
-    return (all(x.excepted for x in one)
-            and all(not x.excepted and (x.cond or x.restricted or x.polarity == 1) for x in other))
-
-
-def _effective(word: Word, other_states_condition: bool) -> int | None:
-    return None if word.cond and other_states_condition else word.polarity
+def _reason(c: Comparison) -> str:
+    """One sentence naming the first conflicting word of ``c`` ('' when there is none)."""
+    conflicts = list(c.strong) + list(c.weak)
+    if not conflicts:
+        return ""
+    word, in_claim = conflicts[0]
+    if in_claim is None:
+        return f"'{word}' is what the exception requires on one side and what the rule restricts on the other"
+    if word == "bound":
+        return "the claim's bound goes the other way from its quotes' (at most / at least, by / after)"
+    where = "the claim, not in its quotes" if in_claim else "the quotes, not in the claim"
+    return f"'{word}' is negated in {where}"
 
 
 @lru_cache(maxsize=2048)
 def _check(claim: str, quotes: tuple[str, ...]) -> PolarityVerdict:
-    claim_read = read([claim])
-    quote_read = read(list(quotes))
-    # what only the exception names ("consent" in "without the Company's consent", not "Company")
-    excepted = ({k for w in quote_read.words if w.excepted for k in _keys(w.stems)}
-                - {k for w in quote_read.words if not w.excepted for k in _keys(w.stems)})
-    # the claim restates the quote's condition when it states (un-negated) what the exception requires
-    claim_condition = claim_read.condition or any(
-        w.polarity == 0 and not w.subject and _keys(w.stems) & excepted for w in claim_read.words)
-    lang = language(claim + " " + " ".join(quotes))
-    cw = _with_prefixes(claim_read.words, quote_read.words, lang)
-    qw = _with_prefixes(quote_read.words, claim_read.words, lang)
-    strong: list[tuple[str, bool | None]] = []
-    weak: list[tuple[str, bool | None]] = []
-    agreements = headed = 0
-    c_index, q_index = _index(cw), _index(qw)
-    both_except = any(w.excepted for w in cw) and any(w.excepted for w in qw)
-    seen: set[str] = set()
-    for w in cw:
-        keys = _keys(w.stems)
-        if keys & seen:
-            continue
-        seen |= keys
-        c_occ = list({id(x): x for k in keys for x in c_index.get(k, [])}.values())
-        q_occ = list({id(x): x for k in keys for x in q_index.get(k, [])}.values())
-        if not q_occ:
-            continue
-        if both_except and (_swapped(c_occ, q_occ) or _swapped(q_occ, c_occ)):
-            strong.append((w.text, None))  # "A may not assign without B's consent" / "B … without A's consent"
-            continue
-        c_pols = {_effective(x, quote_read.condition) for x in c_occ} - {None}
-        q_pols = {_effective(x, claim_condition) for x in q_occ} - {None}
-        if not c_pols or not q_pols:
-            continue
-        if len(c_pols) == 1 and len(q_pols) == 1 and c_pols != q_pols:
-            subject = any(x.subject for x in c_occ + q_occ)
-            (weak if subject else strong).append((w.text, 1 in c_pols))
-            if not subject and any(x.head for x in c_occ + q_occ):
-                headed += 1
-        elif 1 in c_pols & q_pols:
-            agreements += 1
-    conflicts = strong + weak
-    if not strong and (agreements or not weak):
-        return PolarityVerdict("agree", "", 0, agreements)
-    word, in_claim = conflicts[0]
-    where = "the claim, not in its quotes" if in_claim else "the quotes, not in the claim"
-    reason = f"'{word}' is negated in {where}"
-    if in_claim is None:
-        reason = f"'{word}' is what the exception requires on one side and what the rule restricts on the other"
-    if word == "bound":
-        reason = ("the claim's bound goes the other way from its quotes' (at most / at least, by / after)")
-    restated = (claim_read.tokens & RESTATEMENTS) - quote_read.tokens
-    if len(strong) > agreements and not restated and (headed or len(strong) >= 2):
-        return PolarityVerdict("contradict", reason, len(conflicts), agreements)
-    return PolarityVerdict("unsure", reason, len(conflicts), agreements)
+    return _rules(compare(claim, quotes))
 
 
 def check_polarity(claim: str, quotes: list[str]) -> PolarityVerdict:

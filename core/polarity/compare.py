@@ -1,0 +1,208 @@
+"""Comparison of a claim's negation with its quotes': the shared words and how their polarity differs.
+
+:func:`compare` reads both texts with :mod:`core.polarity.scope` and returns a
+:class:`Comparison` (counts of conflicting and agreeing words, which kind they are, and a few
+whole-text facts). :mod:`core.polarity` turns it into a decision; :func:`features` turns it into
+the numeric vector its decision policy weighs (:mod:`core.polarity.policy`).
+
+Matching: two words are the same when they share a Snowball stem in the text's language, or one
+stem is the other plus an agent suffix ("waive"/"waiver"). For each shared word the polarities
+are compared when each side gives it one value:
+
+* a *conflict* is a word stated on one side and negated on the other; it is *strong* when the
+  word is in predicate position on both sides, *weak* when it is a subject or the argument of a
+  negated inclusion ("X shall not include Y" = "Y is excluded from X");
+* an *agreement* is a word negated on both sides;
+* a conditional word ("shall not *assign* without consent") is not compared when the other text
+  states the condition ("requires", "only if", "unless", or the excepted words stated positively);
+* bounds compare their direction ("zzbound"), not their object;
+* roles: when both texts hold an exception, a word that is only what the exception requires on
+  one side and only the restricted party or act on the other is a strong conflict (swapped).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import core.polarity.lexicon as lx
+from core.polarity.scope import Word, language, prefix_base, read, tokens
+
+__all__ = ["Comparison", "compare", "features", "FEATURES"]
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """What :func:`compare` found for one (claim, quotes) pair.
+
+    ``strong`` / ``weak``: the conflicting words, each ``(text, in_claim)`` where ``in_claim`` is
+    True when the claim holds the negated side, False for the quotes, None for a role swap.
+    ``agreements``: shared words negated on both sides. ``headed``: strong conflicts on a
+    predicate (first content word after a modal or cue). ``restated``: restating words
+    (:data:`core.polarity.lexicon.RESTATEMENTS`) in the claim but not its quotes.
+    ``claim_cues`` / ``quote_cues``: negation cues counted in each text (sentential, determiner,
+    lexical, "without", upper bounds). ``overlap``: share (0..1) of the claim's content words
+    that its quotes also hold. ``compared``: shared words whose polarities were compared.
+    """
+
+    strong: tuple[tuple[str, bool | None], ...] = ()
+    weak: tuple[tuple[str, bool | None], ...] = ()
+    agreements: int = 0
+    headed: int = 0
+    restated: frozenset[str] = field(default_factory=frozenset)
+    claim_cues: int = 0
+    quote_cues: int = 0
+    overlap: float = 0.0
+    compared: int = 0
+    swapped: bool = False
+    bound: bool = False
+    claim_exception: bool = False
+    quote_exception: bool = False
+
+
+def _with_prefixes(words: list[Word], other: list[Word], lang: str) -> list[Word]:
+    """A word negated by a prefix ("unenforceable") counts as its base negated when only the
+    base occurs in the other text."""
+    other_stems = {s for w in other for s in w.stems}
+    out = []
+    for w in words:
+        base = prefix_base(w, lang)
+        if base and base & other_stems and not w.stems & other_stems:
+            pol = None if w.polarity is None else 1 - w.polarity
+            out.append(Word(w.text, base, pol, True, w.subject, w.cond))
+        else:
+            out.append(w)
+    return out
+
+
+def _keys(stems: frozenset[str]) -> frozenset[str]:
+    """Match keys of a word: its stems, and each without an agent suffix ("waiver" → "waiv")."""
+    out = set(stems)
+    for st in stems:
+        for suffix in ("er",):  # not "or": Licensor/Licensee, Lessor/Lessee are different parties
+            if st.endswith(suffix) and len(st) - len(suffix) >= 4:
+                out.add(st[: -len(suffix)])
+                break
+    return frozenset(out)
+
+
+def _index(words: list[Word]) -> dict[str, list[Word]]:
+    out: dict[str, list[Word]] = {}
+    for w in words:
+        for k in _keys(w.stems):
+            out.setdefault(k, []).append(w)
+    return out
+
+
+def _swapped(one: list[Word], other: list[Word]) -> bool:
+    """True when a word is only what an exception requires on one side ("without *B*'s consent")
+    and only what the rule restricts on the other ("*B* may not assign"): the roles were swapped."""
+    return (all(x.excepted for x in one)
+            and all(not x.excepted and (x.cond or x.restricted or x.polarity == 1) for x in other))
+
+
+def _effective(word: Word, other_states_condition: bool) -> int | None:
+    return None if word.cond and other_states_condition else word.polarity
+
+
+_CUES = lx.NEGATION | lx.NEG_DETERMINERS | lx.CONTINUING | lx.WITHOUT | {"no", "zzlex", "zzle"}
+
+
+def _cues(text_parts: list[str]) -> tuple[int, bool]:
+    """Negation cues in the texts (sentential, determiner, lexical, "without", upper bound), and
+    whether an exception marker ("unless", "except", "other than", "only if") occurs."""
+    n, exc = 0, False
+    for part in text_parts:
+        for tok, orig in tokens(part):
+            if tok in _CUES or (lx.LEXICAL.match(tok) and (orig.islower() or orig.isupper() and len(orig) > 1)):
+                n += 1
+            exc = exc or tok in ("zzexc", "zzother", "zzonly")
+    return n, exc
+
+
+@lru_cache(maxsize=4096)
+def compare(claim: str, quotes: tuple[str, ...]) -> Comparison:
+    """Compare the polarity of the words ``claim`` shares with its ``quotes`` (read together, in order).
+
+    Args:
+        claim: the model's sentence.
+        quotes: its verified quotes in citation order (a tuple, so results can be cached).
+
+    Returns:
+        A :class:`Comparison`.
+    """
+    claim_read = read([claim])
+    quote_read = read(list(quotes))
+    # what only the exception names ("consent" in "without the Company's consent", not "Company")
+    excepted = ({k for w in quote_read.words if w.excepted for k in _keys(w.stems)}
+                - {k for w in quote_read.words if not w.excepted for k in _keys(w.stems)})
+    # the claim restates the quote's condition when it states (un-negated) what the exception requires
+    claim_condition = claim_read.condition or any(
+        w.polarity == 0 and not w.subject and _keys(w.stems) & excepted for w in claim_read.words)
+    lang = language(claim + " " + " ".join(quotes))
+    cw = _with_prefixes(claim_read.words, quote_read.words, lang)
+    qw = _with_prefixes(quote_read.words, claim_read.words, lang)
+    strong: list[tuple[str, bool | None]] = []
+    weak: list[tuple[str, bool | None]] = []
+    agreements = headed = compared = 0
+    swapped = False
+    c_index, q_index = _index(cw), _index(qw)
+    both_except = any(w.excepted for w in cw) and any(w.excepted for w in qw)
+    seen: set[str] = set()
+    content = shared = 0
+    for w in cw:
+        keys = _keys(w.stems)
+        if keys & seen:
+            continue
+        seen |= keys
+        content += w.text != "bound"
+        c_occ = list({id(x): x for k in keys for x in c_index.get(k, [])}.values())
+        q_occ = list({id(x): x for k in keys for x in q_index.get(k, [])}.values())
+        if not q_occ:
+            continue
+        shared += w.text != "bound"
+        if both_except and (_swapped(c_occ, q_occ) or _swapped(q_occ, c_occ)):
+            strong.append((w.text, None))  # "A may not assign without B's consent" / "B … without A's consent"
+            swapped = True
+            continue
+        c_pols = {_effective(x, quote_read.condition) for x in c_occ} - {None}
+        q_pols = {_effective(x, claim_condition) for x in q_occ} - {None}
+        if not c_pols or not q_pols:
+            continue
+        compared += 1
+        if len(c_pols) == 1 and len(q_pols) == 1 and c_pols != q_pols:
+            subject = any(x.subject for x in c_occ + q_occ)
+            (weak if subject else strong).append((w.text, 1 in c_pols))
+            if not subject and any(x.head for x in c_occ + q_occ):
+                headed += 1
+        elif 1 in c_pols & q_pols:
+            agreements += 1
+    claim_cues, claim_exc = _cues([claim])
+    quote_cues, quote_exc = _cues(list(quotes))
+    return Comparison(
+        strong=tuple(strong), weak=tuple(weak), agreements=agreements, headed=headed,
+        restated=frozenset((claim_read.tokens & lx.RESTATEMENTS) - quote_read.tokens),
+        claim_cues=claim_cues, quote_cues=quote_cues, overlap=shared / content if content else 0.0,
+        compared=compared, swapped=swapped, bound=any(t == "bound" for t, _ in strong + weak),
+        claim_exception=claim_exc, quote_exception=quote_exc)
+
+
+FEATURES = ("strong", "weak", "agreements", "headed", "bound", "swapped", "restated", "cue_parity",
+            "cues_one_side", "overlap", "exception_differs")
+"""Names of :func:`features`' values, in order. Each is a general property of the pair, none a word."""
+
+
+def features(c: Comparison) -> list[float]:
+    """The numeric description of a :class:`Comparison` that :mod:`core.polarity.policy` weighs.
+
+    Returns:
+        ``len(FEATURES)`` floats: strong / weak conflicts and agreements (counts capped at 3),
+        a predicate conflict (0/1), a bound's direction flipped (0/1), roles swapped (0/1), a
+        restating word in the claim only (0/1), the parity of negation cues differs (0/1),
+        negation cues on one side only (0/1), the share of the claim's content words in its
+        quotes (0..1), an exception marker on one side only (0/1).
+    """
+    return [float(min(len(c.strong), 3)), float(min(len(c.weak), 3)), float(min(c.agreements, 3)),
+            float(c.headed > 0), float(c.bound), float(c.swapped), float(bool(c.restated)),
+            float(c.claim_cues % 2 != c.quote_cues % 2), float((c.claim_cues == 0) != (c.quote_cues == 0)),
+            c.overlap, float(c.claim_exception != c.quote_exception)]
