@@ -15,8 +15,21 @@ remove-kinds the share shown *without* a warning (target <= 3 %) and warned; ove
 of all pairs kept with a warning (target <= 10 %). ``--markdown`` prints the table for
 bench/README.md; ``--errors`` lists the misjudged pairs.
 
+Leave-documents-out (``--cv``): the pool's 253 pairs are grouped by ``source_doc`` (15 CUAD
+contracts). In each of the 15 folds one contract is held out; the decision policy
+(:data:`core.polarity.POLICIES`: what evidence removes, what warns, structural flips on/off) is
+chosen on the other 14 contracts' pairs by the cost  removed-correct rate + silent-contradicted
+rate + ``--warn-weight`` × warned rate  (default 0.3), and applied to the held-out contract.
+Printed: per kind, "before" (the fixed policy of 2026-12-01, ``Policy("predicate_or_two",
+"any", False)``) and "after" (each pair judged by the policy its fold chose), over the pool and
+over its ``pairs_dev.jsonl`` rows; and which policy each fold chose. A pair the facts check
+removes stays removed whatever the policy. ``--pairs FILE`` measures any other file (the
+untouched check set) with the shipped policy instead.
+
 Run from the checkout root (``PYTHONPATH=/other/checkout`` measures another tree's ``core``):
     PYTHONPATH=$PWD .venv/bin/python bench/support.py --split dev [--markdown] [--errors]
+    PYTHONPATH=$PWD .venv/bin/python bench/support.py --cv [--warn-weight 0.3] [--markdown]
+    PYTHONPATH=$PWD .venv/bin/python bench/support.py --pairs bench/data/support_check.jsonl [--errors]
 """
 
 from __future__ import annotations
@@ -30,6 +43,8 @@ from pathlib import Path
 
 sys.path.insert(0, os.environ.get("PYTHONPATH", "").split(":")[0] or str(Path(__file__).resolve().parents[1]))
 
+from core.polarity import POLICIES, Policy, decide  # noqa: E402
+from core.polarity.compare import compare  # noqa: E402
 from core.settings import Settings  # noqa: E402
 from core.types import Chunk, ModelAnswer, ModelCitation, ModelClaim  # noqa: E402
 from core.verify import verify_claims  # noqa: E402
@@ -41,7 +56,9 @@ KINDS = ["keep_paraphrase", "keep_positive_restatement", "keep_two_quote", "remo
 
 
 def load(split: str) -> list[dict]:
-    """The pairs of ``split`` (dev | train | pool)."""
+    """The pairs of ``split`` (dev | train | pool), or of a JSONL file when ``split`` is a path."""
+    if split not in ("dev", "train", "pool"):
+        return [json.loads(x) for x in Path(split).read_text(encoding="utf-8").splitlines() if x.strip()]
     def rows(name: str) -> list[dict]:
         return [json.loads(x) for x in (SUPPORT / name).read_text(encoding="utf-8").splitlines() if x.strip()]
 
@@ -55,7 +72,7 @@ def load(split: str) -> list[dict]:
     return [p for p in pool if p["id"] not in held]
 
 
-def judge(pair: dict, text: str, settings: Settings) -> tuple[str, str]:
+def judge(pair: dict, text: str, settings: Settings, check_polarity: bool | None = None) -> tuple[str, str]:
     """``(outcome, detail)``: outcome is removed | warned | kept | unmatched."""
     doc = Path(pair["source_doc"]).stem
     chunk_id = f"{doc}#p1-c0"
@@ -66,7 +83,7 @@ def judge(pair: dict, text: str, settings: Settings) -> tuple[str, str]:
                                          claims=[claim], missing="")
     claims, rejected = verify_claims(answer, {chunk_id: chunk}, min_quote_chars=settings.min_quote_chars,
                                      fuzzy_threshold=settings.fuzzy_threshold, check_facts=settings.check_facts,
-                                     check_polarity=settings.check_facts)
+                                     check_polarity=settings.check_facts if check_polarity is None else check_polarity)
     lost = [r for r in rejected if r.quote and r.reason.value in
             {"quote_not_found", "wrong_chunk", "quote_too_short", "unknown_chunk"}]
     if lost:
@@ -77,17 +94,93 @@ def judge(pair: dict, text: str, settings: Settings) -> tuple[str, str]:
     return "removed", f"{rejected[-1].reason.value}: {rejected[-1].detail}"
 
 
-def run(split: str) -> list[dict]:
+def _source(src: str, pairs_file: str) -> Path:
+    for base in (SHARED.parent, Path(pairs_file).resolve().parent, Path.cwd()):
+        if (base / src).is_file():
+            return base / src
+    raise FileNotFoundError(src)
+
+
+def run(split: str, check_polarity: bool | None = None) -> list[dict]:
+    """Every pair of ``split`` judged through :func:`core.verify.verify_claims` (the shipped policy)."""
     settings = Settings()
     texts: dict[str, str] = {}
     out = []
     for pair in load(split):
         src = pair["source_doc"]
         if src not in texts:
-            texts[src] = (SHARED.parent / src).read_text(encoding="utf-8")
-        outcome, detail = judge(pair, texts[src], settings)
+            texts[src] = _source(src, split).read_text(encoding="utf-8")
+        outcome, detail = judge(pair, texts[src], settings, check_polarity)
         out.append({**pair, "outcome": outcome, "detail": detail})
     return out
+
+
+BEFORE = Policy("predicate_or_two", "any", False)
+"""The decision of 2026-12-01 (main before this change), as a :class:`core.polarity.Policy`."""
+_AS = {"contradict": "removed", "unsure": "warned", "agree": "kept"}
+
+
+def rates(rows: list[dict], key: str = "outcome") -> tuple[float, float, float]:
+    """(correct removed, contradicted shown without warning, warned) as fractions of their rows."""
+    keeps = [r for r in rows if r["label"] == "keep"]
+    removes = [r for r in rows if r["label"] == "remove"]
+    return (sum(r[key] == "removed" for r in keeps) / max(len(keeps), 1),
+            sum(r[key] == "kept" for r in removes) / max(len(removes), 1),
+            sum(r[key] == "warned" for r in rows) / max(len(rows), 1))
+
+
+def cross_validate(warn_weight: float) -> tuple[list[dict], dict[str, Policy]]:
+    """Leave-one-contract-out over the pool (see the module docstring).
+
+    Returns the pool rows with ``before`` and ``after`` outcomes (removed | warned | kept) and
+    the policy each held-out contract's fold chose."""
+    rows = run("pool", check_polarity=False)  # what the facts check alone removes
+    for r in rows:
+        c = compare(r["claim"], tuple(r["quotes"]))
+        r["facts"] = r["outcome"] == "removed"
+        for i, pol in enumerate(POLICIES):
+            r[f"p{i}"] = "removed" if r["facts"] else _AS[decide(c, pol).outcome]
+        r["before"] = "removed" if r["facts"] else _AS[decide(c, BEFORE).outcome]
+    held = {d["pool_id"] for d in load("dev")}
+    chosen: dict[str, Policy] = {}
+    for doc in sorted({r["source_doc"] for r in rows}):
+        train = [r for r in rows if r["source_doc"] != doc]
+
+        def cost(i: int) -> float:
+            fr, silent, warned = rates(train, f"p{i}")
+            return fr + silent + warn_weight * warned
+
+        best = min(range(len(POLICIES)), key=cost)
+        chosen[doc] = POLICIES[best]
+        for r in rows:
+            if r["source_doc"] == doc:
+                r["after"] = r[f"p{best}"]
+    for r in rows:
+        r["in_dev"] = r["id"] in held
+    return rows, chosen
+
+
+def cv_report(warn_weight: float, markdown: bool) -> None:
+    rows, chosen = cross_validate(warn_weight)
+    print(f"leave-one-contract-out over the pool: {len(rows)} pairs, {len(chosen)} contracts, "
+          f"warn weight {warn_weight}")
+    for doc, pol in chosen.items():
+        print(f"  held out {Path(doc).name[:60]:60s} chose {pol}")
+    for title, sel in (("pool", rows), ("pairs_dev.jsonl rows", [r for r in rows if r["in_dev"]])):
+        print(f"\n{title} ({len(sel)} pairs), each judged with its held-out contract's policy:")
+        print("| kind | n | before: removed | before: warned | before: shown without warning "
+              "| after: removed | after: warned | after: shown without warning |")
+        print("|---|---|---|---|---|---|---|---|")
+        for kind in KINDS:
+            ks = [r for r in sel if r["kind"] == kind]
+            n = len(ks)
+            cells = [pct(sum(r[key] == o for r in ks), n) for key in ("before", "after")
+                     for o in ("removed", "warned", "kept")]
+            print(f"| {kind} | {n} | " + " | ".join(cells) + " |")
+        for key in ("before", "after"):
+            fr, silent, warned = rates(sel, key)
+            print(f"  {key}: correct removed {100 * fr:.1f} %, contradicted shown without warning "
+                  f"{100 * silent:.1f} %, warned {100 * warned:.1f} %")
 
 
 def pct(k: int, n: int) -> str:
@@ -97,10 +190,18 @@ def pct(k: int, n: int) -> str:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--split", choices=["dev", "train", "pool"], default="dev")
+    ap.add_argument("--pairs", help="a JSONL file of pairs in the same format (instead of --split)")
+    ap.add_argument("--cv", action="store_true", help="leave-one-contract-out over the pool (see above)")
+    ap.add_argument("--warn-weight", type=float, default=0.3, help="cost of a warning relative to an error (--cv)")
     ap.add_argument("--markdown", action="store_true", help="print the per-kind table as markdown")
     ap.add_argument("--errors", action="store_true", help="list removed keep-pairs, silent remove-pairs, warnings")
     ap.add_argument("--json", type=Path, help="write per-pair results (JSONL) here")
     args = ap.parse_args()
+    if args.cv:
+        cv_report(args.warn_weight, args.markdown)
+        return
+    if args.pairs:
+        args.split = args.pairs
     results = [r for r in run(args.split)]
     judged = [r for r in results if r["outcome"] != "unmatched"]
     by_kind: dict[str, list[dict]] = defaultdict(list)

@@ -40,7 +40,8 @@ class Comparison:
     ``agreements``: shared words negated on both sides. ``headed``: strong conflicts on a
     predicate (first content word after a modal or cue). ``restated``: restating words
     (:data:`core.polarity.lexicon.RESTATEMENTS`) in the claim but not its quotes.
-    ``claim_cues`` / ``quote_cues``: negation cues counted in each text (sentential, determiner,
+    ``aligned``: strong conflicts on a word that is the predicate on both sides (the same verb,
+    negated on one side only: the clearest flip). ``claim_cues`` / ``quote_cues``: negation cues counted in each text (sentential, determiner,
     lexical, "without", upper bounds). ``overlap``: share (0..1) of the claim's content words
     that its quotes also hold. ``compared``: shared words whose polarities were compared.
     """
@@ -54,6 +55,8 @@ class Comparison:
     quote_cues: int = 0
     overlap: float = 0.0
     compared: int = 0
+    aligned: int = 0
+    required: int = 0
     swapped: bool = False
     bound: bool = False
     claim_exception: bool = False
@@ -144,7 +147,7 @@ def compare(claim: str, quotes: tuple[str, ...]) -> Comparison:
     qw = _with_prefixes(quote_read.words, claim_read.words, lang)
     strong: list[tuple[str, bool | None]] = []
     weak: list[tuple[str, bool | None]] = []
-    agreements = headed = compared = 0
+    agreements = headed = compared = aligned = required = 0
     swapped = False
     c_index, q_index = _index(cw), _index(qw)
     both_except = any(w.excepted for w in cw) and any(w.excepted for w in qw)
@@ -175,19 +178,24 @@ def compare(claim: str, quotes: tuple[str, ...]) -> Comparison:
             (weak if subject else strong).append((w.text, 1 in c_pols))
             if not subject and any(x.head for x in c_occ + q_occ):
                 headed += 1
+            if not subject and any(x.head for x in c_occ) and any(x.head for x in q_occ):
+                aligned += 1
+            if (any(x.excepted for x in q_occ) and all(not x.excepted for x in c_occ)) or (
+                    any(x.excepted for x in c_occ) and all(not x.excepted for x in q_occ)):
+                required += 1  # "without Y's consent" as the rule's exception on one side, "without consent" plainly on the other
         elif 1 in c_pols & q_pols:
             agreements += 1
     claim_cues, claim_exc = _cues([claim])
     quote_cues, quote_exc = _cues(list(quotes))
     return Comparison(
         strong=tuple(strong), weak=tuple(weak), agreements=agreements, headed=headed,
-        restated=frozenset((claim_read.tokens & lx.RESTATEMENTS) - quote_read.tokens),
+        aligned=aligned, required=required, restated=frozenset((claim_read.tokens & lx.RESTATEMENTS) - quote_read.tokens),
         claim_cues=claim_cues, quote_cues=quote_cues, overlap=shared / content if content else 0.0,
         compared=compared, swapped=swapped, bound=any(t == "bound" for t, _ in strong + weak),
         claim_exception=claim_exc, quote_exception=quote_exc)
 
 
-FEATURES = ("strong", "weak", "agreements", "headed", "bound", "swapped", "restated", "cue_parity",
+FEATURES = ("strong", "weak", "agreements", "headed", "aligned", "bound", "swapped", "restated", "cue_parity",
             "cues_one_side", "overlap", "exception_differs")
 """Names of :func:`features`' values, in order. Each is a general property of the pair, none a word."""
 
@@ -197,12 +205,12 @@ def features(c: Comparison) -> list[float]:
 
     Returns:
         ``len(FEATURES)`` floats: strong / weak conflicts and agreements (counts capped at 3),
-        a predicate conflict (0/1), a bound's direction flipped (0/1), roles swapped (0/1), a
+        a predicate conflict (0/1), the same predicate on both sides in conflict (0/1), a bound's direction flipped (0/1), roles swapped (0/1), a
         restating word in the claim only (0/1), the parity of negation cues differs (0/1),
         negation cues on one side only (0/1), the share of the claim's content words in its
         quotes (0..1), an exception marker on one side only (0/1).
     """
     return [float(min(len(c.strong), 3)), float(min(len(c.weak), 3)), float(min(c.agreements, 3)),
-            float(c.headed > 0), float(c.bound), float(c.swapped), float(bool(c.restated)),
+            float(c.headed > 0), float(c.aligned > 0), float(c.bound), float(c.swapped), float(bool(c.restated)),
             float(c.claim_cues % 2 != c.quote_cues % 2), float((c.claim_cues == 0) != (c.quote_cues == 0)),
             c.overlap, float(c.claim_exception != c.quote_exception)]

@@ -182,8 +182,6 @@ def test_faithful_legal_negations_are_kept(claim: str, quotes: list[str]) -> Non
         ("Cualquiera de las partes podrá resolver el contrato durante el primer año.",
          ["Ni el arrendador ni el arrendatario podrán resolver el contrato durante el primer año."]),
         ("El preaviso podrá ser inferior a treinta días.", ["El preaviso no será inferior a treinta días."]),
-        ("El proveedor podrá modificar el servicio sin la conformidad del cliente.",
-         ["El proveedor no podrá introducir modificaciones en el servicio sin la conformidad expresa del cliente."]),
         ("El trabajador tiene derecho a indemnización en caso de baja voluntaria.",
          ["En caso de baja voluntaria, el trabajador no tendrá derecho a indemnización alguna."]),
         ("The Supplier's total liability may exceed the fees paid in the prior twelve months.",
@@ -194,11 +192,6 @@ def test_faithful_legal_negations_are_kept(claim: str, quotes: list[str]) -> Non
         ("Any person other than the Licensee may use the Software.",
          ["No person other than the Licensee shall use the Software."]),
         ("The Consultant may hire Company employees during the Term.", [CONSENT_LEAD_IN, CONSENT_ITEM]),
-        # the restricted party and the consenting party swapped
-        ("The Licensor may not sublicense the Software without the consent of the Licensee.",
-         ["The Licensee shall not sublicense the Software without the consent of the Licensor."]),
-        ("El arrendador no podrá ceder el contrato sin el consentimiento del arrendatario.",
-         ["El arrendatario no podrá ceder el contrato sin el consentimiento del arrendador."]),
     ],
 )
 def test_flipped_legal_negations_are_removed(claim: str, quotes: list[str]) -> None:
@@ -210,6 +203,17 @@ def test_flipped_legal_negations_are_removed(claim: str, quotes: list[str]) -> N
 @pytest.mark.parametrize(
     ("claim", "quotes"),
     [
+        # 2026-12-02, a deliberately changed decision (these were removed before): a flip that is not
+        # on the predicate -- with <-> without consent where the quote's verb differs, roles swapped
+        # across an exception -- is warned, not removed. The removal policy is the one chosen by
+        # leave-one-contract-out cross-validation (bench/support.py --cv, bench/README.md): removal
+        # evidence off the predicate added false removals on held-out contracts and caught nothing more.
+        ("El proveedor podrá modificar el servicio sin la conformidad del cliente.",
+         ["El proveedor no podrá introducir modificaciones en el servicio sin la conformidad expresa del cliente."]),
+        ("The Licensor may not sublicense the Software without the consent of the Licensee.",
+         ["The Licensee shall not sublicense the Software without the consent of the Licensor."]),
+        ("El arrendador no podrá ceder el contrato sin el consentimiento del arrendatario.",
+         ["El arrendatario no podrá ceder el contrato sin el consentimiento del arrendador."]),
         # a restatement by a word of opposite meaning: the check cannot tell it from a flip
         ("The Parties must keep the terms of this Agreement confidential.",
          ["Neither Party shall disclose the terms of this Agreement to any third party"]),
@@ -257,3 +261,50 @@ def test_unsure_claim_is_kept_with_a_visible_warning() -> None:
     at = lines.index(next(line for line in lines if line.startswith("The Parties must keep")))
     assert lines[at + 1].startswith("    \u26a0 check the quote: the sentence may state the opposite of it")
     assert not lines[at + 2].startswith("    \u26a0")
+
+
+# --- 2026-12-02: the decision policy chosen by leave-one-contract-out cross-validation ------------
+
+def test_two_conflicts_off_the_predicate_are_warned_not_removed() -> None:
+    """Two negated words that are not the predicate ("other", "commingled") are how restatements
+    look on held-out contracts: the shipped policy warns; the rule of 2026-12-01 removed."""
+    from core.polarity import Policy, decide
+    from core.polarity.compare import compare
+
+    claim = "The Agent must keep the money of the Client separate from the money of any other person."
+    quotes = ("The Agent shall not commingle the money of the Client with the money of any other person or entity.",)
+    c = compare(claim, quotes)
+    assert c.headed == 0 and len(c.strong) >= 2
+    assert decide(c, Policy("predicate_or_two", "any", False)).outcome == "contradict"
+    assert check_polarity(claim, list(quotes)).outcome == "unsure"
+
+
+def test_a_negation_on_the_same_predicate_is_removed_by_every_policy() -> None:
+    """"may not assign" vs "may assign": the predicate itself flips -- the high-precision evidence
+    every policy in the cross-validated family removes on."""
+    from core.polarity import POLICIES, decide
+    from core.polarity.compare import compare
+
+    c = compare("The Distributor may assign this Agreement.", ("The Distributor may not assign this Agreement.",))
+    assert c.aligned >= 1
+    assert {decide(c, p).outcome for p in POLICIES} == {"contradict"}
+
+
+def test_policy_switches_change_only_what_they_name() -> None:
+    from core.polarity import Policy, decide
+    from core.polarity.compare import compare
+
+    swap = compare("The Licensor may not sublicense the Software without the consent of the Licensee.",
+                   ("The Licensee shall not sublicense the Software without the consent of the Licensor.",))
+    assert swap.swapped
+    assert decide(swap, Policy("predicate", "any", structural=True)).outcome == "contradict"
+    assert decide(swap, Policy("predicate", "any", structural=False)).outcome == "unsure"
+    assert decide(swap, Policy("predicate", "none", structural=False)).outcome == "agree"
+
+
+def test_features_are_named_and_bounded() -> None:
+    from core.polarity.compare import FEATURES, compare, features
+
+    values = features(compare("The fee is not refundable.", ("The fee shall be refundable in full.",)))
+    assert len(values) == len(FEATURES)
+    assert all(0.0 <= v <= 3.0 for v in values)
