@@ -44,7 +44,7 @@ from pathlib import Path
 sys.path.insert(0, os.environ.get("PYTHONPATH", "").split(":")[0] or str(Path(__file__).resolve().parents[1]))
 
 from core.polarity import POLICIES, Policy, decide  # noqa: E402
-from core.polarity.compare import compare  # noqa: E402
+from core.polarity.compare import compare, features  # noqa: E402
 from core.settings import Settings  # noqa: E402
 from core.types import Chunk, ModelAnswer, ModelCitation, ModelClaim  # noqa: E402
 from core.verify import verify_claims  # noqa: E402
@@ -160,8 +160,49 @@ def cross_validate(warn_weight: float) -> tuple[list[dict], dict[str, Policy]]:
     return rows, chosen
 
 
-def cv_report(warn_weight: float, markdown: bool) -> None:
+def learned(rows: list[dict], warn_weight: float) -> None:
+    """Direction 3 of the brief, measured: a logistic regression over :func:`core.polarity.compare.features`
+    (scikit-learn, installed with sentence-transformers; used only here, never by the app), with two
+    probability thresholds (remove >= hi, warn >= lo) chosen on the training contracts' out-of-fold
+    probabilities (an inner leave-one-contract-out) by the same cost. Sets ``r["learned"]``."""
+    import warnings
+
+    import numpy as np
+    from sklearn.linear_model import LogisticRegression
+
+    warnings.filterwarnings("ignore")
+    x = np.array([features(compare(r["claim"], tuple(r["quotes"]))) for r in rows])
+    y = np.array([r["label"] == "remove" for r in rows])
+    docs = np.array([r["source_doc"] for r in rows])
+    grid = [i / 50 for i in range(1, 50)]
+
+    def fit(m):
+        return LogisticRegression(C=1.0, max_iter=2000).fit(x[m], y[m])
+
+    def outcome(p, lo, hi):
+        return np.where(p >= hi, "removed", np.where(p >= lo, "warned", "kept"))
+
+    def cost(out, yy):
+        fr = ((out == "removed") & ~yy).sum() / max((~yy).sum(), 1)
+        silent = ((out == "kept") & yy).sum() / max(yy.sum(), 1)
+        return fr + silent + warn_weight * (out == "warned").mean()
+
+    for doc in sorted(set(docs)):
+        test, train = docs == doc, docs != doc
+        inner = np.zeros(len(y))
+        for d2 in sorted(set(docs[train])):
+            m2 = train & (docs != d2)
+            inner[docs == d2] = fit(m2).predict_proba(x[docs == d2])[:, 1]
+        lo, hi = min(((lo, hi) for lo in grid for hi in grid if hi >= lo),
+                     key=lambda t: cost(outcome(inner[train], *t), y[train]))
+        for i, o in zip(np.flatnonzero(test), outcome(fit(train).predict_proba(x[test])[:, 1], lo, hi)):
+            rows[i]["learned"] = "removed" if rows[i]["facts"] else str(o)
+
+
+def cv_report(warn_weight: float, markdown: bool, with_learned: bool = False) -> None:
     rows, chosen = cross_validate(warn_weight)
+    if with_learned:
+        learned(rows, warn_weight)
     print(f"leave-one-contract-out over the pool: {len(rows)} pairs, {len(chosen)} contracts, "
           f"warn weight {warn_weight}")
     for doc, pol in chosen.items():
@@ -177,7 +218,7 @@ def cv_report(warn_weight: float, markdown: bool) -> None:
             cells = [pct(sum(r[key] == o for r in ks), n) for key in ("before", "after")
                      for o in ("removed", "warned", "kept")]
             print(f"| {kind} | {n} | " + " | ".join(cells) + " |")
-        for key in ("before", "after"):
+        for key in ("before", "after") + (("learned",) if with_learned else ()):
             fr, silent, warned = rates(sel, key)
             print(f"  {key}: correct removed {100 * fr:.1f} %, contradicted shown without warning "
                   f"{100 * silent:.1f} %, warned {100 * warned:.1f} %")
@@ -192,13 +233,14 @@ def main() -> None:
     ap.add_argument("--split", choices=["dev", "train", "pool"], default="dev")
     ap.add_argument("--pairs", help="a JSONL file of pairs in the same format (instead of --split)")
     ap.add_argument("--cv", action="store_true", help="leave-one-contract-out over the pool (see above)")
+    ap.add_argument("--learned", action="store_true", help="with --cv: also a logistic regression over the features")
     ap.add_argument("--warn-weight", type=float, default=0.3, help="cost of a warning relative to an error (--cv)")
     ap.add_argument("--markdown", action="store_true", help="print the per-kind table as markdown")
     ap.add_argument("--errors", action="store_true", help="list removed keep-pairs, silent remove-pairs, warnings")
     ap.add_argument("--json", type=Path, help="write per-pair results (JSONL) here")
     args = ap.parse_args()
     if args.cv:
-        cv_report(args.warn_weight, args.markdown)
+        cv_report(args.warn_weight, args.markdown, args.learned)
         return
     if args.pairs:
         args.split = args.pairs
