@@ -206,7 +206,8 @@ def cv_report(warn_weight: float, markdown: bool, with_learned: bool = False) ->
     print(f"leave-one-contract-out over the pool: {len(rows)} pairs, {len(chosen)} contracts, "
           f"warn weight {warn_weight}")
     for doc, pol in chosen.items():
-        print(f"  held out {Path(doc).name[:60]:60s} chose {pol}")
+        print(f"  held out {Path(doc).name[:48]:48s} chose remove_on={pol.remove_on} warn_on={pol.warn_on} "
+              f"structural={pol.structural} cond_flips={pol.cond_flips}")
     for title, sel in (("pool", rows), ("pairs_dev.jsonl rows", [r for r in rows if r["in_dev"]])):
         print(f"\n{title} ({len(sel)} pairs), each judged with its held-out contract's policy:")
         print("| kind | n | before: removed | before: warned | before: shown without warning "

@@ -61,7 +61,8 @@ from core.types import (
     answer_schema,
 )
 from core.dates import DocumentDateOrders
-from core.verify import judge_support, verify_claims
+from core.claims import distinct_passages, name_duplicates  # noqa: F401 - distinct_passages re-exported
+from core.verify import judge_claims, verify_claims
 
 T = TypeVar("T")
 CancelCheck = Callable[[], bool]
@@ -364,51 +365,15 @@ def _run_round(
     t_ver = time.perf_counter()
     rnd.claims, rnd.rejected = verify(outcome)
     trace.timings_ms[f"verify{'' if round_no == 1 else round_no}"] = round((time.perf_counter() - t_ver) * 1000, 1)
-    _name_duplicates(workspace, rnd.claims, trace.duplicates)
+    name_duplicates(workspace, rnd.claims, trace.duplicates)
     if settings.support_check == "judge" and backend.name != "embedded" and rnd.claims:
         yield ProgressEvent(stage="verifying", message="Checking that each quote supports its sentence")
         t_sup = time.perf_counter()
-        kept = []
-        for claim in rnd.claims:
-            if cancel():
-                raise Cancelled()
-            verdict = judge_support(backend, claim)
-            if verdict.label == "supported":
-                claim.support = "supported"
-                kept.append(claim)
-            else:
-                first = claim.citations[0]
-                rnd.rejected.append(Rejected(claim=claim.text, chunk_id=first.chunk_id, quote=first.quote,
-                                             reason=RejectReason.not_supported,
-                                             detail=f"{verdict.label}: {verdict.reason}"))
-        rnd.claims = kept
+        rnd.claims, judged_out = judge_claims(backend, rnd.claims, cancel)
+        rnd.rejected += judged_out
         trace.timings_ms[f"support{'' if round_no == 1 else round_no}"] = round((time.perf_counter() - t_sup) * 1000, 1)
     info.claims, info.rejected = len(rnd.claims), len(rnd.rejected)
     return rnd
-
-
-def _name_duplicates(workspace: Workspace, claims: list, duplicates: dict[str, list[str]]) -> None:
-    """Fill ``Citation.also_in`` with the paths of the other documents holding a cited chunk's text."""
-    if not duplicates or not any(c.chunk_id in duplicates for claim in claims for c in claim.citations):
-        return
-    paths = {d["doc_id"]: d["path"] for d in workspace.documents()}
-    for claim in claims:
-        for cit in claim.citations:
-            cit.also_in = [paths.get(d, d) for d in duplicates.get(cit.chunk_id, [])]
-
-
-def distinct_passages(claims: list) -> int:
-    """Number of separate source passages the claims cite: citations of the same page whose
-    spans overlap count once (two sides of a conflict need two passages)."""
-    spans = sorted({(c.doc_id, c.page, c.start, c.end) for claim in claims for c in claim.citations})
-    count, last = 0, None
-    for doc, page, start, end in spans:
-        if last is not None and last[0] == (doc, page) and start < last[1]:
-            last = (last[0], max(last[1], end))
-            continue
-        count += 1
-        last = ((doc, page), end)
-    return count
 
 
 def _better(first: _Round, second: _Round | None) -> _Round:
@@ -550,7 +515,7 @@ def answer_question(
             return answer
         answer = yield from passages_answer(workspace, question, standalone, settings, trace,
                                             [s.chunk for s in ranked], abstain, cancel)
-        _name_duplicates(workspace, answer.claims, trace.duplicates)
+        name_duplicates(workspace, answer.claims, trace.duplicates)
         finish()
         return answer
     first = yield from _run_round(workspace, standalone, standalone, settings, backend_ref, trace, 1, cancel, scope,

@@ -448,6 +448,48 @@ def _polarity_warning(claim: str, kept: list[Citation]) -> ClaimWarning | None:
     return None
 
 
+def judge_claims(backend, claims: list[Claim], cancel=None) -> tuple[list[Claim], list[Rejected]]:
+    """Funnel step 5 with a judge (``support_check = "judge"``): keep the claims it supports.
+
+    A supported claim gets ``support = "supported"``, and a polarity warning on it
+    (``WarningReason.polarity_unsure``: the word-level check could not tell) is cleared, since the
+    judge read the whole sentence against its quotes and found it stated there; any other warning
+    stays. A claim judged neutral or contradicted is removed with ``not_supported`` (a polarity
+    warning never keeps a claim the judge rejects).
+
+    Args:
+        backend: the Ollama backend (see :func:`judge_support`).
+        claims: claims that passed steps 1-4, in order; modified in place.
+        cancel: optional callable polled before each claim; when it returns True,
+            :class:`core.errors.Cancelled` is raised.
+
+    Returns:
+        ``(kept, rejected)`` in the claims' order.
+
+    Raises:
+        ModelUnavailableError: the backend failed (transport).
+        Cancelled: ``cancel()`` returned True.
+    """
+    from core.errors import Cancelled
+
+    kept: list[Claim] = []
+    rejected: list[Rejected] = []
+    for claim in claims:
+        if cancel is not None and cancel():
+            raise Cancelled()
+        verdict = judge_support(backend, claim)
+        if verdict.label == "supported":
+            claim.support = "supported"
+            if claim.warning is not None and claim.warning.reason == WarningReason.polarity_unsure:
+                claim.warning = None
+            kept.append(claim)
+        else:
+            first = claim.citations[0]
+            rejected.append(Rejected(claim=claim.text, chunk_id=first.chunk_id, quote=first.quote,
+                                     reason=RejectReason.not_supported, detail=f"{verdict.label}: {verdict.reason}"))
+    return kept, rejected
+
+
 def judge_support(backend, claim: Claim, *, max_tokens: int = 160) -> SupportVerdict:
     """Funnel step 5 (optional): ask a judge model whether ``claim``'s verified quotes support it.
 

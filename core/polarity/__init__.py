@@ -95,7 +95,8 @@ class Policy:
     ``"predicate_or_two"`` (that, or at least two strong conflicts: the rule before 2026-12-02);
     with ``structural``, a structural flip counts as evidence too (roles swapped across an
     exception, or what an exception requires on one side plainly negated on the other: with ↔
-    without consent);
+    without consent); with ``cond_flips``, a rule flipped around a kept exception ("shall not X
+    unless Y" / "shall X unless Y", :attr:`Comparison.cond_flips`) is warned;
     in every case only when strong conflicts outnumber shared negations and the claim uses no
     restating word its quotes lack. ``warn_on``: ``"any"`` (any strong conflict, or weak
     conflicts with no shared negation), ``"strong"`` (a strong conflict), ``"none"``.
@@ -104,26 +105,31 @@ class Policy:
     remove_on: Literal["aligned", "predicate", "predicate_or_two"] = "predicate"
     warn_on: Literal["any", "strong", "none"] = "any"
     structural: bool = True
+    cond_flips: bool = False
 
 
-POLICIES = tuple(Policy(r, w, s) for r in ("aligned", "predicate", "predicate_or_two") for w in ("any", "strong", "none")
-                 for s in (True, False))
+POLICIES = tuple(Policy(r, w, s, f) for r in ("aligned", "predicate", "predicate_or_two")
+                 for w in ("any", "strong", "none") for s in (True, False) for f in (True, False))
 """The decision policies compared by ``bench/support.py --cv`` (leave-documents-out)."""
 
-POLICY = Policy("predicate", "any", structural=False)
+POLICY = Policy("predicate", "any", structural=False, cond_flips=True)
 """The policy in use: chosen in every fold of the leave-one-contract-out cross-validation over
 ``pairs_dev_pool.jsonl`` (15 CUAD contracts) by the cost  removed-correct rate + silent-contradicted
 rate + 0.3 × warned rate  (a warning costs the reader a look at the quote, an error costs a wrong
 answer; the choice is the same for weights 0.2–0.5 in 14 of 15 folds; at weight 1 the old rule
 wins). Structural flips as removal evidence were not chosen in any fold at 0.3 (they add false
 removals on the pool and catch no more contradictions): a role swap or a with ↔ without flip
-off the predicate is warned, not removed. See bench/README.md, 2026-12-02."""
+off the predicate is warned, not removed. Warning a rule flipped around a kept exception
+(``cond_flips``) was chosen in all 15 folds. See bench/README.md, 2026-12-02."""
 
 
 def decide(c: Comparison, policy: Policy = POLICY) -> PolarityVerdict:
     """The verdict of ``policy`` on a :class:`Comparison` (see :class:`Policy`)."""
     conflicts = list(c.strong) + list(c.weak)
     if not c.strong and (c.agreements or not c.weak):
+        if policy.cond_flips and c.cond_flips and policy.warn_on != "none":
+            return PolarityVerdict("unsure", "the claim states as a rule what its quotes make conditional, or the "
+                                   "reverse (\"shall not … unless\" / \"shall … unless\")", 0, c.agreements)
         return PolarityVerdict("agree", "", 0, c.agreements)
     reason = _reason(c)
     structural = policy.structural and (c.swapped or c.required > 0)  # roles swapped across an exception; with <-> without consent

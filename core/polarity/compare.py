@@ -57,6 +57,7 @@ class Comparison:
     compared: int = 0
     aligned: int = 0
     required: int = 0
+    cond_flips: int = 0
     swapped: bool = False
     bound: bool = False
     claim_exception: bool = False
@@ -104,6 +105,10 @@ def _swapped(one: list[Word], other: list[Word]) -> bool:
             and all(not x.excepted and (x.cond or x.restricted or x.polarity == 1) for x in other))
 
 
+def subject_of(words: list[Word]) -> bool:
+    return any(x.subject for x in words)
+
+
 def _effective(word: Word, other_states_condition: bool) -> int | None:
     return None if word.cond and other_states_condition else word.polarity
 
@@ -147,12 +152,14 @@ def compare(claim: str, quotes: tuple[str, ...]) -> Comparison:
     qw = _with_prefixes(quote_read.words, claim_read.words, lang)
     strong: list[tuple[str, bool | None]] = []
     weak: list[tuple[str, bool | None]] = []
-    agreements = headed = compared = aligned = required = 0
+    agreements = headed = compared = aligned = required = cond_flips = 0
     swapped = False
     c_index, q_index = _index(cw), _index(qw)
     both_except = any(w.excepted for w in cw) and any(w.excepted for w in qw)
     seen: set[str] = set()
     content = shared = 0
+    claim_cues, claim_exc = _cues([claim])
+    quote_cues, quote_exc = _cues(list(quotes))
     for w in cw:
         keys = _keys(w.stems)
         if keys & seen:
@@ -170,6 +177,10 @@ def compare(claim: str, quotes: tuple[str, ...]) -> Comparison:
             continue
         c_pols = {_effective(x, quote_read.condition) for x in c_occ} - {None}
         q_pols = {_effective(x, claim_condition) for x in q_occ} - {None}
+        if (claim_exc and quote_exc and not subject_of(c_occ + q_occ)
+                and ((all(x.cond for x in c_occ) and all(x.polarity == 0 and not x.cond for x in q_occ))
+                     or (all(x.cond for x in q_occ) and all(x.polarity == 0 and not x.cond for x in c_occ)))):
+            cond_flips += 1  # "not X unless Y" against "X unless Y": the rule flipped, the exception kept
         if not c_pols or not q_pols:
             continue
         compared += 1
@@ -185,11 +196,9 @@ def compare(claim: str, quotes: tuple[str, ...]) -> Comparison:
                 required += 1  # "without Y's consent" as the rule's exception on one side, "without consent" plainly on the other
         elif 1 in c_pols & q_pols:
             agreements += 1
-    claim_cues, claim_exc = _cues([claim])
-    quote_cues, quote_exc = _cues(list(quotes))
     return Comparison(
         strong=tuple(strong), weak=tuple(weak), agreements=agreements, headed=headed,
-        aligned=aligned, required=required, restated=frozenset((claim_read.tokens & lx.RESTATEMENTS) - quote_read.tokens),
+        aligned=aligned, required=required, cond_flips=cond_flips, restated=frozenset((claim_read.tokens & lx.RESTATEMENTS) - quote_read.tokens),
         claim_cues=claim_cues, quote_cues=quote_cues, overlap=shared / content if content else 0.0,
         compared=compared, swapped=swapped, bound=any(t == "bound" for t, _ in strong + weak),
         claim_exception=claim_exc, quote_exception=quote_exc)

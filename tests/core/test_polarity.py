@@ -308,3 +308,20 @@ def test_features_are_named_and_bounded() -> None:
     values = features(compare("The fee is not refundable.", ("The fee shall be refundable in full.",)))
     assert len(values) == len(FEATURES)
     assert all(0.0 <= v <= 3.0 for v in values)
+
+
+def test_a_rule_flipped_around_a_kept_exception_is_warned() -> None:
+    """"X shall not V unless Y" against "X shall V unless Y": no word changes polarity outside the
+    exception, yet the rule is reversed -- warned (chosen by the cross-validation), not silent."""
+    verdict = check_polarity("The Distributor is not obliged to buy the Products unless the order exceeds the Cap.",
+                             ["The Distributor shall be obliged to buy the Products unless the order exceeds the Cap."])
+    assert verdict.outcome == "unsure", verdict
+    from core.polarity import Policy, decide
+    from core.polarity.compare import compare
+
+    assert decide(compare("The Distributor is not obliged to buy the Products unless the order exceeds the Cap.",
+                          ("The Distributor shall be obliged to buy the Products unless the order exceeds the Cap.",)),
+                  Policy("predicate", "any", False, cond_flips=False)).outcome == "agree"
+    same = check_polarity("The Distributor must buy the Products unless the order exceeds the Cap.",
+                          ["The Distributor shall be obliged to buy the Products unless the order exceeds the Cap."])
+    assert same.outcome == "agree", same
