@@ -43,8 +43,6 @@ from pathlib import Path
 
 sys.path.insert(0, os.environ.get("PYTHONPATH", "").split(":")[0] or str(Path(__file__).resolve().parents[1]))
 
-from core.polarity import POLICIES, Policy, decide  # noqa: E402
-from core.polarity.compare import compare, features  # noqa: E402
 from core.settings import Settings  # noqa: E402
 from core.types import Chunk, ModelAnswer, ModelCitation, ModelClaim  # noqa: E402
 from core.verify import verify_claims  # noqa: E402
@@ -115,8 +113,12 @@ def run(split: str, check_polarity: bool | None = None) -> list[dict]:
     return out
 
 
-BEFORE = Policy("predicate_or_two", "any", False)
-"""The decision of 2026-12-01 (main before this change), as a :class:`core.polarity.Policy`."""
+def _before():
+    """The decision of 2026-12-01 (main before this change), as a :class:`core.polarity.Policy`
+    (imported here, so ``--split``/``--pairs`` also run against an older checkout's ``core``)."""
+    from core.polarity import Policy
+
+    return Policy("predicate_or_two", "any", structural=False, cond_flips=False)
 _AS = {"contradict": "removed", "unsure": "warned", "agree": "kept"}
 
 
@@ -129,20 +131,24 @@ def rates(rows: list[dict], key: str = "outcome") -> tuple[float, float, float]:
             sum(r[key] == "warned" for r in rows) / max(len(rows), 1))
 
 
-def cross_validate(warn_weight: float) -> tuple[list[dict], dict[str, Policy]]:
+def cross_validate(warn_weight: float) -> tuple[list[dict], dict]:
     """Leave-one-contract-out over the pool (see the module docstring).
 
     Returns the pool rows with ``before`` and ``after`` outcomes (removed | warned | kept) and
     the policy each held-out contract's fold chose."""
+    from core.polarity import POLICIES, decide
+    from core.polarity.compare import compare
+
+    before = _before()
     rows = run("pool", check_polarity=False)  # what the facts check alone removes
     for r in rows:
         c = compare(r["claim"], tuple(r["quotes"]))
         r["facts"] = r["outcome"] == "removed"
         for i, pol in enumerate(POLICIES):
             r[f"p{i}"] = "removed" if r["facts"] else _AS[decide(c, pol).outcome]
-        r["before"] = "removed" if r["facts"] else _AS[decide(c, BEFORE).outcome]
+        r["before"] = "removed" if r["facts"] else _AS[decide(c, before).outcome]
     held = {d["pool_id"] for d in load("dev")}
-    chosen: dict[str, Policy] = {}
+    chosen: dict = {}
     for doc in sorted({r["source_doc"] for r in rows}):
         train = [r for r in rows if r["source_doc"] != doc]
 
@@ -169,6 +175,8 @@ def learned(rows: list[dict], warn_weight: float) -> None:
 
     import numpy as np
     from sklearn.linear_model import LogisticRegression
+
+    from core.polarity.compare import compare, features
 
     warnings.filterwarnings("ignore")
     x = np.array([features(compare(r["claim"], tuple(r["quotes"]))) for r in rows])
