@@ -245,7 +245,7 @@ def main() -> int:
     print("| set | before | misses before | after | misses after |")
     print("|---|---|---|---|---|")
     after = json.loads(args.params) if args.params else {
-        "rrf_k": st.scoped_rrf_k, "wording_weight": st.wording_weight, "lexicon_weight": st.lexicon_weight,
+        "rrf_k": st.scoped_rrf_k, "wording_weight": st.wording_weight, "lexicon_weight": st.scoped_lexicon_weight,
         "gloss_weight": st.gloss_weight, "sentence_weight": st.sentence_weight, "tau": SEMANTIC_MIN,
         "margin": SEMANTIC_MARGIN, "meaning_weight": 1.0, "meaning_types": 1}
     for s, records in data.items():

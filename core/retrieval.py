@@ -9,9 +9,10 @@
 2. **Clause wording** (:mod:`core.clauses`, when ``settings.clause_expansion``). For each
    clause type the question asks about, its contract wording is searched too: one BM25 and one
    dense ranking per type, weighted by how surely the question names the type (``ClauseMatch.strength``).
-   When no listed phrase names a type (``settings.clause_meaning``), the question's embedding
-   is compared with every type's ask phrases (:func:`core.clauses.match_by_meaning`) and the
-   nearest type, when near enough, is searched the same way ("walk away from the deal early").
+   The question's embedding (``settings.clause_meaning``, English probes) is also compared with
+   every type's ask phrases (:func:`core.clauses.match_by_meaning`) and the nearest type, when
+   near enough and not already named by a listed phrase, is searched the same way ("walk away
+   from the deal early"; "end the agreement by giving notice" names notices, asks termination).
 2b. **Bilingual vocabulary** (:mod:`core.lexicon`, ``settings.lexicon_expansion``): the question's
    terms in both languages and their synonyms ("walk away" → "terminate"; "cesión" → "assignment")
    are one more BM25 ranking (``settings.lexicon_weight``). When the question's language is none
@@ -19,10 +20,15 @@
    their language — or translated by the Ollama model, when one is configured — is one more
    dense ranking (``settings.gloss_weight``; the model's translation also a BM25 one), its clause
    types are matched too, and ``trace.language`` says whether anything but keywords bridged it.
+2c. **Small-to-big** (:mod:`core.sentence_rank`, ``settings.sentence_weight``): inside a scope of
+   at most :data:`WIDEN_FOR_SCOPES_UP_TO` documents, every keyword query is also ranked by the
+   chunks' best sentences (MaxP); the chunk is delivered, the sentence only decides its rank.
 3. **Fusion**: weighted reciprocal rank fusion, score(d) = Σ wᵢ / (k + rankᵢ(d)) (Cormack,
-   Clarke & Büttcher, SIGIR 2009, with k = ``settings.rrf_k``); question rankings weigh 1,
-   wording rankings ``settings.wording_weight``. Weights and k were chosen by 5-fold
-   cross-validation over documents (bench/retrieval_real.py --cv), never by fitting all cases.
+   Clarke & Büttcher, SIGIR 2009, with k = ``settings.rrf_k``, or ``settings.scoped_rrf_k``
+   inside a scope of at most :data:`WIDEN_FOR_SCOPES_UP_TO` documents: :func:`fusion_k`);
+   question rankings weigh 1, wording rankings ``settings.wording_weight``. Weights and k were
+   chosen by 5-fold cross-validation over documents (bench/retrieval_real.py --cv, bench/wording.py,
+   bench/ranking.py), never by fitting all cases.
 4. **Eligibility** again after fusion, against the manifest (a chunk the manifest does not know
    never reaches the model), then **duplicates**: chunks whose normalized text equals a
    better-ranked one's (copies of a file, the same text exported again) take no place of their
@@ -261,14 +267,16 @@ class Search:
     of: str = ""
     """For a ``"sentence"`` ranking: the kind of the ranking whose query it ranks by sentences."""
 
-    def weight(self, settings: Settings) -> float:
-        """This ranking's weight in the fusion under ``settings``."""
+    def weight(self, settings: Settings, scoped: bool = False) -> float:
+        """This ranking's weight in the fusion under ``settings``; ``scoped``: the search is inside a
+        scope of at most :data:`WIDEN_FOR_SCOPES_UP_TO` documents (the vocabulary's ranking then
+        weighs ``settings.scoped_lexicon_weight``, cross-validated there: bench/ranking.py)."""
         if self.kind == "sentence":
-            return settings.sentence_weight * Search(self.name, self.of, self.strength, self.run).weight(settings)
+            return settings.sentence_weight * Search(self.name, self.of, self.strength, self.run).weight(settings, scoped)
         if self.kind in ("question", "identifier"):
             return 1.0
         if self.kind == "lexicon":
-            return settings.lexicon_weight * self.strength
+            return (settings.scoped_lexicon_weight if scoped else settings.lexicon_weight) * self.strength
         if self.kind == "gloss":
             return settings.gloss_weight * self.strength
         return settings.wording_weight * self.strength
@@ -433,7 +441,9 @@ def retrieve(workspace: Workspace, question: str, settings: Settings, trace: Tra
     with ThreadPoolExecutor(max_workers=min(4, len(searches))) as pool:
         futures = [pool.submit(s.run) for s in searches]
         rankings = [f.result() for f in futures]
-    fused = reciprocal_rank_fusion(rankings, k=fusion_k(settings, plan), weights=[s.weight(settings) for s in searches])
+    scoped = bool(plan.only) and len(plan.only) <= WIDEN_FOR_SCOPES_UP_TO
+    fused = reciprocal_rank_fusion(rankings, k=fusion_k(settings, plan),
+                                   weights=[s.weight(settings, scoped) for s in searches])
 
     bm25, dense = rankings[0], rankings[1]
     trace.bm25, trace.dense, trace.fused = bm25, dense, [cid for cid, _ in fused]

@@ -132,8 +132,13 @@ class Settings(BaseSettings):
         "legal vocabulary (core.lexicon)."
     )
     lexicon_weight: float = Field(
-        1.0, ge=0, le=5, description="Weight of the bilingual-vocabulary BM25 ranking in the fusion (cross-validated, "
-        "bench/wording.py; 1.0 with the scoped RRF constant and sentence rankings, bench/ranking.py)."
+        0.5, ge=0, le=5, description="Weight of the bilingual-vocabulary BM25 ranking in the fusion (cross-validated, "
+        "bench/wording.py)."
+    )
+    scoped_lexicon_weight: float = Field(
+        1.0, ge=0, le=5, description="The same inside a scope of one to three documents, with scoped_rrf_k and the "
+        "sentence rankings (cross-validated there, bench/ranking.py; at 1.0 over a whole workspace it cost one "
+        "XQuAD-es quote ranked 6th)."
     )
     gloss_weight: float = Field(
         2.0, ge=0, le=5, description="Weight of the dense ranking of the question rendered word for word (or translated "

@@ -61,6 +61,9 @@ def test_sentence_rankings_are_searched_only_inside_a_small_scope(indexed) -> No
     s = Settings(sentence_weight=0.5, wording_weight=3.0)
     wording = next(x for x in scoped.searches if x.kind == "sentence" and x.of == "wording")
     assert wording.weight(s) == pytest.approx(0.5 * 3.0 * wording.strength)
+    lexicon = next(x for x in scoped.searches if x.kind == "lexicon")  # "terminate" → "rescindir", …
+    st = Settings(lexicon_weight=0.5, scoped_lexicon_weight=1.0)
+    assert lexicon.weight(st) == pytest.approx(0.5) and lexicon.weight(st, scoped=True) == pytest.approx(1.0)
     assert not any(x.kind == "sentence" for x in plan_searches(ws, q, Settings(sentence_weight=0),
                                                               scope=[f"contracts/{ALCO}"]).searches)
     unscoped = plan_searches(ws, "Can either party terminate without cause?", Settings(resolve_references=False))
