@@ -9,9 +9,10 @@
 2. **Clause wording** (:mod:`core.clauses`, when ``settings.clause_expansion``). For each
    clause type the question asks about, its contract wording is searched too: one BM25 and one
    dense ranking per type, weighted by how surely the question names the type (``ClauseMatch.strength``).
-   When no listed phrase names a type (``settings.clause_meaning``), the question's embedding
-   is compared with every type's ask phrases (:func:`core.clauses.match_by_meaning`) and the
-   nearest type, when near enough, is searched the same way ("walk away from the deal early").
+   The question's embedding (``settings.clause_meaning``, English probes) is also compared with
+   every type's ask phrases (:func:`core.clauses.match_by_meaning`) and the nearest type, when
+   near enough and not already named by a listed phrase, is searched the same way ("walk away
+   from the deal early"; "end the agreement by giving notice" names notices, asks termination).
 2b. **Bilingual vocabulary** (:mod:`core.lexicon`, ``settings.lexicon_expansion``): the question's
    terms in both languages and their synonyms ("walk away" → "terminate"; "cesión" → "assignment")
    are one more BM25 ranking (``settings.lexicon_weight``). When the question's language is none
@@ -19,10 +20,15 @@
    their language — or translated by the Ollama model, when one is configured — is one more
    dense ranking (``settings.gloss_weight``; the model's translation also a BM25 one), its clause
    types are matched too, and ``trace.language`` says whether anything but keywords bridged it.
+2c. **Small-to-big** (:mod:`core.sentence_rank`, ``settings.sentence_weight``): inside a scope of
+   at most :data:`WIDEN_FOR_SCOPES_UP_TO` documents, every keyword query is also ranked by the
+   chunks' best sentences (MaxP); the chunk is delivered, the sentence only decides its rank.
 3. **Fusion**: weighted reciprocal rank fusion, score(d) = Σ wᵢ / (k + rankᵢ(d)) (Cormack,
-   Clarke & Büttcher, SIGIR 2009, with k = ``settings.rrf_k``); question rankings weigh 1,
-   wording rankings ``settings.wording_weight``. Weights and k were chosen by 5-fold
-   cross-validation over documents (bench/retrieval_real.py --cv), never by fitting all cases.
+   Clarke & Büttcher, SIGIR 2009, with k = ``settings.rrf_k``, or ``settings.scoped_rrf_k``
+   inside a scope of at most :data:`WIDEN_FOR_SCOPES_UP_TO` documents: :func:`fusion_k`);
+   question rankings weigh 1, wording rankings ``settings.wording_weight``. Weights and k were
+   chosen by 5-fold cross-validation over documents (bench/retrieval_real.py --cv, bench/wording.py,
+   bench/ranking.py), never by fitting all cases.
 4. **Eligibility** again after fusion, against the manifest (a chunk the manifest does not know
    never reaches the model), then **duplicates**: chunks whose normalized text equals a
    better-ranked one's (copies of a file, the same text exported again) take no place of their
@@ -43,6 +49,7 @@ from dataclasses import dataclass, field
 from core.clauses import ClauseMatch, match_by_meaning, match_clause_types
 from core.docrefs import DocResolver, Resolution, strip_reference
 from core.lexicon import expand_query, gloss
+from core.sentence_rank import sentence_index
 from core.settings import Settings
 from core.store import Workspace, get_embedder
 from core.translate import LanguageCheck, language_notice, question_language, searched_languages
@@ -50,7 +57,8 @@ from core.types import Chunk, LanguageInfo, ScopeInfo, ScoredChunk, Trace
 
 #: At most this many documents make a scope whose delivery is widened to ``settings.scoped_top_k``.
 WIDEN_FOR_SCOPES_UP_TO = 3
-#: Clause types whose wording is searched (the lexical matches come first).
+#: Clause types named by listed phrases whose wording is searched; the nearest type by meaning,
+#: when another, is searched beside them (at most one more).
 MAX_WORDING_TYPES = 2
 
 
@@ -243,20 +251,32 @@ class Search:
     the model, dense; ``settings.gloss_weight``), ``"extra"`` (HyDE; ``settings.wording_weight``),
     ``"identifier"`` (the identifiers the question names, "unit D-207", "PO-2024-0017", BM25 of
     those alone; weight 1 like the question's own rankings: they are the question's words. At the
-    clause wording's weight it cost 4 CUAD gold quotes whose questions carry a title's "COVID-19").
+    clause wording's weight it cost 4 CUAD gold quotes whose questions carry a title's "COVID-19"),
+    ``"sentence"`` (inside a scope of at most :data:`WIDEN_FOR_SCOPES_UP_TO` documents, the query of
+    another ranking — kind ``of`` — ranked by the chunks' best sentences, :mod:`core.sentence_rank`;
+    weight ``settings.sentence_weight`` × that ranking's).
     """
 
     name: str
     kind: str
     strength: float
     run: Callable[[], list[str]]
+    text: str = ""
+    """What is searched (the query text; ``""`` when not recorded)."""
 
-    def weight(self, settings: Settings) -> float:
-        """This ranking's weight in the fusion under ``settings``."""
+    of: str = ""
+    """For a ``"sentence"`` ranking: the kind of the ranking whose query it ranks by sentences."""
+
+    def weight(self, settings: Settings, scoped: bool = False) -> float:
+        """This ranking's weight in the fusion under ``settings``; ``scoped``: the search is inside a
+        scope of at most :data:`WIDEN_FOR_SCOPES_UP_TO` documents (the vocabulary's ranking then
+        weighs ``settings.scoped_lexicon_weight``, cross-validated there: bench/ranking.py)."""
+        if self.kind == "sentence":
+            return settings.sentence_weight * Search(self.name, self.of, self.strength, self.run).weight(settings, scoped)
         if self.kind in ("question", "identifier"):
             return 1.0
         if self.kind == "lexicon":
-            return settings.lexicon_weight * self.strength
+            return (settings.scoped_lexicon_weight if scoped else settings.lexicon_weight) * self.strength
         if self.kind == "gloss":
             return settings.gloss_weight * self.strength
         return settings.wording_weight * self.strength
@@ -315,44 +335,56 @@ def plan_searches(workspace: Workspace, question: str, settings: Settings, *, sc
             vectors[text] = get_embedder().get_query_embedding(text)
         return vectors[text]
 
-    if settings.clause_expansion and settings.clause_meaning and not matches:
+    matches = matches[:MAX_WORDING_TYPES]
+    if settings.clause_expansion and settings.clause_meaning:
         # without the document's name (it dominates the embedding), and in English: the bundled
-        # model is English-only and rates unrelated Spanish texts as close (bench/README.md)
+        # model is English-only and rates unrelated Spanish texts as close (bench/README.md).
+        # The nearest type is searched beside the listed phrases' ones: a question's words can
+        # name one type while it asks about another ("end the agreement by giving notice" names
+        # notices, asks about termination); chosen by cross-validation (bench/ranking.py)
         probe = translation or rendered or keyword_query
         probe_lang = doc_langs[0] if (translation or rendered) else q_lang
         if probe_lang == "en":
-            matches = match_by_meaning(vector(probe))
+            listed = {m.clause.id for m in matches}
+            matches = matches + [m for m in match_by_meaning(vector(probe)) if m.clause.id not in listed]
 
     searches = [
         Search("bm25", "question", 1.0, lambda: workspace.bm25_search(keyword_query, settings.bm25_candidates,
-                                                                         exclude, only)),
+                                                                         exclude, only), keyword_query),
         Search("dense", "question", 1.0, lambda: workspace.dense_search(question, settings.dense_candidates, exclude,
-                                                                          only, vector=vector(question))),
+                                                                          only, vector=vector(question)), question),
     ]
-    for m in matches[:MAX_WORDING_TYPES]:
+    for m in matches:
         text = m.clause.wording_text
         searches.append(Search(f"bm25:{m.clause.id}", "wording", m.strength, lambda t=text: workspace.bm25_search(
-            t, settings.bm25_candidates, exclude, only)))
+            t, settings.bm25_candidates, exclude, only), text))
         searches.append(Search(f"dense:{m.clause.id}", "wording", m.strength, lambda t=text: workspace.dense_search(
-            t, settings.dense_candidates, exclude, only, vector=_wording_vectors.get(t))))
+            t, settings.dense_candidates, exclude, only, vector=_wording_vectors.get(t)), text))
     if settings.lexicon_expansion:
         dst = tuple(dict.fromkeys(doc_langs + (q_lang,)))
         terms = expand_query(keyword_query, None, dst)
         if terms:
             text = " ; ".join(terms)
             searches.append(Search("bm25:lexicon", "lexicon", 1.0, lambda t=text: workspace.bm25_search(
-                t, settings.bm25_candidates, exclude, only)))
+                t, settings.bm25_candidates, exclude, only), text))
     for name, text in (("dense:translation", translation), ("dense:gloss", rendered)):
         if text:
             searches.append(Search(name, "gloss", 1.0, lambda t=text: workspace.dense_search(
-                t, settings.dense_candidates, exclude, only, vector=vector(t))))
+                t, settings.dense_candidates, exclude, only, vector=vector(t)), text))
             if name == "dense:translation":
                 searches.append(Search("bm25:translation", "gloss", 1.0, lambda t=text: workspace.bm25_search(
-                    t, settings.bm25_candidates, exclude, only)))
+                    t, settings.bm25_candidates, exclude, only), text))
                 break  # a model's translation replaces the word-for-word rendering
     for n, text in enumerate(extra_dense or []):
         searches.append(Search(f"dense:extra{n}", "extra", 1.0, lambda t=text: workspace.dense_search(
             t, settings.dense_candidates, exclude, only)))
+    if settings.sentence_weight > 0 and only and len(only) <= WIDEN_FOR_SCOPES_UP_TO:
+        # small-to-big: the same keyword queries ranked by the scope's sentences (core.sentence_rank)
+        scoped = sorted(only)
+        for s in list(searches):
+            if s.text and (s.name.startswith("bm25") or s.name == "dense:gloss"):
+                searches.append(Search(f"sent:{s.name}", "sentence", s.strength, lambda t=s.text: sentence_index(
+                    workspace, scoped).rank(t, settings.bm25_candidates), s.text, of=s.kind))
     # an identifier of a document's own name or title ("the COVID-19 amendment") names the document,
     # not a row or clause in it: only the others are searched as identifiers
     names = " ".join([*info.titles, *eligible_docs]).casefold()
@@ -364,6 +396,18 @@ def plan_searches(workspace: Workspace, question: str, settings: Settings, *, sc
         searches.append(Search("bm25:identifiers", "identifier", 1.0, lambda t=text: workspace.bm25_search(
             t, settings.bm25_candidates, exclude, only)))
     return Plan(info, keyword_query, only, exclude, matches, check, searches)
+
+
+def fusion_k(settings: Settings, plan: Plan) -> int:
+    """The RRF constant for ``plan``: ``settings.scoped_rrf_k`` inside a scope of at most
+    :data:`WIDEN_FOR_SCOPES_UP_TO` documents, else ``settings.rrf_k``.
+
+    Inside one contract the candidate lists hold most of its chunks, so with k = 60 a chunk
+    ranked 2nd by three rankings barely beats one ranked 10th by all of them; a smaller k trusts
+    each ranking's top. Chosen by 5-fold cross-validation over contracts (bench/ranking.py)."""
+    if plan.only and len(plan.only) <= WIDEN_FOR_SCOPES_UP_TO:
+        return settings.scoped_rrf_k
+    return settings.rrf_k
 
 
 def retrieve(workspace: Workspace, question: str, settings: Settings, trace: Trace, k: int | None = None,
@@ -397,12 +441,14 @@ def retrieve(workspace: Workspace, question: str, settings: Settings, trace: Tra
     with ThreadPoolExecutor(max_workers=min(4, len(searches))) as pool:
         futures = [pool.submit(s.run) for s in searches]
         rankings = [f.result() for f in futures]
-    fused = reciprocal_rank_fusion(rankings, k=settings.rrf_k, weights=[s.weight(settings) for s in searches])
+    scoped = bool(plan.only) and len(plan.only) <= WIDEN_FOR_SCOPES_UP_TO
+    fused = reciprocal_rank_fusion(rankings, k=fusion_k(settings, plan),
+                                   weights=[s.weight(settings, scoped) for s in searches])
 
     bm25, dense = rankings[0], rankings[1]
     trace.bm25, trace.dense, trace.fused = bm25, dense, [cid for cid, _ in fused]
     trace.scope = info
-    trace.clause_types = [m.clause.id for m in plan.matches[:MAX_WORDING_TYPES]]
+    trace.clause_types = [m.clause.id for m in plan.matches]
     trace.language = _language_trace(plan.language, translation)
     chunks = workspace.get_chunks(trace.fused)
     eligible = [(cid, s) for cid, s in fused if cid in chunks and chunks[cid].doc_id in eligible_docs]

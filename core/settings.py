@@ -104,6 +104,15 @@ class Settings(BaseSettings):
     bm25_candidates: int = Field(30, ge=1, le=500, description="BM25 candidates before fusion.")
     dense_candidates: int = Field(30, ge=1, le=500, description="Dense candidates before fusion.")
     rrf_k: int = Field(60, ge=1, le=1000, description="Reciprocal rank fusion constant (Cormack et al. 2009).")
+    scoped_rrf_k: int = Field(
+        5, ge=1, le=1000, description="Reciprocal rank fusion constant inside a scope of one to three documents "
+        "(their rankings hold most of their chunks; chosen by 5-fold cross-validation over contracts, bench/ranking.py)."
+    )
+    sentence_weight: float = Field(
+        0.5, ge=0, le=5, description="Inside a scope of one to three documents, each keyword query is also ranked by "
+        "the chunks' best sentences (core.sentence_rank), weighted this share of the query's own ranking "
+        "(0: off; cross-validated, bench/ranking.py)."
+    )
     resolve_references: bool = Field(
         True, description="Search inside the documents a question names (core.docrefs), with the naming words removed."
     )
@@ -125,6 +134,11 @@ class Settings(BaseSettings):
     lexicon_weight: float = Field(
         0.5, ge=0, le=5, description="Weight of the bilingual-vocabulary BM25 ranking in the fusion (cross-validated, "
         "bench/wording.py)."
+    )
+    scoped_lexicon_weight: float = Field(
+        1.0, ge=0, le=5, description="The same inside a scope of one to three documents, with scoped_rrf_k and the "
+        "sentence rankings (cross-validated there, bench/ranking.py; at 1.0 over a whole workspace it cost one "
+        "XQuAD-es quote ranked 6th)."
     )
     gloss_weight: float = Field(
         2.0, ge=0, le=5, description="Weight of the dense ranking of the question rendered word for word (or translated "
