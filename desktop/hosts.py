@@ -116,3 +116,19 @@ class WorkspaceHost(_Common, Protocol):
 
     def setWindowTitle(self, title: str) -> None:  # noqa: N802 - Qt's name
         """The window's title."""
+
+
+class StatusHost(Protocol):
+    """What the status bar's controller needs of its window (napari-style narrow interface; the
+    controller does not import :mod:`desktop.main_window`, issue #24)."""
+
+    settings: Any  # core.settings.Settings: backend, Ollama host and model
+    engine: Any  # core.engine.Engine or LocalEngine: its pid, start and warm-up timings
+    jobs: Any  # desktop.workers.Jobs: runs checks off the GUI thread
+    net_pool: Any  # QThreadPool: the network lane (Ollama checks)
+    welcome: Any  # desktop.welcome.WelcomeView: told whether Ollama answers
+    watching: Any  # its ``pool`` waits for the engine's warm-up
+    fallback_explained: Any  # Signal(str): "Automatic" answered with passages, and why
+
+    def statusBar(self) -> Any:  # noqa: N802 - Qt's name
+        """The window's QStatusBar (its permanent labels)."""

@@ -34,7 +34,6 @@ rebuilds, folder removal, answering — runs in the engine process
 from __future__ import annotations
 
 import logging
-import time
 
 from PySide6.QtCore import QEvent, Qt, QThreadPool, Signal, Slot
 from PySide6.QtGui import (

@@ -6,32 +6,18 @@ the language the window started with.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, QThreadPool
-from PySide6.QtWidgets import QLabel, QStatusBar
+from PySide6.QtCore import QObject
+from PySide6.QtWidgets import QLabel
 
 from core.engine import LocalEngine
+from desktop.hosts import StatusHost
 from desktop.texts import backend_text
 from desktop.workers import CallWorker
 
 if TYPE_CHECKING:
     from core.types import Trace
-
-
-class StatusHost(Protocol):
-    """What the status bar's controller needs of its window (napari-style narrow interface; the
-    controller does not import :mod:`desktop.main_window`, issue #24)."""
-
-    settings: Any  # core.settings.Settings: backend, Ollama host and model
-    engine: Any  # core.engine.Engine or LocalEngine: its pid, start and warm-up timings
-    jobs: Any  # desktop.workers.Jobs: runs checks off the GUI thread
-    net_pool: QThreadPool  # the network lane (Ollama checks)
-    welcome: Any  # desktop.welcome.WelcomeView: told whether Ollama answers
-    watching: Any  # its ``pool`` waits for the engine's warm-up
-    fallback_explained: Any  # Signal(str): "Automatic" answered with passages, and why
-
-    def statusBar(self) -> QStatusBar: ...  # noqa: N802, D102 - Qt's name
 
 
 class StatusController(QObject):
@@ -157,6 +143,12 @@ class StatusController(QObject):
         def wait() -> dict:
             engine.start()
             engine.wait_ready()
+            try:  # `verbatim ask` for this data folder answers in this engine too (issue #24)
+                from core.engine_server import share_engine_op
+
+                engine.call(share_engine_op)
+            except Exception:  # noqa: BLE001 - best effort: `ask` then starts its own warm engine
+                pass
             return dict(engine.warm_up_timings)
 
         self.w.jobs.start(CallWorker(wait), self.w.watching.pool, on_result=self._on_engine_ready,
