@@ -39,6 +39,7 @@ class StatusController(QObject):
         self.trace: Trace | None = None  # the current answer's, once there is one
         self.ollama_diagnosis = None  # the last check's core.ollama_check.OllamaDiagnosis
         self.fallback = None  # the OllamaDiagnosis of the last "Automatic" fallback to passages
+        self._fallback_shown = ""  # the fallback's text while the status bar shows it
         self.retranslate()
 
     def retranslate(self) -> None:
@@ -47,6 +48,16 @@ class StatusController(QObject):
         self.show_ollama()
         self.show_model(self.trace)
         self.show_engine()
+        if self.fallback is not None:
+            # Re-word the fallback's reason (issue #24: it stayed English in a Spanish window); the
+            # status bar's message is shown again only while it is still there, the tooltip always.
+            if self._fallback_shown and self.w.statusBar().currentMessage() == self._fallback_shown:
+                self._show_fallback(20000)
+            else:
+                from desktop.ollama_texts import fallback_text
+
+                self._fallback_shown = ""
+                self.backend_label.setToolTip(fallback_text(self.fallback or None))
         if not self.chunks_label.text():
             self.chunks_label.setText(self.tr("Chunks: —"))
 
@@ -79,13 +90,19 @@ class StatusController(QObject):
                          pool=self.w.net_pool)
 
     def _on_fallback_explained(self, diagnosis) -> None:
+        self.fallback = diagnosis if diagnosis is not None else False
+        text = self._show_fallback(20000)
+        self.w.fallback_explained.emit(text)
+
+    def _show_fallback(self, timeout_ms: int) -> str:
+        """Say in the status bar, in the current language, why "Automatic" answered with passages."""
         from desktop.ollama_texts import fallback_text
 
-        self.fallback = diagnosis if diagnosis is not None else False
-        text = fallback_text(diagnosis)
-        self.w.statusBar().showMessage(text, 20000)
+        text = fallback_text(self.fallback or None)
+        self.w.statusBar().showMessage(text, timeout_ms)
         self.backend_label.setToolTip(text)
-        self.w.fallback_explained.emit(text)
+        self._fallback_shown = text
+        return text
 
     def show_ollama(self) -> None:
         if self.ollama_ok is None:

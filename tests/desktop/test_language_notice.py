@@ -52,3 +52,26 @@ def test_no_notice_when_the_languages_differ_but_a_translation_bridged_them(qapp
     assert language_text(answer) == "" and "Spanish" not in entry_html(0, Entry(answer=answer))
     answer.trace.language = LanguageInfo(question="es", documents=["en"], differs=True, notice="core's notice")
     assert language_text(answer).startswith(EN_NOTICE)
+
+
+def test_the_fallback_reason_in_the_status_bar_follows_a_language_switch(qtbot) -> None:
+    """Issue #24: "Automatic: answered with passages …" stayed English in the Spanish window
+    (seen in bench/screenshots/i24_language_notice_es_*.png)."""
+    from desktop.i18n import install_translator
+    from desktop.main_window import MainWindow
+
+    window = MainWindow(Settings(backend="auto", ollama_host="http://127.0.0.1:9"))
+    qtbot.addWidget(window)
+    app = QApplication.instance()
+    install_translator(app, "en")
+    window.status._on_fallback_explained(None)  # what the network check reports when it gets no diagnosis
+    english = window.statusBar().currentMessage()
+    assert english.startswith("Automatic") and window.backend_label.toolTip() == english
+    try:
+        install_translator(app, "es")
+        qtbot.waitUntil(lambda: window.statusBar().currentMessage() not in ("", english), timeout=10_000)
+        spanish = window.statusBar().currentMessage()
+        assert "Automatic:" not in spanish and window.backend_label.toolTip() == spanish
+    finally:
+        install_translator(app, "en")
+    qtbot.waitUntil(lambda: window.statusBar().currentMessage() == english, timeout=10_000)
