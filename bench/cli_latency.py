@@ -12,7 +12,7 @@ start to exit, in a throw-away data folder holding the indexed sample (resources
   ``--warm-workspace``, as ``spawn(workspace)`` now does). ``first_on_engine_s`` is the user's
   second ask, the first one the engine answers.
 
-Usage: ``python bench/cli_latency.py [--runs N] [--cold-runs N] [--home DIR]`` (``--home`` reuses an indexed folder).
+Usage: ``python bench/cli_latency.py [--runs N] [--cold-runs N] [--home DIR] [--before-root DIR]`` (``--home`` reuses an indexed folder).
 Prints one JSON line with the per-run seconds and the medians (p50).
 """
 
@@ -38,9 +38,25 @@ QUESTIONS = [
 ]
 
 
-def _env(home: Path, idle: str) -> dict:
+def _env(home: Path, idle: str, root: Path = ROOT) -> dict:
     return {**os.environ, "VERBATIM_HOME": str(home), "VERBATIM_ENGINE_IDLE_S": idle,
-            "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+            "PYTHONPATH": str(root) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+
+
+def _wait_ready(timeout_s: float = 900) -> float:
+    """Seconds until the registered engine answers a call (its warm-up done: calls wait for it).
+    Works with engines of any version (``core.engine.ping`` is old)."""
+    from core.engine import ping
+    from core.engine_server import call, connect, read_state
+
+    t = time.perf_counter()
+    while time.perf_counter() - t < timeout_s:
+        conn = connect() if read_state() is not None else None
+        if conn is not None:
+            call(conn, ping)
+            return time.perf_counter() - t
+        time.sleep(0.2)
+    raise SystemExit("the engine did not start")
 
 
 PIPELINE_S: list[float] = []  # each ask's own pipeline seconds (the answer's trace total), in order
@@ -63,6 +79,8 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--cold-runs", type=int, default=None, help="cold asks (default: --runs; each loads everything)")
+    parser.add_argument("--before-root", type=Path, default=None,
+                        help="a checkout of an earlier commit: its engine is measured first, in the same run")
     parser.add_argument("--home", type=Path, default=None)
     args = parser.parse_args()
     home = args.home or Path(tempfile.mkdtemp(prefix="verbatim-cli-latency-"))
@@ -80,7 +98,7 @@ def main() -> int:
     qs = [QUESTIONS[i % len(QUESTIONS)] for i in range(args.runs)]
     cold_qs = qs[:args.cold_runs] if args.cold_runs is not None else qs
     cold = [_ask(home, q, "--no-engine", idle="0") for q in cold_qs]
-    cold_pipeline = PIPELINE_S[-len(cold_qs):]
+    cold_pipeline = PIPELINE_S[-len(cold_qs):] if cold_qs else []
     # The warm engine, started as `ask` leaves it, twice in the same run: "before" loads the libraries only
     # (what spawn() did until 2026-12-02), "after" also reads the workspace ahead (--warm-workspace). Each
     # time the first question is asked once the engine says it is ready, as a user's second ask after a
@@ -88,13 +106,14 @@ def main() -> int:
     from core.engine_server import ready_state
 
     engines = {}
-    for variant, extra in (("libraries_only", []), ("with_workspace", ["--warm-workspace", "sample"])):
-        subprocess.Popen([sys.executable, "-m", "core.engine_server", "--idle", "600", *extra], env=_env(home, "600"),
-                         cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
-        t = time.perf_counter()
-        while not ready_state()["ready"] and time.perf_counter() - t < 900:
-            time.sleep(0.2)
-        ready_after = time.perf_counter() - t
+    variants = [("libraries_only", ROOT, []), ("with_workspace", ROOT, ["--warm-workspace", "sample"])]
+    if args.before_root is not None:  # the earlier commit's engine, as its ask started it
+        variants.insert(0, ("before", args.before_root.resolve(), []))
+    for variant, root, extra in variants:
+        subprocess.Popen([sys.executable, "-m", "core.engine_server", "--idle", "600", *extra],
+                         env=_env(home, "600", root), cwd=root, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                         start_new_session=True)
+        ready_after = _wait_ready()
         warmed = ready_state()["warmed"]
         first = _ask(home, QUESTIONS[1])
         first_pipeline = PIPELINE_S[-1]
@@ -112,8 +131,8 @@ def main() -> int:
             "warm_pipeline_p50_s": round(statistics.median(warm_pipeline), 2),
         }
     result = {
-        "cold_s": [round(x, 2) for x in cold], "cold_p50_s": round(statistics.median(cold), 2),
-        "cold_pipeline_p50_s": round(statistics.median(cold_pipeline), 2),
+        "cold_s": [round(x, 2) for x in cold], "cold_p50_s": round(statistics.median(cold), 2) if cold else None,
+        "cold_pipeline_p50_s": round(statistics.median(cold_pipeline), 2) if cold else None,
         **engines,
         "load_average": [round(x, 1) for x in os.getloadavg()],
         "runs": args.runs, "home": str(home),
