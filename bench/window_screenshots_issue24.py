@@ -11,7 +11,9 @@ States (each saved as ``i24_<state>_<width>x<height>.png``):
 * ``settings_404`` — Settings' Refresh against a host that answers 404: host, status and fix;
 * ``fallback`` — "Automatic" answered with passages: the status bar says so, and why;
 * ``spanish_status`` — the language switched to Spanish after an answer: the state line and the
-  indexing summary follow it.
+  indexing summary follow it;
+* ``language_notice`` / ``language_notice_es`` — a Spanish question over English documents with no
+  model to translate it: the answer view says so (issue #20, 3c), in English, then in Spanish.
 
 Answers come from bench/window_screenshots.py's scripted generator (retrieval, verification and
 rendering are real); the Ollama host of the last two states is a loopback stub replaying
@@ -144,6 +146,14 @@ def main() -> int:
         auto.ask("When must the supplier deliver the goods?")
         _wait(app, lambda: bool(said))
         shoot(auto, "fallback")
+        got = []
+        auto.answer_ready.connect(got.append)
+        auto.ask("¿Cuándo debe el proveedor entregar las mercancías?")
+        _wait(app, lambda: bool(got))
+        shoot(auto, "language_notice")
+        install_translator(app, "es")
+        shoot(auto, "language_notice_es")
+        install_translator(app, "en")
         auto.close()
     window.close()
     return 0

@@ -161,9 +161,13 @@ def call(conn: Connection, fn, *args, on_progress=None, **kwargs):
         conn.close()
 
 
-def spawn() -> bool:
+def spawn(workspace: str | None = None) -> bool:
     """Start a warm engine for this data folder in the background unless one is registered or
     :func:`idle_seconds` is 0; returns True when one was started. Never raises.
+
+    ``workspace``: the workspace the engine reads ahead once its libraries are loaded
+    (:func:`core.engine.warm_workspace_op`: BM25 segments, the vector index, document profiles), so
+    the next question there — the user's second ``ask`` — does not pay for reading them (issue #24).
 
     Frozen builds (PyInstaller) do not start one: their executable is the app, not Python.
     """
@@ -179,7 +183,8 @@ def spawn() -> bool:
         with open(folder / "engine.log", "ab") as logfile:
             kwargs: dict = {"start_new_session": True} if os.name != "nt" else {
                 "creationflags": getattr(subprocess, "DETACHED_PROCESS", 0) | getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0)}
-            subprocess.Popen([sys.executable, "-m", "core.engine_server", "--idle", str(idle)],
+            warm = ["--warm-workspace", workspace] if workspace else []
+            subprocess.Popen([sys.executable, "-m", "core.engine_server", "--idle", str(idle), *warm],
                              stdin=subprocess.DEVNULL, stdout=logfile, stderr=logfile, close_fds=True, **kwargs)
     except OSError as exc:
         log.info("warm engine not started: %s", exc)
@@ -216,12 +221,13 @@ def _remove_state(pid: int) -> None:
             pass
 
 
-def _write_state(port: int, authkey: bytes, idle: float) -> None:
+def _write_state(port: int, authkey: bytes, idle: float, **extra) -> None:
+    """Write :func:`state_file` atomically, mode 0600; ``extra`` (``ready``, ``warmed``) is added as is."""
     folder = state_dir()
     folder.mkdir(parents=True, exist_ok=True)
     tmp = folder / f"engine.json.{os.getpid()}.tmp"
     data = {"pid": os.getpid(), "host": _LOOPBACK, "port": port, "authkey": authkey.hex(),
-            "started": time.time(), "idle_s": idle}
+            "started": time.time(), "idle_s": idle, **extra}
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w", encoding="utf-8") as f:
         json.dump(data, f)
@@ -244,8 +250,22 @@ class _FirstAgain:
         self._conn.close()
 
 
-def serve(idle_s: float = DEFAULT_IDLE_S) -> int:  # pragma: no cover - runs in its own process (tests drive it)
+def ready_state() -> dict:
+    """The state file's record of the warm-up: ``{"ready": bool, "warmed": {workspace: seconds}}``
+    (``ready`` False while the libraries load; the window's shared engine is ready when it registers)."""
+    try:
+        data = json.loads(state_file().read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {"ready": False, "warmed": {}}
+    return {"ready": bool(data.get("ready", False)), "warmed": dict(data.get("warmed") or {})}
+
+
+def serve(idle_s: float = DEFAULT_IDLE_S, warm_workspace: str | None = None) -> int:  # pragma: no cover - own process
     """The server's main loop: listen on loopback, warm up, serve connections, stop when idle.
+
+    ``warm_workspace``: a workspace read ahead after the libraries (:func:`spawn`); a question that
+    arrives meanwhile waits for it, as for the libraries (it would read the same files). A failure
+    (workspace deleted meanwhile, another embedding model) is left to the question that meets it.
 
     Returns the exit code (0; 1 when another server already serves this data folder).
     """
@@ -265,9 +285,25 @@ def serve(idle_s: float = DEFAULT_IDLE_S) -> int:  # pragma: no cover - runs in 
     state = {"active": 0, "last": time.monotonic()}
 
     def warm() -> None:
+        warmed_ws: dict[str, float] = {}
         try:
             warm_up()
+            if warm_workspace:
+                from core.engine import warm_workspace_op
+                from core.settings import Settings
+
+                try:
+                    warmed_ws[warm_workspace] = round(warm_workspace_op(warm_workspace, Settings.load(),
+                                                                        cancel=lambda: False), 3)
+                except Exception as exc:  # noqa: BLE001 - the question that meets it reports it
+                    log.info("workspace %r not read ahead: %s", warm_workspace, exc)
         finally:
+            current = read_state()
+            if current is not None and current.pid == os.getpid():  # still ours (not stopped meanwhile)
+                try:
+                    _write_state(port, authkey, idle_s, ready=True, warmed=warmed_ws)
+                except OSError:
+                    pass
             with lock:
                 state["last"] = time.monotonic()  # idle counts from the end of the warm-up
             warmed.set()
@@ -315,14 +351,74 @@ def serve(idle_s: float = DEFAULT_IDLE_S) -> int:  # pragma: no cover - runs in 
         threading.Thread(target=handle, args=(conn,), name="verbatim-client", daemon=True).start()
 
 
+def share_engine_op(*, cancel=lambda: False) -> bool:
+    """Register the engine process this runs in as this data folder's warm engine, so ``verbatim ask``
+    answers there too; True when registered. Run inside the window's engine (``engine.call``): the
+    window's libraries, embedding model and read workspaces then serve the command line as well
+    (issue #24: "an engine the window … left running"). Never raises.
+
+    Not registered (False) when the warm engine is off (:func:`idle_seconds` is 0), or another live
+    engine already serves the data folder. Unlike :func:`serve`, the process never stops for being
+    idle (the window owns its lifetime): a ``stop_server`` request only unregisters it, and the state
+    file is removed when the process exits (``atexit``; a killed process leaves a stale file, which
+    the next ``ask`` removes). Connections are served as :func:`serve` serves them
+    (:func:`core.engine._serve`, one thread each); the engine's own warm-up is done by then, since
+    :func:`core.engine._serve` runs a call only after it.
+    """
+    import atexit
+
+    from core.engine import _serve
+
+    if idle_seconds() <= 0:
+        return False
+    existing = read_state()
+    if existing is not None and existing.pid != os.getpid() and _pid_alive(existing.pid):
+        return False
+    try:
+        authkey = secrets.token_bytes(32)
+        listener = Listener((_LOOPBACK, 0), family="AF_INET", authkey=authkey)
+        _write_state(listener.address[1], authkey, 0.0, ready=True, shared=True)
+    except OSError as exc:
+        log.info("the engine could not be shared with the command line: %s", exc)
+        return False
+    pid = os.getpid()
+    atexit.register(_remove_state, pid)
+
+    def handle(conn: Connection) -> None:
+        try:
+            first = conn.recv()
+            if first[0] == "stop_server":  # tests and benchmarks: stop sharing, keep the window's engine
+                _remove_state(pid)
+                listener.close()
+                return
+            _serve(_FirstAgain(conn, first), False)
+        except (EOFError, OSError):
+            pass
+
+    def accept() -> None:
+        while True:
+            try:
+                conn = listener.accept()
+            except OSError:
+                return  # the listener was closed (unregistered)
+            except Exception as exc:  # noqa: BLE001 - a failed handshake (wrong key) must not stop sharing
+                log.info("connection refused: %s", exc)
+                continue
+            threading.Thread(target=handle, args=(conn,), name="verbatim-cli-client", daemon=True).start()
+
+    threading.Thread(target=accept, name="verbatim-cli-listener", daemon=True).start()
+    return True
+
+
 def main(argv: list[str] | None = None) -> int:  # pragma: no cover - the server's entry point
     """``python -m core.engine_server [--idle SECONDS]``."""
     import argparse
 
     parser = argparse.ArgumentParser(prog="python -m core.engine_server")
     parser.add_argument("--idle", type=float, default=idle_seconds(), help="seconds without a question before stopping")
+    parser.add_argument("--warm-workspace", help="a workspace to read ahead once the libraries are loaded")
     args = parser.parse_args(argv)
-    return serve(args.idle or DEFAULT_IDLE_S)
+    return serve(args.idle or DEFAULT_IDLE_S, warm_workspace=args.warm_workspace)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,7 +1,8 @@
 """The window's answer flow: ask, follow the progress, show the answer, cancel, open citations.
 
-A controller in the napari style: it holds a reference to the :class:`MainWindow`
-whose widgets it drives (the conversation view, the side panel, the status bar)
+A controller in the napari style: it is given the window as the narrow
+:class:`desktop.hosts.AnswerHost` — the widgets it drives (the conversation view, the
+side panel, the state line) and the store of conversations — never the window class,
 and owns the state of answering — the running question, the current entry and
 citation — so the window itself only composes panels and wires signals.
 
@@ -13,27 +14,23 @@ thread only formats what comes back.
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QObject, QThreadPool, Signal
 
 from core.engine import LocalEngine, answer_op, warm_workspace_op
 from core.pipeline import MAX_HISTORY_TURNS, turn_of
 from core.types import Answer, Citation, ProgressEvent
+from desktop.hosts import AnswerHost
 from desktop.render import Entry
 from desktop.texts import STILL_INDEXING, answer_status_text, stage_text
 from desktop.workers import GeneratorWorker
-
-if TYPE_CHECKING:  # pragma: no cover
-    from desktop.main_window import MainWindow
 
 
 class AnswerFlow(QObject):
     """Asks questions of the selected workspace and shows the answers in the window's conversation.
 
     Args:
-        window: the main window (its ``settings``, ``backend``, ``engine``,
-            ``conversation``, ``side_panel``, ``_jobs`` and conversations are used).
+        window: what it drives (:class:`desktop.hosts.AnswerHost`); also its QObject parent.
 
     Attributes:
         answer: the answer of the current entry (``None`` before the first).
@@ -49,8 +46,8 @@ class AnswerFlow(QObject):
     answer_ready = Signal(object)
     live_shown = Signal(object)
 
-    def __init__(self, window: "MainWindow") -> None:
-        super().__init__(window)
+    def __init__(self, window: AnswerHost) -> None:
+        super().__init__(window)  # type: ignore[arg-type]  # the window is a QObject
         self.w = window
         self.answer: Answer | None = None
         self.current_entry: int | None = None
@@ -103,13 +100,13 @@ class AnswerFlow(QObject):
         question = question.strip()
         if not question:
             return
-        name = w.workspace_name or w._requested_workspace or "default"
+        name = w.workspace_name or w.requested_workspace or "default"
         if w.question_edit.text().strip() != question:
             w.question_edit.setText(question)
         # A follow-up is read in the light of this conversation (core decides, then rewrites it).
-        entries = w.context_entries(name)
+        entries = w.history.context_entries(name)
         if replace is not None:  # the turns before the replaced entry
-            entries = entries[:max(0, replace - (len(w._conversations.get(name, [])) - len(entries)))]
+            entries = entries[:max(0, replace - (len(w.history.conversations.get(name, [])) - len(entries)))]
         history = [turn_of(e.answer) for e in entries][-MAX_HISTORY_TURNS:]
         self._start(name, question, w.settings, w.backend, history, follow_up=follow_up, replace=replace,
                     scope=w.scope.for_question())
@@ -167,7 +164,7 @@ class AnswerFlow(QObject):
         self._tokens = 0
         self._set_live(None)
         w.conversation.set_busy(True, self.tr("Waiting…"))
-        w._jobs.start(worker, self._pool,
+        w.jobs.start(worker, self._pool,
                       on_progress=lambda e: self._on_progress(worker, e),
                       on_result=lambda a: self._on_returned(worker, a),
                       on_error=lambda exc: self._on_error(worker, exc),
@@ -199,7 +196,7 @@ class AnswerFlow(QObject):
         def failed(exc: Exception) -> None:
             self.warmed.discard(name)  # try again next time it is shown
 
-        w._jobs.start(worker, self._warm_pool, on_result=lambda seconds: self.warm_seconds.__setitem__(name, seconds),
+        w.jobs.start(worker, self._warm_pool, on_result=lambda seconds: self.warm_seconds.__setitem__(name, seconds),
                       on_error=failed, on_cancelled=lambda: self.warmed.discard(name))
 
     def close(self) -> None:
@@ -276,12 +273,12 @@ class AnswerFlow(QObject):
         def store():
             from core.history import History
 
-            history = History(w._get_workspace(name).dir)
+            history = History(w.get_workspace(name).dir)
             if old_id is not None:
                 history.delete(old_id)  # the rewritten answer is replaced, not kept beside it
             return history.add(answer)
 
-        w._jobs.call(store, lambda rid, e=entry: setattr(e, "history_id", rid) or w._load_history(name), w._on_error)
+        w.jobs.call(store, lambda rid, e=entry: setattr(e, "history_id", rid) or w.history.load(name), w.on_error)
         self.answer_ready.emit(answer)
 
     def _on_error(self, worker: GeneratorWorker, exc: Exception) -> None:
@@ -333,7 +330,7 @@ class AnswerFlow(QObject):
         """Put ``entry`` in place of conversation entry ``index``; returns the replaced entry's history
         id (``None`` if it had none), or False when the entry is gone (then it is appended)."""
         w = self.w
-        entries = w._conversations.get(workspace, [])
+        entries = w.history.conversations.get(workspace, [])
         if not 0 <= index < len(entries):
             return False
         old = entries[index].history_id
@@ -347,7 +344,7 @@ class AnswerFlow(QObject):
 
     def _append_entry(self, workspace: str, entry: Entry) -> None:
         w = self.w
-        entries = w._conversations.setdefault(workspace, [])
+        entries = w.history.conversations.setdefault(workspace, [])
         entries.append(entry)
         if workspace == w.workspace_name:
             w.conversation.set_entries(entries, scroll_to=len(entries) - 1)
@@ -368,7 +365,7 @@ class AnswerFlow(QObject):
         self._show_ended(None)
         self._append_entry(w.workspace_name or answer.workspace, Entry(answer=answer, asked_at=time.time()))
         if answer.workspace != w.workspace_name and w.workspace_name is None:
-            w.conversation.set_entries(w._conversations[answer.workspace])
+            w.conversation.set_entries(w.history.conversations[answer.workspace])
             self.set_current_entry(len(w.conversation.entries) - 1)
 
     # --- citations --------------------------------------------------------------

@@ -17,7 +17,6 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QFileDialog, QMessageBox
@@ -28,11 +27,10 @@ from core.progress import IndexProgress, manifest_files, manifest_folders, plan_
 from core.types import IndexReport, ProgressEvent
 from core.workspace_ops import workspace_dir
 from desktop.elide import short_name
+from desktop.hosts import IndexingHost
 from desktop.texts import eta_text, index_stage_text
 from desktop.workers import GeneratorWorker
 
-if TYPE_CHECKING:
-    from desktop.main_window import MainWindow
 
 
 @dataclass
@@ -53,8 +51,8 @@ class IndexRun:
 class IndexingController(QObject):
     """Every indexing run of the window (all workspaces), and the rebuild offer."""
 
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
+    def __init__(self, window: IndexingHost) -> None:
+        super().__init__(window)  # type: ignore[arg-type]  # the window is a QObject
         self.w = window
         self.runs: list[IndexRun] = []
         self.rebuild_box: QMessageBox | None = None

@@ -13,7 +13,10 @@ Layout::
     status bar: model that answered · Ollama reachable? · chunk count · engine state
 
 Concerns live in controllers (napari's pattern: the window composes, each
-controller owns one concern's state and talks to the others through the window):
+controller owns one concern's state and is given the window only as the narrow
+Protocol it needs, from :mod:`desktop.hosts`, so no controller imports this module):
+:class:`~desktop.answer_flow.AnswerFlow` (asking, answers, citations),
+:class:`~desktop.history_controller.HistoryController` (conversations and stored history),
 :class:`~desktop.workspace_controller.WorkspaceController` (the workspace list,
 documents, folders, statuses), :class:`~desktop.indexing_controller.IndexingController`
 (runs, progress, time left, rebuild), :class:`~desktop.watch_controller.WatchController`
@@ -31,7 +34,6 @@ rebuilds, folder removal, answering — runs in the engine process
 from __future__ import annotations
 
 import logging
-import time
 
 from PySide6.QtCore import QEvent, Qt, QThreadPool, Signal, Slot
 from PySide6.QtGui import (
@@ -55,15 +57,15 @@ import core  # noqa: F401  (offline switches before any ML import)
 from core.engine import Engine, LocalEngine
 from core.errors import EngineError, IndexMismatchError
 from core.generate import Backend
-from core.history import History, manifest_sha256
 from core.settings import Settings
 from core.types import Answer, Citation
 from desktop.answer_flow import AnswerFlow
 from desktop.citation_panel import CitationPanel
 from desktop.conversation import ConversationView
 from desktop.export import ask_export_path, export_job
+from desktop.history_controller import HistoryController
 from desktop.indexing_controller import IndexingController
-from desktop.render import Entry, conversation_markdown, entry_markdown
+from desktop.render import conversation_markdown, entry_markdown
 from desktop.scope_controller import ScopeController
 from desktop.status_controller import StatusController
 from desktop.watch_controller import WatchController, watch_batches  # noqa: F401 - re-exported
@@ -140,8 +142,6 @@ class MainWindow(QMainWindow):
         self.engine = engine if engine is not None else LocalEngine()
         self.workspace_name: str | None = None
         self.requested_workspace = self._requested_workspace = workspace
-        self._conversations: dict[str, list[Entry]] = {}
-        self._context_from: dict[str, int] = {}  # index of each conversation's first entry of the current one
         # Lanes (Anki's two executors, plus one for the network): index writes one
         # at a time; reads (manifest, history, exports) in parallel; Ollama checks
         # apart, so a slow or firewalled host never delays the window's reads.
@@ -164,6 +164,7 @@ class MainWindow(QMainWindow):
         self.workspaces_panel = WorkspacesPanel()
         self.conversation = ConversationView()
         self.answers = AnswerFlow(self)
+        self.history = HistoryController(self)
         self.welcome = WelcomeView()
         self.centre = QStackedWidget()
         self.centre.addWidget(self.conversation)
@@ -216,13 +217,17 @@ class MainWindow(QMainWindow):
         self.reload_workspaces, self.refresh_workspace = ws.reload, ws.refresh
         self.create_workspace, self.rename_workspace, self.delete_workspace = ws.create, ws.rename, ws.delete
         self.new_workspace, self.remove_folder = ws.new_dialog, ws.remove_folder
-        self.set_document_status, self._get_workspace = ws.set_document_status, ws.get
+        self.set_document_status, self.get_workspace = ws.set_document_status, ws.get
+        self._get_workspace = ws.get
         self.start_indexing, self.cancel_indexing = ix.start_indexing, ix.cancel
         self.rebuild_index, self.offer_rebuild = ix.rebuild, ix.offer_rebuild
         self.watched_folders, self.is_watching = (lambda: self.watching.watched), self.watching.is_watching
         self.on_error = self._on_error
-        self._read = self.workspaces.read
-        self.load_history = self._load_history
+        self.read = self.workspaces.read
+        h = self.history
+        self.load_history, self.context_entries, self.new_conversation = h.load, h.context_entries, h.new_conversation
+        self.forget_conversation, self.clear_history = h.forget, h.clear
+        self.open_history_entry, self.delete_history_entry = h.open_entry, h.delete_entry
 
     @property
     def watched(self) -> dict[str, list[str]]:
@@ -258,7 +263,7 @@ class MainWindow(QMainWindow):
         self.file_menu.addSeparator()
         a["quit"] = self._action(self.file_menu, self.close, QKeySequence.StandardKey.Quit)
         self.edit_menu = self.menuBar().addMenu("")
-        a["new_conversation"] = self._action(self.edit_menu, self.new_conversation, "Ctrl+Shift+N")
+        a["new_conversation"] = self._action(self.edit_menu, self.history.new_conversation, "Ctrl+Shift+N")
         a["copy"] = self._action(self.edit_menu, self.copy_answer, "Ctrl+Shift+C")
         a["find"] = self._action(self.edit_menu, self.side_panel.focus_search, QKeySequence.StandardKey.Find)
         self.help_menu = self.menuBar().addMenu("")
@@ -327,9 +332,10 @@ class MainWindow(QMainWindow):
         p.add_folder_requested.connect(ix.choose_folder)
         p.remove_folder_requested.connect(ws.remove_folder)
         p.cancel_requested.connect(ix.cancel)
-        p.history_open.connect(self.open_history_entry)
-        p.history_delete.connect(self.delete_history_entry)
-        p.history_clear.connect(self._clear_history_dialog)
+        h = self.history
+        p.history_open.connect(h.open_entry)
+        p.history_delete.connect(h.delete_entry)
+        p.history_clear.connect(lambda: h.clear_dialog(self))
         p.status_requested.connect(ws.status_dialog)
         c.ask_requested.connect(self.answers.ask)
         c.stop_requested.connect(self.answers.stop)
@@ -341,7 +347,7 @@ class MainWindow(QMainWindow):
         c.export_pdf_requested.connect(lambda: self._export_dialog("pdf"))
         c.as_written_requested.connect(self.answers.ask_as_written)
         c.all_documents_requested.connect(self.answers.ask_all_documents)
-        c.new_conversation_requested.connect(self.new_conversation)
+        c.new_conversation_requested.connect(self.history.new_conversation)
         self.side_panel.page_rendered.connect(self.page_rendered)
         self.side_panel.previous_citation.connect(lambda: self.answers.step_citation(-1))
         self.side_panel.next_citation.connect(lambda: self.answers.step_citation(1))
@@ -365,37 +371,11 @@ class MainWindow(QMainWindow):
         self.conversation.title_label.setText(name)
         self.centre.setCurrentWidget(self.conversation)
         self.answers.current_entry = None
-        entries = self._conversations.get(name)
-        self.conversation.set_entries(entries or [], context_from=self._context_from.get(name, 0))
+        known = self.history.show(name)
         self.indexing.show()
         self.workspaces.refresh()
-        if entries is None:
-            self._load_history(name)
-
-    def forget_conversation(self, name: str) -> None:
-        """Drop the conversation kept for workspace ``name`` (renamed or deleted)."""
-        self._conversations.pop(name, None)
-        self._context_from.pop(name, None)
-
-    def context_entries(self, name: str) -> list[Entry]:
-        """The entries of workspace ``name``'s current conversation (since the last "New conversation"):
-        the context a follow-up question is read in."""
-        entries = self._conversations.get(name, [])
-        return entries[self._context_from.get(name, 0):]
-
-    def new_conversation(self) -> None:
-        """Start a new conversation in the selected workspace: earlier questions give no context to the
-        next ones (they stay on screen, above a divider, and in the history). Recorded in the
-        workspace's history (:meth:`core.history.History.start_new_conversation`), as ``verbatim ask --new`` does."""
-        name = self.workspace_name
-        if name is None:
-            return
-        entries = self._conversations.setdefault(name, [])
-        self._context_from[name] = len(entries)
-        self.conversation.set_entries(entries, context_from=len(entries))
-        self.statusBar().showMessage(self.tr("New conversation: the next question is read on its own."), 6000)
-        self._jobs.call(lambda: History(self._get_workspace(name).dir).start_new_conversation(), lambda _: None,
-                        self._on_error)
+        if not known:
+            self.history.load(name)
 
     def busy_on(self, name: str) -> bool:
         """True while workspace ``name`` is indexing or answering."""
@@ -500,73 +480,6 @@ class MainWindow(QMainWindow):
         path = ask_export_path(self, self.tr("Export conversation"), self.workspace_name, suffix)
         if path:
             self.export_conversation(path)
-
-    # --- history --------------------------------------------------------------
-
-    def _load_history(self, name: str) -> None:
-        def work():
-            ws_dir = self._get_workspace(name).dir
-            history = History(ws_dir)
-            entries = history.entries()
-            current = manifest_sha256(ws_dir)
-            return name, entries, {e.id: e.stale_doc_ids(current) for e in entries}, history.conversation_start()
-
-        self._jobs.call(lambda: self._read(name, work), self._on_history, self._on_error)
-
-    @Slot(object)
-    def _on_history(self, result) -> None:
-        name, entries, stale, start = result
-        session = [e for e in self._conversations.get(name, []) if e.history_id is None]
-        # The current conversation starts after the last "New conversation" (here or `verbatim ask --new`).
-        self._context_from[name] = sum(1 for h in entries if h.id <= start)
-        expanded = {e.history_id for e in self._conversations.get(name, []) if e.expanded}
-        conv = [Entry(answer=h.answer, history_id=h.id, asked_at=h.asked_at, stale=stale.get(h.id, set()),
-                      expanded=h.id in expanded) for h in entries]
-        self._conversations[name] = conv + session
-        if name == self.workspace_name:
-            self.workspaces_panel.set_history(entries, stale)
-            keep = self.current_entry
-            # Stay at the current entry's top (after an answer: its question), not the end.
-            self.conversation.set_entries(self._conversations[name], context_from=self._context_from[name],
-                                          scroll_to=keep)
-            if keep is not None and keep < len(self._conversations[name]):
-                self.answers.set_current_entry(keep)
-            elif self._conversations[name]:
-                self.answers.set_current_entry(len(self._conversations[name]) - 1)
-        self.history_loaded.emit(name)
-
-    def open_history_entry(self, history_id: int) -> None:
-        """Scroll the conversation to a stored question and make it current."""
-        for i, e in enumerate(self.conversation.entries):
-            if e.history_id == history_id:
-                self.answers.set_current_entry(i)
-                self.conversation.answer_view.scrollToAnchor(f"entry-{i}")
-                return
-
-    def delete_history_entry(self, history_id: int) -> None:
-        """Delete one stored question and its answer."""
-        name = self.workspace_name
-        if name is None:
-            return
-        self._jobs.call(lambda: History(self._get_workspace(name).dir).delete(history_id),
-                        lambda _: self._load_history(name), self._on_error)
-
-    def _clear_history_dialog(self) -> None:
-        answer = QMessageBox.question(
-            self, self.tr("Delete history"),
-            self.tr("Delete every question and answer of this workspace's history?"),
-        )
-        if answer == QMessageBox.StandardButton.Yes:
-            self.clear_history()
-
-    def clear_history(self) -> None:
-        """Delete the selected workspace's whole history."""
-        name = self.workspace_name
-        if name is None:
-            return
-        self._conversations.pop(name, None)
-        self._jobs.call(lambda: History(self._get_workspace(name).dir).clear(),
-                        lambda _: self._load_history(name), self._on_error)
 
     # --- settings -------------------------------------------------------------
 

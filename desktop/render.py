@@ -86,6 +86,35 @@ def scope_text(answer: Answer) -> str:
         names=names)
 
 
+#: Names of the languages core detects (``core.translate``), as they read inside a sentence.
+_LANGUAGE_NAMES = {"en": "English", "es": "Spanish"}
+LANGUAGE_STYLE = "color:#8a5a00; font-size:9pt"
+LANGUAGE_NOTE = ("Your question is in {question} and the documents are in {documents}: the search by meaning cannot "
+                 "relate the two languages, so only keywords translated by the legal vocabulary were searched. Ask "
+                 "in the documents' language, or set up Ollama to translate the question.")
+
+
+def language_text(answer: Answer) -> str:
+    """The warning that the question's language is not the documents' and nothing bridged the two
+    (issue #20, 3c), in the UI language; ``""`` when there is nothing to say.
+
+    Worded here from ``trace.language``'s fields (not core's English ``notice``) so it follows the
+    window's language. Shown when core set a notice: the languages differ
+    (``differs``) and neither a model translation nor a multilingual embedding model bridged them
+    (``bridged_by == ""``), so only the bilingual keyword vocabulary searched across languages.
+    """
+    lang = getattr(answer.trace, "language", None)
+    if lang is None or not (lang.notice or (lang.differs and not lang.bridged_by)):
+        return ""
+    documents = lang.documents[0] if lang.documents else ""
+
+    def name(code: str) -> str:
+        return QCoreApplication.translate(_CTX, _LANGUAGE_NAMES[code]) if code in _LANGUAGE_NAMES else code
+
+    return QCoreApplication.translate(_CTX, LANGUAGE_NOTE).format(question=name(lang.question),
+                                                                   documents=name(documents))
+
+
 def query_text(answer: Answer, query: str) -> str:
     """The text searched (an abstention's ``query``) in the window's words: a fallback rewrite shows
     the question and, in parentheses, the previous question it was read with."""
@@ -168,6 +197,9 @@ def entry_html(entry_index: int, entry: Entry) -> str:
         everywhere = QCoreApplication.translate(_CTX, "search all documents")
         parts.append(f"<p style='color:#1e40af; font-size:9pt'>{esc(where)} · "
                      f"<a href='alldocs:{entry_index}'>{esc(everywhere)}</a></p>")
+    language = language_text(a)
+    if language:
+        parts.append(f"<p style='{LANGUAGE_STYLE}'>⚠ {esc(language)}</p>")
     if entry.streaming:
         parts.append(f"<p style='color:#8a5a00'><b>{esc(_t('Verifying each sentence as the model writes…'))}</b> "
                      f"{esc(_t('{n} verified so far').format(n=len(a.claims)))}</p>")
@@ -373,6 +405,8 @@ def entry_markdown(entry: Entry) -> str:
         lines += [f"*{read_as_text(a)}*", ""]
     if scope_text(a):
         lines += [f"*{scope_text(a)}*", ""]
+    if language_text(a):
+        lines += [f"> {language_text(a)}", ""]
     if a.kind == "passages" and a.status != "abstained":
         lines += [f"*{_t(PASSAGES_HEADER)}*", ""]
         contexts = [claim.context for claim in a.claims for _ in claim.citations]
@@ -542,6 +576,9 @@ _LUPDATE = (
     QT_TRANSLATE_NOOP("Render", "Searched in the documents you chose: {names}"),
     QT_TRANSLATE_NOOP("Render", "Searching in: {names} (the document your question names)"),
     QT_TRANSLATE_NOOP("Render", "No evidence in the documents"),
+    QT_TRANSLATE_NOOP("Render", "Your question is in {question} and the documents are in {documents}: the search by meaning cannot relate the two languages, so only keywords translated by the legal vocabulary were searched. Ask in the documents' language, or set up Ollama to translate the question."),  # noqa: E501  # LANGUAGE_NOTE
+    QT_TRANSLATE_NOOP("Render", "English"),
+    QT_TRANSLATE_NOOP("Render", "Spanish"),
     QT_TRANSLATE_NOOP("Render", "CONFLICT"),
     QT_TRANSLATE_NOOP("Render", "The cited passages disagree"),
     QT_TRANSLATE_NOOP("Render", "What each passage says"),

@@ -6,32 +6,18 @@ the language the window started with.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, QThreadPool
-from PySide6.QtWidgets import QLabel, QStatusBar
+from PySide6.QtCore import QObject
+from PySide6.QtWidgets import QLabel
 
 from core.engine import LocalEngine
+from desktop.hosts import StatusHost
 from desktop.texts import backend_text
 from desktop.workers import CallWorker
 
 if TYPE_CHECKING:
     from core.types import Trace
-
-
-class StatusHost(Protocol):
-    """What the status bar's controller needs of its window (napari-style narrow interface; the
-    controller does not import :mod:`desktop.main_window`, issue #24)."""
-
-    settings: Any  # core.settings.Settings: backend, Ollama host and model
-    engine: Any  # core.engine.Engine or LocalEngine: its pid, start and warm-up timings
-    jobs: Any  # desktop.workers.Jobs: runs checks off the GUI thread
-    net_pool: QThreadPool  # the network lane (Ollama checks)
-    welcome: Any  # desktop.welcome.WelcomeView: told whether Ollama answers
-    watching: Any  # its ``pool`` waits for the engine's warm-up
-    fallback_explained: Any  # Signal(str): "Automatic" answered with passages, and why
-
-    def statusBar(self) -> QStatusBar: ...  # noqa: N802, D102 - Qt's name
 
 
 class StatusController(QObject):
@@ -53,6 +39,7 @@ class StatusController(QObject):
         self.trace: Trace | None = None  # the current answer's, once there is one
         self.ollama_diagnosis = None  # the last check's core.ollama_check.OllamaDiagnosis
         self.fallback = None  # the OllamaDiagnosis of the last "Automatic" fallback to passages
+        self._fallback_shown = ""  # the fallback's text while the status bar shows it
         self.retranslate()
 
     def retranslate(self) -> None:
@@ -61,6 +48,16 @@ class StatusController(QObject):
         self.show_ollama()
         self.show_model(self.trace)
         self.show_engine()
+        if self.fallback is not None:
+            # Re-word the fallback's reason (issue #24: it stayed English in a Spanish window); the
+            # status bar's message is shown again only while it is still there, the tooltip always.
+            if self._fallback_shown and self.w.statusBar().currentMessage() == self._fallback_shown:
+                self._show_fallback(20000)
+            else:
+                from desktop.ollama_texts import fallback_text
+
+                self._fallback_shown = ""
+                self.backend_label.setToolTip(fallback_text(self.fallback or None))
         if not self.chunks_label.text():
             self.chunks_label.setText(self.tr("Chunks: —"))
 
@@ -93,13 +90,19 @@ class StatusController(QObject):
                          pool=self.w.net_pool)
 
     def _on_fallback_explained(self, diagnosis) -> None:
+        self.fallback = diagnosis if diagnosis is not None else False
+        text = self._show_fallback(20000)
+        self.w.fallback_explained.emit(text)
+
+    def _show_fallback(self, timeout_ms: int) -> str:
+        """Say in the status bar, in the current language, why "Automatic" answered with passages."""
         from desktop.ollama_texts import fallback_text
 
-        self.fallback = diagnosis if diagnosis is not None else False
-        text = fallback_text(diagnosis)
-        self.w.statusBar().showMessage(text, 20000)
+        text = fallback_text(self.fallback or None)
+        self.w.statusBar().showMessage(text, timeout_ms)
         self.backend_label.setToolTip(text)
-        self.w.fallback_explained.emit(text)
+        self._fallback_shown = text
+        return text
 
     def show_ollama(self) -> None:
         if self.ollama_ok is None:
@@ -157,6 +160,12 @@ class StatusController(QObject):
         def wait() -> dict:
             engine.start()
             engine.wait_ready()
+            try:  # `verbatim ask` for this data folder answers in this engine too (issue #24)
+                from core.engine_server import share_engine_op
+
+                engine.call(share_engine_op)
+            except Exception:  # noqa: BLE001 - best effort: `ask` then starts its own warm engine
+                pass
             return dict(engine.warm_up_timings)
 
         self.w.jobs.start(CallWorker(wait), self.w.watching.pool, on_result=self._on_engine_ready,

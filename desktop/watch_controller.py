@@ -11,16 +11,14 @@ import logging
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject
 
 from core.errors import IndexError_
 from core.watch import FolderWatcher
+from desktop.hosts import WatchHost
 from desktop.workers import GeneratorWorker
 
-if TYPE_CHECKING:
-    from desktop.main_window import MainWindow
 
 log = logging.getLogger(__name__)
 
@@ -63,8 +61,8 @@ class WatchController(QObject):
     what changed while Verbatim was closed. ``window.WATCH_QUIET_S`` is the debounce.
     """
 
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
+    def __init__(self, window: WatchHost) -> None:
+        super().__init__(window)  # type: ignore[arg-type]  # the window is a QObject
         self.w = window
         self.pool = _DaemonThreads()
         self._watches: dict[str, tuple[list[str], GeneratorWorker]] = {}

@@ -19,7 +19,6 @@ vector store, see :class:`core.store.Workspace`'s ``recover``).
 from __future__ import annotations
 
 import threading
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QFileSystemWatcher, QObject, QTimer, Slot
 from PySide6.QtWidgets import QInputDialog, QMessageBox
@@ -28,9 +27,8 @@ from core.engine import remove_folder_op
 from core.errors import IndexError_, WorkspaceNotFoundError
 from core.store import Workspace, list_workspaces, workspaces_root
 from core.workspace_ops import create_workspace, delete_workspace, last_indexed_at, rename_workspace, workspace_dir
+from desktop.hosts import WorkspaceHost
 
-if TYPE_CHECKING:
-    from desktop.main_window import MainWindow
 
 
 class Gone(IndexError_):
@@ -43,8 +41,8 @@ class Gone(IndexError_):
 class WorkspaceController(QObject):
     """The workspace list and the selected workspace's folders, documents and statuses."""
 
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
+    def __init__(self, window: WorkspaceHost) -> None:
+        super().__init__(window)  # type: ignore[arg-type]  # the window is a QObject
         self.w = window
         self._open: dict[str, Workspace] = {}
         self._lock = threading.Lock()
@@ -244,7 +242,7 @@ class WorkspaceController(QObject):
             w.on_error(IndexError_(self.tr("Wait for indexing or answering to finish before renaming.")))
             return
         self.forget(old)
-        w.forget_conversation(old)
+        w.history.forget(old)
         w.watching.forget(old)
         was_current = old in w.watching.current
 
@@ -270,7 +268,7 @@ class WorkspaceController(QObject):
         w = self.w
         w.indexing.cancel_workspace(name)
         self.forget(name)
-        w.forget_conversation(name)
+        w.history.forget(name)
         w.watching.forget(name)
         if w.workspace_name == name:
             w.workspace_name = None

@@ -11,12 +11,12 @@
 <context>
     <name>IndexingController</name>
     <message numerus="yes">
-        <location filename="../../desktop/indexing_controller.py" line="251" />
+        <location filename="../../desktop/indexing_controller.py" line="249" />
         <source>(+%n queued)</source>
         <translation><numerusform>(+%n queued)</numerusform><numerusform>(+%n queued)</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/indexing_controller.py" line="268" />
+        <location filename="../../desktop/indexing_controller.py" line="266" />
         <source>Chunks: %n</source>
         <translation><numerusform>Chunks: %n</numerusform><numerusform>Chunks: %n</numerusform></translation>
     </message>
@@ -47,7 +47,7 @@
 <context>
     <name>WatchController</name>
     <message numerus="yes">
-        <location filename="../../desktop/watch_controller.py" line="173" />
+        <location filename="../../desktop/watch_controller.py" line="171" />
         <source>%n file(s) changed: updating the index…</source>
         <translation><numerusform>%n file changed: updating the index…</numerusform><numerusform>%n files changed: updating the index…</numerusform></translation>
     </message>
@@ -55,7 +55,7 @@
 <context>
     <name>WorkspaceController</name>
     <message numerus="yes">
-        <location filename="../../desktop/workspace_controller.py" line="202" />
+        <location filename="../../desktop/workspace_controller.py" line="200" />
         <source>Chunks: %n</source>
         <translation><numerusform>Chunks: %n</numerusform><numerusform>Chunks: %n</numerusform></translation>
     </message>

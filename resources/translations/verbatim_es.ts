@@ -3,29 +3,29 @@
 <context>
     <name>AnswerFlow</name>
     <message>
-        <location filename="../../desktop/answer_flow.py" line="169" />
+        <location filename="../../desktop/answer_flow.py" line="166" />
         <source>Waiting…</source>
         <translation>Esperando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/answer_flow.py" line="180" />
+        <location filename="../../desktop/answer_flow.py" line="177" />
         <source>Stopping…</source>
         <translation>Deteniendo…</translation>
     </message>
     <message>
-        <location filename="../../desktop/answer_flow.py" line="224" />
-        <location filename="../../desktop/answer_flow.py" line="241" />
-        <location filename="../../desktop/answer_flow.py" line="418" />
+        <location filename="../../desktop/answer_flow.py" line="221" />
+        <location filename="../../desktop/answer_flow.py" line="238" />
+        <location filename="../../desktop/answer_flow.py" line="415" />
         <source>{n} sentences verified as the model writes…</source>
         <translation>{n} frases verificadas mientras el modelo escribe…</translation>
     </message>
     <message>
-        <location filename="../../desktop/answer_flow.py" line="312" />
+        <location filename="../../desktop/answer_flow.py" line="309" />
         <source>Could not answer: {error}</source>
         <translation>No se pudo responder: {error}</translation>
     </message>
     <message>
-        <location filename="../../desktop/answer_flow.py" line="313" />
+        <location filename="../../desktop/answer_flow.py" line="310" />
         <source>Stopped</source>
         <translation>Detenido</translation>
     </message>
@@ -416,79 +416,97 @@
     </message>
 </context>
 <context>
+    <name>HistoryController</name>
+    <message>
+        <location filename="../../desktop/history_controller.py" line="65" />
+        <source>New conversation: the next question is read on its own.</source>
+        <translation>Nueva conversación: la siguiente pregunta se lee por sí sola.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/history_controller.py" line="124" />
+        <source>Delete history</source>
+        <translation>Eliminar el historial</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/history_controller.py" line="124" />
+        <source>Delete every question and answer of this workspace's history?</source>
+        <translation>¿Eliminar todas las preguntas y respuestas del historial de este espacio de trabajo?</translation>
+    </message>
+</context>
+<context>
     <name>IndexingController</name>
     <message>
-        <location filename="../../desktop/indexing_controller.py" line="123" />
+        <location filename="../../desktop/indexing_controller.py" line="121" />
         <source>Waiting to index {names}</source>
         <translation>Esperando para indexar {names}</translation>
     </message>
     <message>
-        <location filename="../../desktop/indexing_controller.py" line="127" />
+        <location filename="../../desktop/indexing_controller.py" line="125" />
         <source>Not a folder: </source>
         <translation>No es una carpeta: </translation>
     </message>
     <message>
-        <location filename="../../desktop/indexing_controller.py" line="191" />
+        <location filename="../../desktop/indexing_controller.py" line="189" />
         <source>Cancelling…</source>
         <translation>Cancelando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/indexing_controller.py" line="233" />
+        <location filename="../../desktop/indexing_controller.py" line="231" />
         <source>Indexing in the background: {names}</source>
         <translation>Indexando en segundo plano: {names}</translation>
     </message>
     <message>
-        <location filename="../../desktop/indexing_controller.py" line="249" />
+        <location filename="../../desktop/indexing_controller.py" line="247" />
         <source>Indexing {names}</source>
         <translation>Indexando {names}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/indexing_controller.py" line="251" />
+        <location filename="../../desktop/indexing_controller.py" line="249" />
         <source>(+%n queued)</source>
         <translation><numerusform>(+%n en cola)</numerusform><numerusform>(+%n en cola)</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop/indexing_controller.py" line="72" />
+        <location filename="../../desktop/indexing_controller.py" line="70" />
         <source>Cancelled</source>
         <translation>Cancelado</translation>
     </message>
     <message>
-        <location filename="../../desktop/indexing_controller.py" line="72" />
+        <location filename="../../desktop/indexing_controller.py" line="70" />
         <source>Indexed</source>
         <translation>Indexado</translation>
     </message>
     <message>
-        <location filename="../../desktop/indexing_controller.py" line="73" />
+        <location filename="../../desktop/indexing_controller.py" line="71" />
         <source>{state}: {new} new or changed, {same} unchanged, {removed} removed, {failed} failed ({s} s)</source>
         <translation>{state}: {new} nuevos o modificados, {same} sin cambios, {removed} quitados, {failed} con error ({s} s)</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/indexing_controller.py" line="268" />
+        <location filename="../../desktop/indexing_controller.py" line="266" />
         <source>Chunks: %n</source>
         <translation><numerusform>Fragmentos: %n</numerusform><numerusform>Fragmentos: %n</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop/indexing_controller.py" line="283" />
+        <location filename="../../desktop/indexing_controller.py" line="281" />
         <source>Add folder to index</source>
         <translation>Añadir una carpeta al índice</translation>
     </message>
     <message>
-        <location filename="../../desktop/indexing_controller.py" line="298" />
+        <location filename="../../desktop/indexing_controller.py" line="296" />
         <source>Rebuild the index?</source>
         <translation>¿Reconstruir el índice?</translation>
     </message>
     <message>
-        <location filename="../../desktop/indexing_controller.py" line="300" />
+        <location filename="../../desktop/indexing_controller.py" line="298" />
         <source>This workspace was indexed with other settings (embedding model or chunking). Its vectors cannot be mixed with new ones: rebuild it to use it. Rebuilding re-reads every document and may take a while.</source>
         <translation>Este espacio de trabajo se indexó con otros ajustes (modelo de vectores o fragmentación). Sus vectores no pueden mezclarse con los nuevos: reconstrúyalo para usarlo. La reconstrucción vuelve a leer todos los documentos y puede tardar un rato.</translation>
     </message>
     <message>
-        <location filename="../../desktop/indexing_controller.py" line="304" />
+        <location filename="../../desktop/indexing_controller.py" line="302" />
         <source>Rebuild</source>
         <translation>Reconstruir</translation>
     </message>
     <message>
-        <location filename="../../desktop/indexing_controller.py" line="340" />
+        <location filename="../../desktop/indexing_controller.py" line="338" />
         <source>Rebuilding the index…</source>
         <translation>Reconstruyendo el índice…</translation>
     </message>
@@ -496,104 +514,89 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../desktop/main_window.py" line="295" />
+        <location filename="../../desktop/main_window.py" line="301" />
         <source>&amp;File</source>
         <translation>&amp;Archivo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="299" />
+        <location filename="../../desktop/main_window.py" line="305" />
         <source>New workspace…</source>
         <translation>Nuevo espacio de trabajo…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="299" />
+        <location filename="../../desktop/main_window.py" line="305" />
         <source>Add folder…</source>
         <translation>Añadir carpeta…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="300" />
+        <location filename="../../desktop/main_window.py" line="306" />
         <source>Export conversation as Markdown…</source>
         <translation>Exportar la conversación como Markdown…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="300" />
+        <location filename="../../desktop/main_window.py" line="306" />
         <source>Export conversation as PDF…</source>
         <translation>Exportar la conversación como PDF…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="301" />
+        <location filename="../../desktop/main_window.py" line="307" />
         <source>Settings…</source>
         <translation>Preferencias…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="301" />
+        <location filename="../../desktop/main_window.py" line="307" />
         <source>Quit</source>
         <translation>Salir</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="296" />
+        <location filename="../../desktop/main_window.py" line="302" />
         <source>&amp;Edit</source>
         <translation>&amp;Editar</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="302" />
+        <location filename="../../desktop/main_window.py" line="308" />
         <source>Copy answer with citations</source>
         <translation>Copiar la respuesta con sus citas</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="302" />
+        <location filename="../../desktop/main_window.py" line="308" />
         <source>Find in document</source>
         <translation>Buscar en el documento</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="297" />
+        <location filename="../../desktop/main_window.py" line="303" />
         <source>&amp;Help</source>
         <translation>A&amp;yuda</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="303" />
+        <location filename="../../desktop/main_window.py" line="309" />
         <source>New conversation</source>
         <translation>Nueva conversación</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="304" />
+        <location filename="../../desktop/main_window.py" line="310" />
         <source>Getting started</source>
         <translation>Primeros pasos</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="305" />
+        <location filename="../../desktop/main_window.py" line="311" />
         <source>Review grid…</source>
         <translation>Tabla de revisión…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="396" />
-        <source>New conversation: the next question is read on its own.</source>
-        <translation>Nueva conversación: la siguiente pregunta se lee por sí sola.</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/main_window.py" line="481" />
+        <location filename="../../desktop/main_window.py" line="462" />
         <source>Answer copied with its citations.</source>
         <translation>Respuesta copiada con sus citas.</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="495" />
+        <location filename="../../desktop/main_window.py" line="476" />
         <source>Exported to {path}</source>
         <translation>Exportado a {path}</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="500" />
+        <location filename="../../desktop/main_window.py" line="481" />
         <source>Export conversation</source>
         <translation>Exportar la conversación</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/main_window.py" line="556" />
-        <source>Delete history</source>
-        <translation>Eliminar el historial</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/main_window.py" line="557" />
-        <source>Delete every question and answer of this workspace's history?</source>
-        <translation>¿Eliminar todas las preguntas y respuestas del historial de este espacio de trabajo?</translation>
     </message>
 </context>
 <context>
@@ -701,237 +704,253 @@
 <context>
     <name>Render</name>
     <message>
-        <location filename="../../desktop/render.py" line="511" />
+        <location filename="../../desktop/render.py" line="545" />
         <source>the document changed since this answer</source>
         <translation>el documento cambió después de esta respuesta</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="512" />
+        <location filename="../../desktop/render.py" line="546" />
         <source>Searched for</source>
         <translation>Se buscó</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="513" />
+        <location filename="../../desktop/render.py" line="547" />
         <source>Documents consulted</source>
         <translation>Documentos consultados</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="514" />
+        <location filename="../../desktop/render.py" line="548" />
         <source>pages</source>
         <translation>páginas</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="515" />
+        <location filename="../../desktop/render.py" line="549" />
         <source>No document matched the question.</source>
         <translation>Ningún documento coincidió con la pregunta.</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="516" />
+        <location filename="../../desktop/render.py" line="550" />
         <source>some sentences were removed because no quote could be verified.</source>
         <translation>se quitaron algunas frases porque no se pudo verificar ninguna cita.</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="517" />
+        <location filename="../../desktop/render.py" line="551" />
         <source>Sources</source>
         <translation>Fuentes</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="518" />
+        <location filename="../../desktop/render.py" line="552" />
         <source>OCR — check the page</source>
         <translation>OCR — compruebe la página</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="519" />
+        <location filename="../../desktop/render.py" line="553" />
         <source>changed since this answer</source>
         <translation>cambió después de esta respuesta</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="520" />
+        <location filename="../../desktop/render.py" line="554" />
         <source>page</source>
         <translation>página</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="536" />
+        <location filename="../../desktop/render.py" line="570" />
         <source>Read together with the previous question: “{previous}”</source>
         <translation>Leída junto con la pregunta anterior: «{previous}»</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="537" />
+        <location filename="../../desktop/render.py" line="571" />
         <source>Read as: {rewrite}</source>
         <translation>Leída como: {rewrite}</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="538" />
+        <location filename="../../desktop/render.py" line="572" />
         <source>{question} (with the previous question: {previous})</source>
         <translation>{question} (junto con la pregunta anterior: {previous})</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="539" />
+        <location filename="../../desktop/render.py" line="573" />
         <source>search as I wrote it</source>
         <translation>buscar tal como la escribí</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="544" />
+        <location filename="../../desktop/render.py" line="578" />
         <source>No evidence in the documents</source>
         <translation>Sin pruebas en los documentos</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="530" />
+        <location filename="../../desktop/render.py" line="564" />
         <source>hide</source>
         <translation>ocultar</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="503" />
+        <location filename="../../desktop/render.py" line="537" />
         <source>Passages that match your question — not an answer written by a model</source>
+        <extracomment>Names of the languages core detects (``core.translate``), as they read inside a sentence.</extracomment>
         <translation>Pasajes que coinciden con su pregunta — no es una respuesta escrita por un modelo</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="504" />
+        <location filename="../../desktop/render.py" line="538" />
         <source>Verifying each sentence as the model writes…</source>
         <translation>Verificando cada frase mientras el modelo escribe…</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="505" />
+        <location filename="../../desktop/render.py" line="539" />
         <source>{n} verified so far</source>
         <translation>{n} verificadas hasta ahora</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="506" />
+        <location filename="../../desktop/render.py" line="540" />
         <source>Show matching passages</source>
         <translation>Mostrar los pasajes que coinciden</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="507" />
+        <location filename="../../desktop/render.py" line="541" />
         <source>Closest passages (not an answer)</source>
         <translation>Pasajes más cercanos (no son una respuesta)</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="508" />
+        <location filename="../../desktop/render.py" line="542" />
         <source>No passage scored high enough to answer. These came closest; the matching sentences are marked inside their clause. Read them before concluding that the documents are silent.</source>
         <translation>Ningún pasaje obtuvo la puntuación necesaria para responder. Estos son los más cercanos; las frases que coinciden están marcadas dentro de su cláusula. Léalos antes de concluir que los documentos no dicen nada.</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="509" />
+        <location filename="../../desktop/render.py" line="543" />
         <source>weak</source>
         <translation>débil</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="510" />
+        <location filename="../../desktop/render.py" line="544" />
         <source>the sentences of the documents that match the question, without a model</source>
         <translation>las frases de los documentos que coinciden con la pregunta, sin modelo</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="521" />
+        <location filename="../../desktop/render.py" line="555" />
         <source>(printed {label})</source>
         <translation>(impresa {label})</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="522" />
+        <location filename="../../desktop/render.py" line="556" />
         <source>verified: {kind} match</source>
         <translation>verificada: coincidencia {kind}</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="523" />
+        <location filename="../../desktop/render.py" line="557" />
         <source>verified: {kind} match, {score}/100</source>
         <translation>verificada: coincidencia {kind}, {score}/100</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="524" />
+        <location filename="../../desktop/render.py" line="558" />
         <source>exact</source>
         <translation>exacta</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="525" />
+        <location filename="../../desktop/render.py" line="559" />
         <source>normalized</source>
         <translation>normalizada</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="526" />
+        <location filename="../../desktop/render.py" line="560" />
         <source>fuzzy</source>
         <translation>aproximada</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="527" />
+        <location filename="../../desktop/render.py" line="561" />
         <source>Workspace</source>
         <translation>Espacio de trabajo</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="528" />
+        <location filename="../../desktop/render.py" line="562" />
         <source>Exported</source>
         <translation>Exportado</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="529" />
+        <location filename="../../desktop/render.py" line="563" />
         <source>Asked</source>
         <translation>Preguntado</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="531" />
+        <location filename="../../desktop/render.py" line="565" />
         <source>show why</source>
         <translation>ver por qué</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="532" />
+        <location filename="../../desktop/render.py" line="566" />
         <source>Not verified</source>
         <translation>Sin verificar</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="533" />
+        <location filename="../../desktop/render.py" line="567" />
         <source>(the whole answer)</source>
         <translation>(toda la respuesta)</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="534" />
+        <location filename="../../desktop/render.py" line="568" />
         <source>citation dropped, sentence kept</source>
         <translation>cita descartada, frase conservada</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="535" />
+        <location filename="../../desktop/render.py" line="569" />
         <source>sentence removed</source>
         <translation>frase quitada</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="540" />
+        <location filename="../../desktop/render.py" line="574" />
         <source>search all documents</source>
         <translation>buscar en todos los documentos</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="541" />
+        <location filename="../../desktop/render.py" line="575" />
         <source>Your question could mean any of {n} documents; searched in all of them: {names}</source>
         <translation>Su pregunta puede referirse a cualquiera de {n} documentos; se buscó en todos: {names}</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="542" />
+        <location filename="../../desktop/render.py" line="576" />
         <source>Searched in the documents you chose: {names}</source>
         <translation>Se buscó en los documentos que eligió: {names}</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="543" />
+        <location filename="../../desktop/render.py" line="577" />
         <source>Searching in: {names} (the document your question names)</source>
         <translation>Buscando en: {names} (el documento que nombra su pregunta)</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="545" />
+        <location filename="../../desktop/render.py" line="579" />
+        <source>Your question is in {question} and the documents are in {documents}: the search by meaning cannot relate the two languages, so only keywords translated by the legal vocabulary were searched. Ask in the documents' language, or set up Ollama to translate the question.</source>
+        <translation>La pregunta está en {question} y los documentos en {documents}: la búsqueda por significado no relaciona los dos idiomas, así que solo se buscaron las palabras clave traducidas por el vocabulario jurídico. Pregunte en el idioma de los documentos o configure Ollama para traducir la pregunta.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/render.py" line="580" />
+        <source>English</source>
+        <translation>inglés</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/render.py" line="581" />
+        <source>Spanish</source>
+        <translation>español</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/render.py" line="582" />
         <source>CONFLICT</source>
         <translation>CONFLICTO</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="546" />
+        <location filename="../../desktop/render.py" line="583" />
         <source>The cited passages disagree</source>
         <translation>Los pasajes citados no coinciden</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="547" />
+        <location filename="../../desktop/render.py" line="584" />
         <source>What each passage says</source>
         <translation>Lo que dice cada pasaje</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="548" />
+        <location filename="../../desktop/render.py" line="585" />
         <source>Verbatim gives no single answer: the passages below say different things about this question. Each sentence reports one passage; read them and decide.</source>
         <translation>Verbatim no da una única respuesta: los pasajes siguientes dicen cosas distintas sobre esta pregunta. Cada frase recoge un pasaje; léalos y decida.</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="549" />
+        <location filename="../../desktop/render.py" line="586" />
         <source>The model reported that the documents disagree, but fewer than two verified passages show it; the verified sentences are shown as they are.</source>
         <translation>El modelo indicó que los documentos no coinciden, pero menos de dos pasajes verificados lo muestran; las frases verificadas se muestran tal cual.</translation>
     </message>
@@ -1465,17 +1484,17 @@
 <context>
     <name>WatchController</name>
     <message>
-        <location filename="../../desktop/watch_controller.py" line="167" />
+        <location filename="../../desktop/watch_controller.py" line="165" />
         <source>Checking for changes made while Verbatim was closed…</source>
         <translation>Buscando cambios hechos mientras Verbatim estaba cerrado…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/watch_controller.py" line="173" />
+        <location filename="../../desktop/watch_controller.py" line="171" />
         <source>%n file(s) changed: updating the index…</source>
         <translation><numerusform>%n archivo cambió: actualizando el índice…</numerusform><numerusform>%n archivos cambiaron: actualizando el índice…</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop/watch_controller.py" line="180" />
+        <location filename="../../desktop/watch_controller.py" line="178" />
         <source>Folder watching stopped for {name}: {error}</source>
         <translation>Se dejó de vigilar las carpetas de {name}: {error}</translation>
     </message>
@@ -1569,52 +1588,52 @@
 <context>
     <name>WorkspaceController</name>
     <message numerus="yes">
-        <location filename="../../desktop/workspace_controller.py" line="202" />
+        <location filename="../../desktop/workspace_controller.py" line="200" />
         <source>Chunks: %n</source>
         <translation><numerusform>Fragmentos: %n</numerusform><numerusform>Fragmentos: %n</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop/workspace_controller.py" line="221" />
+        <location filename="../../desktop/workspace_controller.py" line="219" />
         <source>New workspace</source>
         <translation>Nuevo espacio de trabajo</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspace_controller.py" line="222" />
+        <location filename="../../desktop/workspace_controller.py" line="220" />
         <source>Name (for example the client or matter):</source>
         <translation>Nombre (por ejemplo el cliente o el asunto):</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspace_controller.py" line="236" />
+        <location filename="../../desktop/workspace_controller.py" line="234" />
         <source>Rename workspace</source>
         <translation>Renombrar espacio de trabajo</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspace_controller.py" line="236" />
+        <location filename="../../desktop/workspace_controller.py" line="234" />
         <source>New name:</source>
         <translation>Nombre nuevo:</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspace_controller.py" line="244" />
+        <location filename="../../desktop/workspace_controller.py" line="242" />
         <source>Wait for indexing or answering to finish before renaming.</source>
         <translation>Espere a que termine la indexación o la respuesta antes de renombrar.</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspace_controller.py" line="260" />
+        <location filename="../../desktop/workspace_controller.py" line="258" />
         <source>Delete workspace</source>
         <translation>Eliminar espacio de trabajo</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspace_controller.py" line="261" />
+        <location filename="../../desktop/workspace_controller.py" line="259" />
         <source>Delete workspace “{name}”? Its index and question history are removed; your documents stay where they are.</source>
         <translation>¿Eliminar el espacio de trabajo «{name}»? Se borran su índice y su historial de preguntas; sus documentos se quedan donde están.</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspace_controller.py" line="304" />
+        <location filename="../../desktop/workspace_controller.py" line="302" />
         <source>Reason</source>
         <translation>Motivo</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspace_controller.py" line="304" />
+        <location filename="../../desktop/workspace_controller.py" line="302" />
         <source>Why (shown beside the document):</source>
         <translation>Por qué (se muestra junto al documento):</translation>
     </message>
