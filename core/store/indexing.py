@@ -21,9 +21,9 @@ is unchanged (same sha256, same chunks: :func:`~core.store.scan.resume_point`) o
 starts it over when it changed. Until its last part is committed such a document
 is *partially indexed*: its committed chunks are searchable like any others (they
 are the file's current text, so every quote of them verifies), and the index
-report (``IndexReport.partial``), ``Workspace.documents()`` (``reason``,
-``chunks_total``) and ``verbatim index`` say "partially indexed: <name> (N of M
-chunks)". A changed large file loses its old chunks with its first new part
+report (``IndexReport.partial``) and ``verbatim index`` say "partially indexed:
+<doc id> (N of M chunks)", ``Workspace.documents()`` gives ``chunks_total`` and the
+``reason`` "partially indexed: N of M chunks" (the window shows it beside the status). A changed large file loses its old chunks with its first new part
 (never old and new text mixed in one document).
 """
 

@@ -483,7 +483,7 @@ class Manifest:
 
 def partial_text(committed: int, total: int) -> str:
     """How a partially indexed document is described (the index report, ``documents()``'s ``reason``)."""
-    return f"partially indexed ({committed} of {total} chunks)"
+    return f"partially indexed: {committed} of {total} chunks"  # short: the window shows it beside the status
 
 
 def reset_manifest(path: Path) -> None:

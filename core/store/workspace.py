@@ -172,8 +172,8 @@ class Workspace:
 
         ``status`` is ``active``, ``superseded`` or ``quarantined``; ``reason`` says why
         (for a quarantine by the detector, the matched passage), ``""`` when none; for an
-        active document a stopped run left partially indexed, "partially indexed (N of M
-        chunks)". ``chunks_total``: the whole document's chunk count when it is partially
+        active document a stopped run left partially indexed, "partially indexed: N of M
+        chunks". ``chunks_total``: the whole document's chunk count when it is partially
         indexed (``chunks`` of them committed and searchable), else ``None``.
         """
         return self.manifest.documents()

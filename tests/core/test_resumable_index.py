@@ -4,7 +4,7 @@ A generated one-line text file several commit batches long (as the issue's 6 MB 
 indexed by a real ``python -m core index`` subprocess that is stopped inside it: SIGKILLed at a
 commit point (the documented crash hook) and interrupted with SIGINT (Ctrl+C) while it embeds. The
 workspace then holds the parts committed before the stop, all three stores agree, the committed
-chunks are searchable and the document is named "partially indexed (N of M chunks)"; the next run
+chunks are searchable and the document is named "partially indexed: N of M chunks"; the next run
 embeds only the chunks not committed (counted at the embedding model), and ends equal to a
 never-interrupted index. A file changed in between is started over. Small settings (64-token chunks,
 a commit every 12 chunks) keep each run to seconds.
@@ -116,7 +116,7 @@ def _check_partial(ws: Workspace) -> tuple[int, int]:
     assert len(ids["manifest"]) == partial.committed
     [doc] = ws.documents()
     assert doc["chunks"] == partial.committed and doc["chunks_total"] == partial.total
-    assert doc["reason"] == f"partially indexed ({partial.committed} of {partial.total} chunks)"
+    assert doc["reason"] == f"partially indexed: {partial.committed} of {partial.total} chunks"
     # the committed chunks are the document's first ones, and searchable
     with sqlite3.connect(ws.dir / "manifest.sqlite") as db:
         ords = [r[0] for r in db.execute("SELECT ord FROM chunks ORDER BY ord")]
