@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import signal
 import sqlite3
 import subprocess
@@ -44,7 +45,7 @@ def chunks_in(home: Path) -> int:
         conn.close()
 
 
-def index(tree: Path, home: Path, folder: Path, commit: int, stop_after: float | None) -> dict:
+def index(tree: Path, home: Path, folder: Path, commit: int, stop_after: float | None, stop_line: bool = False) -> dict:
     env = {k: v for k, v in os.environ.items() if not k.startswith("VERBATIM_")}
     env.update(VERBATIM_HOME=str(home), VERBATIM_INDEX_COMMIT_CHUNKS=str(commit), PYTHONPATH=str(tree),
                VERBATIM_ENGINE_IDLE_S="0")
@@ -54,7 +55,15 @@ def index(tree: Path, home: Path, folder: Path, commit: int, stop_after: float |
     proc = subprocess.Popen([sys.executable, "-m", "core", "index", str(folder), "-w", "bench"], cwd=tree, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     stopped_at = None
-    if stop_after is not None:
+    if stop_line:  # the CLI's first "N/M chunks" line (every 256 chunks of a long file, both trees print it)
+        err = []
+        for line in proc.stderr:
+            err.append(line)
+            if re.search(r"\d+/\d+ chunks", line):
+                stopped_at = time.perf_counter()
+                proc.send_signal(signal.SIGINT)
+                break
+    elif stop_after is not None:
         try:
             proc.wait(timeout=stop_after)
         except subprocess.TimeoutExpired:
@@ -75,6 +84,8 @@ def main() -> None:
     ap.add_argument("--clauses", type=int, default=2500, help="clauses in the generated line (about 50 tokens each)")
     ap.add_argument("--commit", type=int, default=512, help="chunks between commits (VERBATIM_INDEX_COMMIT_CHUNKS)")
     ap.add_argument("--seconds", type=float, default=60.0, help="Ctrl+C this long after the start")
+    ap.add_argument("--at-chunk-line", action="store_true",
+                    help="Ctrl+C at the CLI's first 'N/M chunks' progress line instead (after 256 chunks embedded)")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="verbatim-bench-resume-") as tmp:
         folder = Path(tmp) / "docs"
@@ -82,7 +93,7 @@ def main() -> None:
         big = folder / "big.txt"
         big.write_text("".join(clause(n) for n in range(args.clauses)), encoding="utf-8")
         home = Path(tmp) / "home"
-        first = index(args.tree, home, folder, args.commit, args.seconds)
+        first = index(args.tree, home, folder, args.commit, args.seconds, args.at_chunk_line)
         second = index(args.tree, home, folder, args.commit, None)
         print(json.dumps({"tree": str(args.tree), "file_bytes": big.stat().st_size, "commit_chunks": args.commit,
                           "stopped": first, "next_run": second}, indent=1))
