@@ -27,6 +27,10 @@ def print_report(report: IndexReport) -> None:
             print(f"    {f.path}{where}: {f.reason}")
     for f in report.not_read:
         print(f"  not read: {Path(f.path).name} ({f.reason})")
+    if report.resumed:
+        print(f"  went on from an earlier stopped run: {report.resumed} document(s)")
+    for p in report.partial:  # a large file committed in parts, stopped before its end; the next run goes on
+        print(f"  {p.text()}")
 
 
 #: Plain words for each rejection reason (the window shows the same, translated: desktop.texts.reason_text).

@@ -82,6 +82,40 @@ class _IndexLines:
             self.bar.close()
 
 
+class _StopOnInterrupt:
+    """Ctrl+C during ``verbatim index``: the first press asks the run to stop at its next cancellation
+    point (within one embedding batch) and keep what it embedded — committed, a large file's parts
+    included, so the next run goes on from there; a second press stops at once (``KeyboardInterrupt``:
+    what was committed is kept). Called as the run's ``cancel`` check."""
+
+    def __init__(self) -> None:
+        self.requested = False
+        self._old = None
+
+    def __call__(self) -> bool:
+        return self.requested
+
+    def __enter__(self) -> _StopOnInterrupt:
+        import signal
+        import threading
+
+        if threading.current_thread() is threading.main_thread():  # signals reach the main thread only
+            self._old = signal.signal(signal.SIGINT, self._handle)
+        return self
+
+    def _handle(self, _signum, _frame) -> None:
+        if self.requested:
+            raise KeyboardInterrupt
+        self.requested = True
+        print("stopping: saving what is embedded (Ctrl+C again to stop at once)", file=sys.stderr, flush=True)
+
+    def __exit__(self, *_exc) -> None:
+        if self._old is not None:
+            import signal
+
+            signal.signal(signal.SIGINT, self._old)
+
+
 def cmd_index(args: argparse.Namespace, settings: Settings) -> int:
     from core.progress import manifest_files, plan_index
 
@@ -103,18 +137,23 @@ def cmd_index(args: argparse.Namespace, settings: Settings) -> int:
         print("error: no folder given and the workspace has none recorded", file=sys.stderr)
         return 2
     lines = _IndexLines(plan_index(folders, manifest_files(ws.dir), ws.dir, settings.follow_links), quiet=args.quiet, tty=sys.stderr.isatty())
+    stop = _StopOnInterrupt()
     if ray_address is None:
-        work = index_folders(ws, folders)
+        work = index_folders(ws, folders, cancel=stop)
     else:
         from core.cluster import ray_index
 
-        work = ray_index(ws, folders, None if ray_address == "local" else ray_address,
+        work = ray_index(ws, folders, None if ray_address == "local" else ray_address, cancel=stop,
                          num_cpus=args.ray_cpus, embed_actors=args.ray_actors)
     try:
-        report = run(work, lines)
+        with stop:
+            report = run(work, lines)
     finally:
         lines.close()
     print_report(report)
+    if stop.requested:
+        print("interrupted: what was embedded is kept; run 'verbatim index' again to go on", file=sys.stderr)
+        return 130
     excluded = [d for d in ws.documents() if d["status"] != "active"]
     if excluded:  # quarantined or superseded: indexed, but never searched until released
         print(f"  not searched ({len(excluded)}):")

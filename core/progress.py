@@ -59,17 +59,25 @@ class PlannedFile:
 
 
 def manifest_files(workspace_dir: str | Path) -> dict[str, tuple[int, float]]:
-    """doc_id → (size in bytes, mtime) of the documents the manifest holds (read-only; ``{}`` if none)."""
+    """doc_id → (size in bytes, mtime) of the documents the manifest holds whole (read-only; ``{}`` if none;
+    a document a stopped run left partially indexed is left out, so the plan reads it again)."""
     db_path = Path(workspace_dir) / "manifest.sqlite"
     if not db_path.exists():
         return {}
     conn = sqlite3.connect(f"{db_path.absolute().as_uri()}?mode=ro", uri=True, timeout=10)
     try:
-        return {d: (s, m) for d, s, m in conn.execute("SELECT doc_id, size, mtime FROM documents")}
+        files = {d: (s, m) for d, s, m in conn.execute("SELECT doc_id, size, mtime FROM documents")}
     except sqlite3.Error:
+        conn.close()
         return {}
+    try:  # a document left partially indexed is read again (core.store.indexing): never counted unchanged
+        for (doc_id,) in conn.execute("SELECT doc_id FROM partial_documents"):
+            files.pop(doc_id, None)
+    except sqlite3.Error:
+        pass  # a manifest from before partial documents: none
     finally:
         conn.close()
+    return files
 
 
 #: Bytes per page assumed for formats without pages (about 3,000 characters of text a page).

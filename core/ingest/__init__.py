@@ -52,7 +52,6 @@ from core.ingest.base import (
     as_superscript,
     display_name,
     file_sha256,
-    iter_files,
     not_read_reason,
 )
 from core.ingest.docx import parse_docx
@@ -69,6 +68,7 @@ from core.ingest.files import (
     span_rects,
     span_rects_cached,
 )
+from core.ingest.walk import iter_files
 from core.ingest.html import html_to_page, parse_html
 from core.ingest.ocr import OCR_DPI, OCR_LANGUAGES, ocr_page, reads_as_language, tessdata_dir, text_layer_problem
 from core.ingest.pdf import extract_page, parse_pdf, text_layer_page

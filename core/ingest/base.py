@@ -1,4 +1,4 @@
-"""What every reader produces: page texts with blocks, parsed documents, and file discovery.
+"""What every reader produces: page texts with blocks and parsed documents; the file kinds read and not read.
 
 See :mod:`core.ingest` for the overview of formats.
 """
@@ -6,7 +6,6 @@ See :mod:`core.ingest` for the overview of formats.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -180,24 +179,6 @@ def not_read_reason(name: str) -> str | None:
     if suffix in NOT_READ_SUFFIXES:
         return NOT_READ_SUFFIXES[suffix]
     return f"'{suffix}' files are not read" if suffix else "file without an extension is not read"
-
-
-def iter_files(folder: Path, not_read: list[tuple[Path, str]] | None = None) -> Iterator[Path]:
-    """Supported files under ``folder``, recursively, in sorted order; links leading outside it, loops
-    and broken links are not followed (:func:`core.ingest.files.walk_folders`, which also names them).
-
-    Args:
-        not_read: when given, every file that is not yielded and has a reason
-            (:func:`not_read_reason`) is appended as ``(path, reason)``: partial downloads,
-            Office temporary and lock files, formats that are not read.
-    """
-    from core.ingest.files import walk_folders
-
-    walk = walk_folders([Path(folder).resolve()])
-    if not_read is not None:
-        not_read.extend(walk.not_read)
-    for path, _root in walk.files:
-        yield path
 
 
 class TextBuilder:

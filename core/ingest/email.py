@@ -22,6 +22,7 @@ from pathlib import Path
 from core.errors import IngestError
 from core.ingest.base import ATTACHMENT_SEP, SUPPORTED_SUFFIXES, ParsedDocument, TextBuilder, display_name
 from core.ingest.html import html_to_page
+from core.ingest.registry import parse_member
 from core.ingest.text import text_blocks
 
 MAX_NESTING = 5
@@ -195,11 +196,9 @@ def read_attachment(path: Path, display: str, name: str, payload: bytes, warning
     Shared by e-mail (.eml) and Outlook (.msg, :mod:`core.ingest.msg`) messages; the attachment's own
     warnings are carried over, prefixed with its name (and page).
     """
-    from core.ingest.files import parse_bytes  # the readers of every format (imports this module)
-
     member = Path(f"{path}{ATTACHMENT_SEP}{name}")
     try:
-        doc = parse_bytes(member, payload, ocr=ocr, depth=depth + 1)
+        doc = parse_member(member, payload, ocr=ocr, depth=depth + 1)  # the reader of its format
     except IngestError as exc:
         warnings.append((None, f"attachment {name} could not be read: {exc.reason}"))
         return None

@@ -7,10 +7,8 @@ accepts a path, and :func:`open_member` reads its bytes back from the container.
 
 from __future__ import annotations
 
-import hashlib
 import os
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from pathlib import Path
 
 import pymupdf
@@ -32,10 +30,17 @@ from core.ingest.base import (
     PageText,
     ParsedDocument,
     file_sha256,
-    not_read_reason,
 )
 from core.ingest.ocr import tessdata_dir
+from core.ingest.registry import Reader, parse_member, read_document, register_reader
+from core.ingest.walk import LINK_BROKEN, LINK_LOOP, LINK_OUTSIDE, FolderWalk, iter_files, walk_folders
 from core.types import Rect
+
+__all__ = [  # the walk's names are re-exported: core.store.docids and tests import them from here
+    "LINK_BROKEN", "LINK_LOOP", "LINK_OUTSIDE", "FolderWalk", "is_member", "iter_files", "open_member",
+    "open_pdf_document", "page_text", "parse_bytes", "parse_file", "rects_for_span", "render_page_png", "span_rects",
+    "span_rects_cached", "walk_folders",
+]
 
 
 def _ocr_setting(ocr: bool | None) -> bool:
@@ -80,73 +85,86 @@ def open_member(path: str | Path) -> bytes:
     return data
 
 
-def _parse_other(path: Path, data: bytes | None, *, ocr: bool, depth: int = 0) -> ParsedDocument:
-    """The readers of :mod:`core.ingest.office`, :mod:`core.ingest.msg` and :mod:`core.ingest.image`
-    (``data``: the bytes of an attachment, else the file is read).
+# --- the dispatch: one reader per format (core.ingest.registry), each module imported when first used ----
 
-    Raises:
-        IngestError: unreadable, or a suffix no reader takes (the reason says why, see
-            :func:`core.ingest.base.not_read_reason`).
-    """
-    suffix = path.suffix.lower()
-    if suffix in ODT_SUFFIXES:
-        from core.ingest.office import parse_odt
 
-        return parse_odt(path, data=data)
-    if suffix in RTF_SUFFIXES:
-        from core.ingest.office import parse_rtf
+def _read_pdf(path: Path, data: bytes | None, ocr: bool, depth: int) -> ParsedDocument:
+    from core.ingest.pdf import parse_pdf
 
-        return parse_rtf(path, data=data)
-    if suffix in XLSX_SUFFIXES:
-        from core.ingest.office import parse_xlsx
+    return parse_pdf(path, ocr=ocr, data=data)
 
-        return parse_xlsx(path, data=data)
-    if suffix in PPTX_SUFFIXES:
-        from core.ingest.office import parse_pptx
 
-        return parse_pptx(path, data=data)
-    if suffix in MSG_SUFFIXES:
-        from core.ingest.msg import parse_msg
+def _read_text(path: Path, data: bytes | None, ocr: bool, depth: int) -> ParsedDocument:
+    from core.ingest.text import decode_text, read_text_file, text_blocks
 
-        return parse_msg(path, data=data, ocr=ocr, depth=depth)
-    if suffix in IMAGE_SUFFIXES:
-        from core.ingest.image import parse_image
+    if data is None:
+        text = read_text_file(path)
+    elif not data.strip():
+        raise IngestError(str(path), "empty file")
+    else:
+        text = decode_text(data, path)
+    page = PageText(page=1, text=text, blocks=text_blocks(text, markdown=path.suffix.lower() not in {".txt", ".text"}))
+    return ParsedDocument(path, "", [page], "text", title=path.name)
 
-        return parse_image(path, data=data, ocr=ocr)
-    raise IngestError(str(path), not_read_reason(path.name) or f"unsupported file type '{suffix}'")
+
+def _read_docx(path: Path, data: bytes | None, ocr: bool, depth: int) -> ParsedDocument:
+    from core.ingest.docx import parse_docx
+
+    return parse_docx(path, data=data)
+
+
+def _read_html(path: Path, data: bytes | None, ocr: bool, depth: int) -> ParsedDocument:
+    from core.ingest.html import parse_html
+
+    return parse_html(path, data=data)
+
+
+def _read_email(path: Path, data: bytes | None, ocr: bool, depth: int) -> ParsedDocument:
+    from core.ingest.email import parse_email
+
+    return parse_email(path, data=data, ocr=ocr, depth=depth)
+
+
+def _read_msg(path: Path, data: bytes | None, ocr: bool, depth: int) -> ParsedDocument:
+    from core.ingest.msg import parse_msg
+
+    return parse_msg(path, data=data, ocr=ocr, depth=depth)
+
+
+def _read_office(name: str) -> Reader:
+    """The reader of one :mod:`core.ingest.office` format (``parse_odt``, ``parse_rtf``, ...)."""
+
+    def read(path: Path, data: bytes | None, ocr: bool, depth: int) -> ParsedDocument:
+        from core.ingest import office
+
+        return getattr(office, name)(path, data=data)
+
+    return read
+
+
+def _read_image(path: Path, data: bytes | None, ocr: bool, depth: int) -> ParsedDocument:
+    from core.ingest.image import parse_image
+
+    return parse_image(path, data=data, ocr=ocr)
+
+
+for _suffixes, _reader in (
+    (PDF_SUFFIXES, _read_pdf), (TEXT_SUFFIXES, _read_text), (DOCX_SUFFIXES, _read_docx), (HTML_SUFFIXES, _read_html),
+    (EMAIL_SUFFIXES, _read_email), (MSG_SUFFIXES, _read_msg), (ODT_SUFFIXES, _read_office("parse_odt")),
+    (RTF_SUFFIXES, _read_office("parse_rtf")), (XLSX_SUFFIXES, _read_office("parse_xlsx")),
+    (PPTX_SUFFIXES, _read_office("parse_pptx")), (IMAGE_SUFFIXES, _read_image),
+):
+    register_reader(_suffixes, _reader)
 
 
 def parse_bytes(path: Path, data: bytes, *, ocr: bool = False, depth: int = 0) -> ParsedDocument:
-    """Parse a document given as bytes (an attachment), ``path`` being its member path.
+    """Parse a document given as bytes (an attachment), ``path`` being its member path
+    (:func:`core.ingest.registry.parse_member`).
 
     Raises:
         IngestError: the bytes cannot be read as the type ``path``'s suffix names.
     """
-    from core.ingest.docx import parse_docx
-    from core.ingest.email import parse_email
-    from core.ingest.html import parse_html
-    from core.ingest.pdf import parse_pdf
-    from core.ingest.text import decode_text, text_blocks
-
-    suffix = path.suffix.lower()
-    if suffix in PDF_SUFFIXES:
-        parsed = parse_pdf(path, ocr=ocr, data=data)
-    elif suffix in TEXT_SUFFIXES:
-        if not data.strip():
-            raise IngestError(str(path), "empty file")
-        text = decode_text(data, path)
-        page = PageText(page=1, text=text, blocks=text_blocks(text, markdown=suffix not in {".txt", ".text"}))
-        parsed = ParsedDocument(path, "", [page], "text", title=path.name)
-    elif suffix in DOCX_SUFFIXES:
-        parsed = parse_docx(path, data=data)
-    elif suffix in HTML_SUFFIXES:
-        parsed = parse_html(path, data=data)
-    elif suffix in EMAIL_SUFFIXES:
-        parsed = parse_email(path, data=data, ocr=ocr, depth=depth)
-    else:
-        parsed = _parse_other(path, data, ocr=ocr, depth=depth)
-    parsed.sha256 = hashlib.sha256(data).hexdigest()
-    return parsed
+    return parse_member(path, data, ocr=ocr, depth=depth)
 
 
 def parse_file(path: Path, *, ocr: bool | None = None) -> ParsedDocument:
@@ -173,31 +191,7 @@ def parse_file(path: Path, *, ocr: bool | None = None) -> ParsedDocument:
         raise IngestError(str(path), "is a folder, not a file") from exc
     except OSError as exc:
         raise IngestError(str(path), f"file could not be read ({exc.strerror})") from exc
-    suffix = path.suffix.lower()
-    if suffix in PDF_SUFFIXES:
-        from core.ingest.pdf import parse_pdf
-
-        parsed = parse_pdf(path, ocr=ocr)
-    elif suffix in TEXT_SUFFIXES:
-        from core.ingest.text import read_text_file, text_blocks
-
-        text = read_text_file(path)
-        page = PageText(page=1, text=text, blocks=text_blocks(text, markdown=suffix not in {".txt", ".text"}))
-        parsed = ParsedDocument(path, "", [page], "text", title=path.name)
-    elif suffix in DOCX_SUFFIXES:
-        from core.ingest.docx import parse_docx
-
-        parsed = parse_docx(path)
-    elif suffix in HTML_SUFFIXES:
-        from core.ingest.html import parse_html
-
-        parsed = parse_html(path)
-    elif suffix in EMAIL_SUFFIXES:
-        from core.ingest.email import parse_email
-
-        parsed = parse_email(path, ocr=ocr)
-    else:
-        parsed = _parse_other(path, None, ocr=ocr)
+    parsed = read_document(path, None, ocr=ocr)
     parsed.sha256 = digest
     return parsed
 
@@ -315,148 +309,3 @@ def render_page_png(path: str | Path, page: int, rects: list[Rect], zoom: float 
             return pix.tobytes("png")
     except Exception as exc:
         raise IngestError(str(path), f"page could not be rendered ({exc})", page=page) from exc
-
-
-# --- discovery: the files under the added folders, never outside them -------------------------
-
-#: Reasons a link is not followed (the index report and the window name the link with one of these).
-LINK_OUTSIDE = "not followed: link to outside the folder"
-LINK_LOOP = "not followed: link loop (it points to a folder that contains it)"
-LINK_BROKEN = "not followed: broken link (its target does not exist)"
-
-
-@dataclass
-class FolderWalk:
-    """What :func:`walk_folders` found.
-
-    Attributes:
-        files: ``(path, root)`` of every supported file, in visiting order (each
-            root's files sorted, a folder's files before its sub-folders); ``path``
-            as reached under ``root`` (through a followed link it keeps the link's name).
-        skipped: ``(link path, reason)`` of every link not followed (reasons
-            :data:`LINK_OUTSIDE`, :data:`LINK_LOOP`, :data:`LINK_BROKEN`).
-    """
-
-    files: list[tuple[Path, Path]] = field(default_factory=list)
-    skipped: list[tuple[Path, str]] = field(default_factory=list)
-    #: ``(path, reason)`` of files left unread on purpose (:func:`core.ingest.base.not_read_reason`:
-    #: partial downloads, Office temporary and lock files, formats no reader takes).
-    not_read: list[tuple[Path, str]] = field(default_factory=list)
-    #: (device, inode) of the folders and files already visited (so a walk can continue another).
-    seen_dirs: set[tuple[int, int]] = field(default_factory=set, repr=False)
-    seen_files: set[tuple[int, int]] = field(default_factory=set, repr=False)
-
-
-def _within(path: str, folders: Sequence[str]) -> bool:
-    """Whether ``path`` (resolved) is one of ``folders`` (resolved) or lies inside one."""
-    return any(path == f or path.startswith(f.rstrip(os.sep) + os.sep) for f in folders)
-
-
-def _is_link(entry: os.DirEntry) -> bool:
-    """A symbolic link, or (Windows, Python ≥ 3.12) a junction: both can lead out of the folder."""
-    is_junction = getattr(entry, "is_junction", None)
-    return entry.is_symlink() or bool(is_junction and is_junction())
-
-
-def _hidden(name: str) -> bool:
-    return name.startswith(".")
-
-
-def walk_folders(
-    roots: Sequence[Path], *, inside: Sequence[Path] = (), prune: Sequence[Path] = (), follow_links: bool = False,
-    into: FolderWalk | None = None,
-) -> FolderWalk:
-    """The supported files under ``roots``, reading nothing outside them unless ``follow_links``.
-
-    Folders are boundaries (issue #22, case B50): a symbolic link or junction whose
-    target lies outside ``roots`` and ``inside`` is *not followed* and is named in
-    :attr:`FolderWalk.skipped`; a link to a place inside them is not followed either,
-    because that place is read at its own path (so a file is read once); a link to a
-    folder containing it (a loop) and a link to nothing (broken) are named, never
-    fatal. With ``follow_links`` an outside target is read as if it were under the
-    link, each real folder and file once (by device and inode), so loops end.
-    Hidden names (``.x``) and Office lock files (``~$x``) are skipped; a folder that
-    cannot be listed is skipped silently, as ``os.walk`` does.
-
-    Args:
-        roots: folders to walk, resolved (no link in their path), in order; a folder or
-            file already reached from an earlier root is not visited again.
-        inside: further folders counted as inside (the workspace's other folders).
-        prune: folders not to enter (owned by another root of the workspace).
-        follow_links: follow links whose target lies outside (setting ``follow_links``).
-        into: a walk to continue (its files, names and visited folders and files are kept
-            and added to); a new one when ``None``.
-
-    Returns:
-        ``into`` or a new :class:`FolderWalk`.
-    """
-    from core.ingest.base import SUPPORTED_SUFFIXES, not_read_reason
-
-    bounds = [os.path.realpath(p) for p in [*roots, *inside]]
-    pruned = {os.path.realpath(p) for p in prune}
-    out = into if into is not None else FolderWalk()
-    seen_dirs, seen_files = out.seen_dirs, out.seen_files
-    for root in roots:
-        root = Path(root)
-        stack: list[Path] = [root]
-        while stack:
-            folder = stack.pop()
-            try:
-                st = os.stat(folder)
-                with os.scandir(folder) as it:
-                    entries = sorted(it, key=lambda e: e.name)
-            except OSError:
-                continue
-            if (st.st_dev, st.st_ino) in seen_dirs:
-                continue
-            seen_dirs.add((st.st_dev, st.st_ino))
-            subdirs: list[Path] = []
-            for entry in entries:
-                if _hidden(entry.name):
-                    reason = not_read_reason(entry.name)  # "" for system files; a LibreOffice lock is named
-                    if reason and entry.is_file(follow_symlinks=False):
-                        out.not_read.append((Path(entry.path), reason))
-                    continue
-                path = Path(entry.path)
-                try:
-                    if _is_link(entry):
-                        target = os.path.realpath(entry.path)
-                        if not os.path.exists(target):
-                            out.skipped.append((path, LINK_BROKEN))
-                            continue
-                        is_dir = os.path.isdir(target)
-                        if not is_dir and Path(entry.name).suffix.lower() not in SUPPORTED_SUFFIXES:
-                            continue  # a link to a file no reader takes: nothing would be read anyway
-                        if _within(target, bounds):
-                            if is_dir and _within(os.path.realpath(folder), [target]):
-                                out.skipped.append((path, LINK_LOOP))
-                            continue  # else read once, at its own place
-                        if not follow_links:
-                            out.skipped.append((path, LINK_OUTSIDE))
-                            continue
-                        if is_dir:
-                            subdirs.append(path)
-                            continue
-                        tst = os.stat(target)
-                    elif entry.is_dir(follow_symlinks=False):
-                        if os.path.realpath(entry.path) not in pruned:
-                            subdirs.append(path)
-                        continue
-                    elif entry.is_file(follow_symlinks=False):
-                        reason = not_read_reason(entry.name)
-                        if reason is not None:
-                            if reason:
-                                out.not_read.append((path, reason))
-                            continue
-                        tst = None  # the inode comes with the folder listing on POSIX (no stat)
-                    else:
-                        continue  # sockets, fifos, devices
-                except OSError:
-                    continue
-                key = (tst.st_dev, tst.st_ino) if tst is not None else (st.st_dev, entry.inode())
-                if key in seen_files:
-                    continue
-                seen_files.add(key)
-                out.files.append((path, root))
-            stack.extend(reversed(subdirs))
-    return out

@@ -13,21 +13,10 @@ from collections import Counter
 from dataclasses import dataclass
 
 from core.ingest.base import Block, Box, PageText, as_subscript, as_superscript
+from core.ingest.pdf_lines import Line  # re-exported: the tables module and tests build lines too
+from core.ingest.pdf_tables import table_lines
 
-
-@dataclass
-class Line:
-    """One extracted text line: its box (unrotated page space), MuPDF block order and characters."""
-
-    bbox: tuple[float, float, float, float]
-    block: int
-    seq: int
-    chars: list[tuple[str, tuple[float, float, float, float]]]
-    size: float
-
-    @property
-    def width(self) -> float:
-        return self.bbox[2] - self.bbox[0]
+__all__ = ["FormValue", "Line", "find_running_lines", "line_chars", "page_text_from_rawdict", "reading_order"]
 
 
 # Superscript and subscript markers (case B37: "EUR 320¹" read as "EUR 3201"). A span is a
@@ -252,8 +241,6 @@ def page_text_from_rawdict(page, raw: dict, fields: list[FormValue] | None = Non
         lines = _place_form_values(lines, fields)
     columns: dict[float, tuple[str, ...]] = {}
     if tables:
-        from core.ingest.pdf_tables import table_lines
-
         lines, columns = table_lines(lines)
     parts: list[str] = []
     boxes: list[Box | None] = []

@@ -6,7 +6,7 @@ is in (case B47). Here a table's rows are rebuilt from the page's own lines:
 
 * **Rows** are heights at which three or more separate lines sit side by side (centres within
   :data:`SAME_ROW_PT`); :data:`MIN_ROWS` such rows one after the other, with nothing else between
-  them, are a table. Each row becomes one :class:`core.ingest.pdf_layout.Line` whose text is its
+  them, are a table. Each row becomes one :class:`core.ingest.pdf_lines.Line` whose text is its
   cells left to right, joined by ``" | "`` and ended by ``"."`` (:data:`core.ingest.tables.RECORD_SEP`,
   ``RECORD_END``); the inserted characters have no box, so a highlight covers only the cells. The
   page text stays a function of the page alone, so re-extracting one page for highlighting gives
@@ -30,6 +30,7 @@ is read as before (two lines side by side are also two-column text).
 from __future__ import annotations
 
 from core.ingest.base import PageText
+from core.ingest.pdf_lines import Line
 from core.ingest.tables import RECORD_END, RECORD_SEP, has_header
 
 #: Rows (heights with three or more lines side by side) in a row that make a table.
@@ -63,14 +64,12 @@ def table_lines(lines: list) -> tuple[list, dict[float, tuple[str, ...]]]:
     """Replace the lines of each table on the page by one line per row (see the module docstring).
 
     Args:
-        lines: the page's :class:`core.ingest.pdf_layout.Line` list (unrotated page space).
+        lines: the page's :class:`core.ingest.pdf_lines.Line` list (unrotated page space).
 
     Returns:
         ``(lines, columns)``: the new line list (horizontal text only is grouped), and for each
         table's block number its column names (``()`` when the table has no header row).
     """
-    from core.ingest.pdf_layout import Line
-
     bands = _bands(lines)
     tables: list[list[list[int]]] = []
     run: list[list[int]] = []

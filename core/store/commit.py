@@ -15,6 +15,12 @@ committed by :func:`commit_batch`:
    ``doc_changes``, ``generation + 1``, ``lance_version = table.version``, and
    ``commit_pending`` removed. This is the commit point.
 
+A large document may come in parts (:class:`~core.store.writes.DocumentWrite`,
+"Parts"): its first part replaces its old chunks and vectors as above, a later
+part only adds its own, and the same transaction records how far the document
+is committed (``partial_documents``), so every commit point is a state a reader
+can use and the next run can go on from.
+
 Derived data follows the manifest (:func:`finish_run`, at the end of a run and
 every :data:`BM25_EVERY_CHUNKS` committed chunks): the BM25 index is updated
 for the documents listed in ``doc_changes`` (:mod:`core.store.bm25`); every
@@ -45,20 +51,22 @@ their own guarantees).
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from core.store.crash import crash_point
-from core.store.profiles import write_profile
 from core.store.manifest import Manifest, get_meta, set_meta
-from core.types import Chunk
+from core.store.profiles import write_profile
+from core.store.writes import DocumentWrite
 
 if TYPE_CHECKING:
-    from core.store.workspace import Workspace
+    from core.store.handle import WorkspaceHandle
+
+__all__ = ["DocumentWrite", "commit_batch", "finish_run", "maintain_vectors", "needs_recovery", "recover",
+           "recovery_due", "reconcile_vectors", "register_derived"]
 
 log = logging.getLogger(__name__)
 
@@ -71,10 +79,10 @@ BM25_EVERY_CHUNKS = 50_000
 VECTOR_LAYOUT = "2"
 
 #: Builders of derived per-document data, called at the end of every run (see :func:`register_derived`).
-_DERIVED: list[Callable[[Workspace, set[str]], None]] = []
+_DERIVED: list[Callable[[WorkspaceHandle, set[str]], None]] = []
 
 
-def register_derived(builder: Callable[[Workspace, set[str]], None]) -> None:
+def register_derived(builder: Callable[[WorkspaceHandle, set[str]], None]) -> None:
     """Register ``builder(workspace, doc_ids)``, called at the end of every indexing run.
 
     ``doc_ids``: the documents the run wrote, moved (new ids) or removed (gone
@@ -88,32 +96,7 @@ def register_derived(builder: Callable[[Workspace, set[str]], None]) -> None:
         _DERIVED.append(builder)
 
 
-@dataclass
-class DocumentWrite:
-    """One document's new state, embedded but not yet committed.
-
-    ``chunks[i]`` is embedded as ``vectors[i]`` (same length). ``renamed_from``
-    set: the manifest rows and vectors of that document are moved to ``doc_id``
-    instead of inserted. ``screened``: ``(status, reason)`` set by the quarantine
-    screen in the same transaction, or ``None`` to keep the stored status.
-    """
-
-    doc_id: str
-    path: Path
-    root: Path
-    size: int
-    mtime: float
-    sha256: str
-    kind: str
-    lang: str
-    pages: int
-    chunks: list[Chunk] = field(default_factory=list)
-    vectors: list[list[float]] = field(default_factory=list)
-    renamed_from: str | None = None
-    screened: tuple[str, str] | None = None
-
-
-def commit_batch(ws: Workspace, writes: list[DocumentWrite], removals: list[str]) -> None:
+def commit_batch(ws: WorkspaceHandle, writes: list[DocumentWrite], removals: list[str]) -> None:
     """Commit one batch atomically: vectors first, then the manifest in one transaction.
 
     The caller holds the workspace's writer locks. On any error the vectors are
@@ -132,8 +115,10 @@ def commit_batch(ws: Workspace, writes: list[DocumentWrite], removals: list[str]
         raise
 
 
-def _commit_unsafe(ws: Workspace, writes: list[DocumentWrite], removals: list[str]) -> None:
+def _commit_unsafe(ws: WorkspaceHandle, writes: list[DocumentWrite], removals: list[str]) -> None:
     touched = [w.doc_id for w in writes] + [w.renamed_from for w in writes if w.renamed_from] + list(removals)
+    # A later part of a document committed in parts adds to its committed chunks: nothing of it is deleted.
+    appended = {w.doc_id for w in writes if w.first > 0} - {w.doc_id for w in writes if w.first == 0}
     with ws.manifest.connect() as db:
         set_meta(db, commit_pending=1)
         stored = set()
@@ -143,7 +128,7 @@ def _commit_unsafe(ws: Workspace, writes: list[DocumentWrite], removals: list[st
                 f"SELECT doc_id FROM documents WHERE doc_id IN ({','.join('?' * len(part))})", part)}
     # Only documents the manifest holds have vectors (the table is at the recorded version):
     # a first index deletes nothing.
-    ws.vectors.delete_docs(d for d in touched if d in stored)
+    ws.vectors.delete_docs(d for d in dict.fromkeys(touched) if d in stored and d not in appended)
     crash_point("after_delete")
     chunks = [c for w in writes for c in w.chunks]
     vectors = [v for w in writes for v in w.vectors]
@@ -157,10 +142,14 @@ def _commit_unsafe(ws: Workspace, writes: list[DocumentWrite], removals: list[st
         for w in writes:
             if w.renamed_from:
                 Manifest.move_document_rows(db, w)
+            elif w.first > 0:
+                Manifest.append_document_rows(db, w)
             else:
                 Manifest.delete_document_rows(db, w.doc_id, keep_document=True)
                 Manifest.insert_document_rows(db, w)
-            write_profile(db, w)  # derived from the same chunks, in the same transaction
+            Manifest.record_parts(db, w)
+            # derived from the same chunks (a part: all the document's chunks committed with it), same transaction
+            write_profile(db, w if w.profile_chunks is None else dataclasses.replace(w, chunks=w.profile_chunks))
             db.execute("DELETE FROM failures WHERE path = ?", (str(w.path),))
         meta = get_meta(db)
         generation = int(meta.get("generation", "0")) + 1
@@ -184,7 +173,7 @@ def _commit_unsafe(ws: Workspace, writes: list[DocumentWrite], removals: list[st
         maintain_vectors(ws, cleanup=True)
 
 
-def finish_run(ws: Workspace) -> None:
+def finish_run(ws: WorkspaceHandle) -> None:
     """End of an indexing run (also after a cancel or an error): derived data, then LanceDB upkeep.
 
     The place where data derived from the manifest is brought up to the last
@@ -204,7 +193,7 @@ def finish_run(ws: Workspace) -> None:
         maintain_vectors(ws, cleanup=True)
 
 
-def maintain_vectors(ws: Workspace, cleanup: bool) -> None:
+def maintain_vectors(ws: WorkspaceHandle, cleanup: bool) -> None:
     """Compact LanceDB and update its indexes, record the new version, then delete older versions."""
     table = ws.vectors.table()
     if table is None:
@@ -228,7 +217,7 @@ def maintain_vectors(ws: Workspace, cleanup: bool) -> None:
                 set_meta(db, lance_version=table.version)
 
 
-def needs_recovery(ws: Workspace, meta: dict[str, str]) -> bool:
+def needs_recovery(ws: WorkspaceHandle, meta: dict[str, str]) -> bool:
     """Whether opening must run :func:`recover` — O(1): ``meta`` and one folder check, no LanceDB.
 
     True when a commit was left unfinished (``commit_pending``), the BM25 state is
@@ -242,7 +231,7 @@ def needs_recovery(ws: Workspace, meta: dict[str, str]) -> bool:
     return False
 
 
-def recovery_due(ws: Workspace) -> bool:
+def recovery_due(ws: WorkspaceHandle) -> bool:
     """Whether a writer starting a run must :func:`recover` first: :func:`needs_recovery`, or the
     LanceDB table at another version than the manifest records (an interrupted write, a
     restore by hand). O(1): the ``meta`` table and the Lance manifest, no chunk read."""
@@ -255,7 +244,7 @@ def recovery_due(ws: Workspace) -> bool:
     return str(table.version) != meta.get("lance_version")
 
 
-def recover(ws: Workspace) -> None:
+def recover(ws: WorkspaceHandle) -> None:
     """Bring vectors and BM25 back to the manifest's last commit (module docstring, "Recovery").
 
     The caller holds the inter-process writer lock.
@@ -292,7 +281,7 @@ def recover(ws: Workspace) -> None:
     ws.bm25.sweep()
 
 
-def reconcile_vectors(ws: Workspace) -> None:
+def reconcile_vectors(ws: WorkspaceHandle) -> None:
     """Fallback recovery by id: vectors ⊆ manifest, documents without all their vectors dropped."""
     counts = Counter(ws.vectors.ids())
     with ws.manifest.connect() as db:

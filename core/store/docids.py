@@ -24,7 +24,7 @@ whose bytes it still has (moved, no embedding: :mod:`core.store.indexing`).
 A file is owned by the *earliest-added* folder that contains it: a folder added
 twice (any spelling that is the same folder: ``os.path.samefile``) is one folder;
 a folder inside another already added is covered by it (its files keep that
-folder's ids and are read once). Links: :func:`core.ingest.files.walk_folders`.
+folder's ids and are read once). Links: :func:`core.ingest.walk.walk_folders`.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from core.ingest.files import FolderWalk, walk_folders
+from core.ingest.walk import FolderWalk, walk_folders
 
 #: Why a folder given to a run is not walked itself (the report names it with this reason).
 COVERED = "already indexed as part of the folder {owner}: its files are read there, once"

@@ -10,107 +10,68 @@ run: locks, scan, batches, removals, derived data) around a body;
 :func:`triage_file` (stat, unchanged, moved), :func:`prepare_document` (parse,
 chunk, screen — no workspace needed), :func:`settle_prepared` and
 :func:`document_write` (back on the writer: failures, quarantine status).
+What a run finds before reading a file is :mod:`core.store.scan`'s.
+
+**Large files in parts.** A document with more chunks than one commit batch
+(``settings.index_commit_chunks``) is embedded and committed a batch at a time
+(:class:`~core.store.writes.DocumentWrite`, "Parts"; the same atomic commit), so a
+run stopped inside it — cancelled from the window, Ctrl+C in the CLI, killed —
+keeps the chunks it committed, and the next run goes on from there when the file
+is unchanged (same sha256, same chunks: :func:`~core.store.scan.resume_point`) or
+starts it over when it changed. Until its last part is committed such a document
+is *partially indexed*: its committed chunks are searchable like any others (they
+are the file's current text, so every quote of them verifies), and the index
+report (``IndexReport.partial``) and ``verbatim index`` say "partially indexed:
+<doc id> (N of M chunks)", ``Workspace.documents()`` gives ``chunks_total`` and the
+``reason`` "partially indexed: N of M chunks" (the window shows it beside the status). A changed large file loses its old chunks with its first new part
+(never old and new text mixed in one document).
 """
 
 from __future__ import annotations
 
 import logging
-import os
 import sqlite3
 import time
 from collections.abc import Callable, Generator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from core.chunking import chunk_pages
 from core.errors import Cancelled, IndexError_, IngestError
-from core.ingest import ATTACHMENT_SEP, display_name, file_sha256, parse_file
-from core.store.commit import DocumentWrite, commit_batch, finish_run, recover, recovery_due
+from core.ingest import ATTACHMENT_SEP, display_name, parse_file
+from core.store.commit import commit_batch, finish_run, recover, recovery_due
 from core.store.diskerrors import storage_error
-from core.store.docids import plan_scan, ranked_folders, register_folders
+from core.store.docids import register_folders
 from core.store.embedding import EMBED_BATCH, get_embedder
 from core.store.locking import WRITER_WAIT_S
+from core.store.scan import (  # re-exported: core.cluster, bench/ and tests import them from here
+    SKIP_REASONS_SQL,
+    IndexScan,
+    PreparedDocument,
+    attachment_doc_id,
+    container_of,
+    forget_stale_attachments,
+    partial_documents,
+    resume_point,
+    triage_file,
+)
+from core.store.scan import scan_folders as _scan
+from core.store.writes import DocumentWrite
 from core.textproc import detect_language
-from core.types import Chunk, FileError, IndexReport, ProgressEvent
+from core.types import FileError, IndexReport, ProgressEvent
 
 if TYPE_CHECKING:
-    from core.store.workspace import Workspace
+    from core.store.handle import WorkspaceHandle
+
+__all__ = [
+    "SKIP_REASONS_SQL", "CancelCheck", "CommitBatches", "DocumentWrite", "IndexScan", "PreparedDocument", "RunBody",
+    "attachment_doc_id", "container_of", "document_part", "document_write", "forget_stale_attachments", "index_run",
+    "partial_documents", "prepare_document", "resume_point", "run_indexing", "settle_prepared", "triage_file",
+]
 
 log = logging.getLogger(__name__)
 
 CancelCheck = Callable[[], bool]
-
-
-@dataclass
-class IndexScan:
-    """What a run found on disk and in the manifest before reading any file.
-
-    ``files``: ``(path, doc_id, root)`` in the order visited (``doc_id`` =
-    ``<folder label>/<path inside it>``, :mod:`core.store.docids`). ``skipped``:
-    ``(path, reason)`` of links not followed and run folders covered by another. ``known``: ``doc_id → (size, mtime,
-    sha256, folder)`` of the manifest's documents. ``gone``: the known documents
-    of these folders no longer on disk (removed at the end of a full run, unless
-    a new file turns out to be one of them moved). ``failed``: paths with a
-    recorded failure (so an unchanged file costs no manifest write).
-    """
-
-    files: list[tuple[Path, str, Path]]
-    known: dict[str, tuple]
-    gone: dict[str, tuple]
-    gone_by_sha: dict[str, str] = field(default_factory=dict)
-    gone_sizes: set[int] = field(default_factory=set)
-    failed: set[str] = field(default_factory=set)
-    skipped: list[tuple[Path, str]] = field(default_factory=list)
-    not_read: list[tuple[Path, str]] = field(default_factory=list)  # files left unread on purpose, with why
-
-    def clear_failure(self, ws: Workspace, path: Path) -> None:
-        """Forget ``path``'s recorded failure, if it has one (one manifest transaction only then)."""
-        if str(path) in self.failed:
-            ws.manifest.clear_failure(path)
-            self.failed.discard(str(path))
-
-
-@dataclass
-class PreparedDocument:
-    """One file read, chunked and screened, not yet embedded — :func:`prepare_document`'s result.
-
-    Plain data (picklable), so it can be made in another process or on another
-    machine (``core.cluster``) and committed by the workspace's writer.
-
-    Attributes:
-        doc_id, path, root, size, mtime: the file as the run found it (size in
-            bytes, mtime in seconds since the epoch).
-        error: the file could not be read (``FileError`` naming it); nothing else is set.
-        unchanged: its bytes (sha256) equal the indexed version; no chunks.
-        sha256, kind, lang, pages: the parsed document (``pages``: page count).
-        warnings: ``(page, reason)`` of pages that could not be read (1-based pages)
-            while the rest of the document was.
-        chunks: the document's chunks, in order.
-        finding: the first quarantine finding's reason (``core.quarantine``), or
-            ``None`` when the screen found nothing.
-        attachments: an e-mail's attachments, each prepared as a document of its own
-            (doc id ``<message doc id> › <name>``, issue #14); empty for other files.
-        attachment_ids: the doc ids of ``attachments`` (kept when ``attachments`` is
-            sent apart, as the Ray path does).
-    """
-
-    doc_id: str
-    path: Path
-    root: Path
-    size: int
-    mtime: float
-    error: FileError | None = None
-    unchanged: bool = False
-    sha256: str = ""
-    kind: str = ""
-    lang: str = ""
-    pages: int = 0
-    warnings: list[tuple[int | None, str]] = field(default_factory=list)
-    chunks: list[Chunk] = field(default_factory=list)
-    finding: str | None = None
-    attachments: list[PreparedDocument] = field(default_factory=list)
-    attachment_ids: list[str] = field(default_factory=list)
 
 
 def prepare_document(
@@ -194,22 +155,15 @@ def _chunk_and_screen(prepared: PreparedDocument, parsed, chunk_tokens: int, ove
     prepared.finding = findings[0].reason() if findings else None
 
 
-def forget_stale_attachments(scan: IndexScan, prepared: PreparedDocument) -> None:
-    """Mark as gone the indexed attachments of ``prepared``'s message that it no longer carries."""
-    keep = set(prepared.attachment_ids)
-    for stale in [d for d in scan.known if container_of(d) == prepared.doc_id and d != prepared.doc_id
-                  and d not in keep]:
-        scan.gone[stale] = scan.known[stale]
-
-
 class CommitBatches:
     """The run's pending :class:`DocumentWrite` batch, committed every ``commit_chunks`` chunks.
 
-    A document is never split across batches; a moved document (no new chunks)
-    joins the batch without counting.
+    A document that fits in one batch is never split across batches (a larger one
+    comes in parts of ``commit_chunks`` chunks, each its own write); a moved
+    document (no new chunks) joins the batch without counting.
     """
 
-    def __init__(self, ws: Workspace, commit_chunks: int) -> None:
+    def __init__(self, ws: WorkspaceHandle, commit_chunks: int) -> None:
         self.ws, self.commit_chunks = ws, commit_chunks
         self.writes: list[DocumentWrite] = []
         self.pending_chunks = 0
@@ -232,18 +186,18 @@ class CommitBatches:
 
 
 #: ``body(ws, scan, report, batches, cancel)``: the part of a run that reads, embeds and queues documents.
-RunBody = Callable[["Workspace", IndexScan, IndexReport, CommitBatches, CancelCheck], Generator[ProgressEvent, None, None]]
+RunBody = Callable[["WorkspaceHandle", IndexScan, IndexReport, CommitBatches, CancelCheck], Generator[ProgressEvent, None, None]]
 
 
 def index_run(
-    ws: Workspace, folders: list[str | Path], cancel: CancelCheck | None = None
+    ws: WorkspaceHandle, folders: list[str | Path], cancel: CancelCheck | None = None
 ) -> Generator[ProgressEvent, None, IndexReport]:
     """The body of :meth:`core.store.Workspace.index` (see there): files prepared and embedded one by one here."""
     return (yield from run_indexing(ws, folders, _local_body, cancel))
 
 
 def run_indexing(
-    ws: Workspace, folders: list[str | Path], body: RunBody, cancel: CancelCheck | None = None
+    ws: WorkspaceHandle, folders: list[str | Path], body: RunBody, cancel: CancelCheck | None = None
 ) -> Generator[ProgressEvent, None, IndexReport]:
     """One indexing run around ``body``: the writer's side, whoever reads and embeds the files.
 
@@ -310,87 +264,13 @@ def run_indexing(
             raise
         raise err from exc
     report.total_chunks = ws.chunk_count()
+    report.partial = partial_documents(ws, {str(r) for r in roots})
     report.seconds = round(time.perf_counter() - t0, 3)
     yield ProgressEvent(stage="done", done=total, total=total, message="Done")
     return report
 
 
-def container_of(doc_id: str) -> str:
-    """The doc_id of the file a document comes from: itself, or the message an attachment is in."""
-    return doc_id.split(ATTACHMENT_SEP, 1)[0]
-
-
-def attachment_doc_id(doc_id: str, name: str) -> str:
-    """The doc_id of an attachment named ``name`` ("m.eml › a.pdf") of the file ``doc_id``:
-    ``<doc_id> › a.pdf`` (nested: ``<doc_id> › b.eml › c.pdf``)."""
-    return doc_id + ATTACHMENT_SEP + name.split(ATTACHMENT_SEP, 1)[1]
-
-
-def _scan(ws: Workspace, roots: list[Path]) -> IndexScan:
-    """The run's :class:`IndexScan`; links not followed and covered folders are recorded as failures
-    of their folder (the window lists them), replacing what the last scan of these folders recorded."""
-    with ws.manifest.connect() as db:
-        plan = plan_scan(ranked_folders(db), roots, follow_links=ws.settings.follow_links)
-    files = plan.files
-    with ws.manifest.connect() as db:
-        names = [str(r) for r in roots] or [""]
-        db.execute(f"DELETE FROM failures WHERE ({SKIP_REASONS_SQL}) AND folder IN ({','.join('?' * len(names))})",
-                   names)
-        db.executemany("INSERT OR REPLACE INTO failures VALUES (?, ?, ?, NULL)",
-                       [(str(p), _root_of(p, roots), r) for p, r in plan.skipped])
-        known = {r[0]: r[1:] for r in db.execute("SELECT doc_id, size, mtime, sha256, folder FROM documents")}
-        failed = {r[0] for r in db.execute("SELECT path FROM failures")}
-    on_disk = {doc_id for _, doc_id, _ in files}
-    root_names = {str(r) for r in roots}
-    # an e-mail's attachments are documents of their own, kept and removed with their message
-    gone = {d: v for d, v in known.items() if container_of(d) not in on_disk and v[3] in root_names}
-    return IndexScan(files=files, known=known, gone=gone, gone_by_sha={v[2]: d for d, v in gone.items()},
-                     gone_sizes={v[0] for v in gone.values()}, failed=failed, skipped=plan.skipped,
-                     not_read=plan.not_read)
-
-
-#: The failures a scan records itself (links not followed, covered folders): replaced by each scan.
-SKIP_REASONS_SQL = "reason LIKE 'not followed:%' OR reason LIKE 'already indexed as part of the folder%'"
-
-
-def _root_of(path: Path, roots: list[Path]) -> str:
-    """The run folder ``path`` lies in (itself for a covered folder)."""
-    p = str(path)
-    return next((str(r) for r in roots if p == str(r) or p.startswith(str(r).rstrip(os.sep) + os.sep)), str(roots[0]))
-
-
-def triage_file(
-    ws: Workspace, scan: IndexScan, report: IndexReport, path: Path, doc_id: str, root: Path
-) -> os.stat_result | DocumentWrite | None:
-    """The cheap look at one file before reading it (the writer's side; no parsing).
-
-    Returns:
-        ``None`` when there is nothing to read (cannot be stat'ed: a failure in
-        ``report``; same size and mtime as indexed: unchanged), a
-        :class:`DocumentWrite` when it is a gone document moved here (its chunks
-        and vectors re-keyed, counted in ``report.renamed``), else its
-        ``os.stat_result``: the file must be prepared (:func:`prepare_document`).
-    """
-    try:
-        st = path.stat()
-    except OSError as exc:
-        report.failures.append(FileError(path=str(path), reason=f"cannot read ({exc.strerror})"))
-        return None
-    prev = scan.known.get(doc_id)
-    if prev and prev[0] == st.st_size and prev[1] == st.st_mtime:
-        report.unchanged += 1
-        scan.clear_failure(ws, path)
-        return None
-    if prev is None and st.st_size in scan.gone_sizes:
-        moved = _moved_document(ws, path, doc_id, root, st, scan.gone_by_sha)
-        if moved is not None:
-            scan.gone.pop(moved.renamed_from, None)
-            report.renamed += 1
-            return moved
-    return st
-
-
-def settle_prepared(ws: Workspace, report: IndexReport, prepared: PreparedDocument) -> bool:
+def settle_prepared(ws: WorkspaceHandle, report: IndexReport, prepared: PreparedDocument) -> bool:
     """Record what a prepared file says before embedding; True when its chunks must be embedded and written.
 
     A read failure is recorded (report and manifest) and keeps the document's
@@ -415,7 +295,7 @@ def settle_prepared(ws: Workspace, report: IndexReport, prepared: PreparedDocume
 
 
 def document_write(
-    ws: Workspace, report: IndexReport, prepared: PreparedDocument, vectors: list[list[float]]
+    ws: WorkspaceHandle, report: IndexReport, prepared: PreparedDocument, vectors: list[list[float]]
 ) -> DocumentWrite:
     """The :class:`DocumentWrite` of a prepared, embedded document (``vectors[i]`` embeds ``chunks[i]``).
 
@@ -439,7 +319,7 @@ def document_write(
 
 
 def _local_body(
-    ws: Workspace, scan: IndexScan, report: IndexReport, batches: CommitBatches, cancel: CancelCheck
+    ws: WorkspaceHandle, scan: IndexScan, report: IndexReport, batches: CommitBatches, cancel: CancelCheck
 ) -> Generator[ProgressEvent, None, None]:
     """Files read and embedded one after the other in this process."""
     files, total = scan.files, len(scan.files)
@@ -464,6 +344,10 @@ def _local_body(
         forget_stale_attachments(scan, prepared)
         for part in [prepared, *prepared.attachments]:
             chunks = part.chunks
+            resume_at = resume_point(ws, scan, part)
+            if resume_at or len(chunks) > batches.commit_chunks:
+                yield from _embed_in_parts(ws, report, batches, part, resume_at, i, total, cancel)
+                continue
             if batches.writes and batches.pending_chunks + len(chunks) > batches.commit_chunks:
                 # A big document starts its own batch: the documents before it are
                 # committed now, not after its (possibly long) embedding (tester,
@@ -490,54 +374,83 @@ def _local_body(
                 yield event
 
 
+def _embed_in_parts(
+    ws: WorkspaceHandle, report: IndexReport, batches: CommitBatches, part: PreparedDocument, resume_at: int,
+    i: int, total: int, cancel: CancelCheck,
+) -> Generator[ProgressEvent, None, None]:
+    """Embed and commit a document larger than one commit batch in parts, from chunk ``resume_at`` (0-based).
+
+    Each part of ``batches.commit_chunks`` chunks is committed as soon as it is
+    embedded (:class:`~core.store.writes.DocumentWrite`, "Parts"), so a run
+    stopped inside the file keeps what it embedded: on cancel (:class:`Cancelled`,
+    the CLI's first Ctrl+C) the chunks embedded since the last part are queued
+    as one more part and committed by the run; a kill loses at most one part.
+    The next run goes on from the committed chunks (:func:`resume_point`).
+    """
+    event = batches.commit(i, total) if batches.writes else None  # the documents before it are kept first
+    if event is not None:
+        yield event
+    chunks, n, name = part.chunks, len(part.chunks), display_name(part.path)
+    if resume_at:
+        report.resumed += 1
+        log.info("%s: going on from chunk %d of %d committed by an earlier run", part.doc_id, resume_at, n)
+        yield ProgressEvent(stage="embed", done=i, total=total, message=f"{name}: {resume_at}/{n} chunks",
+                            item=part.doc_id)
+    embedder = get_embedder()
+    start = resume_at
+    while start < n:
+        end = min(start + batches.commit_chunks, n)
+        vectors: list[list[float]] = []
+        try:
+            for b in range(start, end, EMBED_BATCH):
+                if cancel():
+                    raise Cancelled()
+                batch = chunks[b : min(b + EMBED_BATCH, end)]
+                vectors += embedder.get_text_embedding_batch([c.embedding_text() for c in batch])
+                yield ProgressEvent(stage="embed", done=i, total=total, message=f"{name}: {b + len(batch)}/{n} chunks",
+                                    item=part.doc_id)
+        except Cancelled:
+            if vectors:  # what is embedded is kept: the run commits it before it stops
+                batches.add(document_part(ws, report, part, vectors, start))
+            raise
+        batches.add(document_part(ws, report, part, vectors, start))
+        start = end
+        if batches.full():
+            event = batches.commit(i + 1 if start >= n else i, total)
+            if event is not None:
+                yield event
+
+
+def document_part(
+    ws: WorkspaceHandle, report: IndexReport, prepared: PreparedDocument, vectors: list[list[float]], first: int
+) -> DocumentWrite:
+    """The :class:`DocumentWrite` of one part of a document committed in parts: its chunks
+    ``first … first + len(vectors) - 1`` (0-based), ``vectors[i]`` embedding chunk ``first + i``.
+
+    Counts the part's chunks in ``report.chunks``, and the document (with its pages) once its last part is made.
+    """
+    end = first + len(vectors)
+    chunks = prepared.chunks[first:end]
+    report.chunks += len(chunks)
+    if end >= len(prepared.chunks):
+        report.documents += 1
+        report.pages += prepared.pages
+    return DocumentWrite(
+        doc_id=prepared.doc_id, path=prepared.path, root=prepared.root, size=prepared.size, mtime=prepared.mtime,
+        sha256=prepared.sha256, kind=prepared.kind, lang=prepared.lang, pages=prepared.pages,
+        chunks=chunks, vectors=vectors, first=first, total=len(prepared.chunks),
+        profile_chunks=prepared.chunks[:end],
+        screened=_screened_status(ws, prepared.doc_id, prepared.sha256, prepared.finding),
+    )
+
+
 def _committed(writes: list[DocumentWrite], done: int, total: int) -> ProgressEvent:
     """The progress event after a batch commit: the manifest now holds these documents (the window shows them)."""
     return ProgressEvent(stage="committed", done=done, total=total, message=f"{len(writes)} documents committed",
                          item=writes[-1].doc_id if writes else "")
 
 
-def _moved_document(
-    ws: Workspace, path: Path, doc_id: str, root: Path, st: os.stat_result, gone_by_sha: dict[str, str]
-) -> DocumentWrite | None:
-    """A new file whose bytes equal a document gone from disk: its chunks and vectors, re-keyed.
-
-    Returns ``None`` when no gone document has the same sha256, when the
-    stored chunks and vectors of that document do not match one to one, or when
-    it carries attachments (an e-mail: its attachments are parsed again with it)
-    (the file is then indexed normally).
-    """
-    try:
-        sha = file_sha256(path)
-    except OSError:
-        return None
-    old = gone_by_sha.get(sha)
-    if old is None:
-        return None
-    with ws.manifest.connect() as db:
-        if db.execute("SELECT 1 FROM documents WHERE doc_id LIKE ? ESCAPE '!'",
-                      (old.replace("!", "!!").replace("%", "!%").replace("_", "!_") + ATTACHMENT_SEP + "%",)).fetchone():
-            return None
-    with ws.manifest.connect() as db:
-        ids = [r[0] for r in db.execute("SELECT chunk_id FROM chunks WHERE doc_id = ? ORDER BY ord", (old,))]
-        row = db.execute("SELECT kind, lang, pages FROM documents WHERE doc_id = ?", (old,)).fetchone()
-    prefix = old + "#"
-    stored = ws.vectors.read(old)
-    if row is None or set(stored) != set(ids) or not all(c.startswith(prefix) for c in ids):
-        return None
-    del gone_by_sha[sha]
-    old_chunks = ws.get_chunks(ids)
-    chunks = [
-        c.model_copy(update={"chunk_id": doc_id + c.chunk_id[len(old):], "doc_id": doc_id, "path": str(path)})
-        for c in (old_chunks[cid] for cid in ids)
-    ]
-    return DocumentWrite(
-        doc_id=doc_id, path=path, root=root, size=st.st_size, mtime=st.st_mtime, sha256=sha,
-        kind=row[0], lang=row[1], pages=row[2], chunks=chunks, vectors=[stored[cid] for cid in ids],
-        renamed_from=old,
-    )
-
-
-def _screened_status(ws: Workspace, doc_id: str, sha256: str, finding: str | None) -> tuple[str, str] | None:
+def _screened_status(ws: WorkspaceHandle, doc_id: str, sha256: str, finding: str | None) -> tuple[str, str] | None:
     """Status to store for newly parsed content: quarantine unless released for this hash.
 
     ``finding``: the screen's first finding's reason, or ``None`` (:func:`prepare_document`).

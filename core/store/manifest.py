@@ -25,7 +25,7 @@ from core.store.embedding import embedding_model_id
 from core.types import Chunk, FileError, Segment
 
 if TYPE_CHECKING:
-    from core.store.commit import DocumentWrite
+    from core.store.writes import DocumentWrite
 
 #: Version of the on-disk layout and commit protocol. 2: versioned ``bm25-<gen>``
 #: folders, LanceDB version and settings fingerprint recorded in ``meta``.
@@ -55,7 +55,18 @@ CREATE TABLE IF NOT EXISTS failures (path TEXT PRIMARY KEY, folder TEXT NOT NULL
 CREATE TABLE IF NOT EXISTS doc_changes (doc_id TEXT NOT NULL, generation INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS doc_changes_generation ON doc_changes(generation);
 CREATE TABLE IF NOT EXISTS chunk_segments (chunk_id TEXT PRIMARY KEY, segments TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS partial_documents (
+    doc_id TEXT PRIMARY KEY, sha256 TEXT NOT NULL, committed INTEGER NOT NULL, total INTEGER NOT NULL
+);
 """
+# partial_documents: a document committed in parts (core.store.writes.DocumentWrite, "Parts") whose last
+# part is not committed yet: the content hash its committed chunks come from, how many are committed
+# (its chunks with ord < committed) and its chunk count. Keyed by doc_id, so it goes and moves with its
+# document (tables_with); written in the transaction of each part, removed with the last.
+
+#: The document profiles' table (:mod:`core.store.profiles` reads and writes it; created here with the
+#: rest of the schema, so the manifest needs nothing above it).
+PROFILES_SCHEMA = "CREATE TABLE IF NOT EXISTS doc_profiles (doc_id TEXT PRIMARY KEY, profile TEXT NOT NULL)"
 # chunk_segments: the page-text segments of a chunk made of more than one (a page break crossed,
 # a running header left out), as JSON [[page, start, end, page label], ...] (older rows: no label); single-segment chunks have no row.
 
@@ -94,8 +105,6 @@ def migrate(db: sqlite3.Connection) -> None:
     if "status_reason" not in cols:
         db.execute("ALTER TABLE documents ADD COLUMN status_reason TEXT NOT NULL DEFAULT ''")
     db.execute("CREATE TABLE IF NOT EXISTS releases (doc_id TEXT PRIMARY KEY, sha256 TEXT NOT NULL)")
-    from core.store.profiles import SCHEMA as PROFILES_SCHEMA
-
     db.execute(PROFILES_SCHEMA)  # document profiles (core.store.profiles), written by each commit
     from core.store.docids import ensure_label_column
 
@@ -261,8 +270,38 @@ class Manifest:
                 "SELECT d.doc_id, d.path, d.pages, d.status, d.status_reason, d.lang, COUNT(c.chunk_id) "
                 "FROM documents d LEFT JOIN chunks c ON c.doc_id = d.doc_id GROUP BY d.doc_id ORDER BY d.doc_id"
             ).fetchall()
+        partial = self.partial_documents()
         keys = ("doc_id", "path", "pages", "status", "reason", "lang", "chunks")
-        return [dict(zip(keys, r)) for r in rows]
+        out = []
+        for r in rows:
+            doc = dict(zip(keys, r))
+            state = partial.get(doc["doc_id"])
+            doc["chunks_total"] = state[2] if state else None
+            if state and not doc["reason"]:
+                doc["reason"] = partial_text(state[1], state[2])
+            out.append(doc)
+        return out
+
+    def partial_documents(self) -> dict[str, tuple[str, int, int]]:
+        """Documents committed in part: ``doc_id → (sha256 of the content, chunks committed, chunk count)``.
+
+        ``{}`` for a manifest written before parts existed and opened read-only (no such table).
+        """
+        try:
+            with self.connect() as db:
+                rows = db.execute("SELECT doc_id, sha256, committed, total FROM partial_documents").fetchall()
+        except sqlite3.OperationalError:
+            return {}
+        return {r[0]: (r[1], r[2], r[3]) for r in rows}
+
+    def committed_chunks(self, doc_id: str) -> list[tuple]:
+        """``(chunk_id, page, start, end, text, context)`` of a document's committed chunks, in order
+        (what a resumed run compares with its own chunks before going on from them)."""
+        with self.connect() as db:
+            return db.execute(
+                'SELECT c.chunk_id, c.page, c.start, c."end", c.text, COALESCE(m.context, \'\') FROM chunks c '
+                "LEFT JOIN chunk_meta m ON m.chunk_id = c.chunk_id WHERE c.doc_id = ? ORDER BY c.ord", (doc_id,),
+            ).fetchall()
 
     def failures(self) -> list[FileError]:
         with self.connect() as db:
@@ -382,10 +421,34 @@ class Manifest:
         db.execute("DELETE FROM releases WHERE doc_id = ? AND sha256 != ?", (w.doc_id, w.sha256))
         if w.screened is not None:
             db.execute("UPDATE documents SET status = ?, status_reason = ? WHERE doc_id = ?", (*w.screened, w.doc_id))
+        Manifest.insert_chunk_rows(db, w)
+
+    @staticmethod
+    def append_document_rows(db: sqlite3.Connection, w: DocumentWrite) -> None:
+        """A later part of a document committed in parts (``w.first > 0``): its chunks are added to the ones
+        committed before; the document's row takes the file's size, mtime and place as this run found them."""
+        db.execute("UPDATE documents SET path=?, folder=?, size=?, mtime=?, indexed_at=? WHERE doc_id=?",
+                   (str(w.path), str(w.root), w.size, w.mtime, time.time(), w.doc_id))
+        if w.screened is not None:
+            db.execute("UPDATE documents SET status = ?, status_reason = ? WHERE doc_id = ?", (*w.screened, w.doc_id))
+        Manifest.insert_chunk_rows(db, w)
+
+    @staticmethod
+    def record_parts(db: sqlite3.Connection, w: DocumentWrite) -> None:
+        """The document's partial state after ``w`` (``partial_documents``): removed once it is whole."""
+        if w.completes:
+            db.execute("DELETE FROM partial_documents WHERE doc_id = ?", (w.doc_id,))
+        else:
+            db.execute("INSERT OR REPLACE INTO partial_documents VALUES (?, ?, ?, ?)",
+                       (w.doc_id, w.sha256, w.first + len(w.chunks), w.total))
+
+    @staticmethod
+    def insert_chunk_rows(db: sqlite3.Connection, w: DocumentWrite) -> None:
+        """Insert ``w``'s chunks and their per-chunk rows (``ord`` counted from ``w.first``)."""
         db.executemany(
             'INSERT INTO chunks (chunk_id, doc_id, page, start, "end", text, lang, modality, ord) '
             "VALUES (?,?,?,?,?,?,?,?,?)",
-            [(c.chunk_id, c.doc_id, c.page, c.start, c.end, c.text, c.lang, c.modality, n)
+            [(c.chunk_id, c.doc_id, c.page, c.start, c.end, c.text, c.lang, c.modality, w.first + n)
              for n, c in enumerate(w.chunks)],
         )
         db.executemany(
@@ -416,6 +479,11 @@ class Manifest:
             "UPDATE documents SET doc_id=?, path=?, folder=?, size=?, mtime=?, indexed_at=? WHERE doc_id=?",
             (new, str(w.path), str(w.root), w.size, w.mtime, time.time(), old),
         )
+
+
+def partial_text(committed: int, total: int) -> str:
+    """How a partially indexed document is described (the index report, ``documents()``'s ``reason``)."""
+    return f"partially indexed: {committed} of {total} chunks"  # short: the window shows it beside the status
 
 
 def reset_manifest(path: Path) -> None:

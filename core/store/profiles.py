@@ -25,11 +25,12 @@ from core.docrefs import PROFILE_VERSION, DocProfile, build_profile
 from core.docnames import PROPER_CHUNKS
 from core.types import SEGMENT_SEP, Chunk
 
-if TYPE_CHECKING:
-    from core.store.commit import DocumentWrite
-    from core.store.manifest import Manifest
+from core.store.manifest import PROFILES_SCHEMA
 
-SCHEMA = "CREATE TABLE IF NOT EXISTS doc_profiles (doc_id TEXT PRIMARY KEY, profile TEXT NOT NULL)"
+if TYPE_CHECKING:
+    from core.store.manifest import Manifest
+    from core.store.writes import DocumentWrite
+SCHEMA = PROFILES_SCHEMA  # the table is created with the rest of the manifest's schema
 #: Chunks read from a document's start for its profile (its first :data:`core.docrefs.HEAD_CHARS`).
 HEAD_CHUNKS = 4
 

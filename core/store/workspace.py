@@ -20,11 +20,11 @@ from core.store.bm25 import Bm25Index, is_bm25_folder
 from core.store.commit import DocumentWrite, commit_batch, finish_run, needs_recovery, recover
 from core.store.docids import register_folders
 from core.store.embedding import get_embedder
-from core.store.indexing import CancelCheck, index_run
+from core.store.indexing import CancelCheck, index_run, partial_documents
 from core.store.locking import WRITER_WAIT_S, clear_holder, read_holder, write_holder
 from core.store.manifest import DocStatus, Manifest, reset_manifest
 from core.store.vectors import VectorTable
-from core.types import Chunk, FileError, IndexReport, ProgressEvent
+from core.types import Chunk, FileError, IndexReport, PartialDocument, ProgressEvent
 
 log = logging.getLogger(__name__)
 
@@ -87,8 +87,10 @@ class Workspace:
     pending batch; every ``settings.index_commit_chunks`` chunks, before a
     document that would push the batch past that size (so a big document starts
     its own batch), and at the end of a run or on cancel, the batch is committed
-    (a document is never split across batches). A killed run keeps the documents
-    it committed; the next run skips them (size and mtime match) and resumes.
+    (a document that fits in one batch is never split; a larger one is committed in
+    parts of a batch each, :mod:`core.store.indexing`). A killed run keeps the
+    documents and parts it committed; the next run skips the documents (size and
+    mtime match) and goes on inside a partially indexed one.
 
     **Opening** reads the manifest's ``meta`` only; recovery (under the
     inter-process ``writer.lock``, skipped if another process holds it) runs on
@@ -166,12 +168,23 @@ class Workspace:
         return self.manifest.folders()
 
     def documents(self) -> list[dict]:
-        """Indexed documents: ``doc_id, path, pages, status, reason, lang, chunks`` each.
+        """Indexed documents: ``doc_id, path, pages, status, reason, lang, chunks, chunks_total`` each.
 
         ``status`` is ``active``, ``superseded`` or ``quarantined``; ``reason`` says why
-        (for a quarantine by the detector, the matched passage), ``""`` when none.
+        (for a quarantine by the detector, the matched passage), ``""`` when none; for an
+        active document a stopped run left partially indexed, "partially indexed: N of M
+        chunks". ``chunks_total``: the whole document's chunk count when it is partially
+        indexed (``chunks`` of them committed and searchable), else ``None``.
         """
         return self.manifest.documents()
+
+    def partial_documents(self) -> list[PartialDocument]:
+        """Documents a stopped run left partially indexed (committed in parts, not to their end), by doc id.
+
+        Their committed chunks are searchable; the next indexing run of their folder goes on from
+        there (unchanged file) or starts them over (changed file): :mod:`core.store.indexing`.
+        """
+        return partial_documents(self)
 
     def failures(self) -> list[FileError]:
         """Files that could not be indexed in the last run that saw them."""

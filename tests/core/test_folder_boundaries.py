@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from core import cli
-from core.ingest.base import iter_files
+from core.ingest import iter_files
 from core.ingest.files import LINK_BROKEN, LINK_LOOP, LINK_OUTSIDE, walk_folders
 from core.store import Workspace
 from core.store.docids import assign_labels

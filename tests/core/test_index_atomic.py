@@ -161,15 +161,18 @@ def test_sigkill_at_each_commit_step_leaves_a_consistent_index_and_the_next_run_
     sha, rows, vecs = ref_old[D]
     rekey = lambda cid: D2 + cid[len(D):]  # noqa: E731
     ref_new[D2] = (sha, [(rekey(r[0]), *r[1:]) for r in rows], {rekey(c): v for c, v in vecs.items()})
-    # One commit per document, in path order; the moved file and the deletion are the last commit.
+    # One commit per chunk (COMMIT_EVERY = 1): a document of n chunks is committed in n parts
+    # (core.store.indexing, "Large files in parts"), documents in path order; the moved file and the
+    # deletion are the last commit. So the kills below count a document's chunks to fall between documents.
+    a_old, b_old, a_new = len(ref_old[A][1]), len(ref_old[B][1]), len(ref_new[A][1])
 
     # v1, first batch: vectors written (the LanceDB table created), manifest never committed.
     proc = _index_subprocess(home, folder, "after_vectors:1")
     assert proc.returncode == -signal.SIGKILL, proc.stderr
     expect(_check_recovered(home, [ref_old]), {})
 
-    # v1, second commit done, killed right after it: two documents kept.
-    proc = _index_subprocess(home, folder, "after_manifest:2")
+    # v1, second document committed, killed right after it: two documents kept.
+    proc = _index_subprocess(home, folder, f"after_manifest:{a_old + b_old}")
     assert proc.returncode == -signal.SIGKILL, proc.stderr
     expect(_check_recovered(home, [ref_old]), {A: ref_old[A], B: ref_old[B]})
 
@@ -185,7 +188,7 @@ def test_sigkill_at_each_commit_step_leaves_a_consistent_index_and_the_next_run_
     assert proc.returncode == -signal.SIGKILL, proc.stderr
     expect(_check_recovered(home, [ref_old, ref_new]), ref_old)
     # Next attempt: A committed, then killed with the last batch's vectors (D moved, B removed) written.
-    proc = _index_subprocess(home, folder, "after_vectors:2")
+    proc = _index_subprocess(home, folder, f"after_vectors:{a_new + 1}")
     assert proc.returncode == -signal.SIGKILL, proc.stderr
     expect(_check_recovered(home, [ref_old, ref_new]), {A: ref_new[A], B: ref_old[B], C: ref_old[C], D: ref_old[D]})
 

@@ -177,7 +177,7 @@ def test_a_parser_s_unexpected_error_fails_its_file_and_the_run_goes_on(folder: 
     # A library bug cannot be produced on demand: the HTML parser is made to raise one.
     (folder / "page.html").write_text("<p>The lessor repairs the roof.</p>", encoding="utf-8")
 
-    def broken(path):
+    def broken(path, **_kwargs):  # the readers are called with data=None for a file on disk
         raise ValueError("unexpected structure")
 
     monkeypatch.setattr("core.ingest.html.parse_html", broken)
