@@ -71,7 +71,7 @@ def collect(shared: Path, index_dir: Path, limit: int | None, only: set[str] | N
     """Retrieve and score every case both ways; one record per case and variant."""
     from core.evaluate import load_cases, open_workspaces, quote_retrieved
     from core.passage_context import clause_bounds
-    from core.passages import is_cross_language, score_spans, scoring_query
+    from core.passages import clause_wording, is_cross_language, score_spans, scoring_query
     from core.retrieval import retrieve
     from core.sentences import sentence_spans
     from core.settings import Settings
@@ -130,18 +130,23 @@ def collect(shared: Path, index_dir: Path, limit: int | None, only: set[str] | N
                     "cross": detect_language(query) != doc_lang,  # as core.passages.is_cross_language
                     "gold": gold, "retrieved": [quote_retrieved(q, chunks) for q in gold]}
             sentences = {c.chunk_id: sentence_spans(c.text, c.lang) for c in chunks}
+            # one scoring, as the app does it (core.passages.passages_answer); "before" orders the shown
+            # spans by their score (the app at the start of issue #20's second pass), "after" by
+            # core.passages' order (report: order_of), from the components kept here
+            t1 = time.perf_counter()
+            spans = score_spans(query, chunks, ws, candidates_per_chunk=per_chunk, bridge=True,
+                                wording=clause_wording(trace.clause_types), wording_weight=1.0)
+            ms = (time.perf_counter() - t1) * 1000
+            out = []
+            for s in spans:
+                c0, c1 = clause_bounds(s.chunk, s.start, s.end, sentences[s.chunk.chunk_id])
+                page, p0, p1 = s.page_span
+                out.append({"chunk": s.chunk.chunk_id, "doc": s.chunk.doc_id, "page": page, "start": p0,
+                            "end": p1, "cos": s.cosine, "terms": s.terms, "text": s.text,
+                            "syn": s.synonyms, "cos_w": s.cos_wording, "rank": s.rank,
+                            "cross": is_cross_language(query, s.chunk),
+                            "ctx": s.chunk.text[c0:c1]})
             for variant in VARIANTS:
-                t1 = time.perf_counter()
-                spans = score_spans(query, chunks, ws, candidates_per_chunk=per_chunk, bridge=variant == "after")
-                ms = (time.perf_counter() - t1) * 1000
-                out = []
-                for s in spans:
-                    c0, c1 = clause_bounds(s.chunk, s.start, s.end, sentences[s.chunk.chunk_id])
-                    page, p0, p1 = s.page_span
-                    out.append({"chunk": s.chunk.chunk_id, "doc": s.chunk.doc_id, "page": page, "start": p0,
-                                "end": p1, "cos": s.cosine, "terms": s.terms, "text": s.text,
-                                "cross": is_cross_language(query, s.chunk),
-                                "ctx": s.chunk.text[c0:c1]})
                 records.append({**base, "variant": variant, "score_ms": ms, "spans": out})
         print(f"{corpus}: {len(cases)} cases", file=sys.stderr, flush=True)
         if save:
@@ -172,10 +177,23 @@ def shown(record: dict, weight: float, settings, limit: int) -> list[dict]:
     from core.passages import Span, select_spans
 
     spans = [(Span(bp._Chunk(s["chunk"], s["doc"], s["page"], 0), s["start"], s["end"],
-                   s["cos"] + weight * s["terms"], s["cos"], s["terms"]), s) for s in record["spans"]]
+                   s["cos"] + weight * s["terms"], s["cos"], s["terms"],
+                   order=order_of(s, weight) if record["variant"] == "after" else None), s)
+             for s in record["spans"]]
     by_id = {id(sp): s for sp, s in spans}
     chosen = select_spans([sp for sp, _ in spans], max_total=limit, per_chunk=settings.passages_per_chunk)
     return [by_id[id(sp)] for sp in chosen]
+
+
+def order_of(span: dict, weight: float, rank_weight: float | None = None, wording_weight: float | None = None) -> float:
+    """A span record's :attr:`core.passages.Span.order` (the weights: ``core.passages``' constants by default)."""
+    from core.passages import RANK_WEIGHT, SYNONYMS, WORDING_WEIGHT
+
+    rw = RANK_WEIGHT if rank_weight is None else rank_weight
+    ww = WORDING_WEIGHT if wording_weight is None else wording_weight
+    syn = span.get("syn") if SYNONYMS else None
+    return (span["cos"] + weight * (span["terms"] if syn is None else syn) + ww * span.get("cos_w", 0.0)
+            + rw / (1 + span.get("rank", 0)))
 
 
 def judge(record: dict, threshold: float, weight: float, settings) -> dict:
