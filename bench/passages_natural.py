@@ -5,12 +5,15 @@ Phase 1 (``collect``): every case of ``cuad_natural`` (``-nat``, ``-es``, ``-par
 CUAD template cases, XQuAD-es with its Spanish questions and with the English ones
 (``source.question_en``, same gold) and B46 (``shared/cases/B46_questions.json``) is retrieved with
 the app's retriever (``core.retrieval.retrieve``, top ``settings.top_k``) and the spans of the
-delivered chunks are scored (``core.passages.score_spans``) against the text the app scores them
-against (``core.passages.scoring_query``), twice on the same chunks: ``before`` (``bridge=False``:
-the scoring before issue #20) and ``after`` (``bridge=True``: the bilingual vocabulary, cognates and
-the gloss's cosine for spans in another language than the question, ``core.passage_terms``). Each
-span keeps its cosine, term coverage and the clause it would be shown in
-(``core.passage_context.clause_bounds``), so phase 2 replays any threshold without a model.
+delivered chunks are scored once as the app scores them (``core.passages.score_spans`` against
+``core.passages.scoring_query``, the clause type's wording of ``trace.clause_types``). Each span keeps
+its cosine, term coverage, same-language synonym coverage, cosine with the clause wording, its chunk's
+rank and the clause it would be shown in (``core.passage_context.clause_bounds``), so phase 2 replays
+any threshold and any order without a model. Two variants share the spans (issue #20, second pass):
+``before`` shows the spans ordered by their score (the app at the start of that pass), ``after`` by
+``core.passages.Span.order`` (:func:`order_of`); the decision (best score against the threshold) is the
+same for both. (The first pass of issue #20 compared the scoring without and with the cross-language
+bridge here; bench/README.md keeps its figures.)
 
 Phase 2 (``report``):
 
@@ -71,7 +74,7 @@ def collect(shared: Path, index_dir: Path, limit: int | None, only: set[str] | N
     """Retrieve and score every case both ways; one record per case and variant."""
     from core.evaluate import load_cases, open_workspaces, quote_retrieved
     from core.passage_context import clause_bounds
-    from core.passages import is_cross_language, score_spans, scoring_query
+    from core.passages import clause_wording, is_cross_language, score_spans, scoring_query
     from core.retrieval import retrieve
     from core.sentences import sentence_spans
     from core.settings import Settings
@@ -130,18 +133,23 @@ def collect(shared: Path, index_dir: Path, limit: int | None, only: set[str] | N
                     "cross": detect_language(query) != doc_lang,  # as core.passages.is_cross_language
                     "gold": gold, "retrieved": [quote_retrieved(q, chunks) for q in gold]}
             sentences = {c.chunk_id: sentence_spans(c.text, c.lang) for c in chunks}
+            # one scoring, as the app does it (core.passages.passages_answer); "before" orders the shown
+            # spans by their score (the app at the start of issue #20's second pass), "after" by
+            # core.passages' order (report: order_of), from the components kept here
+            t1 = time.perf_counter()
+            spans = score_spans(query, chunks, ws, candidates_per_chunk=per_chunk, bridge=True,
+                                wording=clause_wording(trace.clause_types), wording_weight=1.0)
+            ms = (time.perf_counter() - t1) * 1000
+            out = []
+            for s in spans:
+                c0, c1 = clause_bounds(s.chunk, s.start, s.end, sentences[s.chunk.chunk_id])
+                page, p0, p1 = s.page_span
+                out.append({"chunk": s.chunk.chunk_id, "doc": s.chunk.doc_id, "page": page, "start": p0,
+                            "end": p1, "cos": s.cosine, "terms": s.terms, "text": s.text,
+                            "syn": s.synonyms, "cos_w": s.cos_wording, "rank": s.rank,
+                            "cross": is_cross_language(query, s.chunk),
+                            "ctx": s.chunk.text[c0:c1]})
             for variant in VARIANTS:
-                t1 = time.perf_counter()
-                spans = score_spans(query, chunks, ws, candidates_per_chunk=per_chunk, bridge=variant == "after")
-                ms = (time.perf_counter() - t1) * 1000
-                out = []
-                for s in spans:
-                    c0, c1 = clause_bounds(s.chunk, s.start, s.end, sentences[s.chunk.chunk_id])
-                    page, p0, p1 = s.page_span
-                    out.append({"chunk": s.chunk.chunk_id, "doc": s.chunk.doc_id, "page": page, "start": p0,
-                                "end": p1, "cos": s.cosine, "terms": s.terms, "text": s.text,
-                                "cross": is_cross_language(query, s.chunk),
-                                "ctx": s.chunk.text[c0:c1]})
                 records.append({**base, "variant": variant, "score_ms": ms, "spans": out})
         print(f"{corpus}: {len(cases)} cases", file=sys.stderr, flush=True)
         if save:
@@ -172,10 +180,23 @@ def shown(record: dict, weight: float, settings, limit: int) -> list[dict]:
     from core.passages import Span, select_spans
 
     spans = [(Span(bp._Chunk(s["chunk"], s["doc"], s["page"], 0), s["start"], s["end"],
-                   s["cos"] + weight * s["terms"], s["cos"], s["terms"]), s) for s in record["spans"]]
+                   s["cos"] + weight * s["terms"], s["cos"], s["terms"],
+                   order=order_of(s, weight) if record["variant"] == "after" else None), s)
+             for s in record["spans"]]
     by_id = {id(sp): s for sp, s in spans}
     chosen = select_spans([sp for sp, _ in spans], max_total=limit, per_chunk=settings.passages_per_chunk)
     return [by_id[id(sp)] for sp in chosen]
+
+
+def order_of(span: dict, weight: float, rank_weight: float | None = None, wording_weight: float | None = None) -> float:
+    """A span record's :attr:`core.passages.Span.order` (the weights: ``core.passages``' constants by default)."""
+    from core.passages import RANK_WEIGHT, SYNONYMS, WORDING_WEIGHT
+
+    rw = RANK_WEIGHT if rank_weight is None else rank_weight
+    ww = WORDING_WEIGHT if wording_weight is None else wording_weight
+    syn = span.get("syn") if SYNONYMS else None
+    return (span["cos"] + weight * (span["terms"] if syn is None else syn) + ww * span.get("cos_w", 0.0)
+            + rw / (1 + span.get("rank", 0)))
 
 
 def judge(record: dict, threshold: float, weight: float, settings) -> dict:
@@ -253,21 +274,24 @@ def report(records: list[dict]) -> None:
     corpora = list(dict.fromkeys(r["corpus"] for r in records))
     print(f"\nterm weight {w}; settings: as asked {settings.passages_min_score}, "
           f"without names {settings.passages_min_score_scoped}\n")
-    setups = [("before", ("cleaned",), "before: same-language scoring, thresholds by cleaned"),
-              ("after", ("cleaned",), "after: cross-language scoring, thresholds by cleaned"),
-              ("after", ("cleaned", "cross"), "after: cross-language scoring, thresholds by cleaned x cross"),
-              ("after", ("cleaned", "cross", "mixed"), "after: the same, objective balanced for cross-language "
-               "questions scored as asked (the settings)")]
-    setups = [("before", None, "the app before issue #20: same-language scoring, the settings' two thresholds "
-               f"({settings.passages_min_score} / {settings.passages_min_score_scoped}), no clause, no weak passage"),
-              ("after", None, "the app after issue #20: cross-language scoring, the settings' four thresholds "
-               f"(cross-language {settings.passages_min_score_cross} / {settings.passages_min_score_cross_scoped})")
-              ] + setups
+    from core.passages import RANK_WEIGHT, SYNONYMS, WORDING_WEIGHT
+
+    # "before": the app at the start of issue #20's second pass (cross-language scoring, the settings' four
+    # thresholds, shown spans ordered by score); "after": the same decisions, the shown spans ordered by
+    # core.passages' Span.order (order_of)
+    setups = [("before", None, "before: the settings' four thresholds (cross-language "
+               f"{settings.passages_min_score_cross} / {settings.passages_min_score_cross_scoped}), shown spans ordered "
+               "by score"),
+              ("after", None, f"after: the same decisions, shown spans ordered by Span.order (rank weight {RANK_WEIGHT}, "
+               f"wording weight {WORDING_WEIGHT}, synonyms {SYNONYMS})"),
+              ("before", ("cleaned", "cross", "mixed"), "before, thresholds by 5-fold cross-validation over documents "
+               "(held out; cleaned x cross, objective as the settings)"),
+              ("after", ("cleaned", "cross", "mixed"), "after, thresholds by 5-fold cross-validation over documents "
+               "(held out; cleaned x cross, objective as the settings)")]
     for variant, split, label in setups:
         recs = [r for r in records if r["variant"] == variant]
         if split is None:  # the settings, as the app applies them (core.passages.min_score)
-            held = {id(r): _setting(group_of(r, ("cleaned", "cross")), ("cleaned", "cross")) if variant == "after"
-                    else _setting((group_of(r, ("cleaned",))[0], False), ("cleaned", "cross")) for r in recs}
+            held = {id(r): _setting(group_of(r, ("cleaned", "cross")), ("cleaned", "cross")) for r in recs}
             chosen = {}
             split = ()
         else:

@@ -21,8 +21,10 @@ not the question's (:func:`core.textproc.detect_language`):
   4-character prefix as the cognate test; 5 here, fixed a priori, because the test is applied to
   stems of every word of a span rather than to aligned sentences.
 
-Same-language pairs keep the plain coverage (:attr:`QuestionTerms.same_language_groups` turns the
-vocabulary on for them too: a paraphrase's synonyms, "walk away" for "terminate").
+Same-language pairs keep the plain coverage for the abstention decision (its thresholds were
+calibrated on it); :meth:`QuestionTerms.synonym_coverage` counts the vocabulary's concepts as units in
+the same language too (a paraphrase's synonyms: "walk away" for "terminate"), used to order the spans
+shown once the decision is taken (:mod:`core.passages`, issue #20 second pass).
 """
 
 from __future__ import annotations
@@ -102,6 +104,7 @@ class QuestionTerms:
             d = max(min(df.get(x, 0) for x in p) for p in [src, *chosen] if p)
             self.groups.append((src, chosen, weigh(d)))
         self.total_cross = (sum(w for _, w in self.words) + sum(w for _, _, w in self.groups)) or 1.0
+        self._synonyms: tuple[list, dict[str, float]] | None = None
 
     def _occurrences(self, stems: frozenset[str]) -> int:
         """Delivered chunks that hold every stem of ``stems``."""
@@ -133,6 +136,28 @@ class QuestionTerms:
             if src <= tokens or any(a <= tokens for a in alts):
                 covered += w
         return covered / self.total_cross
+
+    def synonym_coverage(self, tokens: set[str], lang: str) -> float:
+        """Share (0–1) of the question's weighted terms a same-language span holds, each concept of the
+        bilingual vocabulary the question names (:func:`core.lexicon.term_groups`) counted as one unit
+        present when any of its phrases is, in either language (Pirkola's structured query, as across
+        languages), weighing the IDF of the question words it covers; the other words as in
+        :meth:`coverage`. At least :meth:`coverage`'s value for the same span, never more than 1.
+        Across languages: :meth:`coverage`.
+        """
+        if self.is_cross(lang):
+            return self.coverage(tokens, lang)
+        if self._synonyms is None:
+            from core.lexicon import term_groups
+
+            groups = term_groups(self.question, self.lang)
+            grouped = set().union(*(g.source for g in groups)) if groups else set()
+            self._synonyms = ([(g, sum(self.plain.get(t, 0.0) for t in g.source)) for g in groups],
+                              {t: w for t, w in self.plain.items() if t not in grouped})
+        groups, rest = self._synonyms
+        covered = sum(w for t, w in rest.items() if t in tokens)
+        covered += sum(w for g, w in groups if g.covered_by(tokens))
+        return max(covered / self.total, self.coverage(tokens, lang))
 
     def gloss(self, lang: str) -> str:
         """The question glossed into ``lang`` (:func:`gloss`, each concept as the translation the

@@ -71,8 +71,11 @@ def test_fips_impact_levels_are_answered_with_the_defining_passage(ws) -> None:
         per_chunk[cit.chunk_id] = per_chunk.get(cit.chunk_id, 0) + 1
         assert cit.rects, "a PDF passage highlights on its page"
     assert max(per_chunk.values()) <= 2
+    # shown in the order of Span.order (tests/core/test_passage_order.py); the scores are the calibrated
+    # ones the threshold decided on, and the answer passed it
     scores = [c.passage_score for c in answer.claims]
-    assert scores == sorted(scores, reverse=True)
+    assert max(scores) >= answer.trace.passage_threshold
+    assert max(scores) == answer.trace.passage_best_score
     # the first passage is the one that defines them (page 6)
     top = answer.claims[0]
     assert "defines three levels of potential impact" in top.text, [c.text for c in answer.claims]
