@@ -127,7 +127,7 @@ def closeness(answer: Answer) -> float | None:
 
 
 def cell_from_answer(doc_id: str, column: GridColumn, answer: Answer, doc_hash: str = "",
-                     weak_ratio: float = 0.94, passages: list[ShownPassage] | None = None) -> GridCell:
+                     weak_ratio: float = 0.85, passages: list[ShownPassage] | None = None) -> GridCell:
     """The grid cell an :class:`Answer` scoped to ``doc_id`` gives (status, short text, first citation).
 
     An abstention whose closest passages scored at least ``weak_ratio`` of the threshold they missed
