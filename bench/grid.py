@@ -1,8 +1,10 @@
 """Review grid figures (issue #25): CUAD cells scored, and a grid of N documents × the template's questions timed.
 
     python bench/grid.py cuad --index-dir DIR            # every (contract, category) of the CUAD cases as a cell
-    python bench/grid.py scale --docs 100 [--work DIR]  # N contracts (CUAD texts, copied and renamed) × 12 questions
-    python bench/grid.py weak-ratio REPORT.json          # grid_weak_ratio by 5-fold CV over contracts
+    python bench/grid.py scale --docs 100 [--work DIR] [--budget S]  # N contracts (CUAD texts, copied
+                                                        # and renamed) × the template's first 10 questions; stop
+                                                        # after S seconds and extrapolate (said so)
+    python bench/grid.py weak-ratio REPORT.json          # grid_weak_ratio by 5-fold CV grouped by contract
 
 Prints: gold clause in the cell / absent clause "not found" (counts beside each ratio), and for
 `scale` the seconds to the first computed cell, the whole grid, and seconds per cell (median).
