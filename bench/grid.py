@@ -1,8 +1,10 @@
 """Review grid figures (issue #25): CUAD cells scored, and a grid of N documents × the template's questions timed.
 
     python bench/grid.py cuad --index-dir DIR            # every (contract, category) of the CUAD cases as a cell
-    python bench/grid.py scale --docs 100 [--work DIR]  # N contracts (CUAD texts, copied and renamed) × 12 questions
-    python bench/grid.py weak-ratio REPORT.json          # grid_weak_ratio by 5-fold CV over contracts
+    python bench/grid.py scale --docs 100 [--work DIR] [--budget S]  # N contracts (CUAD texts, copied
+                                                        # and renamed) × the template's first 10 questions; stop
+                                                        # after S seconds and extrapolate (said so)
+    python bench/grid.py weak-ratio REPORT.json          # grid_weak_ratio by 5-fold CV grouped by contract
 
 Prints: gold clause in the cell / absent clause "not found" (counts beside each ratio), and for
 `scale` the seconds to the first computed cell, the whole grid, and seconds per cell (median).
@@ -67,6 +69,8 @@ def choose_weak_ratio(args) -> None:
     docs = sorted({c["doc_id"] for c in cells})
     random.Random(0).shuffle(docs)
     folds = [set(docs[i::5]) for i in range(5)]
+    for n, fold in enumerate(folds, 1):  # which contracts each fold holds out (grouped by document)
+        print(f"fold {n}: " + "; ".join(sorted(d.rsplit('/', 1)[-1][:28] for d in fold)))
     chosen, held = [], []
     for fold in folds:
         train = [c for c in cells if c["doc_id"] not in fold]
@@ -107,18 +111,45 @@ def scale(args) -> None:
     ws = Workspace("grid-bench", settings)
     t = time.perf_counter()
     run(index_folders(ws, [folder]))
-    print(f"indexed {args.docs} documents in {time.perf_counter() - t:.0f} s")
+    print(f"indexed {args.docs} documents in {time.perf_counter() - t:.0f} s (0 s: already indexed)", flush=True)
     columns = templates("en")["commercial"].columns[: args.questions]
     stamps: list[float] = []
+    done_cells: list = []
     start = time.perf_counter()
-    cells = run(run_grid(ws, columns, grid="bench", settings=settings, backend=make_backend(settings, args.backend),
-                         on_cell=lambda c: stamps.append(time.perf_counter()), recompute=True))
+    n_docs = len([d for d in ws.documents() if d.get("status", "active") == "active"])
+    total_cells = n_docs * len(columns)
+
+    def on_cell(c) -> None:
+        stamps.append(time.perf_counter())
+        done_cells.append(c)
+        if len(stamps) == 1:
+            print(f"first cell after {stamps[0] - start:.1f} s", flush=True)
+        elif len(stamps) % 50 == 0:
+            print(f"  {len(stamps)}/{total_cells} cells after {stamps[-1] - start:.0f} s", flush=True)
+
+    budget = args.budget or float("inf")
+    from core.errors import Cancelled
+    try:
+        run(run_grid(ws, columns, grid="bench", settings=settings, backend=make_backend(settings, args.backend),
+                     on_cell=on_cell, recompute=True, cancel=lambda: time.perf_counter() - start > budget))
+        stopped = False
+    except Cancelled:
+        stopped = True
     total = time.perf_counter() - start
     per = [b - a for a, b in zip([start] + stamps[:-1], stamps)]
-    by = {s: sum(c.status == s for c in cells) for s in ("answered", "weak", "not_found")}
-    print(f"{args.docs} documents × {len(columns)} questions = {len(cells)} cells, backend {args.backend}")
-    print(f"first cell after {stamps[0] - start:.1f} s; whole grid {total:.0f} s; median {statistics.median(per):.2f} s a cell")
-    print(f"statuses: {by}")
+    by = {s: sum(c.status == s for c in done_cells) for s in ("answered", "weak", "not_found")}
+    print(f"{n_docs} documents × {len(columns)} questions = {total_cells} cells, backend {args.backend}")
+    if stopped:  # the time budget ran out: what was measured, and the rest at the measured rate
+        rate = len(stamps) / total
+        print(f"stopped at the {budget:.0f} s budget: {len(stamps)} cells in {total:.0f} s "
+              f"(median {statistics.median(per):.2f} s a cell); whole grid at this rate ≈ {total_cells / rate:.0f} s "
+              f"(extrapolated)")
+    else:
+        print(f"first cell after {stamps[0] - start:.1f} s; whole grid {total:.0f} s; "
+              f"median {statistics.median(per):.2f} s a cell")
+    print(f"statuses: {by}", flush=True)
+    if stopped:
+        return
     t = time.perf_counter()
     run(run_grid(ws, columns, grid="bench", settings=settings, backend=make_backend(settings, args.backend)))
     print(f"reopening the finished grid (every cell stored): {time.perf_counter() - t:.2f} s")
@@ -134,6 +165,7 @@ def main() -> None:
     s.add_argument("--docs", type=int, default=100)
     s.add_argument("--questions", type=int, default=10)
     s.add_argument("--work")
+    s.add_argument("--budget", type=float, help="stop the grid after this many seconds and extrapolate the rest")
     s.add_argument("--backend", default="passages", choices=["passages", "embedded"])
     w = sub.add_parser("weak-ratio", help="choose grid_weak_ratio by 5-fold CV over contracts")
     w.add_argument("report", help="the --json report of `verbatim eval CASES --grid`")

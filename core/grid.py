@@ -34,6 +34,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from core.errors import Cancelled
+from core.grid_cells import ShownPassage, cell_passages
 from core.paths import resource_path
 from core.settings import Settings
 from core.types import Answer, Citation, ProgressEvent
@@ -41,6 +42,9 @@ from core.types import Answer, Citation, ProgressEvent
 CellStatus = Literal["answered", "weak", "not_found"]
 #: The grids of a workspace live in this file of its folder.
 GRID_FILE = "grid.sqlite"
+#: Version of the way a cell is computed; a stored cell of another version is recomputed (its
+#: document unchanged or not), so a grid never mixes cells chosen by two rules.
+CELL_VERSION = 2
 
 
 class GridColumn(BaseModel):
@@ -78,10 +82,20 @@ class GridCell(BaseModel):
     page_label: str = ""
     doc_hash: str = Field("", description="Content hash of the document the cell was computed from.")
     answer: Answer | None = None
+    passages: list[ShownPassage] = Field(
+        default_factory=list, description="What the cell shows, best first (core.grid_cells.cell_passages): its "
+        "best passage in its clause, then the best passages of other places; kept for a 'not found' cell too "
+        "(its closest passage opens on click) but not shown in it (:attr:`shown`).")
     reviewed: bool = False
     correction: str = ""
     note: str = ""
     computed_at: float = 0.0
+    version: int = Field(1, description="CELL_VERSION of the rule that computed the cell (1: before it was kept).")
+
+    @property
+    def shown(self) -> list[ShownPassage]:
+        """The passages the cell shows: none when 'not found', else :attr:`passages`."""
+        return [] if self.status == "not_found" else list(self.passages)
 
     @property
     def citation(self) -> Citation | None:
@@ -113,25 +127,30 @@ def closeness(answer: Answer) -> float | None:
 
 
 def cell_from_answer(doc_id: str, column: GridColumn, answer: Answer, doc_hash: str = "",
-                     weak_ratio: float = 0.94) -> GridCell:
+                     weak_ratio: float = 0.85, passages: list[ShownPassage] | None = None) -> GridCell:
     """The grid cell an :class:`Answer` scoped to ``doc_id`` gives (status, short text, first citation).
 
     An abstention whose closest passages scored at least ``weak_ratio`` of the threshold they missed
     (:func:`closeness`; setting ``grid_weak_ratio``) is ``weak``; one further away, or with no passage,
     is ``not_found`` (its closest passage still opens on click, never as an answer).
+
+    Args:
+        passages: what the cell shows (:func:`core.grid_cells.cell_passages`); ``None`` = the
+            answer's own passages only.
     """
+    shown = cell_passages(answer) if passages is None else passages
     cell = GridCell(doc_id=doc_id, column_id=column.id, question=column.question, status="not_found",
-                    doc_hash=doc_hash, answer=answer, computed_at=time.time())
+                    doc_hash=doc_hash, answer=answer, computed_at=time.time(), passages=shown,
+                    version=CELL_VERSION)
     if answer.status in ("answered", "partial") and answer.claims:
         claim = answer.claims[0]
         cell.status = "answered"
         cell.text = claim.text
     else:
-        cands = _candidates(answer)
         near = closeness(answer)
-        if cands and (near is None or near >= weak_ratio):
+        if shown and (near is None or near >= weak_ratio):
             cell.status = "weak"
-            cell.text = cands[0].quote
+            cell.text = shown[0].text
     cit = cell.citation
     if cit is not None:
         cell.quote, cell.page, cell.page_label = cit.quote, cit.page, cit.page_label
@@ -276,8 +295,8 @@ def run_grid(
 ) -> Generator[ProgressEvent, None, list[GridCell]]:
     """Fill the grid ``documents × columns`` of ``workspace``, reusing every stored cell still valid.
 
-    A stored cell is reused when its document's content hash and its question are unchanged
-    (``recompute=True`` recomputes all). Each computed cell is stored at once, so a stopped or
+    A stored cell is reused when its document's content hash, its question and the cell rule
+    (:data:`CELL_VERSION`) are unchanged (``recompute=True`` recomputes all). Each computed cell is stored at once, so a stopped or
     crashed run resumes where it was. Yields one ``ProgressEvent(stage="grid")`` per cell
     (``done``/``total`` in cells, ``item`` the doc_id, ``message`` the column id) and calls
     ``on_cell`` with each cell, reused ones first (they appear at once).
@@ -324,7 +343,8 @@ def run_grid(
             if wanted is not None and (doc_id, col.id) not in wanted:
                 continue
             old = stored.get((doc_id, col.id))
-            if old is not None and old.doc_hash == hashes.get(doc_id, "") and old.question == col.question:
+            if old is not None and old.doc_hash == hashes.get(doc_id, "") and old.question == col.question \
+                    and old.version == CELL_VERSION:
                 cells[(doc_id, col.id)] = old
                 if on_cell:
                     on_cell(old)
@@ -340,7 +360,8 @@ def run_grid(
         # the cell's own stages (searching, reading …) are not forwarded: the grid reports cells
         answer = run(answer_question(workspace, col.question, settings, backend=backend, cancel=cancel,
                                      follow_up=False, scope=[doc_id]))
-        cell = cell_from_answer(doc_id, col, answer, hashes.get(doc_id, ""), settings.grid_weak_ratio)
+        shown = cell_passages(answer, workspace, settings, _scoring_question(col.question, answer))
+        cell = cell_from_answer(doc_id, col, answer, hashes.get(doc_id, ""), settings.grid_weak_ratio, shown)
         old = stored.get((doc_id, col.id))
         if old is not None and (old.note or old.correction):
             # the reviewer's words stay, marked as written about an earlier version of the cell
@@ -353,6 +374,13 @@ def run_grid(
             on_cell(cell)
         yield ProgressEvent(stage="grid", done=done, total=total, item=doc_id, message=col.id)
     return [cells[(d, c.id)] for d in rows for c in columns if (d, c.id) in cells]
+
+
+def _scoring_question(question: str, answer: Answer) -> str:
+    """The text the cell's spans are scored against: the passages answer's own (its scope's query)."""
+    from core.passages import scoring_query
+
+    return scoring_query(question, answer.trace.scope)
 
 
 def grid_op(name: str, columns: list[GridColumn], settings: Settings, *, cancel: Callable[[], bool],

@@ -6,9 +6,11 @@ clause question — the part after the first ``;`` of a LegalBench-style questio
 <title>; <question>"), else the whole question — asked inside that document only. Two figures,
 each with its count, never blended:
 
-* **gold in cell** — answerable cells whose shown passage(s) cover a gold quote
+* **gold in cell** — answerable cells whose shown passage(s) (:attr:`core.grid.GridCell.shown`:
+  each span and its clause, checked against the index) cover a gold quote
   (:func:`core.evaluate.span_covers`); reported for answered cells and for answered-or-weak
-  cells (a weak cell shows its closest passages, marked as not an answer);
+  cells (a weak cell shows its closest passages, marked as not an answer; a "not found" cell
+  shows none);
 * **absent right** — must-abstain cells (the clause is absent from the contract) that are not
   shown as answered; strict counts only "not found", lenient also "weak".
 """
@@ -20,6 +22,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
+from core.eval_passages import checked_contexts
 from core.evaluate import EvalCase, open_workspaces, span_covers
 from core.grid import GridCell, GridColumn, closeness, run_grid
 from core.pipeline import run
@@ -57,14 +60,12 @@ def column_question(case: EvalCase) -> str:
     return q.split(";", 1)[1].strip() if ";" in q else q.strip()
 
 
-def _shown(cell: GridCell) -> list[str]:
-    if cell.answer is None:
-        return []
-    quotes = [c.quote for cl in cell.answer.claims for c in cl.citations]
-    abst = cell.answer.abstention
-    if abst is not None:  # a weak cell shows its closest passages (marked: not an answer)
-        quotes += [w.text for w in abst.candidates]
-    return quotes
+def _texts(ws, passages: list) -> list[str]:
+    """What the passages show: each span, and its clause when that clause is found again, character
+    for character, in its chunk of the evaluator's index (:func:`core.eval_passages.checked_contexts`)."""
+    out = [p.text for p in passages]
+    out += checked_contexts(ws, [p.context for p in passages if p.context is not None])
+    return out
 
 
 def evaluate_grid(cases: list[EvalCase], config: WorkspacesConfig, *, settings: Settings, index_dir: Path,
@@ -98,10 +99,11 @@ def evaluate_grid(cases: list[EvalCase], config: WorkspacesConfig, *, settings: 
             wanted[(doc_id, col_id)] = case
         rows = sorted({d for d, _ in wanted})
         cells = run(run_grid(ws, list(columns.values()), grid="eval", doc_ids=rows, settings=settings,
-                             backend=backend, only=wanted), on_progress)
+                             backend=backend, only=wanted, recompute=True), on_progress)
         for cell in cells:
             case = wanted[(cell.doc_id, cell.column_id)]
-            shown = _shown(cell)
+            shown = _texts(ws, cell.shown)
+            kept = _texts(ws, cell.passages)  # what it would show were it not 'not found'
             if case.must_abstain:
                 score.absent += 1
                 score.absent_not_found += cell.status == "not_found"
@@ -116,6 +118,8 @@ def evaluate_grid(cases: list[EvalCase], config: WorkspacesConfig, *, settings: 
             score.cells.append({"case_id": case.case_id, "doc_id": cell.doc_id, "status": cell.status,
                                 "must_abstain": case.must_abstain, "hit": bool(hit),
                                 "covered": bool(case.gold_quotes) and any(
-                                    span_covers(g, s) for g in case.gold_quotes for s in shown),
+                                    span_covers(g, s) for g in case.gold_quotes for s in kept),
+                                "first_covered": bool(case.gold_quotes) and any(
+                                    span_covers(g, s) for g in case.gold_quotes for s in _texts(ws, cell.passages[:1])),
                                 "closeness": closeness(cell.answer) if cell.answer else None})
     return score

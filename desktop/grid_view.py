@@ -215,6 +215,10 @@ class GridDialog(QDialog):
             if cell.page_label and cell.page_label != str(cell.page):
                 where += " " + self.tr("(PDF page %1)").replace("%1", str(cell.page))
         tip = [self.status_text(cell.status)] + ([f"“{cell.quote}” — {where}"] if cell.quote else [])
+        for p in cell.shown[1:]:  # the further places the cell shows (core/grid_cells.py), shortened
+            short = " ".join(p.shown_text.split())
+            tip.append(f"“{short[:160]}{'…' if len(short) > 160 else ''}” — "
+                       + self.tr("p. %1").replace("%1", p.page_label or str(p.page)))
         if cell.reviewed:
             tip.append(self.tr("reviewed"))
         if cell.note:

@@ -166,3 +166,79 @@ def test_columns_file_errors_name_the_file(tmp_path) -> None:
     ok = tmp_path / "cols2.json"
     ok.write_text('["Which law governs?", {"id": "term", "question": "How long?", "clause": "expiration_date"}]')
     assert [(c.id, c.clause) for c in columns_from_file(ok)] == [("q1", ""), ("term", "expiration_date")]
+
+
+GAMMA_SECTIONS = [
+    ("1. Definitions", "In this Agreement, \"Products\" means the office chairs listed in Schedule A, and \"Territory\" "
+     "means the State of Ohio. \"Business Day\" means a day on which banks in Columbus are open for business."),
+    ("2. Orders", "Distributor shall place written purchase orders with Gamma Furniture Inc. at least ten Business "
+     "Days before the requested delivery date. Gamma may refuse an order that exceeds its monthly capacity."),
+    ("3. Prices", "Prices are those of Schedule B. Gamma may change the prices once a year on sixty days' written "
+     "notice; prices of accepted orders do not change."),
+    ("4. Assignment", "Neither party may assign or transfer this Agreement, or any of its rights or obligations under "
+     "it, without the prior written consent of the other party, which shall not be unreasonably withheld. Any "
+     "assignment made without that consent is void."),
+    ("5. Change of control", "A merger of the Distributor with another company, or the sale of more than half of its "
+     "shares, counts as an assignment of this Agreement for the purposes of section 4."),
+    ("6. Warranty", "Gamma warrants that the Products are free from defects in materials and workmanship for two years "
+     "from delivery. This warranty does not cover wear, misuse or repairs made by others."),
+    ("7. Notices", "Notices under this Agreement are given in writing to the addresses on the first page, by courier "
+     "or by registered mail, and take effect on receipt."),
+]
+GAMMA = "DISTRIBUTION AGREEMENT\n\n" + "\n\n".join(f"{h}. {t} " * 3 for h, t in GAMMA_SECTIONS) + "\n"
+
+
+def test_a_cell_shows_its_clause_and_further_places_all_source_text(tmp_path) -> None:
+    """A cell shows its best passage inside its clause, then the best passages of other retrieved chunks:
+    distinct places, all source text of the cell's own document; a 'not found' cell shows none."""
+    from core.grid import CELL_VERSION, GridCell
+
+    folder = tmp_path / "gamma"
+    folder.mkdir()
+    (folder / "gamma_distribution.txt").write_text(GAMMA, encoding="utf-8")
+    (folder / "alpha_supply.txt").write_text(ALPHA, encoding="utf-8")
+    ws = Workspace("gamma", Settings())
+    run(index_folders(ws, [folder]))
+    gamma = next(d["doc_id"] for d in ws.documents() if d["doc_id"].endswith("gamma_distribution.txt"))
+    col = GridColumn(id="assign", question="Can the agreement be assigned to another company?", clause="anti_assignment")
+    (cell,) = run(run_grid(ws, [col], grid="g", doc_ids=[gamma], settings=ws.settings, backend=PassagesBackend()))
+    assert cell.version == CELL_VERSION
+    assert 2 <= len(cell.passages) <= 3
+    chunks = ws.get_chunks(p.chunk_id for p in cell.passages)
+    for p in cell.passages:
+        chunk = chunks[p.chunk_id]
+        assert chunk.doc_id == gamma
+        assert chunk.text[p.start:p.end] == p.text or p.source == "answer"
+        assert p.context is not None and chunk.text[p.context.start:p.context.end] == p.context.text
+        assert p.text in p.context.text
+    for i, a in enumerate(cell.passages):  # distinct places: no two passages of one clause
+        for b in cell.passages[i + 1:]:
+            assert a.text != b.text
+            if a.chunk_id == b.chunk_id:
+                assert a.context.end <= b.context.start or b.context.end <= a.context.start
+    assert any("without the prior written consent of the other party" in p.shown_text for p in cell.passages)
+    # the first shown passage is the answer's own best passage (its cell text)
+    assert cell.passages[0].source == "answer" and cell.text == cell.passages[0].text
+    nf = GridCell(doc_id=gamma, column_id="x", question="q", status="not_found", passages=cell.passages)
+    assert nf.shown == [] and cell.shown == (cell.passages if cell.status != "not_found" else [])
+
+
+def test_a_stopped_grid_resumes_and_cells_of_an_older_rule_are_recomputed(workspace) -> None:
+    from core.errors import Cancelled
+
+    ws, _ = workspace
+    stop: list = []  # the user stops the run once the first cell is shown
+    with pytest.raises(Cancelled):
+        _grid(ws, cancel=lambda: bool(stop), on_cell=stop.append)
+    kept = GridStore(ws.dir).cells("dd")
+    assert len(kept) == 1  # the cell computed before the stop was stored at once
+    (key, first), = kept.items()
+    cells = {(c.doc_id, c.column_id): c for c in _grid(ws)}
+    assert len(cells) == 4 and cells[key].computed_at == first.computed_at  # resumed, not recomputed
+
+    # a cell stored by an older rule (version 1) is recomputed even though its document is unchanged
+    store = GridStore(ws.dir)
+    store.put("dd", cells[key].model_copy(update={"version": 1}))
+    again = {(c.doc_id, c.column_id): c for c in _grid(ws)}
+    assert again[key].computed_at > first.computed_at
+    assert all(again[k].computed_at == cells[k].computed_at for k in cells if k != key)

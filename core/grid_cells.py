@@ -1,0 +1,141 @@
+"""What a review-grid cell shows: its best passage in its clause, then the best passages of other places.
+
+A passages answer (:mod:`core.passages`) orders its spans by their score against the question.
+Inside one contract that score often prefers a sentence that repeats the question's words over
+the clause that answers it; the retriever's order (BM25 ∥ dense ∥ the clause type's wording,
+fused by RRF, :mod:`core.retrieval`) put the gold clause's chunk first more often than span
+scoring put its sentence first (CUAD dev cells, issue #25: gold in the first retrieved chunk 50
+of 77, in the best-scored span's clause 38 of 77; bench/README.md, "Review grid, 2026-12-02").
+A cell therefore shows, in this order and from distinct places (no two passages of one clause):
+
+1. the answer's best passage (or, under the threshold, its closest one), in its clause;
+2. for each of the next retrieved chunks, in retrieval order, that chunk's best-scoring span in
+   its clause (small-to-big, :func:`core.passage_context.clause_bounds`);
+
+up to :data:`CELL_PASSAGES` places. The spans are source text (``chunk.text[start:end]`` of a
+chunk of the cell's own document), never rewritten; they are display, not citations: a cell's
+status (answered, weak, not found) is decided apart (:func:`core.grid.cell_from_answer`), and a
+"not found" cell shows none of them.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+from core.types import Answer, Chunk, PassageContext
+
+CELL_PASSAGES = 3
+"""Places a cell shows at most (its best passage and two more). Fixed a priori, like the weak
+passages of an abstention (:data:`core.passages.WEAK_MAX`), not tuned on the dev cells."""
+
+
+class ShownPassage(BaseModel):
+    """One passage a grid cell shows: a source span of the cell's document, in its clause.
+
+    ``start``/``end`` are chunk offsets (characters) of the span in chunk ``chunk_id``;
+    ``page`` is 1-based (where the span begins).
+    """
+
+    chunk_id: str
+    text: str = Field(description="The span (a sentence or two), source text.")
+    start: int = Field(ge=0)
+    end: int = Field(ge=0)
+    page: int = Field(1, ge=1)
+    page_label: str = ""
+    score: float | None = Field(None, description="Span score against the question (core.passages), if scored.")
+    source: str = Field("answer", description="'answer' (the answer's own passage) or 'place' (best span of a "
+                        "further retrieved chunk).")
+    context: PassageContext | None = Field(None, description="The clause around the span (what is shown).")
+
+    @property
+    def shown_text(self) -> str:
+        """What the cell shows: the clause when there is one, else the span."""
+        return self.context.text if self.context is not None else self.text
+
+
+def _answer_passages(answer: Answer) -> list[ShownPassage]:
+    """The answer's own passages, best first: verified claims' first citations, else the weak candidates."""
+    out: list[ShownPassage] = []
+    for claim in answer.claims:
+        if not claim.citations:
+            continue
+        cit = claim.citations[0]
+        ctx = getattr(claim, "context", None)
+        out.append(ShownPassage(chunk_id=cit.chunk_id, text=cit.quote, start=ctx.start if ctx else 0,
+                                end=ctx.end if ctx else 0, page=cit.page, page_label=cit.page_label,
+                                score=getattr(claim, "passage_score", None), context=ctx))
+    if not out and answer.abstention is not None:
+        for w in answer.abstention.candidates:
+            ctx = w.context
+            out.append(ShownPassage(chunk_id=w.chunk_id, text=w.text, start=ctx.start if ctx else 0,
+                                    end=ctx.end if ctx else 0, page=w.page, page_label=w.page_label,
+                                    score=w.score, context=ctx))
+    return out
+
+
+def _overlaps(a: ShownPassage, b: ShownPassage) -> bool:
+    """Same place: one chunk, overlapping clauses (or the same span text anywhere: chunks overlap)."""
+    if a.text.strip() == b.text.strip():
+        return True
+    if a.chunk_id != b.chunk_id or a.context is None or b.context is None:
+        return False
+    return a.context.start < b.context.end and b.context.start < a.context.end
+
+
+def place_passages(question: str, chunks: list[Chunk], workspace, settings) -> list[ShownPassage]:
+    """Per chunk of ``chunks`` (retrieval order), its best-scoring span in its clause.
+
+    Spans are scored as the passages answer scores them (:func:`core.passages.score_spans`, the
+    same settings; sentence vectors come from its session cache, so this costs little after the
+    answer). A chunk with no span is left out.
+    """
+    from core.passage_context import clause_context
+    from core.passages import SCORING_THREADS, score_spans
+
+    spans = score_spans(question, chunks, workspace, term_weight=settings.passages_term_weight,
+                        candidates_per_chunk=settings.passages_candidates_per_chunk or None,
+                        threads=SCORING_THREADS)
+    best: dict[str, object] = {}
+    for sp in spans:
+        cur = best.get(sp.chunk.chunk_id)
+        if cur is None or sp.score > cur.score:
+            best[sp.chunk.chunk_id] = sp
+    out = []
+    for chunk in chunks:
+        sp = best.get(chunk.chunk_id)
+        if sp is None:
+            continue
+        ctx = clause_context(chunk, [(sp.start, sp.end)])
+        pages = chunk.page_spans(sp.start, sp.end)
+        page = pages[0].page if pages else chunk.page
+        out.append(ShownPassage(chunk_id=chunk.chunk_id, text=sp.text, start=sp.start, end=sp.end, page=page,
+                                page_label=pages[0].label if pages else chunk.page_label, score=round(sp.score, 4), source="place",
+                                context=ctx))
+    return out
+
+
+def cell_passages(answer: Answer, workspace=None, settings=None, question: str | None = None,
+                  limit: int = CELL_PASSAGES) -> list[ShownPassage]:
+    """The passages a cell shows (at most ``limit``, distinct places), best first.
+
+    The answer's own passages come first (its best one always); the remaining places are the best
+    spans of the retrieved chunks in retrieval order (``answer.trace.context``, read from
+    ``workspace``), skipping a place already shown. With ``workspace=None`` (or a model answer,
+    whose passages are its verified quotes) only the answer's own passages are used.
+    """
+    own = _answer_passages(answer)
+    shown: list[ShownPassage] = []
+    for p in own[:1]:
+        shown.append(p)
+    if workspace is not None and settings is not None and answer.kind == "passages" and answer.trace.context:
+        chunks = workspace.get_chunks(answer.trace.context)
+        ranked = [chunks[c] for c in answer.trace.context if c in chunks]
+        extra = place_passages(question or answer.question, ranked, workspace, settings) if ranked else []
+    else:
+        extra = own[1:]
+    for p in extra:
+        if len(shown) >= limit:
+            break
+        if not any(_overlaps(p, s) for s in shown):
+            shown.append(p)
+    return shown
