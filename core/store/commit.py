@@ -54,6 +54,7 @@ from typing import TYPE_CHECKING
 
 from core.store.crash import crash_point
 from core.store.profiles import write_profile
+from core.store.embedding import loaded_backend_name
 from core.store.manifest import Manifest, get_meta, set_meta
 from core.types import Chunk
 
@@ -172,6 +173,7 @@ def _commit_unsafe(ws: Workspace, writes: list[DocumentWrite], removals: list[st
             lance_version=table.version if table is not None else "",
             lance_writes=int(meta.get("lance_writes", "0")) + 1,
             vector_layout=VECTOR_LAYOUT,
+            embedding_backend=loaded_backend_name() or meta.get("embedding_backend", ""),  # informational
         )
         db.execute("DELETE FROM meta WHERE key = 'commit_pending'")
     crash_point("after_manifest")
