@@ -55,7 +55,9 @@ def make_embedder(device: str = "cpu", backend: str | None = None):
     if spec.startswith(OLLAMA_PREFIX):
         from core.embedding.ollama_embed import OllamaEmbedder
 
-        return OllamaEmbedder(spec[len(OLLAMA_PREFIX):], host=os.environ.get("VERBATIM_OLLAMA_HOST") or None)
+        from core.settings import Settings
+
+        return OllamaEmbedder(spec[len(OLLAMA_PREFIX):], host=Settings.load().ollama_host)
     model_dir = embedding_model_dir()
     backend = backend or (select_backend() if device == "cpu" else "torch")
     if backend.startswith("openvino"):
