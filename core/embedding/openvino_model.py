@@ -23,6 +23,7 @@ import hashlib
 import json
 import threading
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 
@@ -139,6 +140,36 @@ def load_ir(model_dir: Path) -> Path:
     raise ImportError(f"no writable place for the OpenVINO model of {model_dir}")
 
 
+def _check_supported(model_dir: Path) -> None:
+    """Refuse a model folder whose sentence-transformers pipeline this class does not reproduce:
+    modules other than Transformer → mean Pooling (→ Normalize), or non-empty prompts.
+
+    Raises:
+        ValueError: naming what differs (:func:`core.store.embedding.make_embedder` then uses PyTorch).
+    """
+    modules = json.loads((model_dir / "modules.json").read_text(encoding="utf-8"))
+    kinds = [m["type"].rsplit(".", 1)[-1] for m in modules]
+    if kinds not in (["Transformer", "Pooling"], ["Transformer", "Pooling", "Normalize"]):
+        raise ValueError(f"{model_dir}: modules {kinds} are not Transformer, mean Pooling, Normalize")
+    pooling = next(m for m in modules if m["type"].endswith("Pooling"))
+    config = json.loads((model_dir / pooling["path"] / "config.json").read_text(encoding="utf-8"))
+    if not config.get("pooling_mode_mean_tokens") or any(
+            v for k, v in config.items() if k.startswith("pooling_mode") and k != "pooling_mode_mean_tokens"):
+        raise ValueError(f"{model_dir}: pooling is not the mean of the token vectors")
+    if any(_prompts(model_dir).values()):
+        raise ValueError(f"{model_dir}: the model has prompts (instruction prefixes)")
+
+
+def _prompts(model_dir: Path) -> dict[str, str]:
+    """The model's sentence-transformers prompts (``config_sentence_transformers.json``), default
+    ``{"query": "", "text": ""}``."""
+    path = model_dir / "config_sentence_transformers.json"
+    prompts = {}
+    if path.exists():
+        prompts = json.loads(path.read_text(encoding="utf-8")).get("prompts") or {}
+    return {"query": prompts.get("query", ""), "text": prompts.get("text", prompts.get("document", "")), **prompts}
+
+
 class OpenVINOEmbedder:
     """Sentence embeddings of a sentence-transformers (BERT, mean pooling) model through OpenVINO.
 
@@ -160,6 +191,7 @@ class OpenVINOEmbedder:
         from tokenizers import Tokenizer
 
         self.model_dir = Path(model_dir)
+        _check_supported(self.model_dir)
         self.precision = precision
         self.batch = batch
         ir = ir_dir or load_ir(self.model_dir)
@@ -176,6 +208,10 @@ class OpenVINOEmbedder:
         tok.enable_truncation(max_length=max_len)
         tok.no_padding()
         self._tokenizer = tok
+        # sentence-transformers' prompts of this model (none for queries or texts): what the passage
+        # scorer (core.passages) reads as ``embedder._model.prompts`` to embed a question together
+        # with sentences in one call, as it does with the PyTorch embedder.
+        self._model = SimpleNamespace(prompts=_prompts(self.model_dir))
         self._names = {p.get_any_name() for p in self._compiled.inputs}
 
     def _encode(self, texts: list[str]) -> np.ndarray:

@@ -65,7 +65,8 @@ def make_embedder(device: str = "cpu", backend: str | None = None):
             from core.embedding.openvino_model import OpenVINOEmbedder
 
             return OpenVINOEmbedder(model_dir, precision=backend.split("-", 1)[1])
-        except (ImportError, OSError, RuntimeError) as exc:  # no OpenVINO, no IR and no torch to export one
+        except (ImportError, OSError, RuntimeError, ValueError) as exc:  # no OpenVINO, no IR/torch to export
+            # one, or a model folder whose pipeline the OpenVINO embedder does not reproduce
             logging.getLogger(__name__).warning("OpenVINO embedding unavailable (%s); using PyTorch", exc)
     import transformers
     from llama_index.embeddings.huggingface import HuggingFaceEmbedding

@@ -167,3 +167,21 @@ def test_ollama_model_is_a_model_change_for_the_workspace(tmp_path: Path, monkey
     assert isinstance(make_embedder("cpu"), OllamaEmbedder)
     with pytest.raises(IndexMismatchError, match="embedding_model"):
         Workspace("fam", Settings())
+
+
+def test_a_model_with_another_pipeline_is_refused_and_pytorch_runs_it(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """CLS pooling (or prompts) is not what the OpenVINO embedder reproduces: it refuses before any
+    export, and make_embedder falls back to today's path."""
+    src = embedding_model_dir()
+    model = tmp_path / "cls-model"
+    shutil.copytree(src, model, ignore=shutil.ignore_patterns("*.safetensors", "*.bin"))
+    (model / "model.safetensors").symlink_to(src / "model.safetensors")
+    cfg = json.loads((model / "1_Pooling" / "config.json").read_text())
+    cfg.update(pooling_mode_cls_token=True, pooling_mode_mean_tokens=False)
+    (model / "1_Pooling" / "config.json").write_text(json.dumps(cfg))
+    with pytest.raises(ValueError, match="mean"):
+        OpenVINOEmbedder(model, precision="f32")
+    assert not (tmp_path / "cls-model-openvino").exists()  # nothing exported
+    monkeypatch.setenv("VERBATIM_EMBEDDING_MODEL", str(model))
+    assert not isinstance(make_embedder("cpu", backend="openvino-bf16"), OpenVINOEmbedder)
