@@ -129,9 +129,15 @@ def load_ir(model_dir: Path) -> Path:
         for ir in places:
             if ir_matches(model_dir, ir):
                 return ir
+        from filelock import FileLock
+
         for own in places[1:]:
             try:
-                export_ir(model_dir, own)
+                own.parent.mkdir(parents=True, exist_ok=True)
+                # processes too (Ray actors, the window and the CLI) export one at a time
+                with FileLock(str(own) + ".lock"):
+                    if not ir_matches(model_dir, own):
+                        export_ir(model_dir, own)
             except OSError:
                 continue  # read-only place: the next one
             if ir_matches(model_dir, own):
