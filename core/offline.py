@@ -49,6 +49,22 @@ def _block_onnxruntime() -> None:
         sys.modules["onnxruntime"] = None  # type: ignore[assignment]
 
 
+def _block_openvino_telemetry() -> None:
+    """Keep ``openvino_telemetry`` from loading.
+
+    OpenVINO (the embedding runtime on CPUs with bfloat16 units, :mod:`core.embedding`) ships
+    its usage-statistics client as a separate package; its model converter (``convert_model``,
+    run once to export the embedding model) imports it, sends events (Google Analytics) without
+    asking when no consent file exists, and writes a client id under ``~/intel``. OpenVINO
+    imports it inside ``try/except ImportError`` and falls back to its own no-op stub
+    (``openvino/tools/ovc/telemetry_utils.py``), so the import is made to fail as for onnxruntime.
+    """
+    import sys
+
+    if "openvino_telemetry" not in sys.modules:
+        sys.modules["openvino_telemetry"] = None  # type: ignore[assignment]
+
+
 #: Cache locations of our dependencies, relative to the data folder. Each library
 #: creates (and may fill) its folder in HOME otherwise; found by running the frozen
 #: self-test and the window with HOME an empty folder (`.ci/build-frozen` fails on
@@ -98,11 +114,12 @@ def _cache_dirs_inside_data() -> None:
 
 def enforce_offline() -> None:
     """Set the offline/telemetry environment variables (idempotent; user values win),
-    keep onnxruntime's telemetry from loading and the dependencies' caches inside the data folder."""
+    keep onnxruntime's and OpenVINO's telemetry from loading and the dependencies' caches inside the data folder."""
     for key, value in _OFFLINE_ENV.items():
         if value:
             os.environ.setdefault(key, value)
     _block_onnxruntime()
+    _block_openvino_telemetry()
     _cache_dirs_inside_data()
 
 

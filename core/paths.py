@@ -60,15 +60,16 @@ def _package_dir(name: str) -> Path | None:
 def embedding_model_dir() -> Path:
     """Folder of the sentence-transformers model, extracting the packaged zip on first use.
 
-    Order: ``VERBATIM_EMBEDDING_MODEL`` (a folder), ``resources/models/all-MiniLM-L6-v2``
+    Order: ``VERBATIM_EMBEDDING_MODEL`` (a folder; not ``ollama:<model>``, which embeds through
+    Ollama, :mod:`core.embedding.ollama_embed`), ``resources/models/all-MiniLM-L6-v2``
     (frozen builds), then the ``all_minilm_l6_v2`` package's ``model.zip``.
 
     Raises:
         ModelUnavailableError: no model folder or package is installed.
     """
     override = os.environ.get("VERBATIM_EMBEDDING_MODEL")
-    if override:
-        return Path(override)
+    if override and not override.startswith("ollama:"):  # an Ollama model has no folder: chunks are
+        return Path(override)                             # still counted in the bundled model's word pieces
     bundled = resource_path("models", EMBEDDING_MODEL_NAME)
     if (bundled / "config.json").exists():
         return bundled

@@ -217,8 +217,9 @@ class Settings(BaseSettings):
 
     # models and user interface
     embedding_model: str = Field(
-        "", description="Folder of a sentence-transformers embedding model; empty uses the bundled "
-        "all-MiniLM-L6-v2 (English). Changing it requires re-indexing."
+        "", description="Folder of a sentence-transformers embedding model, or 'ollama:<model>' for Ollama's "
+        "/api/embed (e.g. a multilingual model you pulled); empty uses the bundled all-MiniLM-L6-v2 (English). "
+        "Changing it requires re-indexing."
     )
     ui_language: Literal["system", "en", "es"] = Field(
         "system", description="Language of the window: the system's, English or Spanish."

@@ -58,6 +58,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from core.store.crash import crash_point
+from core.store.embedding import loaded_backend_name
 from core.store.manifest import Manifest, get_meta, set_meta
 from core.store.profiles import write_profile
 from core.store.writes import DocumentWrite
@@ -161,6 +162,7 @@ def _commit_unsafe(ws: WorkspaceHandle, writes: list[DocumentWrite], removals: l
             lance_version=table.version if table is not None else "",
             lance_writes=int(meta.get("lance_writes", "0")) + 1,
             vector_layout=VECTOR_LAYOUT,
+            embedding_backend=loaded_backend_name() or meta.get("embedding_backend", ""),  # informational
         )
         db.execute("DELETE FROM meta WHERE key = 'commit_pending'")
     crash_point("after_manifest")

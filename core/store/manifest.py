@@ -21,7 +21,7 @@ import core.chunking
 from core.errors import IndexError_, IndexMismatchError
 from core.settings import Settings
 from core.store.diskerrors import damaged_manifest, disk_nearly_full
-from core.store.embedding import embedding_model_id
+from core.store.embedding import embedding_model_id, embedding_vector_family
 from core.types import Chunk, FileError, Segment
 
 if TYPE_CHECKING:
@@ -79,11 +79,15 @@ def index_fingerprint(settings: Settings) -> dict[str, object]:
     """What an index's chunks and vectors depend on; an index opens only under an equal one.
 
     Keys: ``schema_version`` (:data:`INDEX_SCHEMA_VERSION`), ``embedding_model``
-    (:func:`embedding_model_id`), ``chunker_version`` (``core.chunking.CHUNKER_VERSION``
+    (:func:`embedding_model_id`), ``embedding_vectors`` (only for a backend whose vectors are not of
+    the ``"float"`` family, :func:`core.store.embedding.embedding_vector_family`), ``chunker_version`` (``core.chunking.CHUNKER_VERSION``
     when the chunker defines one) and ``chunking.<field>`` for every settings
     field named ``chunk*`` (sizes and overlap, whatever unit they use).
     """
     fp: dict[str, object] = {"schema_version": INDEX_SCHEMA_VERSION, "embedding_model": embedding_model_id()}
+    family = embedding_vector_family()
+    if family != "float":  # vectors incompatible with the float32 reference's (core.embedding)
+        fp["embedding_vectors"] = family
     chunker_version = getattr(core.chunking, "CHUNKER_VERSION", None)
     if chunker_version is not None:
         fp["chunker_version"] = chunker_version

@@ -115,12 +115,15 @@ def test_offline_switches_reach_every_library(tmp_path: Path) -> None:
         import transformers.utils.hub as thub
         import sys
         import core.store, core.generate, llama_index.core, lancedb, sentence_transformers  # noqa: F401
+        import openvino, openvino.tools.ovc.telemetry_utils as ovc_tm  # noqa: F401 (the embedding runtime's converter)
         print(json.dumps({
             "env": {k: os.environ.get(k) for k in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE", "HF_HUB_DISABLE_TELEMETRY",
                                                    "DO_NOT_TRACK", "LANCE_TELEMETRY", "LANCEDB_TELEMETRY")},
             "hub_offline": hub.HF_HUB_OFFLINE, "hub_telemetry_off": hub.HF_HUB_DISABLE_TELEMETRY,
             "transformers_offline": thub.is_offline_mode(),
             "onnxruntime_loaded": sys.modules.get("onnxruntime") is not None,
+            "openvino_telemetry_loaded": sys.modules.get("openvino_telemetry") is not None,
+            "ovc_telemetry_is_stub": ovc_tm.tm.__name__.endswith("telemetry_stub"),
             "llama_index_cache_in_data": os.environ["LLAMA_INDEX_CACHE_DIR"].startswith(os.environ["VERBATIM_HOME"]),
         }))
         '''
@@ -135,7 +138,8 @@ def test_offline_switches_reach_every_library(tmp_path: Path) -> None:
         "env": {"HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "HF_HUB_DISABLE_TELEMETRY": "1",
                 "DO_NOT_TRACK": "1", "LANCE_TELEMETRY": "0", "LANCEDB_TELEMETRY": "0"},
         "hub_offline": True, "hub_telemetry_off": True, "transformers_offline": True,
-        "onnxruntime_loaded": False, "llama_index_cache_in_data": True,
+        "onnxruntime_loaded": False, "openvino_telemetry_loaded": False, "ovc_telemetry_is_stub": True,
+        "llama_index_cache_in_data": True,
     }
 
 

@@ -97,7 +97,12 @@ def test_same_counts_and_quarantine(indexed) -> None:
 
 
 def test_equal_to_local_index(indexed) -> None:
-    """Same chunk ids, chunks, vectors (within 1e-5) and statuses as the local index of the folder.
+    """Same chunk ids, chunks, vectors (within 1e-5; 1e-3 under OpenVINO bfloat16) and statuses as the
+    local index of the folder.
+
+    Under the bfloat16 backend (core.embedding, CPUs with AMX/AVX512-BF16) a chunk's vector depends
+    on the other texts of its batch in the last bits (the padded width changes the matmul shapes and
+    so the rounding): 3.7e-4 at most between the local and the Ray grouping, cosine > 0.99999.
 
     The Ray workspace has since had one document removed (its second run): that
     document is left out of the comparison.
@@ -115,11 +120,14 @@ def test_equal_to_local_index(indexed) -> None:
                 for d in ray_ws.documents()}
         assert docs == {d["doc_id"]: (d["status"], d["reason"], d["chunks"], d["pages"], d["lang"])
                         for d in local.documents() if d["doc_id"] != gone}
+        from core.embedding import select_backend
+
+        atol = 1e-3 if select_backend() == "openvino-bf16" else 1e-5
         for doc in docs:
             a, b = local.vectors.read(doc), ray_ws.vectors.read(doc)
             assert a.keys() == b.keys() and a
             for cid in a:
-                np.testing.assert_allclose(np.asarray(b[cid]), np.asarray(a[cid]), atol=1e-5)
+                np.testing.assert_allclose(np.asarray(b[cid]), np.asarray(a[cid]), atol=atol)
 
 
 def test_same_retrieval(indexed) -> None:
