@@ -28,6 +28,7 @@ from typing import Protocol
 import httpx
 
 from core.errors import ModelUnavailableError
+from core.ollama_check import unreachable_fix
 from core.paths import gguf_model_path
 from core.settings import Settings
 from core import tokens
@@ -133,7 +134,7 @@ class OllamaBackend:
             resp = self._client.list()
         except (httpx.HTTPError, ConnectionError, ollama.ResponseError) as exc:
             raise ModelUnavailableError(
-                f"Ollama is not reachable at {self.settings.ollama_host} ({exc}). Start it with `ollama serve`."
+                f"Ollama is not reachable at {self.settings.ollama_host} ({exc}). " + unreachable_fix(self.settings.ollama_host)
             ) from exc
         # ollama-python reads each entry's "model" key, which servers send since
         # 2024 beside "name"; an older server that sends only "name" lists nothing.
@@ -255,7 +256,7 @@ class OllamaBackend:
             ) from exc
         except (httpx.HTTPError, ConnectionError) as exc:
             raise ModelUnavailableError(
-                f"Ollama is not reachable at {self.settings.ollama_host} ({exc}). Start it with `ollama serve`."
+                f"Ollama is not reachable at {self.settings.ollama_host} ({exc}). " + unreachable_fix(self.settings.ollama_host)
             ) from exc
 
 

@@ -63,6 +63,19 @@ def is_local_host(host: str) -> bool:
         return False
 
 
+def unreachable_fix(host: str) -> str:
+    """What to do when Ollama at ``host`` (a URL) cannot be reached, as one English sentence.
+
+    A host on this machine is started with ``ollama serve``; a remote host is checked where it runs
+    (started there, listening beyond loopback with ``OLLAMA_HOST=0.0.0.0``, not blocked by a
+    firewall): advising ``ollama serve`` for a remote host sends the user to the wrong machine (issue #24).
+    """
+    if is_local_host(host):
+        return "Start it with `ollama serve`."
+    return (f"Check on the machine at {host} that Ollama runs and listens beyond loopback "
+            "(OLLAMA_HOST=0.0.0.0) and that no firewall blocks its port.")
+
+
 def _network_error(exc: Exception) -> str:
     """A short, stable name for a network error ("connection refused", "timed out after 3 s", …)."""
     text = str(exc) or type(exc).__name__

@@ -17,6 +17,7 @@ import httpx
 import numpy as np
 
 from core.errors import ModelUnavailableError
+from core.ollama_check import unreachable_fix
 
 #: Inputs per ``/api/embed`` request.
 OLLAMA_EMBED_BATCH = 32
@@ -64,7 +65,7 @@ class OllamaEmbedder:
             ) from exc
         except (httpx.HTTPError, ConnectionError) as exc:
             raise ModelUnavailableError(
-                f"Ollama is not reachable at {self.host} ({exc}). Start it with `ollama serve`."
+                f"Ollama is not reachable at {self.host} ({exc}). " + unreachable_fix(self.host)
             ) from exc
         vectors = [list(v) for v in (resp.embeddings or [])]
         if len(vectors) != len(texts):

@@ -53,3 +53,25 @@ def test_remote_host_errors_are_named():
     replay = httpx.MockTransport(lambda r: httpx.Response(rec["status"], headers=rec["headers"], content=rec["body"]))
     d = diagnose("http://gpu-box.lan:8080", "llama3", transport=replay)
     assert (d.kind, d.status, d.local, d.port) == ("http", 404, False, 8080)
+
+
+def test_unreachable_advice_fits_the_host():
+    """The generation and embedding clients name the fix that fits where the server is (issue #24):
+    `ollama serve` on this machine, the remote machine's own checks for a remote host."""
+    from core.embedding.ollama_embed import OllamaEmbedder
+    from core.errors import ModelUnavailableError
+    from core.ollama_check import unreachable_fix
+
+    assert "ollama serve" in unreachable_fix("http://127.0.0.1:11434")
+    remote = unreachable_fix("http://gpu-box.lan:11434")
+    assert "ollama serve" not in remote and "gpu-box.lan" in remote and "OLLAMA_HOST" in remote
+
+    def refuse(request: httpx.Request) -> httpx.Response:
+        raise httpx.ConnectError("connection refused", request=request)
+
+    for host, local in ((closed_port_host(), True), ("http://gpu-box.lan:11434", False)):
+        embedder = OllamaEmbedder("nomic-embed-text", host=host, transport=httpx.MockTransport(refuse))
+        with pytest.raises(ModelUnavailableError) as err:
+            embedder.get_query_embedding("rent")
+        assert host in str(err.value)
+        assert ("ollama serve" in str(err.value)) is local

@@ -3,35 +3,14 @@ scoped RRF constant (issue #20, engineer "ranking")."""
 
 from __future__ import annotations
 
-import shutil
-
 import pytest
 
-from core.pipeline import index_folders, run
 from core.retrieval import fusion_k, plan_searches, reciprocal_rank_fusion, retrieve
 from core.sentence_rank import sentence_index
 from core.settings import Settings
-from core.store import Workspace
 from core.types import Trace
-from tests.conftest import CORPORA, data_home
-
-TXT = CORPORA / "cuad" / "txt"
-ALCO = "ALCOSTORESINC_12_14_2005-EX-10.26-AGENCY AGREEMENT.txt"
-CANO = "CANOPETROLEUM,INC_12_13_2007-EX-10.1-Sponsorship Agreement.txt"
-CONVENIENCE = "either party may terminate this Agreement at any time"
-
-
-@pytest.fixture(scope="module")
-def indexed(tmp_path_factory):
-    home = tmp_path_factory.mktemp("home")
-    folder = tmp_path_factory.mktemp("docs") / "contracts"
-    folder.mkdir()
-    for name in (ALCO, CANO):
-        shutil.copy(TXT / name, folder / name)
-    with data_home(home):
-        ws = Workspace("contracts", Settings())
-        run(index_folders(ws, [folder]))
-        yield ws
+# The same two real CUAD contracts, indexed once per module, as test_wording uses.
+from tests.core.test_wording import ALCO, CONVENIENCE, indexed  # noqa: F401  (indexed: a fixture)
 
 
 def _flat(text: str) -> str:
