@@ -155,7 +155,10 @@ def shifted_by(text: str) -> int | None:
     for k in dict.fromkeys(ord(c) - ord(t) for c in top for t in _LIKELY):
         if k == 0:
             continue
-        back = "".join(chr(ord(c) - k) if not c.isspace() and 0 <= ord(c) - k < 0x110000 else c for c in text)
+        # One translation table over the page's distinct characters (str.translate runs in C): the same
+        # text as moving each character in a Python loop, which cost ~0.3 s a page on the dev CUAD PDFs.
+        back = text.translate({ord(c): chr(ord(c) - k) for c in set(text)
+                               if not c.isspace() and 0 <= ord(c) - k < 0x110000})
         if _common_share(back) >= max(SHIFT_COMMON_SHARE, own + COMMON_WORD_SHARE):
             return k
     return None
