@@ -24,7 +24,7 @@ from pydantic import BaseModel
 
 from core.eval_passages import checked_contexts
 from core.evaluate import EvalCase, open_workspaces, span_covers
-from core.grid import GridCell, GridColumn, closeness, run_grid
+from core.grid import GridColumn, closeness, run_grid
 from core.pipeline import run
 from core.settings import Settings
 from core.types import ProgressEvent

@@ -19,7 +19,6 @@ from pydantic import ValidationError
 from core.errors import Cancelled
 from core.generate import Backend, backend_choice, make_backend, parse_model_answer, validation_summary
 from core.ingest import span_rects_cached
-from core.normalize import normalized
 from core.passages import passages_answer
 from core.prompts import (
     EXPANDED_QUESTION,

@@ -34,7 +34,6 @@ from pydantic import BaseModel, ConfigDict, Field, computed_field
 
 # Re-exported: the model-output contract lives in core.model_output (which never imports this module).
 from core.model_output import (  # noqa: F401
-    _SCHEMA_DESCRIPTION,
     QUOTE_MAX_CHARS,
     ModelAnswer,
     ModelCitation,

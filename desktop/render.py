@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import html
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 
@@ -524,11 +523,6 @@ def conversation_markdown(workspace: str, entries: list[Entry], exported_at: flo
             meta.insert(0, f"{_t('Asked')}: {_when(e.asked_at)}")
         parts.append("\n".join([question, "", f"*{' · '.join(meta)}*", rest]))
     return "\n".join(head + parts)
-
-
-def short_path(path: str) -> str:
-    """File name of ``path`` (for labels)."""
-    return Path(path).name
 
 
 # Strings used inside f-strings or through a helper, listed for pyside6-lupdate

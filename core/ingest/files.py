@@ -135,7 +135,7 @@ def _read_office(name: str) -> Reader:
     """The reader of one :mod:`core.ingest.office` format (``parse_odt``, ``parse_rtf``, ...)."""
 
     def read(path: Path, data: bytes | None, ocr: bool, depth: int) -> ParsedDocument:
-        from core.ingest import office
+        import core.ingest.office as office  # the submodule, not the package (which imports this module)
 
         return getattr(office, name)(path, data=data)
 

@@ -53,11 +53,6 @@ class DocumentWrite:
     profile_chunks: list[Chunk] | None = None
 
     @property
-    def is_part(self) -> bool:
-        """Whether this write is one part of a document committed in parts."""
-        return self.total is not None
-
-    @property
     def completes(self) -> bool:
         """Whether the document is whole once this write is committed (a whole write, or its last part)."""
         return self.total is None or self.first + len(self.chunks) >= self.total
