@@ -49,6 +49,10 @@ from core.verify import verify_claims  # noqa: E402
 
 SHARED = Path(os.environ.get("VERBATIM_SHARED", Path(__file__).resolve().parents[2] / "shared"))
 SUPPORT = SHARED / "eval" / "support"
+HELD_OUT_SEED = 2112
+"""Seed of the random third of the pool's contracts set aside on 2026-12-02 (third session) before
+any reader change: their errors are never listed (``--cv --errors`` shows only the other two
+thirds'), their figures are reported apart (:func:`held_out_docs`)."""
 KINDS = ["keep_paraphrase", "keep_positive_restatement", "keep_two_quote", "remove_flipped", "remove_scope",
          "remove_two_quote"]
 
@@ -68,6 +72,15 @@ def load(split: str) -> list[dict]:
         return pool
     held = {d["pool_id"] for d in dev}
     return [p for p in pool if p["id"] not in held]
+
+
+def held_out_docs(docs: list[str]) -> set[str]:
+    """The held-out third of ``docs`` (``source_doc`` values): ``len(docs) // 3`` of them, drawn by
+    ``random.Random(HELD_OUT_SEED)`` from the sorted list."""
+    import random
+
+    ordered = sorted(set(docs))
+    return set(random.Random(HELD_OUT_SEED).sample(ordered, len(ordered) // 3))
 
 
 def judge(pair: dict, text: str, settings: Settings, check_polarity: bool | None = None) -> tuple[str, str]:
@@ -161,8 +174,10 @@ def cross_validate(warn_weight: float) -> tuple[list[dict], dict]:
         for r in rows:
             if r["source_doc"] == doc:
                 r["after"] = r[f"p{best}"]
+    held_docs = held_out_docs([r["source_doc"] for r in rows])
     for r in rows:
         r["in_dev"] = r["id"] in held
+        r["held_out"] = r["source_doc"] in held_docs
     return rows, chosen
 
 
@@ -207,7 +222,7 @@ def learned(rows: list[dict], warn_weight: float) -> None:
             rows[i]["learned"] = "removed" if rows[i]["facts"] else str(o)
 
 
-def cv_report(warn_weight: float, markdown: bool, with_learned: bool = False) -> None:
+def cv_report(warn_weight: float, markdown: bool, with_learned: bool = False, errors: bool = False) -> None:
     rows, chosen = cross_validate(warn_weight)
     if with_learned:
         learned(rows, warn_weight)
@@ -216,7 +231,11 @@ def cv_report(warn_weight: float, markdown: bool, with_learned: bool = False) ->
     for doc, pol in chosen.items():
         print(f"  held out {Path(doc).name[:48]:48s} chose remove_on={pol.remove_on} warn_on={pol.warn_on} "
               f"structural={pol.structural} cond_flips={pol.cond_flips}")
-    for title, sel in (("pool", rows), ("pairs_dev.jsonl rows", [r for r in rows if r["in_dev"]])):
+    held = sorted({Path(r["source_doc"]).name[:40] for r in rows if r["held_out"]})
+    print(f"held-out third (seed {HELD_OUT_SEED}): {', '.join(held)}")
+    for title, sel in (("pool", rows), ("pairs_dev.jsonl rows", [r for r in rows if r["in_dev"]]),
+                       ("working two thirds", [r for r in rows if not r["held_out"]]),
+                       ("held-out third", [r for r in rows if r["held_out"]])):
         print(f"\n{title} ({len(sel)} pairs), each judged with its held-out contract's policy:")
         print("| kind | n | before: removed | before: warned | before: shown without warning "
               "| after: removed | after: warned | after: shown without warning |")
@@ -231,6 +250,25 @@ def cv_report(warn_weight: float, markdown: bool, with_learned: bool = False) ->
             fr, silent, warned = rates(sel, key)
             print(f"  {key}: correct removed {100 * fr:.1f} %, contradicted shown without warning "
                   f"{100 * silent:.1f} %, warned {100 * warned:.1f} %")
+    if errors:  # the working two thirds only: the held-out third's errors stay unread
+        work = [r for r in rows if not r["held_out"]]
+        for title, sel in (("CORRECT CLAIMS REMOVED", [r for r in work if r["label"] == "keep" and r["after"] == "removed"]),
+                           ("CONTRADICTED CLAIMS SHOWN", [r for r in work if r["label"] == "remove" and r["after"] == "kept"]),
+                           ("WARNED", [r for r in work if r["after"] == "warned"])):
+            print(f"\n{title} ({len(sel)}, working two thirds):")
+            for r in sel:
+                c = compare_for(r)
+                print(f"- {r['id']} [{r['kind']}] {r.get('note', '')}\n    C: {r['claim']}")
+                for q in r["quotes"]:
+                    print(f"    Q: {' '.join(q.split())[:300]}")
+                print(f"    strong={c.strong} weak={c.weak} agree={c.agreements} headed={c.headed} "
+                      f"restated={set(c.restated)} cond_flips={c.cond_flips}")
+
+
+def compare_for(r: dict):
+    from core.polarity.compare import compare
+
+    return compare(r["claim"], tuple(r["quotes"]))
 
 
 def pct(k: int, n: int) -> str:
@@ -249,7 +287,7 @@ def main() -> None:
     ap.add_argument("--json", type=Path, help="write per-pair results (JSONL) here")
     args = ap.parse_args()
     if args.cv:
-        cv_report(args.warn_weight, args.markdown, args.learned)
+        cv_report(args.warn_weight, args.markdown, args.learned, args.errors)
         return
     if args.pairs:
         args.split = args.pairs
