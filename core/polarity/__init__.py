@@ -111,10 +111,16 @@ class Policy:
     warn_on: Literal["any", "strong", "none"] = "any"
     structural: bool = True
     cond_flips: bool = False
+    aligned_wins: bool = False
+    """A conflict on the same predicate on both sides removes even when shared negations outnumber
+    the conflicts ("shall not be paid until" / "shall be paid without waiting")."""
+    cond_remove: bool = False
+    """A rule flipped around a kept exception is removed, not warned."""
 
 
-POLICIES = tuple(Policy(r, w, s, f) for r in ("aligned", "predicate", "predicate_or_two")
-                 for w in ("any", "strong", "none") for s in (True, False) for f in (True, False))
+POLICIES = tuple(Policy(r, w, s, f, a, cr) for r in ("aligned", "predicate", "predicate_or_two")
+                 for w in ("any", "strong", "none") for s in (True, False) for f in (True, False)
+                 for a in (False, True) for cr in ((False, True) if f else (False,)))
 """The decision policies compared by ``bench/support.py --cv`` (leave-documents-out)."""
 
 POLICY = Policy("predicate", "any", structural=False, cond_flips=True)
@@ -132,6 +138,9 @@ def decide(c: Comparison, policy: Policy = POLICY) -> PolarityVerdict:
     """The verdict of ``policy`` on a :class:`Comparison` (see :class:`Policy`)."""
     conflicts = list(c.strong) + list(c.weak)
     if not c.strong and (c.agreements or not c.weak):
+        if policy.cond_flips and c.cond_flips and policy.cond_remove and not c.agreements:
+            return PolarityVerdict("contradict", "the claim states as a rule what its quotes make conditional, or the "
+                                   "reverse (\"shall not … unless\" / \"shall … unless\")", 0, 0)
         if policy.cond_flips and c.cond_flips and policy.warn_on != "none":
             return PolarityVerdict("unsure", "the claim states as a rule what its quotes make conditional, or the "
                                    "reverse (\"shall not … unless\" / \"shall … unless\")", 0, c.agreements)
@@ -140,7 +149,8 @@ def decide(c: Comparison, policy: Policy = POLICY) -> PolarityVerdict:
     structural = policy.structural and (c.swapped or c.required > 0)  # roles swapped across an exception; with <-> without consent
     evidence = structural or {"aligned": c.aligned > 0, "predicate": c.headed > 0,
                               "predicate_or_two": c.headed > 0 or len(c.strong) >= 2}[policy.remove_on]
-    if len(c.strong) > c.agreements and not c.restated and evidence:
+    majority = len(c.strong) > c.agreements or (policy.aligned_wins and c.aligned > 0)
+    if majority and not c.restated and evidence:
         return PolarityVerdict("contradict", reason, len(conflicts), c.agreements)
     if policy.warn_on == "any" or (policy.warn_on == "strong" and c.strong):
         return PolarityVerdict("unsure", reason, len(conflicts), c.agreements)

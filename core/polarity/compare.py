@@ -22,7 +22,7 @@ are compared when each side gives it one value:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 import core.polarity.lexicon as lx
@@ -73,7 +73,7 @@ def _with_prefixes(words: list[Word], other: list[Word], lang: str) -> list[Word
         base = prefix_base(w, lang)
         if base and base & other_stems and not w.stems & other_stems:
             pol = None if w.polarity is None else 1 - w.polarity
-            out.append(Word(w.text, base, pol, True, w.subject, w.cond))
+            out.append(replace(w, stems=base, polarity=pol, scoped=True))
         else:
             out.append(w)
     return out
@@ -175,17 +175,23 @@ def compare(claim: str, quotes: tuple[str, ...]) -> Comparison:
             strong.append((w.text, None))  # "A may not assign without B's consent" / "B … without A's consent"
             swapped = True
             continue
+        if any(x.head for x in c_occ) and any(x.head for x in q_occ):
+            # the predicate is compared with the predicate ("shall not discriminate" / "may discriminate"),
+            # not with a noun of the same stem elsewhere ("relating to discrimination")
+            c_occ, q_occ = [x for x in c_occ if x.head], [x for x in q_occ if x.head]
         c_pols = {_effective(x, quote_read.condition) for x in c_occ} - {None}
         q_pols = {_effective(x, claim_condition) for x in q_occ} - {None}
         if (claim_exc and quote_exc and not subject_of(c_occ + q_occ)
-                and ((all(x.cond for x in c_occ) and all(x.polarity == 0 and not x.cond for x in q_occ))
-                     or (all(x.cond for x in q_occ) and all(x.polarity == 0 and not x.cond for x in c_occ)))):
+                and ((all(x.cond for x in c_occ) and all(x.polarity == 0 and not x.cond and not x.excepted and not x.only for x in q_occ))
+                     or (all(x.cond for x in q_occ) and all(x.polarity == 0 and not x.cond and not x.excepted
+                                                            and not x.only for x in c_occ)))):
             cond_flips += 1  # "not X unless Y" against "X unless Y": the rule flipped, the exception kept
         if not c_pols or not q_pols:
             continue
         compared += 1
         if len(c_pols) == 1 and len(q_pols) == 1 and c_pols != q_pols:
-            subject = any(x.subject for x in c_occ + q_occ)
+            # a subject, or a word a relative clause describes ("damages which X incurs"), is compared weakly
+            subject = any(x.subject or x.relative for x in c_occ + q_occ)
             (weak if subject else strong).append((w.text, 1 in c_pols))
             if not subject and any(x.head for x in c_occ + q_occ):
                 headed += 1

@@ -60,6 +60,14 @@ PHRASES: list[tuple[re.Pattern[str], str]] = [(re.compile(p, re.IGNORECASE), r) 
      r"|\bcomo\s+m[áa]ximo\b|\b(?:menos|inferior|menor)\s+(?:del?|que|al?)\b|\bdentro\s+del?\s+" + _N, " zzle "),
     (r"\b(?:more|greater|later|higher|longer)\s+than\b|\bexceed(?:s|ed|ing)?\b|\bin\s+excess\s+of\b|\babove\b"
      r"|\b(?:m[áa]s|superior|mayor|posterior)\s+(?:tarde\s+)?(?:del?|que|al?)\b|\bexced(?:e|er|an|a|en)\b", " zzge "),
+    # conditional clauses written as a phrase: "in the event (that) X," = "if X,"
+    (r"\bin\s+the\s+event\s+(?:that\s+|of\s+)?|\bin\s+case\s+(?=\w)(?!of\b)", " if "),
+    # a restriction to a set states the set: "use is restricted to the Approved Use" = "may use only for it"
+    (r"\b(?:restricted|confined)\s+(?:solely\s+|exclusively\s+)?to\b", " zzonly "),
+    # a predicative "non-" adjective is a sentential negation: "is non-refundable" = "is not refundable"
+    (r"\b(is|are|be|was|were|remain|remains|and|or)\s+non[-\u2010\u2011]?(?=[a-z]{4,})", r"\1 not "),
+    # "separate from" / "apart from" as a predicate: "kept separate from X" = "not commingled with X"
+    (r"\bseparate(?:d|ly)?\s+from\b", " zzlex "),
     # exceptions and conditions
     (r"\bother\s+than\b|\bapart\s+from\b|\bdistint[oa]s?\s+de\b", " zzother "),
     (r"\bunless\b|\buntil\b|\bhasta\s+que\b|\bexcept(?:\s+(?:as|for|that|in|to|where|when|with|by|on|upon))?\b"
@@ -160,6 +168,20 @@ NUMBER_WORDS = frozenset({
     "treinta", "sesenta", "noventa", "cien", "mil", "its", "from", "into", "onto", "upon", "within", "without",
 })
 """Numbers are the facts check's (core.facts); these and a few prepositions carry no polarity."""
+
+RELATIVES = frozenset({"which", "who", "whom", "whose", "cual", "cuales", "quien", "quienes", "cuyo", "cuya"})
+"""Words that open a relative clause: what it says of its noun is described, not asserted or denied."""
+
+LIGHT_VERBS = frozenset({"deemed", "intended", "construed", "considered", "interpreted", "treated", "regarded",
+                         "considerado", "considerada", "entendido", "entendida", "interpretado", "interpretada"})
+""""shall not be deemed to affect": the predicate is the verb after the raising verb, not the raising verb."""
+
+SUBORDINATORS = frozenset({"if", "when", "whenever", "where", "while", "although", "though", "because", "whereas",
+                           "si", "cuando", "aunque", "mientras", "porque"})
+"""Words that open an adverbial clause ("If no program exists, Supplier will accept"): its comma ends it."""
+
+PROVISO_NEXT = frozenset({"that", "however", ",", "further", "always", "though"})
+""""provided" opens a proviso only before these ("provided that", "provided, however,"); "provided for in" is a participle."""
 
 INCLUSION = frozenset({"include", "includes", "included", "cover", "covers", "covered", "comprise", "comprises",
                        "count", "incluye", "incluyen", "incluirá", "incluirán", "incluido", "incluida", "comprende",

@@ -41,6 +41,8 @@ _TOKEN = re.compile(r"\d[\d.,]*|[^\W\d_]+(?:'[^\W\d_]+)?|[,;:.!?()]", re.UNICODE
 _PREFIX = re.compile(r"^(?:un|in|im|ir|il|non|des|dis)(?=[^\W\d_]{4,})")
 _ADJECTIVE = re.compile(r"(?:able|ible|al|ent|ant|ive|ful|ed|id|ar|ido|ida|idos|idas|ble|bles|ente|entes|ante|antes|"
                         r"ivo|iva|ivos|ivas|ado|ada|ados|adas|ico|ica|ial|iales|ales)$")
+_ENUMERATED = re.compile(r"^\s*\(?(?:[a-z]|[ivx]{1,4}|\d{1,2})\)\s")
+"""A list item's marker at the start of a quote: "(b) ", "b) ", "(iv) ", "(2) "."""
 _CONTRACTED = {"wo": "will", "ca": "can", "sha": "shall"}
 _SHORT_SCOPE = 6
 """Words an outside "without" reaches ("may terminate without [prior written notice]")."""
@@ -65,6 +67,10 @@ class Word:
     """The subject of a negated clause ("*the Licensee* shall not"): whom the rule restricts."""
     head: bool = False
     """The first content word after a modal, auxiliary or cue: the predicate ("shall not *assign*")."""
+    only: bool = False
+    """After "only" / "restricted to" in its clause: what the restriction admits ("only for *the Approved Use*")."""
+    relative: bool = False
+    """In a relative clause ("damages *which* the parties incur"): described, not asserted or denied."""
 
 
 @dataclass
@@ -160,6 +166,9 @@ class _Reader:
         self.cond_mode = False  # ... and what follows is conditional
         self.only_subject = False  # "no person other than X shall V" = "only X may V": V is conditional
         self.pending: list[int] | None = None  # subject words after "no"/"neither", awaiting a modal
+        self.only = False  # after "only" in this clause
+        self.relative = False  # in a relative clause
+        self.subordinate = False  # an adverbial clause ("If no program exists,"): its comma ends it
         self.short: list[list[int]] = []  # [value, words left] of upper bounds and outside "without"
 
     def end_clause(self, base: int | None = None) -> None:
@@ -196,6 +205,10 @@ class _Reader:
         the exception follows a comma ("shall not, without Y, assign"): after its closing comma
         the negation resumes, over conditional words."""
         self.condition = True
+        if self.pending is not None:  # "has no authority to act except as provided": the words were negated
+            for i in self.pending:
+                self.words[i].polarity = 1
+            self.pending = None
         if self.active:
             self.sentence_cond = True
             self.resume = parenthetical
@@ -222,12 +235,13 @@ class _Reader:
             self.pending.append(len(self.words))
             self.words.append(Word(tok, stems(tok, self.lang), None, True, subject=True))
         else:
+            light = self.want_head and tok in lx.LIGHT_VERBS  # "be deemed to [affect]": the predicate comes next
             self.words.append(Word(tok, stems(tok, self.lang), pol, scoped,
                                    subject=not self.modal_seen or self.arguments,
                                    excepted=self.after_exception,
                                    cond=(self.only_subject or self.list_cond or self.cond_mode) and bool(pol),
-                                   head=self.want_head))
-            self.want_head = False
+                                   head=self.want_head and not light, only=self.only, relative=self.relative))
+            self.want_head = light
         self._tick()
 
     def _tick(self) -> None:
@@ -252,17 +266,32 @@ def read(text_parts: list[str]) -> Reading:
     words: list[Word] = []
     r = _Reader(lang, words)
     seen: set[str] = set()
+    ended = True  # the previous part ended a sentence (or there is none)
     for part in text_parts:
         toks = tokens(part)
+        if not ended and _ENUMERATED.match(part) and r.sentence_neg:
+            # "it will not, directly or indirectly," + "(b) lend money to": an item of the list the
+            # previous quote opens, cut before its colon: read as if the colon were there
+            r.list_base = 1
+            r.list_args = r.list_args or r.sentence_args
+            r.list_cond = r.list_cond or r.sentence_cond
+            r.reset()
+        ended = bool(toks) and toks[-1][0] in ".;!?"
         saved: list[tuple] = []
         for k, (tok, orig) in enumerate(toks):
             seen.add(tok)
             nxt = toks[k + 1][0] if k + 1 < len(toks) else ""
+            prev = toks[k - 1][0] if k else ""
+            if (tok in ("or", "and", "nor", "ni", "y", "o") and words and words[-1].head
+                    and prev == words[-1].text):
+                r.want_head = True  # "shall not affect or impair": both verbs are the predicate
             if tok in ".;!?":
                 r.end_clause()
                 r.sentence_neg = bool(r.list_base)
                 r.sentence_cond = r.list_cond
                 r.fronted = r.fronted_end = None
+            elif tok == "," and r.subordinate and not r.list_base:
+                r.end_clause(base=0)  # "If no program exists, Supplier will accept": the condition ends here
             elif tok == ",":
                 r.short = []  # "without X," ends at the comma
                 r.after_exception = False  # "Unless X agrees, Y may not": the exception ends here
@@ -282,10 +311,13 @@ def read(text_parts: list[str]) -> Reading:
             elif tok == ")":
                 if saved:
                     r.neg, r.active, r.since, r.pending, r.short, r.modal_seen = saved.pop()
-            elif ((tok in lx.BOUNDARIES and tok not in lx.COORDINATING)
+            elif ((tok in lx.BOUNDARIES and tok not in lx.COORDINATING and (tok != "provided" or nxt in lx.PROVISO_NEXT))
                   or (tok in lx.COORDINATING and (k and toks[k - 1][0] in ",;" or nxt in lx.THAT_STARTS_CLAUSE))
-                  or (tok == "that" and nxt in lx.THAT_STARTS_CLAUSE)):
+                  or (tok == "that" and (nxt in lx.THAT_STARTS_CLAUSE or prev in ("and", "or")))):
                 r.end_clause(base=0)  # a relative or subordinate clause inside a list item is not negated
+                r.subordinate = tok in lx.SUBORDINATORS
+                r.relative = tok in lx.RELATIVES or (tok == "that" and prev not in ("and", "or")
+                                                       and nxt in ("is", "are", "was", "were", "shall", "will", "may"))
             elif tok == "zzother":
                 if r.pending is None and r.active and r.neg:  # "not enforceable by anyone other than the parties"
                     r.exception()
@@ -296,7 +328,7 @@ def read(text_parts: list[str]) -> Reading:
             elif tok == "zzexc" or (tok in lx.WITHOUT and r.active):
                 r.exception(parenthetical=bool(k) and toks[k - 1][0] == ",")
             elif tok == "zzonly":
-                r.condition = True
+                r.condition = r.only = True  # "only for Y" = "not for anything other than Y": Y is what the restriction admits
                 for w in words[r.clause_start:]:
                     w.polarity = None
                 r.pending = None
@@ -316,8 +348,13 @@ def read(text_parts: list[str]) -> Reading:
             elif tok in lx.NEGATION or (tok == "no" and lang == "es"):
                 r.open_negation()
             elif tok in lx.NEG_DETERMINERS or tok == "no":
+                # "shall have no obligation", "there is no": the object's determiner negates the predicate
+                verb_before = prev in lx.MODALS and r.modal_seen
+                if words and words[-1].head and prev == words[-1].text and not r.active:
+                    words[-1].polarity, words[-1].scoped = 1, True  # "will provide no services" = "will not provide services"
+                    verb_before = True
                 r.open_negation()
-                r.pending = []
+                r.pending = None if verb_before else []
             elif lx.LEXICAL.match(tok) and (orig.islower() or orig.isupper() and len(orig) > 1) or tok == "zzlex":
                 r.pending = None
                 if lx.PASSIVE_BANS.match(tok):

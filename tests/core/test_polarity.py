@@ -271,8 +271,8 @@ def test_two_conflicts_off_the_predicate_are_warned_not_removed() -> None:
     from core.polarity import Policy, decide
     from core.polarity.compare import compare
 
-    claim = "The Agent must keep the money of the Client separate from the money of any other person."
-    quotes = ("The Agent shall not commingle the money of the Client with the money of any other person or entity.",)
+    claim = "The Agent must keep the Client's money in a segregated account, away from any other person's money."
+    quotes = ("The Agent shall not commingle the Client's money with the money of any other person.",)
     c = compare(claim, quotes)
     assert c.headed == 0 and len(c.strong) >= 2
     assert decide(c, Policy("predicate_or_two", "any", False)).outcome == "contradict"
