@@ -192,6 +192,12 @@ def compare(claim: str, quotes: tuple[str, ...]) -> Comparison:
         if len(c_pols) == 1 and len(q_pols) == 1 and c_pols != q_pols:
             # a subject, or a word a relative clause describes ("damages which X incurs"), is compared weakly
             subject = any(x.subject or x.relative for x in c_occ + q_occ)
+            if any(x.restricted for x in c_occ) and any(x.restricted for x in q_occ):
+                # the restricted party itself differs by a negation ("the Party in default shall not" /
+                # "the non-defaulting Party may not"): who is bound changed
+                strong.append((w.text, None))
+                swapped = True
+                continue
             (weak if subject else strong).append((w.text, 1 in c_pols))
             if not subject and any(x.head for x in c_occ + q_occ):
                 headed += 1

@@ -388,6 +388,6 @@ def read(text_parts: list[str]) -> Reading:
 def prefix_base(word: Word, lang: str) -> frozenset[str] | None:
     """Stems of ``word`` without a negative prefix ("unenforceable" → "enforceable"), if it has one."""
     m = _PREFIX.match(word.text)
-    if m and _ADJECTIVE.search(word.text):
+    if m and (_ADJECTIVE.search(word.text) or m.group() == "non"):  # "non" negates any stem ("non-defaulting")
         return stems(word.text[m.end():], lang)
     return None
