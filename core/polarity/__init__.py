@@ -123,7 +123,7 @@ POLICIES = tuple(Policy(r, w, s, f, a, cr) for r in ("aligned", "predicate", "pr
                  for a in (False, True) for cr in ((False, True) if f else (False,)))
 """The decision policies compared by ``bench/support.py --cv`` (leave-documents-out)."""
 
-POLICY = Policy("predicate", "any", structural=False, cond_flips=True)
+POLICY = Policy("predicate", "any", structural=False, cond_flips=True, aligned_wins=True, cond_remove=True)
 """The policy in use: chosen in every fold of the leave-one-contract-out cross-validation over
 ``pairs_dev_pool.jsonl`` (15 CUAD contracts) by the cost  removed-correct rate + silent-contradicted
 rate + 0.3 × warned rate  (a warning costs the reader a look at the quote, an error costs a wrong

@@ -105,6 +105,21 @@ def _swapped(one: list[Word], other: list[Word]) -> bool:
             and all(not x.excepted and (x.cond or x.restricted or x.polarity == 1) for x in other))
 
 
+def _deontic(c_occ: list[Word], q_occ: list[Word]) -> bool | None:
+    """A conflict of deontic operators on one word: left to the party ("need not X", "is not required
+    to X") on one side, forbidden ("shall not X", "is required not to X") or required ("shall X") on the
+    other (Hohfeld's privilege against duty; "may elect not to X" is a privilege too). Returns
+    ``in_claim`` as in :class:`Comparison` (True when the claim holds the negative side: the ban, or
+    the absent duty against a duty), or None when there is no such conflict."""
+    for one, other, claim_is_other in ((c_occ, q_occ, False), (q_occ, c_occ, True)):
+        if one and other and all(x.optional for x in one) and not any(x.optional for x in other):
+            if all(x.polarity == 1 and not x.cond and not x.subject for x in other):
+                return claim_is_other
+            if all(x.polarity == 0 and x.duty and not x.subject and not x.only for x in other):
+                return not claim_is_other
+    return None
+
+
 def subject_of(words: list[Word]) -> bool:
     return any(x.subject for x in words)
 
@@ -179,6 +194,15 @@ def compare(claim: str, quotes: tuple[str, ...]) -> Comparison:
             # the predicate is compared with the predicate ("shall not discriminate" / "may discriminate"),
             # not with a noun of the same stem elsewhere ("relating to discrimination")
             c_occ, q_occ = [x for x in c_occ if x.head], [x for x in q_occ if x.head]
+        deontic = _deontic(c_occ, q_occ)
+        if deontic is not None:  # "need not X" against "shall not X" or "shall X": no duty against a ban or a duty
+            strong.append((w.text, deontic))
+            compared += 1
+            if any(x.head for x in c_occ + q_occ):
+                headed += 1
+            if any(x.head for x in c_occ) and any(x.head for x in q_occ):
+                aligned += 1
+            continue
         c_pols = {_effective(x, quote_read.condition) for x in c_occ} - {None}
         q_pols = {_effective(x, claim_condition) for x in q_occ} - {None}
         if (claim_exc and quote_exc and not subject_of(c_occ + q_occ)

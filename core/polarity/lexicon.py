@@ -47,6 +47,13 @@ PHRASES: list[tuple[re.Pattern[str], str]] = [(re.compile(p, re.IGNORECASE), r) 
      r"|\bno\s+longer\b|\bfail(?:s|ed|ing)?\s+to\b|\bdej[ae]n?\s+de\b", " zzneg "),
     (r"\b(?:en|bajo)\s+ning[úu]n\s+(?:caso|momento|supuesto|concepto|modo)\b|\bde\s+ning[úu]n\s+modo\b"
      r"|\bde\s+ninguna\s+(?:manera|forma)\b|\bya\s+no\b", " zzneg "),
+    # absence of a duty ("need not X", "is not required to X", "has no obligation to X"): X is left to the
+    # party -- neither required nor forbidden; not the prohibition "shall not X" / "is required not to X"
+    (r"\bneed\s+not\b|\b(?:do|does|did|shall|will)\s+not\s+(?:need|have)\s+to\b"
+     r"|\bnot\s+(?:be\s+)?(?:required|obliged|obligated|compelled)\s+to\b|\bunder\s+no\s+obligation\s+to\b"
+     r"|\b(?:has|have|had|shall\s+have|will\s+have)\s+no\s+(?:obligation|duty)\s+to\b"
+     r"|\bno\s+(?:est[áa]|estar[áa]n?|est[áa]n|ser[áa]n?)\s+obligad[oa]s?\s+a\b|\bno\s+(?:tiene|tienen|tendr[áa]n?)\s+que\b"
+     r"|\bno\s+necesita(?:n|r[áa]n?)?\b", " zzopt "),
     # bounds: upper bound = negation of what follows; lower bound / plain comparative = none
     (r"\bno[t]?\s+(?:be\s+)?(?:less|fewer|lower|shorter|earlier|sooner)\s+than\b|\bat\s+(?:the\s+)?least\b"
      r"|\b(?:a\s+)?minimum\s+of\b|\bno\s+" + _SER + r"(?:menos|inferior|menor)\s+(?:del?|que|al?)\b|\bal\s+menos\b"
@@ -168,6 +175,21 @@ NUMBER_WORDS = frozenset({
     "treinta", "sesenta", "noventa", "cien", "mil", "its", "from", "into", "onto", "upon", "within", "without",
 })
 """Numbers are the facts check's (core.facts); these and a few prepositions carry no polarity."""
+
+DUTY_MODALS = frozenset({"shall", "must", "will", "required", "obliged", "obligated", "deberá", "deberán", "debe",
+                         "deben", "debera", "deberan"})
+"""Modals of obligation: "shall X" against "need not X" is a duty against its absence."""
+
+DUTY_VERBS = frozenset({"required", "obliged", "obligated", "compelled", "bound", "require", "requires",
+                        "obligate", "obligates", "compel", "compels", "obligado", "obligada", "obligados", "obligadas"})
+"""Words that impose a duty: under a negation ("no party shall be obliged to X", "nothing requires it to X")
+they deny the duty, and X is left to the party (like "need not X"), not forbidden."""
+
+DUTY_ACTIVE = frozenset({"require", "requires", "obligate", "obligates", "compel", "compels"})
+"""Active duty verbs: their object comes before the "to" ("nothing requires *the Licensee* to X")."""
+
+PERMISSION_MODALS = frozenset({"may", "can", "could", "podrá", "podrán", "podra", "podran", "puede", "pueden"})
+""""may choose not to X" (a verb between the permission and the negation) leaves X to the party, like "need not X"."""
 
 RELATIVES = frozenset({"which", "who", "whom", "whose", "cual", "cuales", "quien", "quienes", "cuyo", "cuya"})
 """Words that open a relative clause: what it says of its noun is described, not asserted or denied."""

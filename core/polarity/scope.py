@@ -69,6 +69,11 @@ class Word:
     """The first content word after a modal, auxiliary or cue: the predicate ("shall not *assign*")."""
     only: bool = False
     """After "only" / "restricted to" in its clause: what the restriction admits ("only for *the Approved Use*")."""
+    optional: bool = False
+    """Left to the party by the absence of a duty ("need not *provide*", "is not required to *provide*"):
+    neither stated nor negated (``polarity`` None)."""
+    duty: bool = False
+    """Under a modal of obligation ("shall *provide*", "must *provide*", "is required to *provide*")."""
     relative: bool = False
     """In a relative clause ("damages *which* the parties incur"): described, not asserted or denied."""
 
@@ -109,7 +114,7 @@ def _stopwords() -> frozenset[str]:
     from core.textproc import all_stopwords
 
     legal = {"hereunder", "hereto", "herein", "thereof", "thereto", "hereby", "thereunder", "such", "either", "each",
-             "any", "shall", "also", "whatsoever"}
+             "any", "shall", "also", "whatsoever", "otherwise"}
     return all_stopwords() | lx.MODALS | lx.NUMBER_WORDS | legal
 
 
@@ -167,6 +172,8 @@ class _Reader:
         self.only_subject = False  # "no person other than X shall V" = "only X may V": V is conditional
         self.pending: list[int] | None = None  # subject words after "no"/"neither", awaiting a modal
         self.only = False  # after "only" in this clause
+        self.optional = False  # after "need not" / "is not required to" in this clause
+        self.modal = ""  # the last modal of this clause
         self.relative = False  # in a relative clause
         self.subordinate = False  # an adverbial clause ("If no program exists,"): its comma ends it
         self.short: list[list[int]] = []  # [value, words left] of upper bounds and outside "without"
@@ -231,6 +238,8 @@ class _Reader:
             return
         pol = (self.neg + sum(v for v, _ in self.short)) % 2
         scoped = self.active or bool(self.short)
+        if self.optional and not self.after_exception:
+            pol = None
         if self.pending is not None:
             self.pending.append(len(self.words))
             self.words.append(Word(tok, stems(tok, self.lang), None, True, subject=True))
@@ -240,7 +249,9 @@ class _Reader:
                                    subject=not self.modal_seen or self.arguments,
                                    excepted=self.after_exception,
                                    cond=(self.only_subject or self.list_cond or self.cond_mode) and bool(pol),
-                                   head=self.want_head and not light, only=self.only, relative=self.relative))
+                                   head=self.want_head and not light, only=self.only, relative=self.relative,
+                                   optional=self.optional and not self.after_exception,
+                                   duty=self.modal in lx.DUTY_MODALS and not self.active))
             self.want_head = light
         self._tick()
 
@@ -345,6 +356,13 @@ def read(text_parts: list[str]) -> Reading:
                 if not r.active:  # "ni A ni B podrán", "nor shall this Agreement": like "neither"
                     r.open_negation()
                     r.pending = []
+            elif tok == "zzopt" or (tok in lx.NEGATION and r.modal in lx.PERMISSION_MODALS and not r.active
+                                    and words and words[-1].head and prev == words[-1].text):
+                # "need not X", "is not required to X", "may elect not to X": X is left to the party
+                r.pending = None
+                r.optional = r.modal_seen = r.want_head = True
+                if prev != "zzopt" and tok != "zzopt":
+                    words[-1].head = False  # "may elect not to [X]": X is the predicate
             elif tok in lx.NEGATION or (tok == "no" and lang == "es"):
                 r.open_negation()
             elif tok in lx.NEG_DETERMINERS or tok == "no":
@@ -372,13 +390,20 @@ def read(text_parts: list[str]) -> Reading:
                 elif tok in lx.STRONG_MODALS and r.active and not r.list_base and len(words) > r.since:
                     r.end_clause()  # "a person who is not a party [may] enforce": a new verb phrase
                 r.modal_seen = r.want_head = True
+                r.modal = tok
             else:
                 if tok in lx.CONDITIONS:
                     r.condition = True
+                if tok in lx.DUTY_MODALS and nxt == "to":  # "is required to X": X is a duty
+                    r.modal = tok
+                duty_denied = (r.active and r.neg == 1 and r.pending is None and not r.optional
+                               and tok in lx.DUTY_VERBS and (nxt == "to" or tok in lx.DUTY_ACTIVE))
                 relation = tok in lx.INCLUSION and r.active and len(words) == r.since
                 if tok in lx.PERMISSIONS and r.active and r.neg:
                     r.negate_subject()
                 r.add(tok, sw)
+                if duty_denied:  # "no party shall be obliged to X", "nothing requires it to X": X is left to the party
+                    r.optional = r.want_head = True
                 if relation:  # "shall not include X" = "X is excluded": X is an argument of the negated relation
                     r.arguments = r.sentence_args = True
         r.end_clause()
