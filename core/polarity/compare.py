@@ -223,7 +223,10 @@ def compare(claim: str, quotes: tuple[str, ...]) -> Comparison:
                 swapped = True
                 continue
             (weak if subject else strong).append((w.text, 1 in c_pols))
-            if not subject and any(x.head for x in c_occ + q_occ):
+            condition_flipped = ((all(x.excepted or x.only for x in c_occ) and all(x.lacking for x in q_occ))
+                                 or (all(x.excepted or x.only for x in q_occ) and all(x.lacking for x in c_occ)))
+            if not subject and (any(x.head for x in c_occ + q_occ) or condition_flipped):
+                # the predicate, or what the rule requires: "only with consent" / "without consent"
                 headed += 1
             if not subject and any(x.head for x in c_occ) and any(x.head for x in q_occ):
                 aligned += 1

@@ -74,6 +74,8 @@ class Word:
     neither stated nor negated (``polarity`` None)."""
     duty: bool = False
     """Under a modal of obligation ("shall *provide*", "must *provide*", "is required to *provide*")."""
+    lacking: bool = False
+    """Negated by an outside "without" ("may terminate without *notice*"): what the act goes without."""
     relative: bool = False
     """In a relative clause ("damages *which* the parties incur"): described, not asserted or denied."""
 
@@ -251,7 +253,8 @@ class _Reader:
                                    cond=(self.only_subject or self.list_cond or self.cond_mode) and bool(pol),
                                    head=self.want_head and not light, only=self.only, relative=self.relative,
                                    optional=self.optional and not self.after_exception,
-                                   duty=self.modal in lx.DUTY_MODALS and not self.active))
+                                   duty=self.modal in lx.DUTY_MODALS and not self.active,
+                                   lacking=bool(self.short)))
             self.want_head = light
         self._tick()
 
