@@ -164,7 +164,8 @@ def _reason(c: Comparison) -> str:
         return ""
     word, in_claim = conflicts[0]
     if in_claim is None:
-        return f"'{word}' is what the exception requires on one side and what the rule restricts on the other"
+        return (f"'{word}' is whom or what the rule binds on one side and not on the other "
+                "(what an exception requires, or the party restricted, changed places)")
     if word == "bound":
         return "the claim's bound goes the other way from its quotes' (at most / at least, by / after)"
     where = "the claim, not in its quotes" if in_claim else "the quotes, not in the claim"

@@ -222,7 +222,7 @@ def compare(claim: str, quotes: tuple[str, ...]) -> Comparison:
                 strong.append((w.text, None))
                 swapped = True
                 continue
-            (weak if subject else strong).append((w.text, 1 in c_pols))
+            (weak if subject else strong).append((c_occ[0].text, 1 in c_pols))
             condition_flipped = ((all(x.excepted or x.only for x in c_occ) and all(x.lacking for x in q_occ))
                                  or (all(x.excepted or x.only for x in q_occ) and all(x.lacking for x in c_occ)))
             if not subject and (any(x.head for x in c_occ + q_occ) or condition_flipped):

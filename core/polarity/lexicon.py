@@ -114,6 +114,7 @@ text: a capitalised "Restricted Period" is a defined term."""
 
 MODALS = frozenset({
     "shall", "will", "may", "must", "can", "could", "should", "would", "might", "is", "are", "was", "were", "be",
+    "been", "being",
     "has", "have", "had", "does", "do", "did", "means", "mean", "significa", "significan",
     "podrá", "podrán", "podra", "podran", "puede", "pueden", "deberá", "deberán", "debe", "deben",
     "será", "serán", "es", "son", "está", "están", "tendrá", "tendrán", "tiene", "tienen", "ha", "han", "habrá",

@@ -164,6 +164,7 @@ class _Reader:
         self.active = bool(base)  # a negation (cue, determiner, lexical) is open
         self.since = len(self.words)  # first word the open negation reached
         self.clause_start = len(self.words)
+        self.last_break = len(self.words)  # first word after the clause's last comma or "and"/"or"
         self.modal_seen = False
         self.want_head = False
         # after "shall not include": the words are the negated relation's arguments, compared weakly
@@ -296,6 +297,8 @@ def read(text_parts: list[str]) -> Reading:
             seen.add(tok)
             nxt = toks[k + 1][0] if k + 1 < len(toks) else ""
             prev = toks[k - 1][0] if k else ""
+            if tok in (",", "and", "or", "y", "o"):
+                r.last_break = len(words)
             if (tok in ("or", "and", "nor", "ni", "y", "o") and words and words[-1].head
                     and prev == words[-1].text):
                 r.want_head = True  # "shall not affect or impair": both verbs are the predicate
@@ -391,7 +394,17 @@ def read(text_parts: list[str]) -> Reading:
                     r.pending = None
                     r.since = len(words)
                 elif tok in lx.STRONG_MODALS and r.active and not r.list_base and len(words) > r.since:
-                    r.end_clause()  # "a person who is not a party [may] enforce": a new verb phrase
+                    # "a person who is not a party [may] enforce", "shall have no obligation to A, and B
+                    # [shall] remain liable": a new verb phrase; the words since the last comma or "and"
+                    # are its subject, not negated
+                    start = max(r.last_break, r.since, r.clause_start)
+                    new_subject = words[start:]
+                    for w in new_subject:
+                        w.polarity, w.scoped, w.head = 0, False, False
+                    r.end_clause()
+                    r.clause_start = start
+                    for w in new_subject:
+                        w.subject = True
                 r.modal_seen = r.want_head = True
                 r.modal = tok
             else:

@@ -1,0 +1,117 @@
+"""The polarity reader's knowledge of legal negation and modality (issue #21, 2026-12-02, third session).
+
+Every case is a general fact of English or Spanish drafting, written here (not taken from the
+evaluation pairs): deontic operators ("need not" / "shall not" / "shall"), list items cut from their
+lead-in, conditions written as "in the event", object-position "no", the predicate compared with the
+predicate, raising verbs and coordinated verbs, relative clauses, "restricted to" as "only", a
+predicative "non-", the restricted party changed by a negation, and what a rule requires negated.
+The figures these rules move are in bench/README.md ("Polarity reader: legal negation and modality").
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from core.polarity import check_polarity
+from core.polarity.scope import read
+
+CASES = [
+    # a quote that starts with a list marker continues the negated lead-in its predecessor cut before the colon
+    ("During the Term the Consultant may solicit employees of the Company.",
+     ["The Consultant agrees that, during the Term, it will not, directly or indirectly", "(b) solicit any employee of the Company."],
+     "contradict"),
+    ("During the Term the Consultant may not solicit employees of the Company.",
+     ["The Consultant agrees that, during the Term, it will not, directly or indirectly", "(b) solicit any employee of the Company."],
+     "agree"),
+    # "in the event no X is given, Y will not Z": the condition ends at its comma
+    ("If no renewal notice is given, the Agreement will renew automatically.",
+     ["In the event no renewal notice is given, the Agreement will not renew."], "contradict"),
+    # "shall have no obligation to A, and B shall remain liable": the second clause is not negated
+    ("The Principal remains liable for the fees.",
+     ["The Agent shall have no further obligation to the Principal, and the Principal shall remain liable for the fees."],
+     "agree"),
+    # "has no authority to bind except as provided": the exception does not erase the negation
+    ("The Agent has authority to bind the Principal.",
+     ["The Agent has no authority to bind the Principal except as provided herein."], "contradict"),
+    # "provided for in" is a participle, not a proviso that ends the negation
+    ("Each remedy in this Agreement is exclusive of the others.",
+     ["No remedy provided for in this Agreement is exclusive of any other remedy."], "contradict"),
+    # the predicate is compared with the predicate, not with a noun of its stem elsewhere
+    ("Grantee may discriminate on the basis of age.",
+     ["Grantee shall not discriminate on the basis of age or any other basis prohibited by law relating to discrimination."],
+     "contradict"),
+    # "shall not be deemed to affect or impair": the predicate is after the raising verb, and coordinated
+    ("The invalidity of one provision shall impair the validity of the others.",
+     ["The invalidity of any provision shall not be deemed to affect or impair the validity of the other provisions."],
+     "contradict"),
+    # a relative clause describes its noun; its words are not asserted or denied
+    ("Neither party is liable for damages arising from the use of the software.",
+     ["In no event shall either party be liable for damages which arise from the use of the software."], "agree"),
+    # "is restricted to X" = "only X"
+    ("The Licensee may use the Software only for internal purposes.",
+     ["The Licensee's use of the Software is restricted to internal purposes."], "agree"),
+    # a predicative "non-" is a sentential negation
+    ("The deposit is non-refundable in any circumstances.",
+     ["The deposit shall not be refundable in any circumstances."], "agree"),
+    # "will provide no X" = "will not provide X"
+    ("The Supplier will provide no services to competitors.",
+     ["The Supplier agrees not to provide services to competitors."], "agree"),
+    # the restricted party itself changed by a negation: warned, never silent
+    ("The non-breaching Party may not terminate the Agreement for thirty days.",
+     ["The breaching Party may not terminate the Agreement for thirty days."], "unsure"),
+    # deontic operators: no duty ("need not", "not required to", "no obligation to", "no party shall be
+    # obliged to", "may elect not to") against a ban ("shall not", "required not to") or a duty ("must")
+    ("The Licensee is not required to provide monthly reports.",
+     ["The Licensee is required not to provide monthly reports."], "contradict"),
+    ("The Licensee need not provide monthly reports.",
+     ["The Licensee shall not be required to provide monthly reports."], "agree"),
+    ("The Licensee need not provide monthly reports.", ["The Licensee shall not provide monthly reports."], "contradict"),
+    ("The Licensee must provide monthly reports.",
+     ["The Licensee has no obligation to provide monthly reports."], "contradict"),
+    ("The Licensee may provide monthly reports.", ["The Licensee need not provide monthly reports."], "agree"),
+    ("The Licensee may elect not to provide monthly reports.",
+     ["The Licensee is not obliged to provide monthly reports."], "agree"),
+    ("A party is not obligated to renew the Agreement.", ["No party shall be obligated to renew this Agreement."], "agree"),
+    ("A party may not renew the Agreement.", ["No party shall be obligated to renew this Agreement."], "contradict"),
+    ("El Licenciatario no está obligado a entregar informes mensuales.",
+     ["El Licenciatario no podrá entregar informes mensuales."], "contradict"),
+    # what the rule requires, negated: "only with notice" / "without notice"; "sin la conformidad" as the
+    # exception of a ban against "sin la conformidad" plainly
+    ("The Distributor may terminate without notice.", ["The Distributor may terminate only with thirty days notice."],
+     "contradict"),
+    ("El proveedor podrá modificar el servicio sin la conformidad del cliente.",
+     ["El proveedor no podrá introducir modificaciones en el servicio sin la conformidad expresa del cliente."],
+     "contradict"),
+    # "only on X" = "not on anything other than X": not a rule flipped around an exception
+    ("Each Party relied only on the representations in this Agreement.",
+     ["Neither Party has relied on any representations other than those in this Agreement."], "agree"),
+    # "agrees that it does not have X and that Y may": "and that" opens a new clause
+    ("Other licensees may also use the marks.",
+     ["Licensee agrees that it does not have exclusive rights and that other licensees may use the marks."], "agree"),
+    # the same predicate flipped is removed even when the texts share other negations
+    ("Invoices that are not approved shall be paid at once.",
+     ["Invoices that are not approved shall not be paid until they are approved."], "contradict"),
+    # a rule flipped around a kept exception
+    ("The Buyer shall accept returned goods, except defective goods.",
+     ["The Buyer shall not accept returned goods, except defective goods."], "contradict"),
+]
+
+
+@pytest.mark.parametrize(("claim", "quotes", "expected"), CASES)
+def test_reader_knows_legal_negation_and_modality(claim: str, quotes: list[str], expected: str) -> None:
+    verdict = check_polarity(claim, quotes)
+    assert verdict.outcome == expected, verdict
+
+
+def test_need_not_leaves_the_act_neither_stated_nor_negated() -> None:
+    words = {w.text: w for w in read(["The Licensee need not provide reports."]).words}
+    assert words["provide"].optional and words["provide"].polarity is None and words["provide"].head
+    duty = {w.text: w for w in read(["The Licensee shall provide reports."]).words}
+    assert duty["provide"].duty and duty["provide"].polarity == 0
+
+
+def test_a_list_item_continues_the_lead_in_only_without_a_full_stop() -> None:
+    cut = read(["The Seller shall not, directly or indirectly", "(a) sell the Products to competitors."])
+    assert {w.text: w.polarity for w in cut.words}["sell"] == 1
+    ended = read(["The Seller shall not assign this Agreement.", "(a) The Seller may sell the Products to competitors."])
+    assert {w.text: w.polarity for w in ended.words}["sell"] == 0
