@@ -23,9 +23,27 @@ Rules, in reading order (lists in :mod:`core.polarity.lexicon`):
   makes the negated words conditional and states Y; "only if" does the same to the words
   before it; outside a negation "without Y" negates Y only;
 * a clause ends at . ; ? ! and at a word that starts a new clause, condition or relative
-  clause (but, if, when, which, who, "that the …", pero, si, que); a parenthesis inherits
-  the negation around it and restores it after; a colon after a negation carries it into
-  every list item that follows (the items are read as continuing the lead-in).
+  clause (but, if, when, which, who, "that the …", "and that", "provided that" -- not "provided
+  for in" --, pero, si, que); a parenthesis inherits the negation around it and restores it after;
+  a colon after a negation carries it into every list item that follows (the items are read as
+  continuing the lead-in), and so does a quote that starts with a list marker ("(b) lend money")
+  after a negated quote cut before its colon;
+* an adverbial clause ("if", "when", "in the event that" …) ends at its comma ("If no notice is
+  given, the Agreement will renew": "renew" is stated); a strong modal after a comma or "and"
+  inside a negation starts a new clause whose subject is not negated ("shall have no obligation to
+  A, and B shall remain liable");
+* "no" right after an auxiliary or the predicate is the object's determiner and negates the
+  predicate ("shall have no obligation", "will provide no services" = "will not provide services");
+* deontic operators (Hohfeld's duty / privilege): "need not X", "is not required / obliged to X",
+  "has no obligation to X", "no party shall be obliged to X", "may elect not to X" leave X to the
+  party: X is ``optional`` (polarity None), neither stated nor negated; "shall X" / "must X" /
+  "is required to X" mark X as a ``duty``; :mod:`core.polarity.compare` sets "need not X" against
+  "shall not X" (a ban) or "shall X" (a duty);
+* the predicate (``head``) is the first content word after a modal or cue, skipping a raising verb
+  ("shall not be deemed to *affect*"); a verb coordinated with it is a predicate too ("affect or
+  *impair*"); words of a relative clause ("damages *which* X incurs") are marked ``relative``
+  (described, not asserted), words after "only" / "restricted to" ``only`` (what the restriction
+  admits), words an outside "without" negates ``lacking`` ("terminate without *notice*").
 """
 
 from __future__ import annotations
