@@ -206,7 +206,8 @@ def compare(claim: str, quotes: tuple[str, ...]) -> Comparison:
         c_pols = {_effective(x, quote_read.condition) for x in c_occ} - {None}
         q_pols = {_effective(x, claim_condition) for x in q_occ} - {None}
         if (claim_exc and quote_exc and not subject_of(c_occ + q_occ)
-                and ((all(x.cond for x in c_occ) and all(x.polarity == 0 and not x.cond and not x.excepted and not x.only for x in q_occ))
+                and ((all(x.cond for x in c_occ)
+                      and all(x.polarity == 0 and not x.cond and not x.excepted and not x.only for x in q_occ))
                      or (all(x.cond for x in q_occ) and all(x.polarity == 0 and not x.cond and not x.excepted
                                                             and not x.only for x in c_occ)))):
             cond_flips += 1  # "not X unless Y" against "X unless Y": the rule flipped, the exception kept

@@ -52,7 +52,8 @@ PHRASES: list[tuple[re.Pattern[str], str]] = [(re.compile(p, re.IGNORECASE), r) 
     (r"\bneed\s+not\b|\b(?:do|does|did|shall|will)\s+not\s+(?:need|have)\s+to\b"
      r"|\bnot\s+(?:be\s+)?(?:required|obliged|obligated|compelled)\s+to\b|\bunder\s+no\s+obligation\s+to\b"
      r"|\b(?:has|have|had|shall\s+have|will\s+have)\s+no\s+(?:obligation|duty)\s+to\b"
-     r"|\bno\s+(?:est[áa]|estar[áa]n?|est[áa]n|ser[áa]n?)\s+obligad[oa]s?\s+a\b|\bno\s+(?:tiene|tienen|tendr[áa]n?)\s+que\b"
+     r"|\bno\s+(?:est[áa]|estar[áa]n?|est[áa]n|ser[áa]n?)\s+obligad[oa]s?\s+a\b"
+     r"|\bno\s+(?:tiene|tienen|tendr[áa]n?)\s+que\b"
      r"|\bno\s+necesita(?:n|r[áa]n?)?\b", " zzopt "),
     # bounds: upper bound = negation of what follows; lower bound / plain comparative = none
     (r"\bno[t]?\s+(?:be\s+)?(?:less|fewer|lower|shorter|earlier|sooner)\s+than\b|\bat\s+(?:the\s+)?least\b"
@@ -204,7 +205,8 @@ SUBORDINATORS = frozenset({"if", "when", "whenever", "where", "while", "although
 """Words that open an adverbial clause ("If no program exists, Supplier will accept"): its comma ends it."""
 
 PROVISO_NEXT = frozenset({"that", "however", ",", "further", "always", "though"})
-""""provided" opens a proviso only before these ("provided that", "provided, however,"); "provided for in" is a participle."""
+""""provided" opens a proviso only before these ("provided that", "provided, however,");
+"provided for in" is a participle."""
 
 INCLUSION = frozenset({"include", "includes", "included", "cover", "covers", "covered", "comprise", "comprises",
                        "count", "incluye", "incluyen", "incluirá", "incluirán", "incluido", "incluida", "comprende",

@@ -346,7 +346,8 @@ def read(text_parts: list[str]) -> Reading:
             elif tok == ")":
                 if saved:
                     r.neg, r.active, r.since, r.pending, r.short, r.modal_seen = saved.pop()
-            elif ((tok in lx.BOUNDARIES and tok not in lx.COORDINATING and (tok != "provided" or nxt in lx.PROVISO_NEXT))
+            elif ((tok in lx.BOUNDARIES and tok not in lx.COORDINATING
+                   and (tok != "provided" or nxt in lx.PROVISO_NEXT))
                   or (tok in lx.COORDINATING and (k and toks[k - 1][0] in ",;" or nxt in lx.THAT_STARTS_CLAUSE))
                   or (tok == "that" and (nxt in lx.THAT_STARTS_CLAUSE or prev in ("and", "or")))):
                 r.end_clause(base=0)  # a relative or subordinate clause inside a list item is not negated
