@@ -59,7 +59,7 @@ _TOKEN = re.compile(r"\d[\d.,]*|[^\W\d_]+(?:'[^\W\d_]+)?|[,;:.!?()]", re.UNICODE
 _PREFIX = re.compile(r"^(?:un|in|im|ir|il|non|des|dis)(?=[^\W\d_]{4,})")
 _ADJECTIVE = re.compile(r"(?:able|ible|al|ent|ant|ive|ful|ed|id|ar|ido|ida|idos|idas|ble|bles|ente|entes|ante|antes|"
                         r"ivo|iva|ivos|ivas|ado|ada|ados|adas|ico|ica|ial|iales|ales)$")
-_ENUMERATED = re.compile(r"^\s*\(?(?:[a-z]|[ivx]{1,4}|\d{1,2})\)\s")
+_ENUMERATED = re.compile(r"^\s*\(?(?:[a-z]|[ivx]{1,4}|\d{1,2})\)\s", re.IGNORECASE)
 """A list item's marker at the start of a quote: "(b) ", "b) ", "(iv) ", "(2) "."""
 _CONTRACTED = {"wo": "will", "ca": "can", "sha": "shall"}
 _SHORT_SCOPE = 6

@@ -113,5 +113,7 @@ def test_need_not_leaves_the_act_neither_stated_nor_negated() -> None:
 def test_a_list_item_continues_the_lead_in_only_without_a_full_stop() -> None:
     cut = read(["The Seller shall not, directly or indirectly", "(a) sell the Products to competitors."])
     assert {w.text: w.polarity for w in cut.words}["sell"] == 1
+    upper = read(["The Seller shall not, directly or indirectly", "(B) sell the Products to competitors."])
+    assert {w.text: w.polarity for w in upper.words}["sell"] == 1
     ended = read(["The Seller shall not assign this Agreement.", "(a) The Seller may sell the Products to competitors."])
     assert {w.text: w.polarity for w in ended.words}["sell"] == 0
