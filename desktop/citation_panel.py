@@ -50,6 +50,29 @@ QUOTE_STYLE = "background:#fff7d6; color:#222; border-left:3px solid #e0a800; pa
 WEAK_QUOTE_STYLE = "background:#f3f4f6; color:#374151; border-left:3px solid #9ca3af; padding:6px;"
 
 
+#: Most characters of a location shown in the panel's header (its heading part is cut to fit).
+LOCATION_CHARS = 40
+
+
+def short_location(location: str, limit: int = LOCATION_CHARS) -> str:
+    """The place of a non-PDF citation as the header shows it: the innermost heading of ``location``
+    (:attr:`core.types.Chunk.location`, "# Lease › ## 5. Rent ¶ 3") without its Markdown ``#`` marks,
+    and its paragraph, at most ``limit`` characters ("5. Rent ¶ 3").
+
+    The header never elides its "where" part, only the file name: a whole heading path (60+
+    characters in Spanish contracts) left no room for the file name, shown as "…" (tryout,
+    2026-12-02). The full location stays in the tooltip of the line under the header."""
+    head, sep, para = location.rpartition(" ¶ ")
+    if not sep:
+        head, para = location, ""
+    heading = head.split(" › ")[-1].lstrip("#").strip() if head else ""
+    tail = f" ¶ {para}" if sep else ""
+    room = max(8, limit - len(tail))
+    if len(heading) > room:
+        heading = heading[:room - 1].rstrip() + "…"
+    return (heading + tail).strip() or location
+
+
 def _render_pdf(path: str, page: int, rects: list[Rect], scale: float) -> tuple[bytes, int]:
     """Worker: PNG of ``page`` (1-based) with ``rects`` highlighted, and the document's page count."""
     png = render_page_png(path, page, rects, zoom=scale)
@@ -298,11 +321,12 @@ class CitationPanel(QDockWidget):
             where += " " + self.tr("(printed {label})").format(label=label)
         location = getattr(citation, "location", "") or ""
         if location and not self._is_pdf_path(citation.path):
-            where = location
+            where = short_location(location)
         # The file name is elided, never the page: "[1] BONTONSTUDI…AGREEMENT.PDF — page 3 (1/4)".
         self.page_label.set_parts(f"[{number}] {Path(citation.path).name}", f" — {where}{counter}")
         self.path_label.setText(citation.doc_id)
-        self.path_label.setToolTip(f"{citation.doc_id}\n{citation.path}")
+        full = f"\n{location}" if location and where != location else ""
+        self.path_label.setToolTip(f"{citation.doc_id}\n{citation.path}{full}")
 
     def _show_document_header(self) -> None:
         v = self._view
