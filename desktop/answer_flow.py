@@ -388,7 +388,10 @@ class AnswerFlow(QObject):
         cits = self.citations
         if 1 <= n <= len(cits):
             self.current_citation = n
-            self.w.side_panel.show_citation(cits[n - 1], n, len(cits))
+            entries = self.w.conversation.entries
+            weak = self.current_entry is not None and self.current_entry < len(entries) \
+                and entries[self.current_entry].shows_weak
+            self.w.side_panel.show_citation(cits[n - 1], n, len(cits), weak=weak)
 
     def step_citation(self, step: int) -> None:
         """Move to the previous (``-1``) or next (``+1``) citation of the current answer (Alt+Left/Right)."""

@@ -45,6 +45,32 @@ from desktop.workers import Jobs
 # Width of a US Letter page in PDF points, used to fit the page to the panel.
 _PAGE_WIDTH_PT = 612.0
 _ZOOM_STEPS = (0.5, 0.67, 0.8, 1.0, 1.25, 1.5, 2.0, 3.0)
+#: The quote box of a verified citation (yellow) and of a weak passage (grey, as its chips in the answer).
+QUOTE_STYLE = "background:#fff7d6; color:#222; border-left:3px solid #e0a800; padding:6px;"
+WEAK_QUOTE_STYLE = "background:#f3f4f6; color:#374151; border-left:3px solid #9ca3af; padding:6px;"
+
+
+#: Most characters of a location shown in the panel's header (its heading part is cut to fit).
+LOCATION_CHARS = 40
+
+
+def short_location(location: str, limit: int = LOCATION_CHARS) -> str:
+    """The place of a non-PDF citation as the header shows it: the innermost heading of ``location``
+    (:attr:`core.types.Chunk.location`, "# Lease › ## 5. Rent ¶ 3") without its Markdown ``#`` marks,
+    and its paragraph, at most ``limit`` characters ("5. Rent ¶ 3").
+
+    The header never elides its "where" part, only the file name: a whole heading path (60+
+    characters in Spanish contracts) left no room for the file name, shown as "…" (tryout,
+    2026-12-02). The full location stays in the tooltip of the line under the header."""
+    head, sep, para = location.rpartition(" ¶ ")
+    if not sep:
+        head, para = location, ""
+    heading = head.split(" › ")[-1].lstrip("#").strip() if head else ""
+    tail = f" ¶ {para}" if sep else ""
+    room = max(8, limit - len(tail))
+    if len(heading) > room:
+        heading = heading[:room - 1].rstrip() + "…"
+    return (heading + tail).strip() or location
 
 
 def _render_pdf(path: str, page: int, rects: list[Rect], scale: float) -> tuple[bytes, int]:
@@ -143,9 +169,19 @@ class CitationPanel(QDockWidget):
         self.quote_label = QLabel()
         self.quote_label.setWordWrap(True)
         self.quote_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.quote_label.setStyleSheet("background:#fff7d6; color:#222; border-left:3px solid #e0a800; padding:6px;")
+        self.quote_label.setStyleSheet(QUOTE_STYLE)
         self.quote_label.hide()
-        for label in (self.ocr_label,):
+        # A weak passage (the closest passage of an abstention, issue #20) opened here must not
+        # read as a checked citation: the yellow quote box and "Citation" header did (tryout,
+        # 2026-12-02). It gets this notice, a grey quote box and the panel title of its own.
+        self.weak = False
+        self.weak_label = QLabel()
+        self.weak_label.setObjectName("weakLabel")
+        self.weak_label.setStyleSheet("background:#f3f4f6; color:#374151; font-weight:600; padding:4px;"
+                                      " border-left:3px solid #9ca3af;")
+        self.weak_label.setWordWrap(True)
+        self.weak_label.hide()
+        for label in (self.ocr_label, self.weak_label):
             # A wrapped label asks for its longest word's width; an unbreakable quote or name
             # must not widen the panel: the layout gives the width, the label wraps in it.
             label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Minimum)
@@ -205,6 +241,7 @@ class CitationPanel(QDockWidget):
         layout.addWidget(self.page_label)
         layout.addWidget(self.path_label)
         layout.addWidget(self.ocr_label)
+        layout.addWidget(self.weak_label)
         layout.addWidget(self.quote_box)
         layout.addLayout(nav)
         search_row = QHBoxLayout()
@@ -225,7 +262,9 @@ class CitationPanel(QDockWidget):
 
     def retranslate(self) -> None:
         """Set every fixed text in the current language (also on ``LanguageChange``)."""
-        self.setWindowTitle(self.tr("Citation"))
+        self.setWindowTitle(self.tr("Closest passage — not an answer") if self.weak else self.tr("Citation"))
+        self.weak_label.setText(self.tr("Weak passage, not a citation: no passage scored high enough to answer "
+                                        "the question. This is the closest one; read its clause before concluding."))
         self.ocr_label.setText(self.tr("OCR — check the page: this text was recognised from an image."))
         for b, tip in ((self.prev_citation_button, self.tr("Previous citation (Alt+Left)")),
                        (self.next_citation_button, self.tr("Next citation (Alt+Right)")),
@@ -282,11 +321,12 @@ class CitationPanel(QDockWidget):
             where += " " + self.tr("(printed {label})").format(label=label)
         location = getattr(citation, "location", "") or ""
         if location and not self._is_pdf_path(citation.path):
-            where = location
+            where = short_location(location)
         # The file name is elided, never the page: "[1] BONTONSTUDI…AGREEMENT.PDF — page 3 (1/4)".
         self.page_label.set_parts(f"[{number}] {Path(citation.path).name}", f" — {where}{counter}")
         self.path_label.setText(citation.doc_id)
-        self.path_label.setToolTip(f"{citation.doc_id}\n{citation.path}")
+        full = f"\n{location}" if location and where != location else ""
+        self.path_label.setToolTip(f"{citation.doc_id}\n{citation.path}{full}")
 
     def _show_document_header(self) -> None:
         v = self._view
@@ -294,12 +334,17 @@ class CitationPanel(QDockWidget):
         self.path_label.setText(v.doc_id or v.path)
         self.path_label.setToolTip(f"{v.doc_id}\n{v.path}" if v.doc_id else v.path)
 
-    def show_citation(self, citation: Citation, number: int, total: int = 0) -> None:
-        """Show ``citation`` (chip ``number`` of ``total``) and render its page in the background."""
+    def show_citation(self, citation: Citation, number: int, total: int = 0, weak: bool = False) -> None:
+        """Show ``citation`` (chip ``number`` of ``total``) and render its page in the background.
+
+        ``weak``: it is a weak passage of an abstention (``Abstention.candidates``, shown through
+        :meth:`core.types.WeakPassage.viewer_citation`), not a citation: the panel says so (title,
+        notice above the quote, grey quote box instead of the verified quote's yellow)."""
         self.citation = citation
         self.number = number
         self._total = total
         self._placeholder = False
+        self._set_weak(weak)
         self._show_header(citation, number, total)
         match = "" if citation.match.value == "exact" else f"  ({citation.match.value}, {citation.score:.0f})"
         self.quote_label.setText(f"“{display_quote(citation.quote)}”{match}")
@@ -315,11 +360,18 @@ class CitationPanel(QDockWidget):
         self.raise_()
         self._load()
 
+    def _set_weak(self, weak: bool) -> None:
+        self.weak = weak
+        self.weak_label.setVisible(weak)
+        self.quote_label.setStyleSheet(WEAK_QUOTE_STYLE if weak else QUOTE_STYLE)
+        self.setWindowTitle(self.tr("Closest passage — not an answer") if weak else self.tr("Citation"))
+
     def show_document(self, path: str, page: int, doc_id: str = "") -> None:
         """Show ``page`` (1-based) of a document without a highlighted span (a consulted document)."""
         self.citation = None
         self.number = 0
         self._placeholder = False
+        self._set_weak(False)
         self.quote_box.hide()
         self.ocr_label.hide()
         self._view = _View(path=path, doc_id=doc_id, page=page)
@@ -357,6 +409,7 @@ class CitationPanel(QDockWidget):
         self.number = self._total = 0
         self._view = _View()
         self._placeholder = True
+        self._set_weak(False)
         self.quote_box.hide()
         self.ocr_label.hide()
         self.path_label.setText("")

@@ -164,10 +164,16 @@ class Entry:
         gives their places instead, so that their chips open the page like a citation's
         (:meth:`core.types.WeakPassage.viewer_citation`): display only, never counted as citations.
         """
-        ab = self.answer.abstention
-        if not self.answer.claims and ab is not None and getattr(ab, "candidates", None):
-            return [w.viewer_citation() for w in ab.candidates]
+        if self.shows_weak:
+            return [w.viewer_citation() for w in self.answer.abstention.candidates]
         return [c for claim in self.answer.claims for c in claim.citations]
+
+    @property
+    def shows_weak(self) -> bool:
+        """True when the entry's chips are weak passages (an abstention's closest passages), not
+        citations of an answer: the page viewer must say so (issue #20)."""
+        ab = self.answer.abstention
+        return not self.answer.claims and ab is not None and bool(getattr(ab, "candidates", None))
 
 
 def _chip(entry_index: int, n: int, stale: bool, weak: bool = False) -> str:

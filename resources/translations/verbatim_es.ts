@@ -15,7 +15,7 @@
     <message>
         <location filename="../../desktop/answer_flow.py" line="221" />
         <location filename="../../desktop/answer_flow.py" line="238" />
-        <location filename="../../desktop/answer_flow.py" line="415" />
+        <location filename="../../desktop/answer_flow.py" line="418" />
         <source>{n} sentences verified as the model writes…</source>
         <translation>{n} frases verificadas mientras el modelo escribe…</translation>
     </message>
@@ -33,110 +33,123 @@
 <context>
     <name>CitationPanel</name>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="228" />
+        <location filename="../../desktop/citation_panel.py" line="242" />
+        <location filename="../../desktop/citation_panel.py" line="343" />
         <source>Citation</source>
         <translation>Cita</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="243" />
+        <location filename="../../desktop/citation_panel.py" line="259" />
         <source>Click a citation number to see its page.</source>
         <translation>Pulse un número de cita para ver su página.</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="229" />
+        <location filename="../../desktop/citation_panel.py" line="245" />
         <source>OCR — check the page: this text was recognised from an image.</source>
         <translation>OCR — compruebe la página: este texto se reconoció a partir de una imagen.</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="230" />
+        <location filename="../../desktop/citation_panel.py" line="242" />
+        <location filename="../../desktop/citation_panel.py" line="343" />
+        <source>Closest passage — not an answer</source>
+        <extracomment>The quote box of a verified citation (yellow) and of a weak passage (grey, as its chips in the answer).</extracomment>
+        <translation>Pasaje más cercano — no es una respuesta</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/citation_panel.py" line="243" />
+        <source>Weak passage, not a citation: no passage scored high enough to answer the question. This is the closest one; read its clause before concluding.</source>
+        <translation>Pasaje débil, no es una cita: ningún pasaje puntuó lo bastante para responder a la pregunta. Este es el más cercano; lea su cláusula antes de concluir.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/citation_panel.py" line="246" />
         <source>Previous citation (Alt+Left)</source>
         <translation>Cita anterior (Alt+Izquierda)</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="231" />
+        <location filename="../../desktop/citation_panel.py" line="247" />
         <source>Next citation (Alt+Right)</source>
         <translation>Cita siguiente (Alt+Derecha)</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="232" />
+        <location filename="../../desktop/citation_panel.py" line="248" />
         <source>Previous page</source>
         <translation>Página anterior</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="232" />
+        <location filename="../../desktop/citation_panel.py" line="248" />
         <source>Next page</source>
         <translation>Página siguiente</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="233" />
+        <location filename="../../desktop/citation_panel.py" line="249" />
         <source>Zoom out</source>
         <translation>Alejar</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="233" />
+        <location filename="../../desktop/citation_panel.py" line="249" />
         <source>Zoom in</source>
         <translation>Acercar</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="237" />
+        <location filename="../../desktop/citation_panel.py" line="253" />
         <source>Open</source>
         <translation>Abrir</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="234" />
+        <location filename="../../desktop/citation_panel.py" line="250" />
         <source>Open in the default viewer</source>
         <translation>Abrir en el visor predeterminado</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="238" />
+        <location filename="../../desktop/citation_panel.py" line="254" />
         <source>Find in document (Ctrl+F)</source>
         <translation>Buscar en el documento (Ctrl+F)</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="239" />
+        <location filename="../../desktop/citation_panel.py" line="255" />
         <source>Find in document</source>
         <translation>Buscar en el documento</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="244" />
+        <location filename="../../desktop/citation_panel.py" line="260" />
         <source>The cited page appears here, rendered from the document, with the quoted passage highlighted.</source>
         <translation>Aquí aparece la página citada, dibujada a partir del documento, con el pasaje citado resaltado.</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="240" />
+        <location filename="../../desktop/citation_panel.py" line="256" />
         <source>Cited page</source>
         <translation>Página citada</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="241" />
+        <location filename="../../desktop/citation_panel.py" line="257" />
         <source>Cited text</source>
         <translation>Texto citado</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="279" />
-        <location filename="../../desktop/citation_panel.py" line="293" />
+        <location filename="../../desktop/citation_panel.py" line="295" />
+        <location filename="../../desktop/citation_panel.py" line="309" />
         <source>page {n}</source>
         <translation>página {n}</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="282" />
+        <location filename="../../desktop/citation_panel.py" line="298" />
         <source>(printed {label})</source>
         <translation>(impresa {label})</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="425" />
+        <location filename="../../desktop/citation_panel.py" line="454" />
         <source>Rendering page…</source>
         <extracomment>The quote box's most lines; a longer quote scrolls inside it.</extracomment>
         <translation>Dibujando la página…</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="503" />
-        <location filename="../../desktop/citation_panel.py" line="517" />
+        <location filename="../../desktop/citation_panel.py" line="532" />
+        <location filename="../../desktop/citation_panel.py" line="546" />
         <source>Not found</source>
         <translation>No encontrado</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="508" />
+        <location filename="../../desktop/citation_panel.py" line="537" />
         <source>Searching…</source>
         <translation>Buscando…</translation>
     </message>
@@ -331,6 +344,7 @@
     </message>
     <message>
         <location filename="../../desktop/grid_view.py" line="214" />
+        <location filename="../../desktop/grid_view.py" line="221" />
         <source>p. %1</source>
         <translation>pág. %1</translation>
     </message>
@@ -340,77 +354,77 @@
         <translation>(página %1 del PDF)</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="219" />
+        <location filename="../../desktop/grid_view.py" line="223" />
         <source>reviewed</source>
         <translation>revisada</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="226" />
+        <location filename="../../desktop/grid_view.py" line="230" />
         <source>Done: %1 cells</source>
         <translation>Terminado: %1 celdas</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="229" />
+        <location filename="../../desktop/grid_view.py" line="233" />
         <source>The grid stopped: %1</source>
         <translation>La tabla se detuvo: %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="232" />
+        <location filename="../../desktop/grid_view.py" line="236" />
         <source>Stopped. The cells computed are kept; Run continues from there.</source>
         <translation>Detenida. Las celdas calculadas se conservan; Ejecutar continúa desde ahí.</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="258" />
+        <location filename="../../desktop/grid_view.py" line="262" />
         <source>Mark as reviewed</source>
         <translation>Marcar como revisada</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="258" />
+        <location filename="../../desktop/grid_view.py" line="262" />
         <source>Mark as not reviewed</source>
         <translation>Marcar como no revisada</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="259" />
+        <location filename="../../desktop/grid_view.py" line="263" />
         <source>Correct the answer…</source>
         <translation>Corregir la respuesta…</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="260" />
+        <location filename="../../desktop/grid_view.py" line="264" />
         <source>Add a note…</source>
         <translation>Añadir una nota…</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="266" />
+        <location filename="../../desktop/grid_view.py" line="270" />
         <source>Correct the answer</source>
         <translation>Corregir la respuesta</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="266" />
+        <location filename="../../desktop/grid_view.py" line="270" />
         <source>Answer:</source>
         <translation>Respuesta:</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="270" />
+        <location filename="../../desktop/grid_view.py" line="274" />
         <source>Note</source>
         <translation>Nota</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="270" />
+        <location filename="../../desktop/grid_view.py" line="274" />
         <source>Note:</source>
         <translation>Nota:</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="291" />
+        <location filename="../../desktop/grid_view.py" line="295" />
         <source>Export the grid</source>
         <translation>Exportar la tabla</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="293" />
+        <location filename="../../desktop/grid_view.py" line="297" />
         <source>Excel (*.xlsx);;CSV (*.csv);;PDF (*.pdf);;JSON (*.json)</source>
         <translation>Excel (*.xlsx);;CSV (*.csv);;PDF (*.pdf);;JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="301" />
+        <location filename="../../desktop/grid_view.py" line="305" />
         <source>Grid written to %1</source>
         <translation>Tabla guardada en %1</translation>
     </message>
@@ -514,87 +528,87 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../desktop/main_window.py" line="301" />
+        <location filename="../../desktop/main_window.py" line="300" />
         <source>&amp;File</source>
         <translation>&amp;Archivo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="305" />
+        <location filename="../../desktop/main_window.py" line="304" />
         <source>New workspace…</source>
         <translation>Nuevo espacio de trabajo…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="305" />
+        <location filename="../../desktop/main_window.py" line="304" />
         <source>Add folder…</source>
         <translation>Añadir carpeta…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="306" />
+        <location filename="../../desktop/main_window.py" line="305" />
         <source>Export conversation as Markdown…</source>
         <translation>Exportar la conversación como Markdown…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="306" />
+        <location filename="../../desktop/main_window.py" line="305" />
         <source>Export conversation as PDF…</source>
         <translation>Exportar la conversación como PDF…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="307" />
+        <location filename="../../desktop/main_window.py" line="306" />
         <source>Settings…</source>
         <translation>Preferencias…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="307" />
+        <location filename="../../desktop/main_window.py" line="306" />
         <source>Quit</source>
         <translation>Salir</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="302" />
+        <location filename="../../desktop/main_window.py" line="301" />
         <source>&amp;Edit</source>
         <translation>&amp;Editar</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="308" />
+        <location filename="../../desktop/main_window.py" line="307" />
         <source>Copy answer with citations</source>
         <translation>Copiar la respuesta con sus citas</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="308" />
+        <location filename="../../desktop/main_window.py" line="307" />
         <source>Find in document</source>
         <translation>Buscar en el documento</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="303" />
+        <location filename="../../desktop/main_window.py" line="302" />
         <source>&amp;Help</source>
         <translation>A&amp;yuda</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="309" />
+        <location filename="../../desktop/main_window.py" line="308" />
         <source>New conversation</source>
         <translation>Nueva conversación</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="310" />
+        <location filename="../../desktop/main_window.py" line="309" />
         <source>Getting started</source>
         <translation>Primeros pasos</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="311" />
+        <location filename="../../desktop/main_window.py" line="310" />
         <source>Review grid…</source>
         <translation>Tabla de revisión…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="462" />
+        <location filename="../../desktop/main_window.py" line="461" />
         <source>Answer copied with its citations.</source>
         <translation>Respuesta copiada con sus citas.</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="476" />
+        <location filename="../../desktop/main_window.py" line="475" />
         <source>Exported to {path}</source>
         <translation>Exportado a {path}</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="481" />
+        <location filename="../../desktop/main_window.py" line="480" />
         <source>Export conversation</source>
         <translation>Exportar la conversación</translation>
     </message>
@@ -1084,90 +1098,90 @@
 <context>
     <name>StatusController</name>
     <message>
-        <location filename="../../desktop/status_controller.py" line="60" />
+        <location filename="../../desktop/status_controller.py" line="47" />
         <source>Engine state</source>
         <translation>Estado del motor</translation>
     </message>
     <message>
-        <location filename="../../desktop/status_controller.py" line="65" />
+        <location filename="../../desktop/status_controller.py" line="62" />
         <source>Chunks: —</source>
         <translation>Fragmentos: —</translation>
     </message>
     <message>
-        <location filename="../../desktop/status_controller.py" line="106" />
+        <location filename="../../desktop/status_controller.py" line="109" />
         <source>Ollama: checking…</source>
         <translation>Ollama: comprobando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/status_controller.py" line="108" />
+        <location filename="../../desktop/status_controller.py" line="111" />
         <source>Ollama: reachable</source>
         <translation>Ollama: disponible</translation>
     </message>
     <message>
-        <location filename="../../desktop/status_controller.py" line="108" />
+        <location filename="../../desktop/status_controller.py" line="111" />
         <source>Ollama: not reachable</source>
         <translation>Ollama: no disponible</translation>
     </message>
     <message>
-        <location filename="../../desktop/status_controller.py" line="121" />
-        <location filename="../../desktop/status_controller.py" line="139" />
+        <location filename="../../desktop/status_controller.py" line="124" />
+        <location filename="../../desktop/status_controller.py" line="142" />
         <source>Answer with: {backend}</source>
         <translation>Responder con: {backend}</translation>
     </message>
     <message>
-        <location filename="../../desktop/status_controller.py" line="123" />
-        <location filename="../../desktop/status_controller.py" line="133" />
+        <location filename="../../desktop/status_controller.py" line="126" />
         <location filename="../../desktop/status_controller.py" line="136" />
+        <location filename="../../desktop/status_controller.py" line="139" />
         <source>Model: {backend} ({model})</source>
         <translation>Modelo: {backend} ({model})</translation>
     </message>
     <message>
-        <location filename="../../desktop/status_controller.py" line="126" />
+        <location filename="../../desktop/status_controller.py" line="129" />
         <source>Model: not called</source>
         <translation>Modelo: no se llamó</translation>
     </message>
     <message>
-        <location filename="../../desktop/status_controller.py" line="129" />
+        <location filename="../../desktop/status_controller.py" line="132" />
         <source>Model: —</source>
         <translation>Modelo: —</translation>
     </message>
     <message>
-        <location filename="../../desktop/status_controller.py" line="137" />
+        <location filename="../../desktop/status_controller.py" line="140" />
         <source>demo model</source>
         <translation>modelo de demostración</translation>
     </message>
     <message>
-        <location filename="../../desktop/status_controller.py" line="175" />
+        <location filename="../../desktop/status_controller.py" line="184" />
         <source>Engine: in this process</source>
         <translation>Motor: en este proceso</translation>
     </message>
     <message>
-        <location filename="../../desktop/status_controller.py" line="176" />
+        <location filename="../../desktop/status_controller.py" line="185" />
         <source>Engine: loading…</source>
         <translation>Motor: cargando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/status_controller.py" line="177" />
+        <location filename="../../desktop/status_controller.py" line="186" />
         <source>Engine: ready</source>
         <translation>Motor: listo</translation>
     </message>
     <message>
-        <location filename="../../desktop/status_controller.py" line="178" />
+        <location filename="../../desktop/status_controller.py" line="187" />
         <source>Engine: failed to start</source>
         <translation>Motor: no pudo arrancar</translation>
     </message>
     <message>
-        <location filename="../../desktop/status_controller.py" line="179" />
+        <location filename="../../desktop/status_controller.py" line="188" />
         <source>Engine: stopped</source>
         <translation>Motor: detenido</translation>
     </message>
     <message>
-        <location filename="../../desktop/status_controller.py" line="183" />
+        <location filename="../../desktop/status_controller.py" line="192" />
         <source>Loading the search libraries and the embedding model in the background; the window is usable meanwhile.</source>
         <translation>Cargando en segundo plano las bibliotecas de búsqueda y el modelo de embeddings; mientras tanto la ventana se puede usar.</translation>
     </message>
     <message>
-        <location filename="../../desktop/status_controller.py" line="186" />
+        <location filename="../../desktop/status_controller.py" line="195" />
         <source>Engine process {pid}; loaded in {s} s</source>
         <translation>Proceso del motor {pid}; cargado en {s} s</translation>
     </message>
