@@ -73,9 +73,10 @@ def short_location(location: str, limit: int = LOCATION_CHARS) -> str:
     return (heading + tail).strip() or location
 
 
-def _render_pdf(path: str, page: int, rects: list[Rect], scale: float) -> tuple[bytes, int]:
-    """Worker: PNG of ``page`` (1-based) with ``rects`` highlighted, and the document's page count."""
-    png = render_page_png(path, page, rects, zoom=scale)
+def _render_pdf(path: str, page: int, rects: list[Rect], scale: float, weak: bool = False) -> tuple[bytes, int]:
+    """Worker: PNG of ``page`` (1-based) with ``rects`` highlighted (grey for a weak passage), and the
+    document's page count."""
+    png = render_page_png(path, page, rects, zoom=scale, weak=weak)
     with open_pdf_document(path) as doc:  # a file, or a PDF attached to an e-mail
         return png, doc.page_count
 
@@ -472,11 +473,11 @@ class CitationPanel(QDockWidget):
             self.zoom = fit * self.zoom_factor
             self.render_scale = self.zoom * dpr
             rects = v.rects if v.page == v.cited_page else v.more_rects.get(v.page, [])
-            path, page, scale = v.path, v.page, self.render_scale
+            path, page, scale, weak = v.path, v.page, self.render_scale, self.weak
             self.image_label.setAlignment(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop)
             self.image_label.setMargin(0)
             self.image_label.setText(self.tr("Rendering page…"))
-            self._jobs.call(lambda: (seq, dpr, rects, _render_pdf(path, page, rects, scale)),
+            self._jobs.call(lambda: (seq, dpr, rects, _render_pdf(path, page, rects, scale, weak)),
                             self._on_rendered, self._on_load_error)
         else:
             self.stack.setCurrentWidget(self.text_view)

@@ -287,11 +287,20 @@ def span_rects_cached() -> Callable[[object, int, int], list[Rect]]:
     return rects
 
 
-def render_page_png(path: str | Path, page: int, rects: list[Rect], zoom: float = 2.0) -> bytes:
+#: Highlight of a verified quote (amber outline, yellow fill) and of a weak passage — the closest
+#: passage of an abstention, not an answer (grey, as its chips and quote box in the window; a weak
+#: passage in the citation's yellow read as a checked citation: tryout, 2026-12-02).
+HIGHLIGHT_VERIFIED = dict(color=(0.9, 0.6, 0.0), fill=(1.0, 0.85, 0.0), fill_opacity=0.35, width=0.8)
+HIGHLIGHT_WEAK = dict(color=(0.45, 0.45, 0.45), fill=(0.6, 0.6, 0.6), fill_opacity=0.25, width=0.8, dashes="[3] 0")
+
+
+def render_page_png(path: str | Path, page: int, rects: list[Rect], zoom: float = 2.0, weak: bool = False) -> bytes:
     """Render 1-based ``page`` of a PDF to PNG bytes with ``rects`` (displayed-page points) highlighted.
 
     Args:
         zoom: scale factor; 1.0 = 72 dpi (one pixel per PDF point).
+        weak: the rects mark a weak passage (not an answer): grey dashed highlight
+            (:data:`HIGHLIGHT_WEAK`) instead of a verified quote's yellow (:data:`HIGHLIGHT_VERIFIED`).
 
     Raises:
         IngestError: the file or page cannot be opened.
@@ -303,7 +312,7 @@ def render_page_png(path: str | Path, page: int, rects: list[Rect], zoom: float 
             for r in rects:
                 # Drawing happens in the unrotated page space; rects are in the displayed one.
                 shape.draw_rect(pymupdf.Rect(r) * pg.derotation_matrix if pg.rotation else pymupdf.Rect(r))
-            shape.finish(color=(0.9, 0.6, 0.0), fill=(1.0, 0.85, 0.0), fill_opacity=0.35, width=0.8)
+            shape.finish(**(HIGHLIGHT_WEAK if weak else HIGHLIGHT_VERIFIED))
             shape.commit()
             pix = pg.get_pixmap(matrix=pymupdf.Matrix(zoom, zoom), alpha=False)
             return pix.tobytes("png")

@@ -312,3 +312,24 @@ def test_scanned_pdf_without_tesseract_is_reported_as_needing_ocr(tmp_path, monk
 )
 def test_garbage_text_layer_is_detected(text: str, bad: bool) -> None:
     assert (text_layer_problem(PageText(page=1, text=text), has_images=False) is not None) is bad
+
+
+def test_a_weak_passage_is_highlighted_grey_not_in_a_verified_quotes_yellow(tmp_path) -> None:
+    """A weak passage (closest passage of an abstention) rendered in the citation's yellow read as a
+    checked citation (tryout, 2026-12-02): its highlight is grey."""
+    path = _two_column_pdf(tmp_path / "weak.pdf", rotation=0)
+    _, rects = _quote_rects(path, "Claims must be notified in writing")
+    x0, y0, x1, y1 = (int(round(v)) for v in rects[0])
+
+    def background_inside(weak: bool) -> tuple[int, int, int]:
+        """Median colour of the rect's pixels that are not glyph ink."""
+        pix = pymupdf.Pixmap(render_page_png(path, 1, rects, zoom=2.0, weak=weak))
+        arr = np.frombuffer(pix.samples, dtype=np.uint8).reshape(pix.height, pix.width, pix.n)[:, :, :3]
+        box = arr[2 * y0 + 2 : 2 * y1 - 2, 2 * x0 + 2 : 2 * x1 - 2].reshape(-1, 3).astype(int)
+        paper = box[box.sum(axis=1) > 450]
+        return tuple(int(c) for c in np.median(paper, axis=0))
+
+    r, g, b = background_inside(weak=False)
+    assert r > 230 and b < 200  # yellow
+    r, g, b = background_inside(weak=True)
+    assert max(r, g, b) - min(r, g, b) < 12 and r < 240  # grey, and drawn
