@@ -220,19 +220,25 @@ def paragraph_starts(text: str, blocks: list[Block]) -> list[int]:
 
 
 _GOES_ON_BEFORE = ",-\u2013\u2014(/&"
+_RUNNING_LINE_CHARS = 40
+"""A line this long (characters) is running text: ending without punctuation, its sentence goes on.
+Shorter lines ending so are taken as titles ("Fiscal Year", "Audit"), after which a cut is clean."""
 
 
 def ends_sentence(text: str, pos: int) -> bool:
     """False when the text before offset ``pos`` (0-based, characters) visibly runs on past it: the last
-    non-space character before it is a lower-case letter, a digit or one of ``, - – — ( / &``, or the
-    first non-space character from it is a lower-case letter. A paragraph start (:func:`paragraph_starts`)
+    non-space character before it is a lower-case letter, a digit or one of ``, - – — ( / &`` at the end of
+    a line of running text (:data:`_RUNNING_LINE_CHARS`), or the first non-space character from it is a
+    lower-case letter. A paragraph start (:func:`paragraph_starts`)
     where this is False — a PDF text block or a page that ends mid-sentence, as PyMuPDF cuts blocks by
     layout — is no place for a cut without overlap: the sentence would be whole in neither chunk."""
     i = pos - 1
     while i >= 0 and text[i].isspace():
         i -= 1
     if i >= 0 and ((text[i].isalnum() and not text[i].isupper()) or text[i] in _GOES_ON_BEFORE):
-        return False
+        line_start = text.rfind("\n", 0, i) + 1
+        if i + 1 - line_start >= _RUNNING_LINE_CHARS:  # running text, not a title such as "Fiscal Year"
+            return False
     j = pos
     while j < len(text) and text[j].isspace():
         j += 1

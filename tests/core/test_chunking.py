@@ -167,11 +167,12 @@ def test_token_starts_equal_the_tokenizers_encode_on_real_pages() -> None:
 @pytest.mark.parametrize(
     ("text", "pos", "ends"),
     [
-        ("request an audit of the\n\nJoint Venture books.", 25, False),  # a page ending mid-sentence
-        ("shall pay the fees,\n\nthe expenses and the taxes.", 21, False),  # comma before, lower case after
+        ("Any of the Participants will have the right to request an audit of the\n\nJoint Venture books.", 72, False),
+        ("shall pay the fees,\n\nthe expenses and the taxes.", 21, False),  # lower case after
         ("the fiscal year ends on 31 December.\n\nAudit", 38, True),
         ("IN NO EVENT SHALL SUPPLIER BE LIABLE:\n\n(A) ANY", 39, True),
-        ("Fiscal Year\n\n17.", 13, False),  # a title without a full stop: cut with overlap instead
+        ("The fiscal year will end on 31 December.\n\nFiscal Year\n\n17.", 55, True),  # after a title
+        ("the Company shall pay all such fees within 30 days,\n\nSection 5", 53, False),
     ],
 )
 def test_ends_sentence_tells_a_paragraph_start_inside_a_running_sentence(text: str, pos: int, ends: bool) -> None:
