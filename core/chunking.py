@@ -227,7 +227,7 @@ Shorter lines ending so are taken as titles ("Fiscal Year", "Audit"), after whic
 
 def ends_sentence(text: str, pos: int) -> bool:
     """False when the text before offset ``pos`` (0-based, characters) visibly runs on past it: the last
-    non-space character before it is a lower-case letter, a digit or one of ``, - – — ( / &`` at the end of
+    non-space character before it is a lower-case letter or one of ``, - – — ( / &`` at the end of
     a line of running text (:data:`_RUNNING_LINE_CHARS`), or the first non-space character from it is a
     lower-case letter. A paragraph start (:func:`paragraph_starts`)
     where this is False — a PDF text block or a page that ends mid-sentence, as PyMuPDF cuts blocks by
@@ -235,7 +235,7 @@ def ends_sentence(text: str, pos: int) -> bool:
     i = pos - 1
     while i >= 0 and text[i].isspace():
         i -= 1
-    if i >= 0 and ((text[i].isalnum() and not text[i].isupper()) or text[i] in _GOES_ON_BEFORE):
+    if i >= 0 and (text[i].islower() or text[i] in _GOES_ON_BEFORE):
         line_start = text.rfind("\n", 0, i) + 1
         if i + 1 - line_start >= _RUNNING_LINE_CHARS:  # running text, not a title such as "Fiscal Year"
             return False

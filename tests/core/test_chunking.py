@@ -173,6 +173,8 @@ def test_token_starts_equal_the_tokenizers_encode_on_real_pages() -> None:
         ("IN NO EVENT SHALL SUPPLIER BE LIABLE:\n\n(A) ANY", 39, True),
         ("The fiscal year will end on 31 December.\n\nFiscal Year\n\n17.", 55, True),  # after a title
         ("the Company shall pay all such fees within 30 days,\n\nSection 5", 53, False),
+        # a footnote marker after a full stop is no sentence going on (FIPS 199 p. 6: "…individuals.²")
+        ("could be expected to have a limited adverse effect on individuals.\u00b2\n\nAMPLIFICATION:", 69, True),
     ],
 )
 def test_ends_sentence_tells_a_paragraph_start_inside_a_running_sentence(text: str, pos: int, ends: bool) -> None:
