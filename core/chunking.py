@@ -54,9 +54,10 @@ from core.types import SEGMENT_SEP, Chunk, Segment
 #: given do (3: issue #14's extraction: DOCX revisions, numbering and notes, PDF form values and
 #: super/subscript markers, BM25 number tokens; 4: a document is chunked as one stream, chunks
 #: cross page breaks and leave out running headers and footers; 5: an overlap begins on a
-#: sentence, enumerated items inside a line start paragraphs); recorded in the index
+#: sentence, enumerated items inside a line start paragraphs; 6: a paragraph start where the sentence
+#: before it runs on — a PDF block or page ending mid-sentence — is no cut without overlap); recorded in the index
 #: fingerprint (core.store.index_fingerprint), so old indexes ask for a rebuild.
-CHUNKER_VERSION = 5
+CHUNKER_VERSION = 6
 MAX_SEQ_TOKENS = 256  # all-MiniLM-L6-v2 max_seq_length (sentence_bert_config.json)
 SPECIAL_TOKENS = 2  # [CLS] and [SEP]
 MAX_CONTEXT_TOKENS = 32  # the context line is shortened to this many tokens
@@ -216,6 +217,32 @@ def paragraph_starts(text: str, blocks: list[Block]) -> list[int]:
     starts = {b.start for b in blocks} | {m.end() for m in _PARA_START.finditer(text)}
     starts |= {m.end() for m in _INLINE_ITEM.finditer(text)}
     return sorted(x for x in starts if 0 < x < len(text))
+
+
+_GOES_ON_BEFORE = ",-\u2013\u2014(/&"
+_RUNNING_LINE_CHARS = 40
+"""A line this long (characters) is running text: ending without punctuation, its sentence goes on.
+Shorter lines ending so are taken as titles ("Fiscal Year", "Audit"), after which a cut is clean."""
+
+
+def ends_sentence(text: str, pos: int) -> bool:
+    """False when the text before offset ``pos`` (0-based, characters) visibly runs on past it: the last
+    non-space character before it is a lower-case letter or one of ``, - – — ( / &`` at the end of
+    a line of running text (:data:`_RUNNING_LINE_CHARS`), or the first non-space character from it is a
+    lower-case letter. A paragraph start (:func:`paragraph_starts`)
+    where this is False — a PDF text block or a page that ends mid-sentence, as PyMuPDF cuts blocks by
+    layout — is no place for a cut without overlap: the sentence would be whole in neither chunk."""
+    i = pos - 1
+    while i >= 0 and text[i].isspace():
+        i -= 1
+    if i >= 0 and (text[i].islower() or text[i] in _GOES_ON_BEFORE):
+        line_start = text.rfind("\n", 0, i) + 1
+        if i + 1 - line_start >= _RUNNING_LINE_CHARS:  # running text, not a title such as "Fiscal Year"
+            return False
+    j = pos
+    while j < len(text) and text[j].isspace():
+        j += 1
+    return not (j < len(text) and text[j].islower())
 
 
 def sentence_starts(text: str) -> list[int]:
@@ -419,7 +446,8 @@ def chunk_pages(
     page_heads = find_headings(text, blocks)
     head_starts = [h.start for h in page_heads]
     block_starts = [b.start for b in blocks]
-    para_starts = paragraph_starts(text, blocks)
+    # paragraph starts after an ended sentence (a PDF text block or a page may end mid-sentence)
+    para_starts = [x for x in paragraph_starts(text, blocks) if ends_sentence(text, x)]
     unit_starts = sorted(set(para_starts) | set(sentence_starts(text)))
     h_i = 0
     start = 0

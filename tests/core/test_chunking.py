@@ -162,3 +162,36 @@ def test_token_starts_equal_the_tokenizers_encode_on_real_pages() -> None:
     assert pages
     for text in pages:
         assert token_starts(text) == [o[0] for o in get_tokenizer().encode(text, add_special_tokens=False).offsets]
+
+
+@pytest.mark.parametrize(
+    ("text", "pos", "ends"),
+    [
+        ("Any of the Participants will have the right to request an audit of the\n\nJoint Venture books.", 72, False),
+        ("shall pay the fees,\n\nthe expenses and the taxes.", 21, False),  # lower case after
+        ("the fiscal year ends on 31 December.\n\nAudit", 38, True),
+        ("IN NO EVENT SHALL SUPPLIER BE LIABLE:\n\n(A) ANY", 39, True),
+        ("The fiscal year will end on 31 December.\n\nFiscal Year\n\n17.", 55, True),  # after a title
+        ("the Company shall pay all such fees within 30 days,\n\nSection 5", 53, False),
+        # a footnote marker after a full stop is no sentence going on (FIPS 199 p. 6: "…individuals.²")
+        ("could be expected to have a limited adverse effect on individuals.\u00b2\n\nAMPLIFICATION:", 69, True),
+    ],
+)
+def test_ends_sentence_tells_a_paragraph_start_inside_a_running_sentence(text: str, pos: int, ends: bool) -> None:
+    from core.chunking import ends_sentence
+
+    assert text[pos - 2 : pos] == "\n\n"
+    assert ends_sentence(text, pos) is ends
+
+
+def test_a_sentence_running_over_a_pdf_page_break_is_whole_in_one_chunk() -> None:
+    # CUAD's MJ Biotech joint venture agreement: page 4 ends "…the right to request an audit of the" and
+    # page 5 goes on "Joint Venture books." Chunker 5 cut at the page's first text block (a paragraph
+    # start) without overlap, so the audit clause (a CUAD gold quote) was whole in no chunk.
+    pdf = CORPORA / "cuad" / "pdf" / "MJBIOTECH,INC_12_06_2018-EX-99.01-JOINT VENTURE AGREEMENT.PDF"
+    parsed, chunks = _chunks_of(pdf)
+    quote = ("Any of the Participants will have the right to request an audit of the Joint Venture books. "
+             "The cost of the audit will be borne by the Joint Venture.")
+    assert any(match_quote(quote, c.text) for c in chunks)
+    for c in chunks:
+        assert SEGMENT_SEP.join(parsed.pages[s.page - 1].text[s.start : s.end] for s in c.spans()) == c.text
