@@ -49,9 +49,21 @@ USE: list[int] = []
 """Indices of :data:`core.passage_decision.FEATURES` the model reads (``--features``; all by default)."""
 PER_GROUP = False
 CLEANED_ONLY = False
+SAME_ONLY = False
+"""``--same-language-only`` (with ``--cleaned-only``): questions whose best span is in another language keep
+the settings' thresholds too."""
 """``--cleaned-only``: the model decides only for questions scored without their document's names (fitted on
 those); the others keep the settings' thresholds (:func:`baseline_answered`)."""
 """``--per-group``: one cut per group (cross-language x cleaned), each keeping its group's false answers."""
+
+
+def decided(record: dict) -> bool:
+    """Whether the model decides this record (``--cleaned-only``: the question names its document and asks for
+    a clause type the vocabulary recognises; the others keep the settings' thresholds)."""
+    if not CLEANED_ONLY:
+        return True
+    cross = pn.group_of(record, ("cleaned", "cross"))[1]
+    return record["cleaned"] and bool(record.get("clause_types")) and not (SAME_ONLY and cross)
 
 
 def group(record: dict) -> tuple[str, str]:
@@ -66,7 +78,7 @@ def feats(record: dict) -> list[float]:
     spans = [SpanEvidence(cos=s["cos"], terms=s["terms"], syn=s.get("syn"), cos_wording=s.get("cos_w", 0.0),
                           rank=s.get("rank", 0), cross=s.get("cross", record.get("cross", False)))
              for s in record["spans"]]
-    f = features(spans, clause_type=bool(record.get("clause_types")))
+    f = features(spans)
     return [f[i] for i in USE] if USE else f
 
 
@@ -127,7 +139,7 @@ def evaluate(records: list[dict], checks: list[dict], objective: str) -> None:
     settings = Settings()
     all_records = records
     if CLEANED_ONLY:
-        records = [r for r in records if r["cleaned"]]
+        records = [r for r in records if decided(r)]
     X = np.array([feats(r) for r in records])
     y = np.array([0 if r["must_abstain"] else 1 for r in records])
     Xc = np.array([feats(r) for r in checks]) if checks else None
@@ -156,8 +168,8 @@ def evaluate(records: list[dict], checks: list[dict], objective: str) -> None:
             if checks:
                 pc = model.predict_proba(Xc)[:, 1]
                 for j, p in enumerate(pc):
-                    check_votes[j].append(bool(p >= cut.get(gkey(checks[j]), 0.5)) if not CLEANED_ONLY
-                                          or checks[j]["cleaned"] else baseline_answered(checks[j]))
+                    check_votes[j].append(bool(p >= cut.get(gkey(checks[j]), 0.5)) if decided(checks[j])
+                                          else baseline_answered(checks[j]))
     print(f"objective {objective}; cut {statistics.mean(cuts):.3f} ± {statistics.pstdev(cuts):.3f}")
     from core.passage_decision import FEATURES
     names = [FEATURES[i] for i in USE] if USE else FEATURES
@@ -231,7 +243,7 @@ def shipped(records: list[dict], checks: list[dict]) -> None:
     settings = Settings()
 
     def answered(r: dict) -> bool:
-        if not r["cleaned"] or not r["spans"]:
+        if not decided(r) or not r["spans"]:
             return baseline_answered(r)
         return pn.bp.best(r, 0.5) >= pd.threshold(feats(r))
 
@@ -253,7 +265,7 @@ def final(records: list[dict], objective: str) -> None:
     from core.passage_decision import FEATURES
 
     if CLEANED_ONLY:
-        records = [r for r in records if r["cleaned"]]
+        records = [r for r in records if decided(r)]
     names = [FEATURES[i] for i in USE] if USE else FEATURES
     X = np.array([feats(r) for r in records])
     y = np.array([0 if r["must_abstain"] else 1 for r in records])
@@ -278,6 +290,7 @@ def main() -> int:
     parser.add_argument("--features", help="comma-separated names of core.passage_decision.FEATURES")
     parser.add_argument("--per-group", action="store_true")
     parser.add_argument("--cleaned-only", action="store_true")
+    parser.add_argument("--same-language-only", action="store_true")
     args = parser.parse_args()
     from core.passage_decision import FEATURES
 
@@ -285,6 +298,8 @@ def main() -> int:
     PER_GROUP = args.per_group
     global CLEANED_ONLY
     CLEANED_ONLY = args.cleaned_only
+    global SAME_ONLY
+    SAME_ONLY = args.same_language_only
     if args.features:
         USE[:] = [FEATURES.index(n) for n in args.features.split(",")]
     records = [r for r in json.loads(args.records.read_text()) if r["variant"] == "after"]

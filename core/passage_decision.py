@@ -3,58 +3,56 @@
 Before this module the decision was always the best span's calibrated score (``Span.score``: cosine +
 term weight · term coverage) against one of four thresholds (:func:`core.passages.min_score`). Measured on
 cuad_natural and CUAD (bench/README.md, "Issue #20, third pass"), the score alone separates answerable
-questions from questions whose clause is absent poorly: held-out ROC AUC 0.73 (``-nat``), 0.62 (``-para``),
+questions from questions whose clause is absent poorly: held-out ROC AUC 0.75 (``-nat``), 0.61 (``-para``),
 0.64 (template). When the question names its document (retrieval searched inside it and the spans were
-scored without the naming words: ``cleaned``, :func:`core.passages.scoring_query`) the decision here is a
-logistic model (a linear rule) over evidence the product already computes:
+scored without the naming words: ``cleaned``, :func:`core.passages.scoring_query`), asks for a clause type
+the clause vocabulary recognises (``trace.clause_types``) and its best span is in the question's language,
+the decision here is a logistic model (a linear rule) over evidence the product already computes:
 
 * ``score``: the best span's calibrated score (as before);
-* ``cross``: the best span is in another language than the question;
-* ``clause_type``: the question asks for a clause type the clause vocabulary recognises
-  (``trace.clause_types``), and ``wording``: the best cosine of a span with that clause type's wording
+* ``wording``: the best cosine of a span with the wording of the clause type asked for
   (:func:`core.passages.clause_wording`) — a contract that holds the clause has a sentence worded like it;
 * ``synonyms``: the best term coverage of a span counting the bilingual vocabulary's same-language synonyms
   (:meth:`core.passage_terms.QuestionTerms.synonym_coverage`).
 
-Held out (5-fold cross-validation grouped by contract, a contract's four phrasings in one fold) its ROC AUC is
-0.86 / 0.72 / 0.82 on those sets (``bench/passages_decision.py``). The weights (:data:`WEIGHTS`) were then
-fitted by logistic regression (scikit-learn, in the benchmark, not at run time) on every such case of
-cuad_natural (``-nat``, ``-es``, ``-para``), the CUAD template cases and XQuAD-es (Spanish and English
-questions), label "the case is answerable"; the cut of each language group (:data:`BIAS`) is the lowest
-whose must-abstain cases answered are no more than the settings' thresholds answered there. B46 and the
-lab were never fitted on.
+Held out (5-fold cross-validation grouped by contract, a contract's four phrasings in one fold, 10
+partitions) its ROC AUC is 0.80 / 0.73 / 0.81 on those sets (``bench/passages_decision.py``). The weights
+(:data:`WEIGHTS`, :data:`BIAS`) were then fitted by logistic regression (scikit-learn, in the benchmark, not
+at run time) on every such case of cuad_natural (``-nat``, ``-para``), the CUAD template cases and XQuAD-es,
+label "the case is answerable", with the cut whose must-abstain cases answered are no more than the
+settings' threshold answered there. B46 and the lab were never fitted on.
 
-Other questions (not naming a document) keep the settings' thresholds: the dev sets hold too few of them
-with a clause type for the model to be fitted there, and the lab's and B46's cases sit within 0.02–0.03 of
-those thresholds on both sides (a model fitted on XQuAD moved them across).
+Other questions keep the settings' thresholds: questions not naming a document, or naming no clause type
+(the dev sets hold too few must-abstain ones for a model: one fitted there answered every such question),
+and questions answered across languages (a model there moved B46's English questions over the Spanish
+lease, and the lab's LAB-12, across their thresholds, which they sit within 0.03 of, and lowered
+XQuAD-es's English questions held out).
 
 Because ``score`` enters the model linearly with a positive weight, the decision is still "the best
 span's score against a threshold": the threshold of one question (:func:`threshold`) is where its logit
-crosses zero, given the rest of its evidence; ``trace.passage_threshold`` keeps that meaning (it may be
-low, even negative, when a span is worded like the clause the question asks for).
+crosses zero, given the rest of its evidence; ``trace.passage_threshold`` keeps that meaning. The score's
+weight is small beside the wording's (a span worded like the clause asked for is most of the evidence), so
+that threshold moves far with the wording: from below 0 (answered whatever the score) to above 1.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-FEATURES = ("score", "cross", "clause_type", "wording", "synonyms")
+FEATURES = ("score", "wording", "synonyms")
 """The evidence, in the order of :func:`features`."""
 
 TERM_WEIGHT = 0.5
 """The term weight of the calibrated score (``Settings.passages_term_weight``'s default)."""
 
-WEIGHTS: dict[str, float] = {"score": 1.7138, "cross": 0.3561, "clause_type": -5.0446, "wording": 7.1712,
-                              "synonyms": 1.2526}
-"""Logistic-regression weights per feature (raw units), fitted by ``bench/passages_decision.py --final
---features score,cross,clause_type,wording,synonyms --per-group --cleaned-only`` (2026-12-02; over the 50
-cross-validation folds: score 1.75 ± 0.56, cross 0.35 ± 0.12, clause_type −4.92 ± 0.40, wording 7.02 ± 0.96,
-synonyms 1.25 ± 0.35)."""
+WEIGHTS: dict[str, float] = {"score": 0.9071, "wording": 9.8963, "synonyms": 1.8560}
+"""Logistic-regression weights per feature (raw units), fitted by ``bench/passages_decision.py records.json
+--features score,wording,synonyms --per-group --cleaned-only --same-language-only --final`` (2026-12-02;
+over the 50 cross-validation folds: score 0.94 ± 0.62, wording 9.88 ± 0.91, synonyms 1.84 ± 0.34)."""
 
-BIAS: dict[bool, float] = {False: 0.5707, True: 1.4556}
-"""Per language group (``cross``: the best span in another language than the question), the intercept minus
-the logit of the group's probability cut (0.535 same language, 0.322 across languages): answer when the
-logit ≥ 0."""
+BIAS = -5.2888
+"""The intercept (−5.3969) minus the logit of the chosen probability cut (0.473): answer when the logit ≥ 0
+(over the folds the cut was 0.471 ± 0.051)."""
 
 
 @dataclass(frozen=True)
@@ -77,28 +75,31 @@ class SpanEvidence:
         return self.cos + term_weight * self.terms
 
 
-def features(spans: list[SpanEvidence], *, clause_type: bool, term_weight: float = TERM_WEIGHT) -> list[float]:
+def applies(*, cleaned: bool, clause_type: bool, cross: bool) -> bool:
+    """Whether the model decides: the question names its document (``cleaned``), asks for a clause type
+    the vocabulary recognises and its best span is in its language (module docstring)."""
+    return cleaned and clause_type and not cross
+
+
+def features(spans: list[SpanEvidence], *, term_weight: float = TERM_WEIGHT) -> list[float]:
     """The evidence vector of one question, in :data:`FEATURES` order; score −1 without spans.
 
     Args:
-        spans: the question's scored spans (any order).
-        clause_type: the question asks for a clause type the vocabulary recognises (``trace.clause_types``).
+        spans: the question's scored spans (any order), ``cos_wording`` against the clause type asked for.
     """
     if not spans:
-        return [-1.0, 0.0, float(clause_type), 0.0, 0.0]
+        return [-1.0, 0.0, 0.0]
     top = max(spans, key=lambda s: s.score(term_weight))
     return [
         top.score(term_weight),
-        float(top.cross),
-        float(clause_type),
-        max(s.cos_wording for s in spans) if clause_type else 0.0,
+        max(s.cos_wording for s in spans),
         max((s.terms if s.syn is None else s.syn) for s in spans),
     ]
 
 
 def logit(values: list[float]) -> float:
     """The model's logit for an evidence vector (:func:`features`): answer when ≥ 0."""
-    return BIAS[bool(values[1])] + sum(WEIGHTS[n] * v for n, v in zip(FEATURES, values))
+    return BIAS + sum(WEIGHTS[n] * v for n, v in zip(FEATURES, values))
 
 
 def threshold(values: list[float]) -> float:

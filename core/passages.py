@@ -29,7 +29,10 @@ the page. When the best span scores below :attr:`Settings.passages_min_score` th
 is an abstention (``NO_EVIDENCE``) with what was searched, as for a model answer
 (:attr:`Settings.passages_min_score_scoped` when the spans were scored against the question
 without its document's names, :func:`min_score`); the thresholds' calibration is in
-``bench/passages.py`` and ``bench/README.md``. Such an abstention never hides what was found
+``bench/passages.py`` and ``bench/README.md``. For a question that names its document the threshold
+comes from more evidence than the score (:func:`decision_threshold`, :mod:`core.passage_decision`:
+the clause type asked for and whether a span is worded like it, synonyms, the language; issue #20
+third pass). Such an abstention never hides what was found
 (issue #20): the :data:`WEAK_MAX` closest spans, verified like any passage, are its
 ``candidates`` (:class:`core.types.WeakPassage`), shown marked as weak — not citations.
 
@@ -340,20 +343,21 @@ def decision_threshold(settings: Settings, spans: list[Span], *, cleaned: bool, 
     """The score the best of ``spans`` must reach for the passages answer to answer rather than abstain.
 
     The best span's language decides the scale its score is on (a workspace may mix languages). For a
-    question scored without its document's names (``cleaned``) and ``settings.passages_decision ==
+    question scored without its document's names (``cleaned``) that asks for a clause type whose wording
+    is known (``clause_type``), its best span in its language, and ``settings.passages_decision ==
     "evidence"``: the threshold of :func:`core.passage_decision.threshold`, from the evidence of every
-    span (``clause_type``: the question asks for a clause type whose wording is known); otherwise
-    :func:`min_score`. ``spans`` empty: :func:`min_score`'s threshold (nothing to answer with anyway).
+    span; otherwise :func:`min_score`. ``spans`` empty: :func:`min_score`'s threshold (nothing to answer with anyway).
     """
     top = max(spans, key=lambda sp: sp.score, default=None)
     cross = top is not None and is_cross_language(question, top.chunk)
-    if top is None or not cleaned or settings.passages_decision != "evidence":
-        return min_score(settings, cleaned=cleaned, cross=cross)
     from core import passage_decision as pd
 
+    if top is None or settings.passages_decision != "evidence" or not pd.applies(
+            cleaned=cleaned, clause_type=clause_type, cross=cross):
+        return min_score(settings, cleaned=cleaned, cross=cross)
     evidence = [pd.SpanEvidence(cos=s.cosine, terms=s.terms, syn=s.synonyms, cos_wording=s.cos_wording,
-                                rank=s.rank, cross=s is top and cross) for s in spans]
-    return pd.threshold(pd.features(evidence, clause_type=clause_type, term_weight=settings.passages_term_weight))
+                                rank=s.rank) for s in spans]
+    return pd.threshold(pd.features(evidence, term_weight=settings.passages_term_weight))
 
 
 def clause_wording(clause_types: list[str]) -> list[str]:
