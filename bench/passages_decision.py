@@ -5,7 +5,12 @@ Reads the records of ``bench/passages_natural.py`` (``--out records.json``: ever
 the lab, each with its scored spans and the retriever's evidence) and compares, held out, the decision of
 the app before this pass (the best span's calibrated score against the settings' four thresholds) with a
 logistic regression over the evidence of :func:`core.passage_decision.features` (scikit-learn, fitted
-here; the app carries only its weights).
+here — scikit-learn comes installed with sentence-transformers, as for bench/support.py; the app carries
+only the weights, so it is no dependency of the app).
+
+The app's configuration (``core.passage_decision``): ``--features score,wording,synonyms --per-group
+--cleaned-only --same-language-only`` — the model decides only for questions that name their document, ask
+for a clause type and are answered in their own language; the others keep the settings' thresholds.
 
 Cross-validation: 5 folds grouped by document (a CUAD contract's four phrasings and an XQuAD article's two
 languages in one fold), 10 partitions; B46 and the lab are never fitted on (judged with every fold's model:
