@@ -94,6 +94,7 @@ def collect(shared: Path, index_dir: Path, limit: int | None, only: set[str] | N
         ("cuad_nat", nat, nat / "cases_nat.jsonl", None),
         ("cuad_para", nat, nat / "cases_para.jsonl", None),
         ("cuad", nat, corpora / "cuad" / "cases.jsonl", None),
+        ("lab", shared / "eval" / "lab", shared / "eval" / "lab" / "cases.jsonl", None),  # checked, never fitted on
     ]
     records: list[dict] = []
     opened: dict[str, dict] = {}
@@ -131,7 +132,11 @@ def collect(shared: Path, index_dir: Path, limit: int | None, only: set[str] | N
                                                               else case.case_id),
                     "question": question, "query": query, "cleaned": query != question,
                     "cross": detect_language(query) != doc_lang,  # as core.passages.is_cross_language
-                    "gold": gold, "retrieved": [quote_retrieved(q, chunks) for q in gold]}
+                    "gold": gold, "retrieved": [quote_retrieved(q, chunks) for q in gold],
+                    # case-level evidence for the answer/abstain decision (core.passage_decision)
+                    "clause_types": list(trace.clause_types or []), "scoped": bool(trace.scope.doc_ids),
+                    "fused": [s.score for s in ranked],
+                    "bm25_rank": [s.bm25_rank for s in ranked], "dense_rank": [s.dense_rank for s in ranked]}
             sentences = {c.chunk_id: sentence_spans(c.text, c.lang) for c in chunks}
             # one scoring, as the app does it (core.passages.passages_answer); "before" orders the shown
             # spans by their score (the app at the start of issue #20's second pass), "after" by

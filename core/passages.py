@@ -29,7 +29,10 @@ the page. When the best span scores below :attr:`Settings.passages_min_score` th
 is an abstention (``NO_EVIDENCE``) with what was searched, as for a model answer
 (:attr:`Settings.passages_min_score_scoped` when the spans were scored against the question
 without its document's names, :func:`min_score`); the thresholds' calibration is in
-``bench/passages.py`` and ``bench/README.md``. Such an abstention never hides what was found
+``bench/passages.py`` and ``bench/README.md``. For a question that names its document the threshold
+comes from more evidence than the score (:func:`decision_threshold`, :mod:`core.passage_decision`:
+the clause type asked for and whether a span is worded like it, synonyms, the language; issue #20
+third pass). Such an abstention never hides what was found
 (issue #20): the :data:`WEAK_MAX` closest spans, verified like any passage, are its
 ``candidates`` (:class:`core.types.WeakPassage`), shown marked as weak — not citations.
 
@@ -44,16 +47,20 @@ shown only when the verifier finds it exactly where it is cited.
 
 from __future__ import annotations
 
-import threading
 import time
-from collections import OrderedDict
 from collections.abc import Callable, Generator
-from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
 
 from core.errors import Cancelled
+from core.passage_vectors import (  # noqa: F401  (re-exported: tests and benchmarks use them)
+    _embed_default,
+    _sentence_vectors,
+    _SentenceVectors,
+    _threads_lock,
+    _torch_threads,
+)
 from core.sentences import MAX_PAIR_CHARS, MIN_WORDS, sentence_spans  # noqa: F401  (re-exported)
 from core.settings import Settings
 from core.types import (
@@ -165,105 +172,6 @@ class Span:
         a chunk may cross a page break, :meth:`core.types.Chunk.page_spans`)."""
         first = self.chunk.page_spans(self.start, self.end)[0]
         return first.page, first.start, first.end
-
-
-_threads_lock = threading.Lock()
-
-
-@contextmanager
-def _torch_threads(n: int | None):
-    """Run the block with ``n`` torch intra-op threads, then restore the previous count.
-
-    Serialized by a lock so that two scorings never restore each other's value. Torch's
-    setting is process-wide: an indexing embed running meanwhile in another engine thread
-    uses ``n`` threads for those milliseconds.
-    """
-    if n is None:
-        yield
-        return
-    import torch
-
-    with _threads_lock:
-        before = torch.get_num_threads()
-        if before == n:
-            yield
-            return
-        torch.set_num_threads(n)
-        try:
-            yield
-        finally:
-            torch.set_num_threads(before)
-
-
-class _SentenceVectors:
-    """Vectors of sentences already embedded in this process, LRU-bounded (``size`` entries of 384
-    floats: 4,096 are ~6 MB), keyed by the embedding model object and the text.
-
-    A session asks several questions about the same documents and their best chunks come back
-    (a contract's definitions, its preamble): their sentences are embedded once. Our own few
-    lines over ``OrderedDict`` (the stdlib's ``functools.lru_cache`` memoizes one call, not the
-    texts of a batch).
-    """
-
-    def __init__(self, size: int = 4096) -> None:
-        self._items: OrderedDict[tuple[int, str], np.ndarray] = OrderedDict()
-        self._lock = threading.Lock()
-        self._size = size
-
-    def get(self, model, texts: list[str]) -> list[np.ndarray | None]:
-        with self._lock:
-            out = []
-            for text in texts:
-                vec = self._items.get((id(model), text))
-                if vec is not None:
-                    self._items.move_to_end((id(model), text))
-                out.append(vec)
-            return out
-
-    def put(self, model, texts: list[str], vecs: np.ndarray) -> None:
-        with self._lock:
-            for text, vec in zip(texts, vecs):
-                self._items[(id(model), text)] = vec
-            while len(self._items) > self._size:
-                self._items.popitem(last=False)
-
-    def clear(self) -> None:
-        with self._lock:
-            self._items.clear()
-
-
-_sentence_vectors = _SentenceVectors()
-
-
-def _embed_default(question: str, texts: list[str], threads: int | None,
-                   cache: bool = True) -> tuple[np.ndarray, np.ndarray]:
-    """The question's and ``texts``' vectors from the workspace embedding model, ``(384,)`` and
-    ``(len(texts), 384)``, L2-normalized.
-
-    Sentences embedded before in this process come from :data:`_sentence_vectors` (``cache``);
-    the others are embedded in one encode call with the question when the model encodes queries
-    and texts alike (sentence-transformers prompts ``query`` and ``text`` equal, as
-    all-MiniLM-L6-v2's empty ones): every forward pass has a fixed cost, large on a loaded CPU.
-    Otherwise, or for a stand-in without that attribute, the query goes through
-    ``get_query_embedding``.
-    """
-    from core.store import get_embedder
-
-    model = get_embedder()
-    known = _sentence_vectors.get(model, texts) if cache else [None] * len(texts)
-    todo = [t for t, v in zip(texts, known) if v is None]
-    prompts = getattr(getattr(model, "_model", None), "prompts", None)
-    with _torch_threads(threads):
-        if isinstance(prompts, dict) and prompts.get("query", "") == prompts.get("text", ""):
-            vecs = np.asarray(model.get_text_embedding_batch([question, *todo]), dtype=np.float32)
-            q_vec, new = vecs[0], vecs[1:]
-        else:
-            q_vec = np.asarray(model.get_query_embedding(question), dtype=np.float32)
-            new = np.asarray(model.get_text_embedding_batch(todo), dtype=np.float32) if todo else np.zeros((0, 0))
-    if cache and todo:
-        _sentence_vectors.put(model, todo, new)
-    fresh = iter(new)
-    return q_vec, np.asarray([v if v is not None else next(fresh) for v in known], dtype=np.float32)
 
 
 def candidate_units(units: list[tuple[Chunk, int, int]], coverage: list[float],
@@ -430,6 +338,28 @@ def min_score(settings: Settings, cleaned: bool, cross: bool = False) -> float:
     return settings.passages_min_score_scoped if cleaned else settings.passages_min_score
 
 
+def decision_threshold(settings: Settings, spans: list[Span], *, cleaned: bool, question: str,
+                       clause_type: bool) -> float:
+    """The score the best of ``spans`` must reach for the passages answer to answer rather than abstain.
+
+    The best span's language decides the scale its score is on (a workspace may mix languages). For a
+    question scored without its document's names (``cleaned``) that asks for a clause type whose wording
+    is known (``clause_type``), its best span in its language, and ``settings.passages_decision ==
+    "evidence"``: the threshold of :func:`core.passage_decision.threshold`, from the evidence of every
+    span; otherwise :func:`min_score`. ``spans`` empty: :func:`min_score`'s threshold (nothing to answer with anyway).
+    """
+    top = max(spans, key=lambda sp: sp.score, default=None)
+    cross = top is not None and is_cross_language(question, top.chunk)
+    from core import passage_decision as pd
+
+    if top is None or settings.passages_decision != "evidence" or not pd.applies(
+            cleaned=cleaned, clause_type=clause_type, cross=cross):
+        return min_score(settings, cleaned=cleaned, cross=cross)
+    evidence = [pd.SpanEvidence(cos=s.cosine, terms=s.terms, syn=s.synonyms, cos_wording=s.cos_wording,
+                                rank=s.rank) for s in spans]
+    return pd.threshold(pd.features(evidence, term_weight=settings.passages_term_weight))
+
+
 def clause_wording(clause_types: list[str]) -> list[str]:
     """The wording contracts use for each clause type id of ``clause_types`` (``trace.clause_types``,
     :class:`core.clauses.ClauseType`), unknown ids skipped; ``[]`` when the vocabulary cannot be read."""
@@ -533,9 +463,8 @@ def passages_answer(
                         threads=SCORING_THREADS, wording=clause_wording(trace.clause_types))
     top = max(spans, key=lambda sp: sp.score, default=None)
     best = top.score if top is not None else None
-    # the best span's language decides the scale its score is on (a workspace may mix languages)
-    threshold = min_score(settings, cleaned=scored != query,
-                          cross=top is not None and is_cross_language(scored, top.chunk))
+    threshold = decision_threshold(settings, spans, cleaned=scored != query, question=scored,
+                                   clause_type=bool(clause_wording(trace.clause_types)))
     # The threshold decides whether the spans answer; once the best span passes it, the next ones are
     # shown ordered by score whatever their own (on CUAD the gold clause was the best span in a
     # minority of cases: 22 of 103 gold quotes shown with this rule, 5 with the threshold as a floor).

@@ -152,7 +152,8 @@ def test_spans_are_scored_against_the_question_without_its_document_names(ws) ->
     question = ("What does the Standards for Security Categorization of Federal Information say about "
                 "the potential impact levels?")
     # which span is best, not whether to abstain
-    answer = _passages(ws, question, passages_min_score=-1.0, passages_min_score_scoped=-0.5)
+    answer = _passages(ws, question, passages_min_score=-1.0, passages_min_score_scoped=-0.5,
+                       passages_decision="score")
     scope = answer.trace.scope
     assert scope.method == "named" and scope.doc_ids == ["matter/fips199.pdf"]
     assert scope.query == "What does say about the potential impact levels?"
