@@ -145,10 +145,14 @@ def format_answer(answer: Answer) -> str:
             lines.append(f"{WEAK_HEADER}:")
             lines.append("  (the closest the documents hold, under the score a passage needs to answer; "
                          "\u00bb \u00ab mark the closest sentences inside their clause)")
-            for n, weak in enumerate(answer.abstention.candidates, 1):
-                text = marked_text(weak.context) if weak.context else " ".join(weak.text.split())
-                lines.append(f"  (weak {n}) \u201c{text}\u201d \u2014 {weak.doc_id}, page {weak.page} "
-                             f"(score {weak.score:.2f})")
+            weak = answer.abstention.candidates
+            for group in same_clause_groups([w.context for w in weak]):
+                first = weak[group[0]]
+                text = marked_text(first.context) if first.context else " ".join(first.text.split())
+                numbers = ", ".join(str(i + 1) for i in group)
+                scores = ", ".join(f"{weak[i].score:.2f}" for i in group)
+                lines.append(f"  (weak {numbers}) \u201c{text}\u201d \u2014 {first.doc_id}, page {first.page} "
+                             f"(score {scores})")
     else:
         if answer.kind == "passages":
             from core.passages import PASSAGES_HEADER
@@ -165,18 +169,25 @@ def format_answer(answer: Answer) -> str:
                          "passages show it.)")
         n = 0
         notes: list[str] = []
-        for claim in answer.claims:
+        shown_with: dict[int, list[int]] = {}  # passages answer: claim index -> citation numbers of its clause
+        if answer.kind == "passages":
+            for group in same_clause_groups([c.context for c in answer.claims]):
+                shown_with[group[0]] = group
+        for index, claim in enumerate(answer.claims):
             marks = []
             for cit in claim.citations:
                 n += 1
                 marks.append(f"[{n}]")
                 notes.append(f"[{n}] {cit.doc_id}, {cit.cited_page} ({cit.match.value}): \u201c{cit.quote}\u201d")
             if answer.kind == "passages":  # the passage is its own quote: say where it is, once
+                notes.pop()
+                if index not in shown_with:  # its clause was printed with an earlier passage's
+                    continue
                 cit = claim.citations[0]
                 # the clause the passage sits in, its matching sentences between » « (small-to-big)
                 text = marked_text(claim.context) if claim.context else " ".join(claim.text.split())
+                marks = [f"[{i + 1}]" for i in shown_with[index]]
                 lines.append(f"{''.join(marks)} \u201c{text}\u201d \u2014 {cit.doc_id}, {cit.cited_page}")
-                notes.pop()
                 continue
             lines.append(f"{'  - ' if answer.conflicting_evidence else ''}{claim.text} {''.join(marks)}")
             if claim.warning is not None:
@@ -192,6 +203,20 @@ def format_answer(answer: Answer) -> str:
         lines.append("")
         lines.append(f"(model: {answer.trace.backend}, {answer.trace.model})")
     return "\n".join(lines)
+
+
+def same_clause_groups(contexts: list) -> list[list[int]]:
+    """Indices of passages grouped by the clause they are shown in, first occurrence order.
+
+    ``contexts``: each passage's :class:`core.types.PassageContext` or None. Passages of one chunk
+    whose clauses overlap share one context highlighting all of them (core.passage_context
+    .attach_contexts); printing it once per passage showed the same clause twice (tryout,
+    2026-12-02). A passage without a context is its own group."""
+    groups: dict[object, list[int]] = {}
+    for i, ctx in enumerate(contexts):
+        key = (ctx.chunk_id, ctx.start, ctx.end) if ctx is not None else ("", i, i)
+        groups.setdefault(key, []).append(i)
+    return list(groups.values())
 
 
 def show_claim(event) -> None:

@@ -131,7 +131,25 @@ def test_under_the_threshold_the_closest_passages_are_shown_as_weak(b46) -> None
         assert weak.viewer_citation().match == MatchKind.exact
     assert any("ninety (90) days" in t for t in _on_screen(answer))
     out = format_answer(answer)
-    assert WEAK_HEADER in out and "(weak 1)" in out and "ninety (90) days" in out
+    assert WEAK_HEADER in out and "(weak 1" in out and "ninety (90) days" in out
+    # each clause printed once, every weak passage numbered in it
+    weak_lines = [line for line in out.splitlines() if line.startswith("  (weak ")]
+    clauses = [line.split("\u201c", 1)[1].rsplit("\u201d", 1)[0] for line in weak_lines]
+    assert len(clauses) == len(set(clauses))
+    numbers = [int(n) for line in weak_lines for n in line[len("  (weak "):line.index(")")].split(", ")]
+    assert sorted(numbers) == list(range(1, len(ab.candidates) + 1))
+
+
+def test_passages_sharing_a_clause_are_grouped_so_the_cli_prints_it_once() -> None:
+    """Two weak passages in one clause printed the same clause twice (tryout, 2026-12-02)."""
+    from core.cli_format import same_clause_groups
+    from core.types import PassageContext
+
+    clause = PassageContext(chunk_id="a.pdf#3", text="9. Term. One year. Renewable.", start=10, end=39,
+                            highlights=[(0, 18), (19, 29)])
+    other = PassageContext(chunk_id="a.pdf#4", text="10. Notices.", start=0, end=12)
+    same = clause.model_copy()
+    assert same_clause_groups([clause, other, same, None, None]) == [[0, 2], [1], [3], [4]]
 
 
 def test_an_answer_with_no_candidate_at_all_says_so(b46, monkeypatch) -> None:
