@@ -144,7 +144,8 @@ class _Judge:
         # Judged as delivered: each chunk with its bounded continuation (core.small_to_big). The chunks as
         # stored are judged too, since an extension only adds text: a long quote that 80 % coverage found
         # in them stays found although the extended chunks are longer than it.
-        delivered_chunks = deliver(ws.manifest, plain)
+        # A passages answer (no model) is handed the chunks as stored: nothing was added to judge.
+        delivered_chunks = plain if answer is not None and answer.kind == "passages" else deliver(ws.manifest, plain)
         fuzzy = self.settings.fuzzy_threshold
 
         def held(q: str, n: int | None = None) -> bool:

@@ -29,7 +29,7 @@ from core.prompts import (
     user_message,
 )
 from core.settings import Settings
-from core.small_to_big import deliver, deliver_in_budget
+from core.small_to_big import deliver_in_budget
 from core.followup import (  # noqa: F401 - re-exported: callers import them from here
     FALLBACK_FORM,
     MAX_HISTORY_TURNS,
@@ -515,7 +515,7 @@ def answer_question(
             answer.kind = "passages"
             return answer
         answer = yield from passages_answer(workspace, question, standalone, settings, trace,
-                                            deliver(workspace.manifest, [s.chunk for s in ranked]), abstain, cancel)
+                                            [s.chunk for s in ranked], abstain, cancel)
         name_duplicates(workspace, answer.claims, trace.duplicates)
         finish()
         return answer
