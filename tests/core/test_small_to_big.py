@@ -59,3 +59,46 @@ def test_a_chunk_that_ends_its_sentence_is_delivered_as_it_is() -> None:
     ends = next(i for i, c in enumerate(chunks) if c.text.endswith("resolve the amount in default."))
     assert extend_chunk(chunks[ends], None, chunks[ends + 1]) is chunks[ends]
     assert extend_chunk(chunks[ends], None, chunks[ends + 1], bound=0) is chunks[ends]
+
+
+def test_delivery_reads_neighbours_from_the_store_and_keeps_to_the_token_budget(tmp_path) -> None:
+    import shutil
+
+    from core.pipeline import index_folders, run
+    from core.settings import Settings
+    from core.small_to_big import deliver, deliver_in_budget, neighbours
+    from core.store import Workspace
+    from tests.conftest import data_home
+
+    folder = tmp_path / "docs" / "jv"
+    folder.mkdir(parents=True)
+    shutil.copy(MJ, folder / "mj.pdf")
+    with data_home(tmp_path / "home"):
+        ws = Workspace("jv", Settings(chunk_tokens=120, chunk_overlap_tokens=0))
+        run(index_folders(ws, [folder]))
+        ids = ws.manifest.chunk_ids()
+        chunks = ws.get_chunks(ids)
+        near = neighbours(ws.manifest, ids)
+        # neighbours are the store's order within the document: each chunk is its next one's previous
+        for cid, (_, nxt) in near.items():
+            if nxt is not None:
+                assert near[nxt.chunk_id][0].chunk_id == cid
+        runs_on = [c for c in chunks.values() if extend_chunk(c, *near[c.chunk_id]) is not c]
+        assert runs_on  # small chunks without overlap: some end inside a sentence
+        cut = runs_on[0]
+        [new] = deliver(ws.manifest, [cut])
+        assert new == extend_chunk(cut, *near[cut.chunk_id]) and new.text != cut.text and cut.text in new.text
+        # the delivered text is the PDF's own text, page by page
+        pages = {p.page: p.text for p in parse_file(folder / "mj.pdf").pages}
+        assert SEGMENT_SEP.join(pages[s.page][s.start : s.end] for s in new.spans()) == new.text
+
+        def count(text: str) -> int:
+            return len(text) // 4
+
+        extra = count(new.text) - count(cut.text)
+        # the extension fits: delivered, and its tokens counted
+        got, used = deliver_in_budget(ws.manifest, [cut], count, 1000, 1000 + extra)
+        assert got == [new] and used == 1000 + extra
+        # one token short: the chunk is delivered as stored, nothing pushed out
+        got, used = deliver_in_budget(ws.manifest, [cut], count, 1000, 1000 + extra - 1)
+        assert got == [cut] and used == 1000
