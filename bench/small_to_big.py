@@ -97,7 +97,8 @@ def case_hits(report: dict, index: Path, bound: int) -> tuple[dict[str, list[boo
         # The evaluator's own verdict on the chunks as they are stays (appending text never removes any): a
         # quote counts when the report had it in the top k, or when the extended top k holds it.
         base = c["gold_retrieved_top_k"] or [False] * len(case["gold_quotes"])
-        out[c["case_id"]] = [ok or (bound > 0 and quote_retrieved(q, units)) for q, ok in zip(case["gold_quotes"], base)]
+        out[c["case_id"]] = [ok or (bound > 0 and quote_retrieved(q, units))
+                             for q, ok in zip(case["gold_quotes"], base)]
         added.append(plus)
     return out, added
 

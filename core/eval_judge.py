@@ -51,11 +51,12 @@ class CaseResult(BaseModel):
     must_abstain: bool
     status: str = Field("", description="answered | partial | abstained; '' in retrieval mode or when missing.")
     delivered: list[str] = Field(default_factory=list, description="Chunk ids delivered (rank order).")
-    gold_retrieved: list[bool] = Field(default_factory=list, description="Per gold quote: in the delivered chunks, each with its bounded continuation "
+    gold_retrieved: list[bool] = Field(
+        default_factory=list, description="Per gold quote: in the delivered chunks, each with its bounded continuation "
         "(core.small_to_big: the rest of a sentence cut at the chunk's ends, at most CONTINUATION_CHARS a side).")
     gold_retrieved_top_k: list[bool] = Field(
-        default_factory=list, description="Per gold quote: in the first k delivered chunks (k = settings.top_k), each with its "
-        "bounded continuation as delivered (recall@k counts k retrieved chunks, not k + neighbours).")
+        default_factory=list, description="Per gold quote: in the first k delivered chunks (k = settings.top_k), each "
+        "with its bounded continuation as delivered (recall@k counts k retrieved chunks, not k + neighbours).")
     scope: list[str] = Field(default_factory=list, description="Doc ids the question was searched in (empty = all).")
     scope_method: str = Field("", description="How the scope was chosen (trace.scope.method).")
     gold_cited: list[bool] = Field(default_factory=list)

@@ -108,8 +108,8 @@ def neighbours(manifest: Manifest, chunk_ids: list[str]) -> dict[str, tuple[Chun
     if not chunk_ids:
         return {}
     with manifest.connect() as db:
-        rows = db.execute(f"SELECT chunk_id, doc_id, ord FROM chunks WHERE chunk_id IN ({','.join('?' * len(chunk_ids))})",
-                          chunk_ids).fetchall()
+        marks = ",".join("?" * len(chunk_ids))
+        rows = db.execute(f"SELECT chunk_id, doc_id, ord FROM chunks WHERE chunk_id IN ({marks})", chunk_ids).fetchall()
         wanted: dict[str, tuple[str | None, str | None]] = {}
         for cid, doc, o in rows:
             near = dict(db.execute("SELECT ord, chunk_id FROM chunks WHERE doc_id = ? AND ord IN (?, ?)",
@@ -137,8 +137,10 @@ def deliver(manifest: Manifest, chunks: list[Chunk], bound: int = CONTINUATION_C
     return out
 
 
-def deliver_in_budget(manifest: Manifest, chunks: list[Chunk], count_tokens: Callable[[str], int],
-                      prompt_tokens: int, budget_tokens: int, bound: int = CONTINUATION_CHARS) -> tuple[list[Chunk], int]:
+def deliver_in_budget(
+    manifest: Manifest, chunks: list[Chunk], count_tokens: Callable[[str], int], prompt_tokens: int,
+    budget_tokens: int, bound: int = CONTINUATION_CHARS,
+) -> tuple[list[Chunk], int]:
     """:func:`deliver` inside a prompt's token budget: ``chunks`` already fit in ``prompt_tokens`` (tokens, as
     counted by ``count_tokens`` over :func:`core.prompts.render_chunk`); each extension is kept, in rank
     order, only while the prompt stays within ``budget_tokens``. Returns (chunks, prompt tokens)."""
