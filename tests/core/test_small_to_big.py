@@ -102,3 +102,45 @@ def test_delivery_reads_neighbours_from_the_store_and_keeps_to_the_token_budget(
         # one token short: the chunk is delivered as stored, nothing pushed out
         got, used = deliver_in_budget(ws.manifest, [cut], count, 1000, 1000 + extra - 1)
         assert got == [cut] and used == 1000
+
+
+def test_the_model_is_handed_the_continuation_and_a_quote_across_the_join_verifies(tmp_path, scripted) -> None:
+    import json
+    import shutil
+
+    from core.pipeline import answer_question, index_folders, run
+    from core.settings import Settings
+    from core.store import Workspace
+    from tests.conftest import data_home
+
+    folder = tmp_path / "docs" / "jv"
+    folder.mkdir(parents=True)
+    shutil.copy(MJ, folder / "mj.pdf")
+    seen: dict[str, str] = {}
+
+    def script(chunks: dict[str, str]) -> str:
+        # cite, in the first delivered chunk that was extended, the words around the end of its stored text
+        stored = ws.get_chunks(list(chunks))
+        cid = next(c for c, text in chunks.items() if text != stored[c].text and text.startswith(stored[c].text))
+        old, new = stored[cid].text, chunks[cid]
+        quote = " ".join(old.split()[-6:] + new[len(old):].split()[:8])
+        seen.update(chunk_id=cid, quote=quote, added=new[len(old):])
+        return json.dumps({
+            "answer_found": True, "complete_answer": True, "conflicting_evidence": False, "missing": "",
+            "claims": [{"text": "The annual report lists these documents.",
+                        "citations": [{"chunk_id": cid, "quote": quote}]}],
+        })
+
+    with data_home(tmp_path / "home"):
+        settings = Settings(chunk_tokens=120, chunk_overlap_tokens=0, check_facts=False, support_check="off")
+        ws = Workspace("jv", settings)
+        run(index_folders(ws, [folder]))
+        answer = run(answer_question(ws, "What must the annual report to the Participants contain?", settings,
+                                     backend=scripted(script)))
+    assert seen, "no delivered chunk was extended"
+    assert answer.status == "answered", answer
+    cit = answer.claims[0].citations[0]
+    assert cit.chunk_id == seen["chunk_id"]
+    # the verified quote reaches into the added text, and it is the PDF's own text at the cited place
+    assert " ".join(seen["added"].split()[:3]) in " ".join(cit.quote.split())
+    assert cit.rects
