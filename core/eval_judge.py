@@ -14,6 +14,7 @@ from pydantic import BaseModel, Field
 
 from core.eval_cases import EvalCase
 from core.eval_passages import covered_by, judge_passages
+from core.small_to_big import deliver
 from core.normalize import normalized
 from core.settings import Settings
 from core.store import Workspace
@@ -50,9 +51,12 @@ class CaseResult(BaseModel):
     must_abstain: bool
     status: str = Field("", description="answered | partial | abstained; '' in retrieval mode or when missing.")
     delivered: list[str] = Field(default_factory=list, description="Chunk ids delivered (rank order).")
-    gold_retrieved: list[bool] = Field(default_factory=list, description="Per gold quote: in the delivered chunks.")
+    gold_retrieved: list[bool] = Field(
+        default_factory=list, description="Per gold quote: in the delivered chunks, each with its bounded continuation "
+        "(core.small_to_big: the rest of a sentence cut at the chunk's ends, at most CONTINUATION_CHARS a side).")
     gold_retrieved_top_k: list[bool] = Field(
-        default_factory=list, description="Per gold quote: in the first k delivered chunks (k = settings.top_k).")
+        default_factory=list, description="Per gold quote: in the first k delivered chunks (k = settings.top_k), each "
+        "with its bounded continuation as delivered (recall@k counts k retrieved chunks, not k + neighbours).")
     scope: list[str] = Field(default_factory=list, description="Doc ids the question was searched in (empty = all).")
     scope_method: str = Field("", description="How the scope was chosen (trace.scope.method).")
     gold_cited: list[bool] = Field(default_factory=list)
@@ -137,16 +141,24 @@ class _Judge:
             if any(doc.endswith(f) for f in case.forbidden_docs):
                 result.forbidden.append(cid)
         chunks = ws.get_chunks(delivered)
-        delivered_chunks = [chunks[c] for c in delivered if c in chunks]
+        plain = [chunks[c] for c in delivered if c in chunks]
+        # Judged as delivered: each chunk with its bounded continuation (core.small_to_big). The chunks as
+        # stored are judged too, since an extension only adds text: a long quote that 80 % coverage found
+        # in them stays found although the extended chunks are longer than it.
+        # A passages answer (no model) is handed the chunks as stored: nothing was added to judge.
+        delivered_chunks = plain if answer is not None and answer.kind == "passages" else deliver(ws.manifest, plain)
+        fuzzy = self.settings.fuzzy_threshold
+
+        def held(q: str, n: int | None = None) -> bool:
+            return quote_retrieved(q, delivered_chunks[:n], fuzzy) or quote_retrieved(q, plain[:n], fuzzy)
+
         # A missing answer tells nothing about retrieval: the case counts only as missing.
         answerable = not case.must_abstain and bool(case.gold_quotes) and not missing_answer
         if answerable:
-            result.gold_retrieved = [
-                quote_retrieved(q, delivered_chunks, self.settings.fuzzy_threshold) for q in case.gold_quotes
-            ]
-            top = delivered_chunks[: self.settings.top_k]
+            result.gold_retrieved = [held(q) for q in case.gold_quotes]
+            k = self.settings.top_k
             result.gold_retrieved_top_k = [
-                ok and (len(delivered_chunks) <= len(top) or quote_retrieved(q, top, self.settings.fuzzy_threshold))
+                ok and (len(delivered_chunks) <= k or held(q, k))
                 for q, ok in zip(case.gold_quotes, result.gold_retrieved)
             ]
         if trace is not None:

@@ -56,7 +56,9 @@ def compute_metrics(results: list[CaseResult], mode: Mode, k: int,
     quotes = [ok for r in answerable for ok in (r.gold_retrieved_top_k or r.gold_retrieved)]
     delivered = [ok for r in answerable for ok in r.gold_retrieved]
     m: dict[str, Metric] = {
-        "recall_at_k": Metric(name=f"recall@{k} (gold quotes)", numerator=sum(quotes), denominator=len(quotes),
+        # recall@k: the k retrieved chunks as delivered, each with its bounded continuation
+        # (core.small_to_big.CONTINUATION_CHARS characters at most on each side), judged by eval_judge
+        "recall_at_k": Metric(name=f"recall@{k} (gold quotes, chunks with their continuation)", numerator=sum(quotes), denominator=len(quotes),
                               unit="gold quotes", target="1.0 on the lab"),
         "recall_delivered": Metric(name="recall, all delivered chunks (more when a question names its document)",
                                    numerator=sum(delivered), denominator=len(delivered), unit="gold quotes"),

@@ -29,6 +29,7 @@ from core.prompts import (
     user_message,
 )
 from core.settings import Settings
+from core.small_to_big import deliver_in_budget
 from core.followup import (  # noqa: F401 - re-exported: callers import them from here
     FALLBACK_FORM,
     MAX_HISTORY_TURNS,
@@ -295,6 +296,7 @@ def _run_round(
     answer_tokens = settings.answer_tokens if backend.name != "embedded" else settings.embedded_answer_tokens
     budget = backend.context_window - answer_tokens
     context, dropped, prompt_tokens = fit_context(backend, question, [s.chunk for s in ranked], budget)
+    context, prompt_tokens = deliver_in_budget(workspace.manifest, context, backend.count_tokens, prompt_tokens, budget)
     info = RetrievalRound(
         round=round_no, query=query, candidates=settings.bm25_candidates,
         context=[c.chunk_id for c in context], dropped=[c.chunk_id for c in dropped], prompt_tokens=prompt_tokens,
