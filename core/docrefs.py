@@ -560,9 +560,7 @@ def strip_reference(question: str, names: frozenset[str], protected: frozenset[s
             kinds.append("o")
         elif f in names:
             kinds.append("n")
-        elif f in GENERIC or f.isdigit() or f in KIND_WORDS:
-            # a kind of contract next to a name is part of the reference ("the MJ Syndicated JV",
-            # "Acme's NDA"); one the question asks about is in ``content``, kept above
+        elif f in GENERIC or f.isdigit():
             kinds.append("g")
         else:
             kinds.append("o")

@@ -383,10 +383,3 @@ def test_a_kind_word_the_question_asks_about_stays_in_the_keyword_query(cuad: Do
     # a kind word qualifying "agreement" is part of the reference and goes with it
     res = _resolve(cuad, "does the pcquote co-branding agreement renew automatically")
     assert res.query == "does renew automatically"
-
-
-def test_a_kind_abbreviation_next_to_a_name_goes_with_the_reference(cuad: DocResolver) -> None:
-    # tryout Q20: "JV" is the document noun of "the MJ Syndicated JV", not what is asked
-    res = _resolve(cuad, "what's the term of the MJ Syndicated JV")
-    assert res.doc_ids == ["txt/MJBIOTECH,INC_12_06_2018-EX-99.01-JOINT VENTURE AGREEMENT.txt"]
-    assert res.query == "what's the term"
