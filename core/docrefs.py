@@ -578,7 +578,7 @@ def strip_reference(question: str, names: frozenset[str], protected: frozenset[s
             cut.append((tokens[i].start(), tokens[j].end()))
         i = j + 1
     if not cut:
-        return question
+        return expand_kind_abbreviations(question)
     out, pos = [], 0
     for a, b in cut:
         out.append(question[pos:a])
@@ -587,5 +587,27 @@ def strip_reference(question: str, names: frozenset[str], protected: frozenset[s
     cleaned = re.sub(r"\s+", " ", "".join(out))
     cleaned = re.sub(r"[\"“'‘«`]\s*[\"”'’»`]", "", cleaned)  # the quotes a removed file name leaves
     cleaned = re.sub(r"\s+([,.;:?!])", r"\1", cleaned).strip(" ,")
-    return cleaned if any(k == "o" for k in kinds) and fold_words(cleaned) else question
+    return expand_kind_abbreviations(cleaned if any(k == "o" for k in kinds) and fold_words(cleaned) else question)
+
+
+#: The usual abbreviations of kinds of contract and their full forms (the words the contract
+#: itself writes: "The Joint Venture is a fixed term Joint Venture …" under "the term of the JV").
+KIND_ABBREVIATIONS = {"jv": "joint venture", "nda": "non-disclosure agreement",
+                      "msa": "master services agreement", "sow": "statement of work",
+                      "loi": "letter of intent", "mou": "memorandum of understanding"}
+_ABBREVIATION_WORD = re.compile(r"\b(" + "|".join(KIND_ABBREVIATIONS) + r")s?\b", re.I)
+
+
+def expand_kind_abbreviations(query: str) -> str:
+    """``query`` with the full form written after each abbreviation of a kind of contract
+    (:data:`KIND_ABBREVIATIONS`: "what's the term JV" → "what's the term JV (joint venture)"),
+    unless the query already holds it: the keyword search then meets the words the contract uses
+    (tryout Q20, "what's the term of the MJ Syndicated JV")."""
+    folded = " ".join(fold_words(query))
+
+    def full(m: re.Match) -> str:
+        form = KIND_ABBREVIATIONS[m.group(1).casefold()]
+        return m.group(0) if " ".join(fold_words(form)) in folded else f"{m.group(0)} ({form})"
+
+    return _ABBREVIATION_WORD.sub(full, query)
 

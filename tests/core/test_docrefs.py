@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from core.clauses import match_clause_types
-from core.docrefs import DocResolver, build_profile, strip_reference
+from core.docrefs import DocResolver, build_profile, expand_kind_abbreviations, strip_reference
 from tests.conftest import CORPORA
 
 
@@ -383,3 +383,12 @@ def test_a_kind_word_the_question_asks_about_stays_in_the_keyword_query(cuad: Do
     # a kind word qualifying "agreement" is part of the reference and goes with it
     res = _resolve(cuad, "does the pcquote co-branding agreement renew automatically")
     assert res.query == "does renew automatically"
+
+
+def test_a_kind_abbreviation_is_written_out_in_the_keyword_query(cuad: DocResolver) -> None:
+    # tryout Q20: the MJ Biotech contract writes "Joint Venture", never "JV", in its clauses
+    res = _resolve(cuad, "what's the term of the MJ Syndicated JV")
+    assert res.doc_ids == ["txt/MJBIOTECH,INC_12_06_2018-EX-99.01-JOINT VENTURE AGREEMENT.txt"]
+    assert res.query == "what's the term JV (joint venture)"
+    # not twice when the question writes the full form too
+    assert expand_kind_abbreviations("the joint venture (JV) term") == "the joint venture (JV) term"
