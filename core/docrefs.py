@@ -37,7 +37,9 @@ file-name compounds, initialisms; re-exported here).
    two edits keep :data:`FUZZY_WORD` of the weight), or through the Spanish name of a kind of contract ("el contrato
    de patrocinio" → "sponsorship", :data:`core.docnames.KIND_ES_EN`). A document is the
    question's scope when its score is at least :data:`MIN_SCORE` and at least :data:`MARGIN`
-   times the next one's; two or three documents that share the question's naming words, within
+   times the next one's, or when it passes the same test on the words that tell it from each other
+   document (:meth:`DocResolver._distinct`: "the Veoneer joint venture" among three joint-venture
+   agreements); two or three documents that share the question's naming words, within
    :data:`AMBIGUOUS_SHARE` of the best, are an ambiguous reference and all are searched
    (:meth:`DocResolver._ambiguous`). Questions that name no document (most questions in a
    collection of articles) match no profile strongly enough and are searched everywhere.
@@ -54,7 +56,9 @@ previous question's, whose words the rewritten question still carries.
 **Cleaning** (:func:`strip_reference`). The runs of the question made of the resolved
 documents' profile words, joined by generic words and connectors ("the Agency Agreement
 between General Electric Capital Corporation and Duckwall-Alco Stores, Inc."), are removed;
-words of a recognised clause type are never removed.
+words of a recognised clause type are never removed, nor a kind of contract typed in lower case
+that the question asks about ("how long is the Roanoke Gas franchise granted for"); kind
+abbreviations are written out ("JV" → "JV (joint venture)", :func:`expand_kind_abbreviations`).
 """
 
 from __future__ import annotations
