@@ -75,6 +75,7 @@ from rapidfuzz.distance import Levenshtein
 from core.docnames import (  # noqa: F401 - re-exported: callers import them from here
     GENERIC,
     HEAD_CHARS,
+    KIND_ABBREVIATIONS,
     KIND_ES_EN,
     KIND_ES_EN_PHRASES,
     KIND_WORDS,
@@ -82,12 +83,14 @@ from core.docnames import (  # noqa: F401 - re-exported: callers import them fro
     PROFILE_VERSION,
     DocProfile,
     build_profile,
+    expand_kind_abbreviations,
     file_stem,
     fold,
     fold_words,
     name_word,
     file_words,
     sentence_start,
+    word_root,
     word_spans,
 )
 
@@ -271,7 +274,7 @@ class DocResolver:
                                                  score_cutoff=limit, limit=5):
             # "participant" is not a misspelled "Participants", nor "granted" a misspelled "Grantee":
             # another form of the same word (same root once an inflectional ending is dropped)
-            if name[0] == word[0] and _root(name) != _root(word):
+            if name[0] == word[0] and word_root(name) != word_root(word):
                 out.append((name, 1.0 if distance == 1 else FUZZY_WORD))
         return out
 
@@ -486,15 +489,6 @@ def _kind_content(question: str, names: frozenset[str], proper: frozenset[str]) 
     return frozenset(out)
 
 
-_ENDING = re.compile(r"(?:ing|ed|ee|er|es|s)$")
-
-
-def _root(word: str) -> str:
-    """``word`` without one inflectional or agent ending (-s, -es, -ed, -ing, -ee, -er): "granted"
-    and "grantee" share the root "grant", so one is no misspelling of the other."""
-    return _ENDING.sub("", word) if len(word) > 5 else word
-
-
 #: Farthest apart (in words) two naming words of one document strengthen each other.
 _NEAR = 4
 
@@ -592,26 +586,4 @@ def strip_reference(question: str, names: frozenset[str], protected: frozenset[s
     cleaned = re.sub(r"[\"“'‘«`]\s*[\"”'’»`]", "", cleaned)  # the quotes a removed file name leaves
     cleaned = re.sub(r"\s+([,.;:?!])", r"\1", cleaned).strip(" ,")
     return expand_kind_abbreviations(cleaned if any(k == "o" for k in kinds) and fold_words(cleaned) else question)
-
-
-#: The usual abbreviations of kinds of contract and their full forms (the words the contract
-#: itself writes: "The Joint Venture is a fixed term Joint Venture …" under "the term of the JV").
-KIND_ABBREVIATIONS = {"jv": "joint venture", "nda": "non-disclosure agreement",
-                      "msa": "master services agreement", "sow": "statement of work",
-                      "loi": "letter of intent", "mou": "memorandum of understanding"}
-_ABBREVIATION_WORD = re.compile(r"\b(" + "|".join(KIND_ABBREVIATIONS) + r")s?\b", re.I)
-
-
-def expand_kind_abbreviations(query: str) -> str:
-    """``query`` with the full form written after each abbreviation of a kind of contract
-    (:data:`KIND_ABBREVIATIONS`: "what's the term JV" → "what's the term JV (joint venture)"),
-    unless the query already holds it: the keyword search then meets the words the contract uses
-    (tryout Q20, "what's the term of the MJ Syndicated JV")."""
-    folded = " ".join(fold_words(query))
-
-    def full(m: re.Match) -> str:
-        form = KIND_ABBREVIATIONS[m.group(1).casefold()]
-        return m.group(0) if " ".join(fold_words(form)) in folded else f"{m.group(0)} ({form})"
-
-    return _ABBREVIATION_WORD.sub(full, query)
 
