@@ -116,8 +116,9 @@ def build_parser() -> argparse.ArgumentParser:
     p_ask.add_argument("--all-docs", action="store_true",
                        help="search every document even when the question names one")
     p_ask.add_argument("--doc", action="append", metavar="PATH",
-                       help="search only this document (repeatable): its file path or the end of its name "
-                            "in the workspace, e.g. contracts/msa.pdf; default: the documents the question names")
+                       help="search only this document (repeatable): its file path or a part of its file name "
+                            "(any case; spaces, underscores and punctuation ignored), e.g. contracts/msa.pdf, "
+                            "canopetroleum; a part of several names lists them; default: the documents the question names")
     context = p_ask.add_mutually_exclusive_group()
     context.add_argument("--new", action="store_true",
                          help="start a new conversation: earlier questions give no context to this one or the next")

@@ -8,6 +8,7 @@ store are imported inside it, so the asking process never loads them when an eng
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from typing import TYPE_CHECKING
 
@@ -55,7 +56,11 @@ def ask_op(params: dict, settings: Settings, *, cancel=lambda: False):
         return ("usage", f"error: --follow-up: workspace '{name}' has no earlier question", 2)
     scope = None
     if params.get("doc"):
-        scope, unknown = match_documents(ws, params["doc"])
+        scope, unknown, several = match_documents(ws, params["doc"])
+        if several:
+            lines = [f"error: --doc {p} matches {len(ids)} documents in workspace '{name}':\n"
+                     + "\n".join(f"  {d}" for d in ids) for p, ids in several.items()]
+            return ("usage", "\n".join(lines) + "\nGive more of the name (or the whole path), or one --doc per document.", 2)
         if unknown:
             docs = ws.documents()
             names = ", ".join(d["doc_id"] for d in docs[:8]) or "none"
@@ -119,30 +124,54 @@ def cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
-def match_documents(ws: Workspace, paths: list[str]) -> tuple[list[str], list[str]]:
-    """Doc ids of ``ws`` named by ``paths``, and the paths that named none.
+def match_documents(ws: Workspace, paths: list[str]) -> tuple[list[str], list[str], dict[str, list[str]]]:
+    """Doc ids of ``ws`` named by ``paths``, the paths that named none, and the paths that named
+    several (path → their doc ids, none of them chosen).
 
     Each path names, in order of preference (the first kind that matches decides): the file at
     that path; a doc id, or the end of one at a folder boundary (``contracts/msa.pdf``,
-    ``msa.pdf``); else the end of a file name, in any case, with or without its extension, with
-    ``%20`` or underscores for spaces (``Acme Corp.pdf``, ``nda acme corp``, ``v3``). A partial
-    name that ends several file names names them all (``ask`` prints every document searched).
+    ``msa.pdf``); else a part of a file name — its start, middle or end — in any case, with or
+    without its extension, ignoring spaces, underscores, ``%20`` and punctuation
+    (``canopetroleum`` for "CANOPETROLEUM,INC_12_13_2007-EX-10.1-Sponsorship Agreement.PDF",
+    ``sponsorship agreement``, ``acme_corp``). A part of several file names names none of them
+    unless one file name is exactly that part (``msa`` for "msa.txt" beside "msa_v2.txt"): the
+    caller lists them and the user says which (a lawyer's scope is never guessed).
     """
     from pathlib import Path
 
     from core.docrefs import file_stem
 
     docs = ws.documents()
-    found, unknown = [], []
+    found: list[str] = []
+    unknown: list[str] = []
+    several: dict[str, list[str]] = {}
     for p in paths:
         absolute = str(Path(p).expanduser().resolve())
         hits = [d["doc_id"] for d in docs if d["path"] == absolute or d["doc_id"] == p or d["doc_id"].endswith("/" + p)]
         if not hits:
-            end = p.replace("\\", "/").casefold()
-            stem = file_stem(p) if "/" not in end else ""  # a path with folders names only its own end
-            hits = [d["doc_id"] for d in docs
-                    if end and (d["doc_id"].casefold().endswith(end)
-                                or (stem and (" " + file_stem(d["doc_id"])).endswith(" " + stem)))]
-        (found.extend(hits) if hits else unknown.append(p))
-    return list(dict.fromkeys(found)), unknown
+            if "/" in p.replace("\\", "/"):  # a path with folders names only its own end
+                end = p.replace("\\", "/").casefold()
+                hits = [d["doc_id"] for d in docs if d["doc_id"].casefold().endswith(end)]
+            else:
+                part = _name_key(p)
+                hits = [d["doc_id"] for d in docs if part and part in _name_key(Path(d["doc_id"]).name)]
+                if len(hits) > 1:  # a whole file name (with or without extension) is no part
+                    whole = [d for d in hits if part in (_name_key(Path(d).name), _name_key(file_stem(d)))]
+                    hits = whole if len(whole) == 1 else hits
+        if len(hits) > 1 and not any(d["doc_id"] == p or d["path"] == absolute for d in docs):
+            several[p] = hits
+        elif hits:
+            found.extend(hits)
+        else:
+            unknown.append(p)
+    return list(dict.fromkeys(found)), unknown, several
 
+
+def _name_key(name: str) -> str:
+    """``name`` as ``--doc`` compares it: ``%20`` decoded, folded (case and accents), without
+    spaces, underscores or punctuation ("Acme_Corp%20NDA.pdf" → "acmecorpndapdf")."""
+    from urllib.parse import unquote
+
+    from core.docrefs import fold
+
+    return re.sub(r"[\W_]+", "", fold(unquote(name)))

@@ -312,3 +312,34 @@ KIND_ES_EN_PHRASES: dict[tuple[str, ...], tuple[str, ...]] = {
 #: a name ("the Halvorsen NDA", "the Florida Chemical Supply Agreement").
 KIND_WORDS = frozenset(w for ws in list(KIND_ES_EN.values()) + list(KIND_ES_EN_PHRASES.values()) for w in ws) | frozenset(
     "nda ndas msa sow loi mou jv lease license licence employment agency".split())
+
+
+_ENDING = re.compile(r"(?:ing|ed|ee|er|es|s)$")
+
+
+def word_root(word: str) -> str:
+    """``word`` without one inflectional or agent ending (-s, -es, -ed, -ing, -ee, -er): "granted"
+    and "grantee" share the root "grant", so one is no misspelling of the other."""
+    return _ENDING.sub("", word) if len(word) > 5 else word
+
+
+#: The usual abbreviations of kinds of contract and their full forms (the words the contract
+#: itself writes: "The Joint Venture is a fixed term Joint Venture …" under "the term of the JV").
+KIND_ABBREVIATIONS = {"jv": "joint venture", "nda": "non-disclosure agreement",
+                      "msa": "master services agreement", "sow": "statement of work",
+                      "loi": "letter of intent", "mou": "memorandum of understanding"}
+_ABBREVIATION_WORD = re.compile(r"\b(" + "|".join(KIND_ABBREVIATIONS) + r")s?\b", re.I)
+
+
+def expand_kind_abbreviations(query: str) -> str:
+    """``query`` with the full form written after each abbreviation of a kind of contract
+    (:data:`KIND_ABBREVIATIONS`: "what's the term JV" → "what's the term JV (joint venture)"),
+    unless the query already holds it: the keyword search then meets the words the contract uses
+    (tryout Q20, "what's the term of the MJ Syndicated JV")."""
+    folded = " ".join(fold_words(query))
+
+    def full(m: re.Match) -> str:
+        form = KIND_ABBREVIATIONS[m.group(1).casefold()]
+        return m.group(0) if " ".join(fold_words(form)) in folded else f"{m.group(0)} ({form})"
+
+    return _ABBREVIATION_WORD.sub(full, query)

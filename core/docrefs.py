@@ -37,7 +37,9 @@ file-name compounds, initialisms; re-exported here).
    two edits keep :data:`FUZZY_WORD` of the weight), or through the Spanish name of a kind of contract ("el contrato
    de patrocinio" → "sponsorship", :data:`core.docnames.KIND_ES_EN`). A document is the
    question's scope when its score is at least :data:`MIN_SCORE` and at least :data:`MARGIN`
-   times the next one's; two or three documents that share the question's naming words, within
+   times the next one's, or when it passes the same test on the words that tell it from each other
+   document (:meth:`DocResolver._distinct`: "the Veoneer joint venture" among three joint-venture
+   agreements); two or three documents that share the question's naming words, within
    :data:`AMBIGUOUS_SHARE` of the best, are an ambiguous reference and all are searched
    (:meth:`DocResolver._ambiguous`). Questions that name no document (most questions in a
    collection of articles) match no profile strongly enough and are searched everywhere.
@@ -54,7 +56,9 @@ previous question's, whose words the rewritten question still carries.
 **Cleaning** (:func:`strip_reference`). The runs of the question made of the resolved
 documents' profile words, joined by generic words and connectors ("the Agency Agreement
 between General Electric Capital Corporation and Duckwall-Alco Stores, Inc."), are removed;
-words of a recognised clause type are never removed.
+words of a recognised clause type are never removed, nor a kind of contract typed in lower case
+that the question asks about ("how long is the Roanoke Gas franchise granted for"); kind
+abbreviations are written out ("JV" → "JV (joint venture)", :func:`expand_kind_abbreviations`).
 """
 
 from __future__ import annotations
@@ -71,6 +75,7 @@ from rapidfuzz.distance import Levenshtein
 from core.docnames import (  # noqa: F401 - re-exported: callers import them from here
     GENERIC,
     HEAD_CHARS,
+    KIND_ABBREVIATIONS,
     KIND_ES_EN,
     KIND_ES_EN_PHRASES,
     KIND_WORDS,
@@ -78,12 +83,14 @@ from core.docnames import (  # noqa: F401 - re-exported: callers import them fro
     PROFILE_VERSION,
     DocProfile,
     build_profile,
+    expand_kind_abbreviations,
     file_stem,
     fold,
     fold_words,
     name_word,
     file_words,
     sentence_start,
+    word_root,
     word_spans,
 )
 
@@ -265,14 +272,15 @@ class DocResolver:
         limit = 1 if len(word) < 8 else 2
         for name, distance, _ in process.extract(word, self.proper_vocabulary, scorer=Levenshtein.distance,
                                                  score_cutoff=limit, limit=5):
-            plural = name in (word + "s", word + "es") or word in (name + "s", name + "es")
-            if name[0] == word[0] and not plural:  # "participant" is not a misspelled "Participants"
+            # "participant" is not a misspelled "Participants", nor "granted" a misspelled "Grantee":
+            # another form of the same word (same root once an inflectional ending is dropped)
+            if name[0] == word[0] and word_root(name) != word_root(word):
                 out.append((name, 1.0 if distance == 1 else FUZZY_WORD))
         return out
 
     def _scored(self, tokens: list[_Token], protected: frozenset[str]) -> list[tuple[float, str, set[str], set[str]]]:
-        """``(score, doc id, naming words hit, question words naming it)`` of every document a
-        question word meets, best first."""
+        """``(score, doc id, naming words hit → their evidence, question words naming it)`` of every
+        document a question word meets, best first."""
         # token index -> [(naming word, share)], the Spanish kinds' English words included
         meets: dict[int, list[tuple[str, float]]] = {}
         for i, t in enumerate(tokens):
@@ -296,7 +304,7 @@ class DocResolver:
             for i, (name, share) in held.items():
                 value = self.weight[name] * share * (1.0 if i in strong else WEAK_WORD)
                 best[name] = max(best.get(name, 0.0), value)
-            scored.append((sum(best.values()), doc_id, set(best), {tokens[i].word for i in strong}))
+            scored.append((sum(best.values()), doc_id, best, {tokens[i].word for i in strong}))
         scored.sort(key=lambda s: (-s[0], s[1]))
         return scored
 
@@ -325,7 +333,8 @@ class DocResolver:
                              matched=[file_stem(p.doc_id) for p in chosen_profiles])
             names = frozenset().union(*(p.names for p in chosen_profiles)) | frozenset(
                 w for p in chosen_profiles for w in file_stem(p.doc_id).split())
-            res.query = strip_reference(question, names - protected, protected)
+            res.query = strip_reference(question, names - protected, protected,
+                                        proper=frozenset().union(*(p.proper for p in chosen_profiles)))
             return res
         tokens = _question_tokens(question)
         scored = self._scored(tokens, protected)
@@ -334,7 +343,7 @@ class DocResolver:
             return res
         best = scored[0][0]
         second = scored[1][0] if len(scored) > 1 else 0.0
-        if best >= MIN_SCORE and best >= MARGIN * second:
+        if best >= MIN_SCORE and (best >= MARGIN * second or self._distinct(scored)):
             chosen = scored[:1]
         else:
             chosen = self._ambiguous(scored)
@@ -348,7 +357,8 @@ class DocResolver:
         chosen_ids = set(res.doc_ids)
         names_all = frozenset().union(*(p.names for p in self._naming(names) if p.doc_id in chosen_ids))
         naming = frozenset().union(*(words for _, _, _, words in chosen))
-        res.query = strip_reference(question, names_all - protected, protected, naming - protected)
+        proper = frozenset().union(*(p.proper for p in self.profiles if p.doc_id in chosen_ids))
+        res.query = strip_reference(question, names_all - protected, protected, naming - protected, proper)
         return res
 
     def resolve_in_conversation(self, question: str, standalone: str,
@@ -371,8 +381,31 @@ class DocResolver:
         carried = {d for score, d, _, _ in self._scored(_question_tokens(standalone), protected) if score >= MIN_SCORE}
         ids = set(own.doc_ids) | carried
         names = frozenset().union(*(p.names for p in self.profiles if p.doc_id in ids))
-        own.query = strip_reference(standalone, names - protected, protected)
+        proper = frozenset().union(*(p.proper for p in self.profiles if p.doc_id in ids))
+        own.query = strip_reference(standalone, names - protected, protected, proper=proper)
         return own
+
+    @staticmethod
+    def _distinct(scored: list) -> bool:
+        """Whether the best document wins on the evidence that tells the documents apart.
+
+        Naming words that the best document shares with another ("joint venture" in the titles of
+        three joint-venture agreements) count for both and tell nothing; the test of
+        :meth:`resolve` (at least :data:`MIN_SCORE`, :data:`MARGIN` times the next) is applied again
+        to what is left: the best document's evidence from words the other does not hold ("Veoneer",
+        a name only it has) against the other's from words the best does not hold, for every other
+        document. "When did the Veoneer joint venture end?" is the Veoneer agreement, not an
+        ambiguous reference to every joint venture; "the Acme agreement" over two Acme contracts
+        stays ambiguous (nothing tells them apart). Nothing is fitted: the thresholds are
+        :meth:`resolve`'s, read as "one name of this document alone, written as a name".
+        """
+        _, _, hits, _ = scored[0]
+        for _, _, other, _ in scored[1:]:
+            own = sum(v for w, v in hits.items() if w not in other)
+            theirs = sum(v for w, v in other.items() if w not in hits)
+            if own < MIN_SCORE or own < MARGIN * theirs:
+                return False
+        return True
 
     def _ambiguous(self, scored: list) -> list:
         """Two or three documents that share the question's naming words, none of them clearly
@@ -434,6 +467,28 @@ def _strong(tokens: list[_Token], held: dict[int, tuple[str, float]], profile: D
     return strong
 
 
+_DOC_NOUN = re.compile(r"^(?:" + _DOC_SINGULAR + r"|" + _DOC_PLURAL + r")$")
+
+
+def _kind_content(question: str, names: frozenset[str], proper: frozenset[str]) -> frozenset[str]:
+    """Words of ``question`` naming a kind of contract used as content, not as a reference (see
+    :func:`strip_reference`): typed in lower case, naming words of the document but none of its
+    proper names, and not qualifying a document noun (the first word after the run of kind words
+    is not "agreement", "contract", "deal", "contrato"…)."""
+    words = [(name_word(m.group(0)), m.group(0)) for m in NAME_WORD.finditer(question)]
+    out = set()
+    for i, (f, raw) in enumerate(words):
+        if not (raw.islower() and f in names and f in KIND_WORDS and f not in proper):
+            continue
+        j = i + 1
+        while j < len(words) and words[j][0] in KIND_WORDS:
+            j += 1
+        if j < len(words) and _DOC_NOUN.match(words[j][0]):
+            continue
+        out.add(f)
+    return frozenset(out)
+
+
 #: Farthest apart (in words) two naming words of one document strengthen each other.
 _NEAR = 4
 
@@ -464,7 +519,7 @@ def _in_identifier(text: str, start: int, end: int) -> bool:
 
 
 def strip_reference(question: str, names: frozenset[str], protected: frozenset[str] = frozenset(),
-                    also: frozenset[str] = frozenset()) -> str:
+                    also: frozenset[str] = frozenset(), proper: frozenset[str] | None = None) -> str:
     """``question`` without the runs of words that name a document.
 
     A run is a maximal sequence of words each either in ``names`` or generic
@@ -477,8 +532,20 @@ def strip_reference(question: str, names: frozenset[str], protected: frozenset[s
     question (:meth:`DocResolver.resolve` found them: a proper name typed in lower case, a
     misspelling, a Spanish kind of contract such as "patrocinio"), removed as if written as names. Returns the question
     itself when the result would be empty or hold no word outside the removed runs.
+
+    ``proper``: the proper names of the documents named (:attr:`core.docnames.DocProfile.proper`).
+    When given, a word naming a kind of contract (:data:`core.docnames.KIND_WORDS`: "franchise",
+    "joint venture", "supply"…) typed in lower case and none of them — a common word, which the
+    document itself writes in lower case — is what the question asks about as much as a name of
+    the document ("how long is the Roanoke Gas franchise granted for", "when did the Veoneer
+    joint venture end"): it is kept (it ends a run). Only the words that name and nothing else
+    (parties, file-name compounds, capitalised titles, proper names in any case, misspellings)
+    are removed. A kind word that qualifies a document noun ("the endorsement agreement", "the
+    joint venture deal") names the document and goes with it.
     """
-    names = names | also
+    content = frozenset() if proper is None else _kind_content(question, names, proper)
+    protected = protected | content
+    names = (names | also) - content
     tokens = list(NAME_WORD.finditer(question))
     # by position: "disclosure" in a quoted file name names it, "allow disclosure to advisers" does not
     strong = _strong_positions(_question_words(question), names)
@@ -509,7 +576,7 @@ def strip_reference(question: str, names: frozenset[str], protected: frozenset[s
             cut.append((tokens[i].start(), tokens[j].end()))
         i = j + 1
     if not cut:
-        return question
+        return expand_kind_abbreviations(question)
     out, pos = [], 0
     for a, b in cut:
         out.append(question[pos:a])
@@ -518,5 +585,5 @@ def strip_reference(question: str, names: frozenset[str], protected: frozenset[s
     cleaned = re.sub(r"\s+", " ", "".join(out))
     cleaned = re.sub(r"[\"“'‘«`]\s*[\"”'’»`]", "", cleaned)  # the quotes a removed file name leaves
     cleaned = re.sub(r"\s+([,.;:?!])", r"\1", cleaned).strip(" ,")
-    return cleaned if any(k == "o" for k in kinds) and fold_words(cleaned) else question
+    return expand_kind_abbreviations(cleaned if any(k == "o" for k in kinds) and fold_words(cleaned) else question)
 

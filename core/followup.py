@@ -271,12 +271,37 @@ def detect_follow_up(question: str, history: list[Turn] | None = None) -> Follow
         return FollowUpDecision(True, f"{m.group(0).strip(' ?.!')!r} points back")
     if collection_question(question):
         return FollowUpDecision(False, "asks about the documents as a whole")
-    cue = _pointer(text, words)
+    cue = _pointer(text, words, question)
     if cue:
         return FollowUpDecision(True, cue)
     if len(_content_words(words)) <= 1:
         return FollowUpDecision(True, "names no subject")
     return FollowUpDecision(False, "stands on its own")
+
+
+_DOC_NOUNS = frozenset("""agreement agreements contract contracts deal deals nda ndas lease leases document
+file acuerdo acuerdos contrato contratos convenio convenios documento arrendamiento""".split())
+#: Farthest (in words) a name stands from the document noun it qualifies ("el contrato con Vayyar",
+#: "the Holiday RV endorsement agreement").
+_NAME_NEAR = 3
+
+
+def _names_a_document(words: list[str], raw: list[str]) -> bool:
+    """Whether ``words`` (folded; ``raw`` as typed) name a document of their own: a document noun
+    ("contrato", "agreement", "NDA") with a name within :data:`_NAME_NEAR` words — a capitalised
+    word that is no function word ("el contrato con Vayyar", "Acme's NDA", "the Loop Industries
+    agreement"). A pronoun after it ("¿quién puede rescindirlo?") points to that document, not back
+    into the conversation: tryout Q11, "el contrato con Vayyar: ¿quién puede rescindirlo y con qué
+    preaviso?" asked after a question about another contract had been read as a follow-up."""
+    if not raw:
+        return False
+    for j, w in enumerate(words):
+        if w not in _DOC_NOUNS:
+            continue
+        for k in range(max(0, j - _NAME_NEAR), min(len(words), j + _NAME_NEAR + 1)):
+            if k != j and raw[k][:1].isupper() and words[k] not in _DOC_NOUNS and _content_words([words[k]]):
+                return True
+    return False
 
 
 def _dummy_it(words: list[str], i: int) -> bool:
@@ -286,11 +311,19 @@ def _dummy_it(words: list[str], i: int) -> bool:
         len(after) == 2 and after[0] in ("is", "was") and after[1] in _EN_DUMMY_ADJ)
 
 
-def _pointer(text: str, words: list[str]) -> str:
-    """The first pronoun or demonstrative of ``words`` that points outside the question ('' if none)."""
+def _pointer(text: str, words: list[str], question_raw: str = "") -> str:
+    """The first pronoun or demonstrative of ``words`` that points outside the question ('' if none).
+
+    ``question_raw``: the question as typed (its capitals tell a name), whose folded words are
+    ``words``; a pronoun after the question's own naming of a document points to that document
+    (:func:`_names_a_document`)."""
+
+    raw = _WORD.findall(unicodedata.normalize("NFC", " ".join(question_raw.split())).strip(" ¿?¡!."))
+    if len(raw) != len(words):  # casefolding changed the word boundaries: no raw forms
+        raw = []
 
     def own_before(i: int) -> bool:
-        return len(_content_words(words[:i])) >= _OWN_WORDS_BEFORE
+        return len(_content_words(words[:i])) >= _OWN_WORDS_BEFORE or _names_a_document(words[:i], raw[:i])
 
     for i, w in enumerate(words):
         nxt = words[i + 1] if i + 1 < len(words) else ""

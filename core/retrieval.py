@@ -145,7 +145,8 @@ def resolve_scope(workspace: Workspace, question: str, settings: Settings, scope
     if scope is not None:
         chosen = [d for d in dict.fromkeys(scope) if d in eligible]
         names = frozenset().union(*(profiles[d].names for d in chosen if d in profiles)) - protected
-        query = strip_reference(question, names, protected) if names else question
+        proper = frozenset().union(*(profiles[d].proper for d in chosen if d in profiles))
+        query = strip_reference(question, names, protected, proper=proper) if names else question
         info = ScopeInfo(method="explicit", doc_ids=chosen, titles=[profiles[d].title for d in chosen if d in profiles],
                          query=query)
         return info, query

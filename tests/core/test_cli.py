@@ -82,18 +82,46 @@ def test_match_documents_by_path_or_name_end(tmp_path, verbatim_home) -> None:
     (folder / "nda.txt").write_text("MUTUAL NON-DISCLOSURE AGREEMENT between Acme and Gamma.", encoding="utf-8")
     ws = Workspace("m", Settings())
     run(index_folders(ws, [folder]))
-    assert match_documents(ws, ["msa.txt"]) == (["contracts/2024/msa.txt"], [])
+    assert match_documents(ws, ["msa.txt"]) == (["contracts/2024/msa.txt"], [], {})
     assert match_documents(ws, ["2024/msa.txt", str(folder / "nda.txt")]) == (
-        ["contracts/2024/msa.txt", "contracts/nda.txt"], [])
-    assert match_documents(ws, ["x.pdf", "2023/msa.txt"]) == ([], ["x.pdf", "2023/msa.txt"])
+        ["contracts/2024/msa.txt", "contracts/nda.txt"], [], {})
+    assert match_documents(ws, ["x.pdf", "2023/msa.txt"]) == ([], ["x.pdf", "2023/msa.txt"], {})
     # issue #20: the end of a file name, any case, without extension, %20 or underscores for spaces
-    assert match_documents(ws, ["MSA"]) == (["contracts/2024/msa.txt"], [])
-    assert match_documents(ws, ["sa.txt"]) == (["contracts/2024/msa.txt"], [])
+    assert match_documents(ws, ["MSA"]) == (["contracts/2024/msa.txt"], [], {})
+    assert match_documents(ws, ["sa.txt"]) == (["contracts/2024/msa.txt"], [], {})
     (folder / "Mutual NDA - Acme Corp.txt").write_text("MUTUAL NDA between Acme Corp and Delta.", encoding="utf-8")
     run(index_folders(ws, [folder]))
-    for name in ("Acme Corp.txt", "acme%20corp", "NDA_-_Acme_Corp", "Mutual NDA - Acme Corp"):
-        assert match_documents(ws, [name]) == (["contracts/Mutual NDA - Acme Corp.txt"], []), name
-    assert len(match_documents(ws, [".txt"])[0]) == 3  # a partial name ending several names them all
+    for name in ("Acme Corp.txt", "acme%20corp", "NDA_-_Acme_Corp", "Mutual NDA - Acme Corp", "mutual", "nda acme"):
+        assert match_documents(ws, [name]) == (["contracts/Mutual NDA - Acme Corp.txt"], [], {}), name
+    # a whole file name is no part of a longer one: "nda" is nda.txt, not also "Mutual NDA - …"
+    assert match_documents(ws, ["nda"]) == (["contracts/nda.txt"], [], {})
+    # a part of several file names names none: they are listed, nothing is chosen
+    found, unknown, several = match_documents(ws, [".txt"])
+    assert (found, unknown) == ([], []) and sorted(several[".txt"]) == [
+        "contracts/2024/msa.txt", "contracts/Mutual NDA - Acme Corp.txt", "contracts/nda.txt"]
+
+
+def test_ask_doc_takes_a_part_of_a_file_name_and_lists_several(tmp_path, verbatim_home) -> None:
+    """Tryout Q2b: `--doc canopetroleum` (the company part of a CUAD file name) said "no such
+    document"; a part that several file names hold is listed, not chosen."""
+    folder = tmp_path / "contracts"
+    folder.mkdir()
+    for name in ("CANOPETROLEUM,INC_12_13_2007-EX-10.1-Sponsorship Agreement.txt",
+                 "VEONEER,INC_02_21_2020-EX-10.11-JOINT VENTURE AGREEMENT.txt",
+                 "MJBIOTECH,INC_12_06_2018-EX-99.01-JOINT VENTURE AGREEMENT.txt"):
+        shutil.copy(CORPORA / "cuad" / "txt" / name, folder / name)
+    assert _verbatim("index", str(folder), "-w", "c", home=verbatim_home).returncode == 0
+    out = _verbatim("ask", "How long does the agreement last?", "-w", "c", "--doc", "canopetroleum",
+                    "--backend", "passages", "--json", home=verbatim_home)
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["trace"]["scope"]["doc_ids"] == [
+        "contracts/CANOPETROLEUM,INC_12_13_2007-EX-10.1-Sponsorship Agreement.txt"]
+    out = _verbatim("ask", "When did it end?", "-w", "c", "--doc", "joint_venture", "--backend", "passages",
+                    home=verbatim_home)
+    assert out.returncode == 2
+    assert "--doc joint_venture matches 2 documents" in out.stderr
+    assert "contracts/VEONEER,INC_02_21_2020-EX-10.11-JOINT VENTURE AGREEMENT.txt" in out.stderr
+    assert "contracts/MJBIOTECH,INC_12_06_2018-EX-99.01-JOINT VENTURE AGREEMENT.txt" in out.stderr
 
 
 def test_index_prints_a_line_per_file_when_not_a_terminal_and_quiet_silences_it(tmp_path, verbatim_home) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from core.clauses import match_clause_types
-from core.docrefs import DocResolver, build_profile, strip_reference
+from core.docrefs import DocResolver, build_profile, expand_kind_abbreviations, strip_reference
 from tests.conftest import CORPORA
 
 
@@ -360,3 +360,35 @@ def test_a_plural_is_no_misspelling() -> None:
     resolver = DocResolver([jv, other])
     assert "participants" in jv.proper
     assert resolver._lookup("participant") == [] and resolver._lookup("particpants") == [("participants", 1.0)]
+
+
+def test_a_name_of_one_document_outweighs_words_several_documents_share(cuad: DocResolver) -> None:
+    # tryout Q18: three CUAD contracts are joint-venture agreements; "Veoneer" names one of them
+    res = _resolve(cuad, "When did the Veoneer joint venture end?")
+    assert res.doc_ids == ["txt/VEONEER,INC_02_21_2020-EX-10.11-JOINT VENTURE AGREEMENT.txt"]
+    assert not res.ambiguous
+    # the kind of contract the question asks about stays in the keyword query; the name goes
+    assert res.query == "When did joint venture end?"
+    # nothing tells the three apart: all are searched, and the user is told
+    res = _resolve(cuad, "When did the joint venture end?")
+    assert res.ambiguous and len(res.doc_ids) == 3
+
+
+def test_a_kind_word_the_question_asks_about_stays_in_the_keyword_query(cuad: DocResolver) -> None:
+    # tryout Q15: "franchise" names the Franchise Agreement and is what the question asks about;
+    # "granted" is another form of the defined term "Grantee", not a misspelling of it
+    res = _resolve(cuad, "how long is the Roanoke Gas franchise granted for")
+    assert res.doc_ids == ["txt/RgcResourcesInc_20151216_8-K_EX-10.3_9372751_EX-10.3_Franchise Agreement.txt"]
+    assert res.query == "how long franchise granted for"
+    # a kind word qualifying "agreement" is part of the reference and goes with it
+    res = _resolve(cuad, "does the pcquote co-branding agreement renew automatically")
+    assert res.query == "does renew automatically"
+
+
+def test_a_kind_abbreviation_is_written_out_in_the_keyword_query(cuad: DocResolver) -> None:
+    # tryout Q20: the MJ Biotech contract writes "Joint Venture", never "JV", in its clauses
+    res = _resolve(cuad, "what's the term of the MJ Syndicated JV")
+    assert res.doc_ids == ["txt/MJBIOTECH,INC_12_06_2018-EX-99.01-JOINT VENTURE AGREEMENT.txt"]
+    assert res.query == "what's the term JV (joint venture)"
+    # not twice when the question writes the full form too
+    assert expand_kind_abbreviations("the joint venture (JV) term") == "the joint venture (JV) term"

@@ -124,3 +124,20 @@ def test_a_standalone_question_after_an_unrelated_one_is_searched_as_written(tmp
 def test_questions_about_the_collection_are_not_follow_ups(question: str, follow_up: bool) -> None:
     previous = [Turn(question="Can Loop Industries terminate the supply agreement early?", answer="")]
     assert detect_follow_up(question, previous).follow_up is follow_up
+
+
+@pytest.mark.parametrize(("question", "follow_up"), [
+    # tryout Q11 (window, after a question about the Holiday RV endorsement agreement): the
+    # question names its own contract; "rescindirlo" points to it, not back
+    ("el contrato con Vayyar: ¿quién puede rescindirlo y con qué preaviso?", False),
+    ("In the Loop Industries agreement, can it be terminated early?", False),
+    ("Acme's NDA: can they end it?", False),
+    # no name of its own: the pronoun points back
+    ("el contrato: ¿quién puede rescindirlo?", True),
+    ("What does the agreement say about it?", True),
+    # naming another contract after "and": a follow-up searched in that contract (docrefs)
+    ("¿Y en el contrato con Purolator?", True),
+])
+def test_a_question_naming_its_own_document_is_no_follow_up(question: str, follow_up: bool) -> None:
+    history = [Turn(question="Can Holiday RV's endorser hand the contract over to someone else?", answer="")]
+    assert detect_follow_up(question, history).follow_up is follow_up
