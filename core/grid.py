@@ -35,6 +35,8 @@ from pydantic import BaseModel, Field
 
 from core.errors import Cancelled
 from core.grid_cells import ShownPassage, cell_passages
+from core.grid_decision import evidence as cell_evidence
+from core.grid_decision import present_probability
 from core.paths import resource_path
 from core.settings import Settings
 from core.types import Answer, Citation, ProgressEvent
@@ -44,7 +46,7 @@ CellStatus = Literal["answered", "weak", "not_found"]
 GRID_FILE = "grid.sqlite"
 #: Version of the way a cell is computed; a stored cell of another version is recomputed (its
 #: document unchanged or not), so a grid never mixes cells chosen by two rules.
-CELL_VERSION = 2
+CELL_VERSION = 3
 
 
 class GridColumn(BaseModel):
@@ -86,6 +88,9 @@ class GridCell(BaseModel):
         default_factory=list, description="What the cell shows, best first (core.grid_cells.cell_passages): its "
         "best passage in its clause, then the best passages of other places; kept for a 'not found' cell too "
         "(its closest passage opens on click) but not shown in it (:attr:`shown`).")
+    evidence: dict[str, float] = Field(
+        default_factory=dict, description="Document-relative evidence of an abstained passages cell "
+        "(core.grid_decision.evidence: near, lead, gap); empty for other cells.")
     reviewed: bool = False
     correction: str = ""
     note: str = ""
@@ -127,16 +132,22 @@ def closeness(answer: Answer) -> float | None:
 
 
 def cell_from_answer(doc_id: str, column: GridColumn, answer: Answer, doc_hash: str = "",
-                     weak_ratio: float = 0.85, passages: list[ShownPassage] | None = None) -> GridCell:
+                     weak_ratio: float = 0.85, passages: list[ShownPassage] | None = None,
+                     place_scores: list[float] | None = None, coef=None) -> GridCell:
     """The grid cell an :class:`Answer` scoped to ``doc_id`` gives (status, short text, first citation).
 
-    An abstention whose closest passages scored at least ``weak_ratio`` of the threshold they missed
-    (:func:`closeness`; setting ``grid_weak_ratio``) is ``weak``; one further away, or with no passage,
-    is ``not_found`` (its closest passage still opens on click, never as an answer).
+    An abstained passages answer with ``place_scores`` (each retrieved chunk's best span score) is
+    ``weak`` when :func:`core.grid_decision.present_probability` of its document-relative evidence
+    is at least 0.5, else ``not_found``. Without place scores (or without a fitted model), an
+    abstention whose closest passages scored at least ``weak_ratio`` of the threshold they missed
+    (:func:`closeness`; setting ``grid_weak_ratio``) is ``weak``; one further away, or with no
+    passage, is ``not_found`` (its closest passage still opens on click, never as an answer).
 
     Args:
         passages: what the cell shows (:func:`core.grid_cells.cell_passages`); ``None`` = the
             answer's own passages only.
+        place_scores: from ``cell_passages(..., place_scores=...)``; ``None`` = the ratio rule.
+        coef: logistic model for :func:`core.grid_decision.present_probability` (default its COEF).
     """
     shown = cell_passages(answer) if passages is None else passages
     cell = GridCell(doc_id=doc_id, column_id=column.id, question=column.question, status="not_found",
@@ -148,7 +159,15 @@ def cell_from_answer(doc_id: str, column: GridColumn, answer: Answer, doc_hash: 
         cell.text = claim.text
     else:
         near = closeness(answer)
-        if shown and (near is None or near >= weak_ratio):
+        prob = None
+        if place_scores is not None and near is not None:
+            cell.evidence = cell_evidence(near, place_scores)
+            prob = present_probability(cell.evidence, coef)
+        if shown and prob is not None:
+            if prob >= 0.5:
+                cell.status = "weak"
+                cell.text = shown[0].text
+        elif shown and (near is None or near >= weak_ratio):
             cell.status = "weak"
             cell.text = shown[0].text
     cit = cell.citation
@@ -360,8 +379,11 @@ def run_grid(
         # the cell's own stages (searching, reading …) are not forwarded: the grid reports cells
         answer = run(answer_question(workspace, col.question, settings, backend=backend, cancel=cancel,
                                      follow_up=False, scope=[doc_id]))
-        shown = cell_passages(answer, workspace, settings, _scoring_question(col.question, answer))
-        cell = cell_from_answer(doc_id, col, answer, hashes.get(doc_id, ""), settings.grid_weak_ratio, shown)
+        scores: list[float] = []
+        shown = cell_passages(answer, workspace, settings, _scoring_question(col.question, answer),
+                              place_scores=scores)
+        cell = cell_from_answer(doc_id, col, answer, hashes.get(doc_id, ""), settings.grid_weak_ratio, shown,
+                                place_scores=scores if answer.kind == "passages" else None)
         old = stored.get((doc_id, col.id))
         if old is not None and (old.note or old.correction):
             # the reviewer's words stay, marked as written about an earlier version of the cell

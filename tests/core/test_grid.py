@@ -242,3 +242,38 @@ def test_a_stopped_grid_resumes_and_cells_of_an_older_rule_are_recomputed(worksp
     again = {(c.doc_id, c.column_id): c for c in _grid(ws)}
     assert again[key].computed_at > first.computed_at
     assert all(again[k].computed_at == cells[k].computed_at for k in cells if k != key)
+
+
+def test_the_not_found_decision_reads_evidence_relative_to_the_document() -> None:
+    """evidence(): the best place against the document's other retrieved places; the logistic model
+    decides weak / not found from it, and without a model the closeness ratio decides."""
+    from core.grid import cell_from_answer
+    from core.grid_cells import ShownPassage
+    from core.grid_decision import evidence, present_probability
+    from core.types import Abstention, Answer, Trace
+
+    ev = evidence(0.9, [0.60, 0.95, 0.50, 0.55, 0.70])
+    assert ev == {"near": 0.9, "lead": pytest.approx(0.35), "gap": pytest.approx(0.25)}
+    assert evidence(0.8, [0.7]) == {"near": 0.8, "lead": 0.0, "gap": 0.0}
+    assert evidence(None, []) == {"near": 0.0, "lead": 0.0, "gap": 0.0}
+    coef = (-5.0, (2.0, 10.0, 5.0))  # a hand-made model: a standing-out place means present
+    assert present_probability(ev, coef) == pytest.approx(1 / (1 + __import__("math").exp(-(-5 + 1.8 + 3.5 + 1.25))))
+    assert present_probability({"near": 1.0}, coef) is None  # a missing feature: no decision by the model
+
+    def abstained(best: float) -> Answer:
+        return Answer(question="q", workspace="w", status="abstained", kind="passages",
+                      abstention=Abstention(message="m", query="q", consulted=[]),
+                      trace=Trace(passage_best_score=best, passage_threshold=1.0))
+
+    col = GridColumn(id="c", question="q")
+    shown = [ShownPassage(chunk_id="k", text="Some sentence.", start=0, end=14)]
+    # same closeness (0.95, above the 0.85 ratio), the document decides: one place stands out -> weak
+    standing = cell_from_answer("d", col, abstained(0.95), passages=shown, coef=coef,
+                                place_scores=[0.95, 0.55, 0.5, 0.5])
+    flat = cell_from_answer("d", col, abstained(0.95), passages=shown, coef=coef,
+                            place_scores=[0.95, 0.94, 0.93, 0.93])
+    assert standing.status == "weak" and standing.text == "Some sentence."
+    assert flat.status == "not_found" and flat.evidence["gap"] == pytest.approx(0.01)
+    # no place scores: the ratio rule (closeness 0.95 >= 0.85 -> weak; 0.5 -> not found)
+    assert cell_from_answer("d", col, abstained(0.95), passages=shown, coef=coef).status == "weak"
+    assert cell_from_answer("d", col, abstained(0.5), passages=shown, coef=coef).status == "not_found"
