@@ -30,7 +30,7 @@ from sklearn.metrics import roc_auc_score
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from core.grid_decision import FEATURES  # noqa: E402
+from core.grid_decision import FEATURES, evidence  # noqa: E402
 
 GRID = [round(0.5 + 0.02 * i, 2) for i in range(31)]
 
@@ -60,6 +60,9 @@ def balanced(cells, weak) -> float:
 
 def main() -> None:
     cells = json.loads(Path(sys.argv[1]).read_text(encoding="utf-8"))["cells"]
+    for c in cells:  # recomputed from the stored place scores (the report may predate a feature)
+        if c.get("place_scores"):
+            c["evidence"] = evidence(c["closeness"], c["place_scores"])
     docs = sorted({c["doc_id"] for c in cells})
     random.Random(0).shuffle(docs)
     folds = [set(docs[i::5]) for i in range(5)]
@@ -88,7 +91,7 @@ def main() -> None:
     g, a, n, b = figures(cells, held)
     print(f"ratio (per fold {ratios}): gold in cell {g}/{a} = {g / a:.3f}, absent not found {n}/{b} = {n / b:.3f}")
 
-    variants = [("near",), ("near", "lead"), ("near", "gap"), ("lead", "gap"), FEATURES]
+    variants = [("near",), ("near", "lead"), ("near", "gap"), ("near", "first"), ("near", "lead", "gap"), FEATURES]
     for feats in variants:
         held = {}
         coefs = []

@@ -91,6 +91,9 @@ class GridCell(BaseModel):
     evidence: dict[str, float] = Field(
         default_factory=dict, description="Document-relative evidence of an abstained passages cell "
         "(core.grid_decision.evidence: near, lead, gap); empty for other cells.")
+    place_scores: list[float] = Field(
+        default_factory=list, description="Abstained passages cell: each retrieved chunk's best span score, in "
+        "retrieval order (what its evidence was computed from; the decision can be re-made without a recomputation).")
     reviewed: bool = False
     correction: str = ""
     note: str = ""
@@ -162,6 +165,7 @@ def cell_from_answer(doc_id: str, column: GridColumn, answer: Answer, doc_hash: 
         prob = None
         if place_scores is not None and near is not None:
             cell.evidence = cell_evidence(near, place_scores)
+            cell.place_scores = [round(float(x), 4) for x in place_scores]
             prob = present_probability(cell.evidence, coef)
         if shown and prob is not None:
             if prob >= 0.5:

@@ -14,7 +14,9 @@ the document's other retrieved places.
 
 * ``near`` — the best span's score over the threshold it missed (:func:`core.grid.closeness`);
 * ``lead`` — the best place's score minus the median of the retrieved places' best scores;
-* ``gap`` — the best place's score minus the second best's.
+* ``gap`` — the best place's score minus the second best's;
+* ``first`` — the first retrieved chunk's best span score minus the best place's (0 when the
+  retriever's first chunk holds the best span: retriever and span scoring agree; negative else).
 
 :func:`present_probability` combines them with a logistic model whose coefficients
 (:data:`COEF`) are the means of the five fold models of a 5-fold cross-validation grouped by CUAD
@@ -29,7 +31,7 @@ import math
 import statistics
 
 #: Features of :func:`evidence`, in the order of :data:`COEF`'s weights.
-FEATURES = ("near", "lead", "gap")
+FEATURES = ("near", "lead", "gap", "first")
 
 #: (intercept, weights of FEATURES) of the logistic model; ``None`` weights = the model is not used
 #: and the grid falls back to ``grid_weak_ratio`` on ``near`` alone.
@@ -41,16 +43,19 @@ def evidence(near: float | None, place_scores: list[float]) -> dict[str, float]:
 
     Args:
         near: :func:`core.grid.closeness` of the answer (``None``: not a passages answer → 0).
-        place_scores: each retrieved chunk's best span score (:func:`core.grid_cells.place_passages`,
-            retrieval order; any order works). Fewer than two → ``lead`` and ``gap`` are 0.
+        place_scores: each retrieved chunk's best span score (:func:`core.grid_cells.place_passages`),
+            in retrieval order. Fewer than two → ``lead``, ``gap`` and ``first`` are 0.
 
     Returns:
-        ``{"near", "lead", "gap"}`` floats (score units; ``near`` a ratio).
+        ``{"near", "lead", "gap", "first"}`` floats (score units; ``near`` a ratio).
     """
-    scores = sorted((float(s) for s in place_scores), reverse=True)
-    lead = scores[0] - statistics.median(scores) if len(scores) >= 2 else 0.0
-    gap = scores[0] - scores[1] if len(scores) >= 2 else 0.0
-    return {"near": float(near or 0.0), "lead": round(lead, 4), "gap": round(gap, 4)}
+    ordered = [float(s) for s in place_scores]
+    scores = sorted(ordered, reverse=True)
+    two = len(scores) >= 2
+    lead = scores[0] - statistics.median(scores) if two else 0.0
+    gap = scores[0] - scores[1] if two else 0.0
+    first = ordered[0] - scores[0] if two else 0.0
+    return {"near": float(near or 0.0), "lead": round(lead, 4), "gap": round(gap, 4), "first": round(first, 4)}
 
 
 def present_probability(ev: dict[str, float], coef=None) -> float | None:

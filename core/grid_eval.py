@@ -122,5 +122,5 @@ def evaluate_grid(cases: list[EvalCase], config: WorkspacesConfig, *, settings: 
                                 "first_covered": bool(case.gold_quotes) and any(
                                     span_covers(g, s) for g in case.gold_quotes for s in _texts(ws, cell.passages[:1])),
                                 "closeness": closeness(cell.answer) if cell.answer else None,
-                                "evidence": dict(cell.evidence)})
+                                "evidence": dict(cell.evidence), "place_scores": list(cell.place_scores)})
     return score

@@ -75,6 +75,11 @@ def test_each_cell_is_answered_inside_its_own_document_and_resumes(workspace) ->
     assert all(c.doc_id == beta for cl in (cells[(beta, "law")].answer.claims) for c in cl.citations)
     assert cells[(beta, "noncompete")].status != "answered"
     assert len(shown) == 4
+    # an abstained cell keeps the evidence its decision read: every retrieved chunk's best span score
+    nc = cells[(beta, "noncompete")]
+    assert nc.place_scores and set(nc.evidence) == {"near", "lead", "gap", "first"}
+    assert nc.evidence["gap"] >= 0 and nc.evidence["first"] <= 0
+    assert nc.evidence["near"] == pytest.approx(nc.answer.trace.passage_best_score / nc.answer.trace.passage_threshold)
 
     # a second run reuses every stored cell (nothing recomputed) ...
     stamps = {k: c.computed_at for k, c in cells.items()}
@@ -253,10 +258,10 @@ def test_the_not_found_decision_reads_evidence_relative_to_the_document() -> Non
     from core.types import Abstention, Answer, Trace
 
     ev = evidence(0.9, [0.60, 0.95, 0.50, 0.55, 0.70])
-    assert ev == {"near": 0.9, "lead": pytest.approx(0.35), "gap": pytest.approx(0.25)}
-    assert evidence(0.8, [0.7]) == {"near": 0.8, "lead": 0.0, "gap": 0.0}
-    assert evidence(None, []) == {"near": 0.0, "lead": 0.0, "gap": 0.0}
-    coef = (-5.0, (2.0, 10.0, 5.0))  # a hand-made model: a standing-out place means present
+    assert ev == {"near": 0.9, "lead": pytest.approx(0.35), "gap": pytest.approx(0.25), "first": pytest.approx(-0.35)}
+    assert evidence(0.8, [0.7]) == {"near": 0.8, "lead": 0.0, "gap": 0.0, "first": 0.0}
+    assert evidence(None, []) == {"near": 0.0, "lead": 0.0, "gap": 0.0, "first": 0.0}
+    coef = (-5.0, (2.0, 10.0, 5.0, 0.0))  # a hand-made model: a standing-out place means present
     assert present_probability(ev, coef) == pytest.approx(1 / (1 + __import__("math").exp(-(-5 + 1.8 + 3.5 + 1.25))))
     assert present_probability({"near": 1.0}, coef) is None  # a missing feature: no decision by the model
 
