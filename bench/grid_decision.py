@@ -30,9 +30,10 @@ from sklearn.metrics import roc_auc_score
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from core.grid_decision import FEATURES, evidence  # noqa: E402
+from core.grid_decision import FEATURES, MODEL_FEATURES, evidence  # noqa: E402
 
 GRID = [round(0.5 + 0.02 * i, 2) for i in range(31)]
+FALLBACK_RATIO = 0.85  # settings.grid_weak_ratio
 
 
 def _vec(c: dict, feats) -> list[float]:
@@ -62,11 +63,12 @@ def main() -> None:
     cells = json.loads(Path(sys.argv[1]).read_text(encoding="utf-8"))["cells"]
     for c in cells:  # recomputed from the stored place scores (the report may predate a feature)
         if c.get("place_scores"):
-            c["evidence"] = evidence(c["closeness"], c["place_scores"])
+            c["evidence"] = evidence(c["closeness"], c["place_scores"], c["evidence"].get("form"))
     docs = sorted({c["doc_id"] for c in cells})
     random.Random(0).shuffle(docs)
     folds = [set(docs[i::5]) for i in range(5)]
-    abst = [i for i, c in enumerate(cells) if c["status"] != "answered" and c.get("evidence")]
+    abst = [i for i, c in enumerate(cells) if c["status"] != "answered" and c.get("evidence")
+            and all(f in c["evidence"] for f in MODEL_FEATURES)]
     print(f"{len(cells)} cells, {len(abst)} abstained with evidence "
           f"({sum(cells[i]['must_abstain'] for i in abst)} absent clauses)")
     y_all = np.array([0 if cells[i]["must_abstain"] else 1 for i in abst])
@@ -91,7 +93,8 @@ def main() -> None:
     g, a, n, b = figures(cells, held)
     print(f"ratio (per fold {ratios}): gold in cell {g}/{a} = {g / a:.3f}, absent not found {n}/{b} = {n / b:.3f}")
 
-    variants = [("near",), ("near", "lead"), ("near", "gap"), ("near", "first"), ("near", "lead", "gap"), FEATURES]
+    variants = [("near",), ("form",), ("near", "lead"), ("near", "gap"), ("near", "first"), MODEL_FEATURES,
+                ("near", "form", "lead"), FEATURES]
     for feats in variants:
         held = {}
         coefs = []
@@ -108,9 +111,15 @@ def main() -> None:
                 if cells[i]["doc_id"] in fold:
                     z = b0 + float(np.dot(w, _vec(cells[i], feats)))
                     held[i] = z >= 0
+        for i, c in enumerate(cells):  # no form (free question): the product falls back on the ratio
+            if c["status"] != "answered" and i not in held:
+                held[i] = (c["closeness"] or 0.0) >= FALLBACK_RATIO
         g, a, n, b = figures(cells, held)
         mb = np.mean([c[0] for c in coefs])
         mw = np.mean([c[1] for c in coefs], axis=0)
+        ins = {i: mb + float(np.dot(mw, _vec(cells[i], feats))) >= 0 for i in abst}
+        gi, _, ni, _ = figures(cells, ins)
+        print(f"    the mean model on every cell (in-sample): gold in cell {gi}/{a}, absent not found {ni}/{b}")
         print(f"logistic{list(feats)}: gold in cell {g}/{a} = {g / a:.3f}, absent not found {n}/{b} = {n / b:.3f}; "
               f"mean coef intercept {mb:.3f}, weights {np.round(mw, 3).tolist()}")
 

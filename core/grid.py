@@ -35,6 +35,7 @@ from pydantic import BaseModel, Field
 
 from core.errors import Cancelled
 from core.grid_cells import ShownPassage, cell_passages
+from core.grid_decision import clause_form
 from core.grid_decision import evidence as cell_evidence
 from core.grid_decision import present_probability
 from core.paths import resource_path
@@ -156,24 +157,24 @@ def cell_from_answer(doc_id: str, column: GridColumn, answer: Answer, doc_hash: 
     cell = GridCell(doc_id=doc_id, column_id=column.id, question=column.question, status="not_found",
                     doc_hash=doc_hash, answer=answer, computed_at=time.time(), passages=shown,
                     version=CELL_VERSION)
+    near = closeness(answer)
+    prob = None
+    if place_scores is not None and near is not None:  # a passages answer: its evidence is kept (analysis)
+        form = clause_form(answer.trace.clause_types, [p.text for p in shown]) if shown else None
+        cell.evidence = cell_evidence(near, place_scores, form)
+        cell.place_scores = [round(float(x), 4) for x in place_scores]
+        prob = present_probability(cell.evidence, coef)
     if answer.status in ("answered", "partial") and answer.claims:
         claim = answer.claims[0]
         cell.status = "answered"
         cell.text = claim.text
-    else:
-        near = closeness(answer)
-        prob = None
-        if place_scores is not None and near is not None:
-            cell.evidence = cell_evidence(near, place_scores)
-            cell.place_scores = [round(float(x), 4) for x in place_scores]
-            prob = present_probability(cell.evidence, coef)
-        if shown and prob is not None:
-            if prob >= 0.5:
-                cell.status = "weak"
-                cell.text = shown[0].text
-        elif shown and (near is None or near >= weak_ratio):
+    elif shown and prob is not None:
+        if prob >= 0.5:
             cell.status = "weak"
             cell.text = shown[0].text
+    elif shown and (near is None or near >= weak_ratio):
+        cell.status = "weak"
+        cell.text = shown[0].text
     cit = cell.citation
     if cit is not None:
         cell.quote, cell.page, cell.page_label = cit.quote, cit.page, cit.page_label

@@ -16,7 +16,17 @@ the document's other retrieved places.
 * ``lead`` — the best place's score minus the median of the retrieved places' best scores;
 * ``gap`` — the best place's score minus the second best's;
 * ``first`` — the first retrieved chunk's best span score minus the best place's (0 when the
-  retriever's first chunk holds the best span: retriever and span scoring agree; negative else).
+  retriever's first chunk holds the best span: retriever and span scoring agree; negative else);
+* ``form`` (:func:`clause_form`, only when the question names a clause type) — whether a shown
+  passage *has the form of that clause type*: the highest cosine between a shown span and the
+  type's contract wording (``resources/clauses/clause_types.toml``, phrases written from drafting
+  practice, not from the evaluation answers). A contract without a renewal clause still has
+  sentences *about* its term that score like one against the question; they do not read like
+  "this Agreement shall automatically renew for successive periods".
+
+Measured on the CUAD dev cells (abstained passages cells, ROC AUC present vs absent clause,
+in-sample, descriptive): near 0.74, form 0.83, lead 0.62, first 0.53, gap 0.50. Only ``near`` and
+``form`` enter the model (:data:`MODEL_FEATURES`); the others are kept with the cell for analysis.
 
 :func:`present_probability` combines them with a logistic model whose coefficients
 (:data:`COEF`) are the means of the five fold models of a 5-fold cross-validation grouped by CUAD
@@ -29,16 +39,19 @@ from __future__ import annotations
 
 import math
 import statistics
+from functools import lru_cache
 
-#: Features of :func:`evidence`, in the order of :data:`COEF`'s weights.
-FEATURES = ("near", "lead", "gap", "first")
+#: Features of :func:`evidence` (``form`` only with a clause type).
+FEATURES = ("near", "lead", "gap", "first", "form")
+#: Features the logistic model reads, in the order of :data:`COEF`'s weights.
+MODEL_FEATURES = ("near", "form")
 
 #: (intercept, weights of FEATURES) of the logistic model; ``None`` weights = the model is not used
 #: and the grid falls back to ``grid_weak_ratio`` on ``near`` alone.
 COEF: tuple[float, tuple[float, ...]] | None = None
 
 
-def evidence(near: float | None, place_scores: list[float]) -> dict[str, float]:
+def evidence(near: float | None, place_scores: list[float], form: float | None = None) -> dict[str, float]:
     """The cell's document-relative evidence.
 
     Args:
@@ -46,8 +59,11 @@ def evidence(near: float | None, place_scores: list[float]) -> dict[str, float]:
         place_scores: each retrieved chunk's best span score (:func:`core.grid_cells.place_passages`),
             in retrieval order. Fewer than two → ``lead``, ``gap`` and ``first`` are 0.
 
+        form: :func:`clause_form` (``None``: the question names no clause type; left out).
+
     Returns:
-        ``{"near", "lead", "gap", "first"}`` floats (score units; ``near`` a ratio).
+        ``{"near", "lead", "gap", "first"[, "form"]}`` floats (score units; ``near`` a ratio,
+        ``form`` a cosine).
     """
     ordered = [float(s) for s in place_scores]
     scores = sorted(ordered, reverse=True)
@@ -55,15 +71,52 @@ def evidence(near: float | None, place_scores: list[float]) -> dict[str, float]:
     lead = scores[0] - statistics.median(scores) if two else 0.0
     gap = scores[0] - scores[1] if two else 0.0
     first = ordered[0] - scores[0] if two else 0.0
-    return {"near": float(near or 0.0), "lead": round(lead, 4), "gap": round(gap, 4), "first": round(first, 4)}
+    out = {"near": float(near or 0.0), "lead": round(lead, 4), "gap": round(gap, 4), "first": round(first, 4)}
+    if form is not None:
+        out["form"] = round(float(form), 4)
+    return out
+
+
+@lru_cache(maxsize=256)
+def _wording_vectors(clause_id: str):
+    """L2-normalised vectors of a clause type's contract wording (``None``: unknown type or no wording)."""
+    import numpy as np
+
+    from core.clauses import vocabulary
+    from core.store import get_embedder
+
+    phrases = next((list(c.wording) for c in vocabulary().clauses if c.id == clause_id), [])
+    if not phrases:
+        return None
+    v = np.asarray(get_embedder().get_text_embedding_batch(phrases), dtype=np.float32)
+    return v / np.maximum(np.linalg.norm(v, axis=1, keepdims=True), 1e-9)
+
+
+def clause_form(clause_ids: list[str], spans: list[str]) -> float | None:
+    """The highest cosine (MiniLM, the index's embedding model) between one of ``spans`` (the cell's
+    shown span texts) and a contract wording phrase of one of ``clause_ids`` (the clause types the
+    question asked about, ``Trace.clause_types``); ``None`` without a type with wording or a span.
+    One batch embedding of the spans (at most :data:`core.grid_cells.CELL_PASSAGES`); each type's
+    wording vectors are computed once per process."""
+    import numpy as np
+
+    from core.store import get_embedder
+
+    mats = [m for m in (_wording_vectors(c) for c in dict.fromkeys(clause_ids)) if m is not None]
+    spans = [s for s in spans if s.strip()]
+    if not mats or not spans:
+        return None
+    p = np.asarray(get_embedder().get_text_embedding_batch(spans), dtype=np.float32)
+    p /= np.maximum(np.linalg.norm(p, axis=1, keepdims=True), 1e-9)
+    return float(max((p @ m.T).max() for m in mats))
 
 
 def present_probability(ev: dict[str, float], coef=None) -> float | None:
     """P(the clause is present) from :func:`evidence` by the logistic model ``coef`` (default :data:`COEF`);
     ``None`` when there is no model or a feature is missing."""
     coef = COEF if coef is None else coef
-    if coef is None or any(f not in ev for f in FEATURES):
+    if coef is None or any(f not in ev for f in MODEL_FEATURES):
         return None
     b0, w = coef
-    z = b0 + sum(wi * ev[f] for wi, f in zip(w, FEATURES))
+    z = b0 + sum(wi * ev[f] for wi, f in zip(w, MODEL_FEATURES))
     return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, z))))

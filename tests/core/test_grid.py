@@ -249,36 +249,51 @@ def test_a_stopped_grid_resumes_and_cells_of_an_older_rule_are_recomputed(worksp
     assert all(again[k].computed_at == cells[k].computed_at for k in cells if k != key)
 
 
-def test_the_not_found_decision_reads_evidence_relative_to_the_document() -> None:
-    """evidence(): the best place against the document's other retrieved places; the logistic model
-    decides weak / not found from it, and without a model the closeness ratio decides."""
+def test_the_not_found_decision_reads_the_clause_form_and_the_document() -> None:
+    """evidence(): the best place against the document's other retrieved places, and whether a shown span
+    reads like the clause type's contract wording (real embedding model); the logistic model decides
+    weak / not found from near and form, and without a clause type the closeness ratio decides."""
+    import math
+
     from core.grid import cell_from_answer
     from core.grid_cells import ShownPassage
-    from core.grid_decision import evidence, present_probability
+    from core.grid_decision import clause_form, evidence, present_probability
     from core.types import Abstention, Answer, Trace
 
-    ev = evidence(0.9, [0.60, 0.95, 0.50, 0.55, 0.70])
-    assert ev == {"near": 0.9, "lead": pytest.approx(0.35), "gap": pytest.approx(0.25), "first": pytest.approx(-0.35)}
+    ev = evidence(0.9, [0.60, 0.95, 0.50, 0.55, 0.70], form=0.7)
+    assert ev == {"near": 0.9, "lead": pytest.approx(0.35), "gap": pytest.approx(0.25),
+                  "first": pytest.approx(-0.35), "form": 0.7}
     assert evidence(0.8, [0.7]) == {"near": 0.8, "lead": 0.0, "gap": 0.0, "first": 0.0}
     assert evidence(None, []) == {"near": 0.0, "lead": 0.0, "gap": 0.0, "first": 0.0}
-    coef = (-5.0, (2.0, 10.0, 5.0, 0.0))  # a hand-made model: a standing-out place means present
-    assert present_probability(ev, coef) == pytest.approx(1 / (1 + __import__("math").exp(-(-5 + 1.8 + 3.5 + 1.25))))
-    assert present_probability({"near": 1.0}, coef) is None  # a missing feature: no decision by the model
+    coef = (-10.0, (2.0, 12.0))  # a hand-made model on (near, form)
+    assert present_probability(ev, coef) == pytest.approx(1 / (1 + math.exp(-(-10 + 1.8 + 8.4))))
+    assert present_probability({"near": 1.0}, coef) is None  # no clause type, no form: no model decision
 
-    def abstained(best: float) -> Answer:
+    law = "This Agreement shall be governed by the laws of the State of New York."
+    pay = "The Buyer shall pay each invoice within thirty days of its receipt."
+    assert clause_form(["governing_law"], [pay, law]) > 0.6 > clause_form(["governing_law"], [pay])
+    assert clause_form([], [law]) is None and clause_form(["no_such_type"], [law]) is None
+
+    def abstained(best: float, types: list[str]) -> Answer:
         return Answer(question="q", workspace="w", status="abstained", kind="passages",
                       abstention=Abstention(message="m", query="q", consulted=[]),
-                      trace=Trace(passage_best_score=best, passage_threshold=1.0))
+                      trace=Trace(passage_best_score=best, passage_threshold=1.0, clause_types=types))
 
-    col = GridColumn(id="c", question="q")
-    shown = [ShownPassage(chunk_id="k", text="Some sentence.", start=0, end=14)]
-    # same closeness (0.95, above the 0.85 ratio), the document decides: one place stands out -> weak
-    standing = cell_from_answer("d", col, abstained(0.95), passages=shown, coef=coef,
-                                place_scores=[0.95, 0.55, 0.5, 0.5])
-    flat = cell_from_answer("d", col, abstained(0.95), passages=shown, coef=coef,
-                            place_scores=[0.95, 0.94, 0.93, 0.93])
-    assert standing.status == "weak" and standing.text == "Some sentence."
-    assert flat.status == "not_found" and flat.evidence["gap"] == pytest.approx(0.01)
-    # no place scores: the ratio rule (closeness 0.95 >= 0.85 -> weak; 0.5 -> not found)
-    assert cell_from_answer("d", col, abstained(0.95), passages=shown, coef=coef).status == "weak"
-    assert cell_from_answer("d", col, abstained(0.5), passages=shown, coef=coef).status == "not_found"
+    col = GridColumn(id="c", question="Which law governs?")
+
+    def shown(text: str) -> list[ShownPassage]:
+        return [ShownPassage(chunk_id="k", text=text, start=0, end=len(text))]
+
+    places = [0.9, 0.8, 0.7]
+    coef = (-9.0, (0.0, 15.0))  # weak when form >= 0.6, whatever the closeness
+    # same closeness (0.9), the span's form decides: a governing-law sentence is weak, a payment term not found
+    reads = cell_from_answer("d", col, abstained(0.9, ["governing_law"]), passages=shown(law), coef=coef,
+                             place_scores=places)
+    other = cell_from_answer("d", col, abstained(0.9, ["governing_law"]), passages=shown(pay), coef=coef,
+                             place_scores=places)
+    assert reads.status == "weak" and reads.text == law and reads.evidence["form"] > 0.6
+    assert other.status == "not_found" and other.evidence["form"] < 0.6
+    assert other.place_scores == places
+    # no clause type: the ratio rule (closeness 0.9 >= 0.85 -> weak; 0.5 -> not found)
+    assert cell_from_answer("d", col, abstained(0.9, []), passages=shown(pay), coef=coef, place_scores=places).status == "weak"
+    assert cell_from_answer("d", col, abstained(0.5, []), passages=shown(pay), coef=coef, place_scores=places).status == "not_found"
