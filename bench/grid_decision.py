@@ -119,9 +119,40 @@ def main() -> None:
         mw = np.mean([c[1] for c in coefs], axis=0)
         ins = {i: mb + float(np.dot(mw, _vec(cells[i], feats))) >= 0 for i in abst}
         gi, _, ni, _ = figures(cells, ins)
-        print(f"    the mean model on every cell (in-sample): gold in cell {gi}/{a}, absent not found {ni}/{b}")
         print(f"logistic{list(feats)}: gold in cell {g}/{a} = {g / a:.3f}, absent not found {n}/{b} = {n / b:.3f}; "
               f"mean coef intercept {mb:.3f}, weights {np.round(mw, 3).tolist()}")
+        print(f"    the mean model on every cell (in-sample): gold in cell {gi}/{a}, absent not found {ni}/{b}")
+    answered_too(cells, folds)
+
+
+def answered_too(cells: list[dict], folds: list[set]) -> None:
+    """Variant: the model (MODEL_FEATURES, fitted on every passages cell) also turns an *answered*
+    passages cell 'not found' when P(present) < 0.5 (abstained cells: weak when >= 0.5)."""
+    idx = [i for i, c in enumerate(cells) if c.get("evidence") and all(f in c["evidence"] for f in MODEL_FEATURES)]
+    if not any(cells[i]["status"] == "answered" for i in idx):
+        print("answered cells carry no evidence in this report: variant skipped")
+        return
+    decided: dict[int, bool] = {}  # True = shown (answered kept / weak), False = not found
+    for fold in folds:
+        tr = [i for i in idx if cells[i]["doc_id"] not in fold]
+        x = np.array([_vec(cells[i], MODEL_FEATURES) for i in tr])
+        y = np.array([0 if cells[i]["must_abstain"] else 1 for i in tr])
+        mu, sd = x.mean(0), x.std(0) + 1e-9
+        m = LogisticRegression(class_weight="balanced", C=1.0).fit((x - mu) / sd, y)
+        for i in idx:
+            if cells[i]["doc_id"] in fold:
+                decided[i] = bool(m.predict(((np.array(_vec(cells[i], MODEL_FEATURES)) - mu) / sd)[None])[0])
+    gold = ans = nf = ab = 0
+    for i, c in enumerate(cells):
+        shown = decided.get(i, c["status"] != "not_found")
+        if c["must_abstain"]:
+            ab += 1
+            nf += not shown
+        else:
+            ans += 1
+            gold += shown and (c["hit"] if c["status"] == "answered" else c["covered"])
+    print(f"answered cells decided too (held out): gold in cell {gold}/{ans} = {gold / ans:.3f}, "
+          f"absent not found {nf}/{ab} = {nf / ab:.3f}")
 
 
 if __name__ == "__main__":

@@ -46,9 +46,13 @@ FEATURES = ("near", "lead", "gap", "first", "form")
 #: Features the logistic model reads, in the order of :data:`COEF`'s weights.
 MODEL_FEATURES = ("near", "form")
 
-#: (intercept, weights of FEATURES) of the logistic model; ``None`` weights = the model is not used
-#: and the grid falls back to ``grid_weak_ratio`` on ``near`` alone.
-COEF: tuple[float, tuple[float, ...]] | None = None
+#: (intercept, weights of MODEL_FEATURES) of the logistic model of "the clause is present": the mean
+#: of the five fold models (scikit-learn LogisticRegression, class_weight balanced, C=1 on
+#: standardised features, converted to raw units) of a 5-fold CV grouped by CUAD contract on the
+#: 66 abstained passages cells of the dev grid (2026-12-02, bench/grid_decision.py). Held out:
+#: gold clause in the cell 57/77 (ratio rule 50/77), absent clause "not found" 18/32 (16/32).
+#: Weak when P >= 0.5, i.e. 4.722 near + 10.477 form >= 8.941. ``None`` = the ratio rule only.
+COEF: tuple[float, tuple[float, ...]] | None = (-8.941, (4.722, 10.477))
 
 
 def evidence(near: float | None, place_scores: list[float], form: float | None = None) -> dict[str, float]:

@@ -77,7 +77,9 @@ def test_each_cell_is_answered_inside_its_own_document_and_resumes(workspace) ->
     assert len(shown) == 4
     # an abstained cell keeps the evidence its decision read: every retrieved chunk's best span score
     nc = cells[(beta, "noncompete")]
-    assert nc.place_scores and set(nc.evidence) == {"near", "lead", "gap", "first"}
+    assert nc.place_scores and set(nc.evidence) == {"near", "lead", "gap", "first", "form"}
+    # ... and its fees and term sentences do not read like a non-compete clause: "not found", not weak
+    assert nc.evidence["form"] < 0.5 and nc.status == "not_found"
     assert nc.evidence["gap"] >= 0 and nc.evidence["first"] <= 0
     assert nc.evidence["near"] == pytest.approx(nc.answer.trace.passage_best_score / nc.answer.trace.passage_threshold)
 
