@@ -384,11 +384,14 @@ def run_grid(
         # the cell's own stages (searching, reading …) are not forwarded: the grid reports cells
         answer = run(answer_question(workspace, col.question, settings, backend=backend, cancel=cancel,
                                      follow_up=False, scope=[doc_id]))
-        scores: list[float] = []
-        shown = cell_passages(answer, workspace, settings, _scoring_question(col.question, answer),
-                              place_scores=scores)
-        cell = cell_from_answer(doc_id, col, answer, hashes.get(doc_id, ""), settings.grid_weak_ratio, shown,
-                                place_scores=scores if answer.kind == "passages" else None)
+        if answer.kind == "model" and answer.status == "abstained":
+            cell = _passages_fallback(workspace, doc_id, col, settings, hashes.get(doc_id, ""), cancel, answer)
+        else:
+            scores: list[float] = []
+            shown = cell_passages(answer, workspace, settings, _scoring_question(col.question, answer),
+                                  place_scores=scores)
+            cell = cell_from_answer(doc_id, col, answer, hashes.get(doc_id, ""), settings.grid_weak_ratio, shown,
+                                    place_scores=scores if answer.kind == "passages" else None)
         old = stored.get((doc_id, col.id))
         if old is not None and (old.note or old.correction):
             # the reviewer's words stay, marked as written about an earlier version of the cell
@@ -401,6 +404,33 @@ def run_grid(
             on_cell(cell)
         yield ProgressEvent(stage="grid", done=done, total=total, item=doc_id, message=col.id)
     return [cells[(d, c.id)] for d in rows for c in columns if (d, c.id) in cells]
+
+
+def _passages_fallback(workspace, doc_id: str, col: GridColumn, settings: Settings, doc_hash: str,
+                       cancel: Callable[[], bool], model_answer: Answer) -> GridCell:
+    """The cell of a model answer that abstained: the passages answer's cell for the same question
+    and document, at most ``weak`` (its passages are shown marked as not an answer, never as the
+    model's answer), else ``not_found``. ``model_answer`` is the abstention being replaced (unused
+    beyond the choice; the cell keeps the passages answer, whose spans it shows and opens).
+
+    Why: on the CUAD dev grid the embedded demo model (SmolLM2-135M) abstained on every cell (its
+    output cut at the token budget in repetition, or unverifiable), so every present clause read
+    "not found" (bench/README.md, 2026-12-02); the passages decision shows the closest clause.
+    """
+    from core.passages import PassagesBackend
+    from core.pipeline import answer_question, run
+
+    answer = run(answer_question(workspace, col.question, settings, backend=PassagesBackend(), cancel=cancel,
+                                 follow_up=False, scope=[doc_id]))
+    scores: list[float] = []
+    shown = cell_passages(answer, workspace, settings, _scoring_question(col.question, answer), place_scores=scores)
+    if answer.status in ("answered", "partial") and answer.claims:
+        cell = cell_from_answer(doc_id, col, answer, doc_hash, settings.grid_weak_ratio, shown)
+        cell.status = "weak"  # a passage over the threshold, but the model did not answer: not an answer
+        cell.text = shown[0].text if shown else cell.text
+    else:
+        cell = cell_from_answer(doc_id, col, answer, doc_hash, settings.grid_weak_ratio, shown, place_scores=scores)
+    return cell
 
 
 def _scoring_question(question: str, answer: Answer) -> str:

@@ -299,3 +299,22 @@ def test_the_not_found_decision_reads_the_clause_form_and_the_document() -> None
     # no clause type: the ratio rule (closeness 0.9 >= 0.85 -> weak; 0.5 -> not found)
     assert cell_from_answer("d", col, abstained(0.9, []), passages=shown(pay), coef=coef, place_scores=places).status == "weak"
     assert cell_from_answer("d", col, abstained(0.5, []), passages=shown(pay), coef=coef, place_scores=places).status == "not_found"
+
+
+def test_a_model_abstention_shows_the_passages_at_most_as_weak(workspace) -> None:
+    """When the model abstains (the embedded demo model did on every CUAD cell), the cell is the passages
+    decision for the same question and document, never 'answered': the governing-law clause shows as
+    weak, an absent non-compete stays 'not found'."""
+    from core.grid import _passages_fallback
+    from core.types import Abstention, Answer
+
+    ws, _ = workspace
+    alpha, beta = sorted(d["doc_id"] for d in ws.documents())
+    model = Answer(question="q", workspace=ws.name, status="abstained", kind="model",
+                   abstention=Abstention(message="model output truncated", query="q", consulted=[]))
+    law = _passages_fallback(ws, alpha, COLUMNS[0], ws.settings, "h", lambda: False, model)
+    assert law.status == "weak" and law.answer.kind == "passages"
+    assert any("laws of the State of Delaware" in p.shown_text for p in law.shown)
+    assert law.shown[0].text == law.text
+    nc = _passages_fallback(ws, beta, COLUMNS[1], ws.settings, "h", lambda: False, model)
+    assert nc.status == "not_found" and nc.shown == []
