@@ -1,6 +1,7 @@
 """Review grid figures (issue #25): CUAD cells scored, and a grid of N documents × the template's questions timed.
 
     python bench/grid.py cuad --index-dir DIR            # every (contract, category) of the CUAD cases as a cell
+    python bench/grid.py cuad --index-dir DIR --backend embedded --contracts 0   # one contract's cells
     python bench/grid.py scale --docs 100 [--work DIR] [--budget S]  # N contracts (CUAD texts, copied
                                                         # and renamed) × the template's first 10 questions; stop
                                                         # after S seconds and extrapolate (said so)
@@ -34,10 +35,20 @@ def cuad(args) -> None:
     from core.workspaces import load_workspaces
 
     settings = Settings()
-    score = evaluate_grid(load_cases(SHARED / "cases.jsonl"), load_workspaces(SHARED / "workspaces.toml"),
+    cases = load_cases(SHARED / "cases.jsonl")
+    if args.contracts:  # a subset: the contracts at these positions, in the cases file's order
+        order = list(dict.fromkeys((c.source or {}).get("doc") for c in cases))
+        keep = {order[int(i)] for i in args.contracts.split(",")}
+        cases = [c for c in cases if (c.source or {}).get("doc") in keep]
+        print("contracts: " + "; ".join(sorted(keep)), flush=True)
+    start = time.perf_counter()
+    score = evaluate_grid(cases, load_workspaces(SHARED / "workspaces.toml"),
                           settings=settings, index_dir=Path(args.index_dir), backend=make_backend(settings, args.backend))
-    print(f"CUAD grid, backend {args.backend}:")
+    n = len(score.cells)
+    print(f"CUAD grid, backend {args.backend}: {n} cells in {time.perf_counter() - start:.0f} s")
     print(*score.lines(), sep="\n")
+    if args.json:
+        Path(args.json).write_text(score.model_dump_json(indent=2), encoding="utf-8")
 
 
 def choose_weak_ratio(args) -> None:
@@ -161,6 +172,9 @@ def main() -> None:
     c = sub.add_parser("cuad")
     c.add_argument("--index-dir", required=True)
     c.add_argument("--backend", default="passages", choices=["passages", "embedded"])
+    c.add_argument("--contracts", help="comma-separated positions (0-based) of contracts in the cases file's order, "
+                   "e.g. 0,1 (the embedded model takes minutes a cell)")
+    c.add_argument("--json", help="write the report (per-cell details) here")
     s = sub.add_parser("scale")
     s.add_argument("--docs", type=int, default=100)
     s.add_argument("--questions", type=int, default=10)

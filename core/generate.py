@@ -305,8 +305,12 @@ class EmbeddedBackend:
                 # min(4, cpu_count); on 2 busy cores both threads spin-wait at every barrier
                 # when one is descheduled: one answer took 22-43 s with 2 threads against
                 # 11-12 s with 1 at load 4 (bench/README.md, "llama.cpp under load").
+                # flash_attn: llama.cpp's fused attention; on this project's 2-core machine it
+                # read a ~2,700-token grid prompt at 96 tokens per CPU-second against 54 without
+                # (bench/README.md, "Review grid: the embedded model", 2026-12-02).
                 llm = llama_cpp.Llama(
                     model_path=str(path), n_ctx=self.context_window, seed=settings.seed, verbose=False,
+                    flash_attn=True,
                 )
                 _llama_cache[key] = llm
         self._llm = llm

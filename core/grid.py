@@ -35,6 +35,9 @@ from pydantic import BaseModel, Field
 
 from core.errors import Cancelled
 from core.grid_cells import ShownPassage, cell_passages
+from core.grid_decision import clause_form
+from core.grid_decision import evidence as cell_evidence
+from core.grid_decision import present_probability
 from core.paths import resource_path
 from core.settings import Settings
 from core.types import Answer, Citation, ProgressEvent
@@ -44,7 +47,7 @@ CellStatus = Literal["answered", "weak", "not_found"]
 GRID_FILE = "grid.sqlite"
 #: Version of the way a cell is computed; a stored cell of another version is recomputed (its
 #: document unchanged or not), so a grid never mixes cells chosen by two rules.
-CELL_VERSION = 2
+CELL_VERSION = 3
 
 
 class GridColumn(BaseModel):
@@ -86,6 +89,12 @@ class GridCell(BaseModel):
         default_factory=list, description="What the cell shows, best first (core.grid_cells.cell_passages): its "
         "best passage in its clause, then the best passages of other places; kept for a 'not found' cell too "
         "(its closest passage opens on click) but not shown in it (:attr:`shown`).")
+    evidence: dict[str, float] = Field(
+        default_factory=dict, description="Document-relative evidence of an abstained passages cell "
+        "(core.grid_decision.evidence: near, lead, gap); empty for other cells.")
+    place_scores: list[float] = Field(
+        default_factory=list, description="Abstained passages cell: each retrieved chunk's best span score, in "
+        "retrieval order (what its evidence was computed from; the decision can be re-made without a recomputation).")
     reviewed: bool = False
     correction: str = ""
     note: str = ""
@@ -127,30 +136,45 @@ def closeness(answer: Answer) -> float | None:
 
 
 def cell_from_answer(doc_id: str, column: GridColumn, answer: Answer, doc_hash: str = "",
-                     weak_ratio: float = 0.85, passages: list[ShownPassage] | None = None) -> GridCell:
+                     weak_ratio: float = 0.85, passages: list[ShownPassage] | None = None,
+                     place_scores: list[float] | None = None, coef=None) -> GridCell:
     """The grid cell an :class:`Answer` scoped to ``doc_id`` gives (status, short text, first citation).
 
-    An abstention whose closest passages scored at least ``weak_ratio`` of the threshold they missed
-    (:func:`closeness`; setting ``grid_weak_ratio``) is ``weak``; one further away, or with no passage,
-    is ``not_found`` (its closest passage still opens on click, never as an answer).
+    An abstained passages answer with ``place_scores`` (each retrieved chunk's best span score) is
+    ``weak`` when :func:`core.grid_decision.present_probability` of its document-relative evidence
+    is at least 0.5, else ``not_found``. Without place scores (or without a fitted model), an
+    abstention whose closest passages scored at least ``weak_ratio`` of the threshold they missed
+    (:func:`closeness`; setting ``grid_weak_ratio``) is ``weak``; one further away, or with no
+    passage, is ``not_found`` (its closest passage still opens on click, never as an answer).
 
     Args:
         passages: what the cell shows (:func:`core.grid_cells.cell_passages`); ``None`` = the
             answer's own passages only.
+        place_scores: from ``cell_passages(..., place_scores=...)``; ``None`` = the ratio rule.
+        coef: logistic model for :func:`core.grid_decision.present_probability` (default its COEF).
     """
     shown = cell_passages(answer) if passages is None else passages
     cell = GridCell(doc_id=doc_id, column_id=column.id, question=column.question, status="not_found",
                     doc_hash=doc_hash, answer=answer, computed_at=time.time(), passages=shown,
                     version=CELL_VERSION)
+    near = closeness(answer)
+    prob = None
+    if place_scores is not None and near is not None:  # a passages answer: its evidence is kept (analysis)
+        form = clause_form(answer.trace.clause_types, [p.text for p in shown]) if shown else None
+        cell.evidence = cell_evidence(near, place_scores, form)
+        cell.place_scores = [round(float(x), 4) for x in place_scores]
+        prob = present_probability(cell.evidence, coef)
     if answer.status in ("answered", "partial") and answer.claims:
         claim = answer.claims[0]
         cell.status = "answered"
         cell.text = claim.text
-    else:
-        near = closeness(answer)
-        if shown and (near is None or near >= weak_ratio):
+    elif shown and prob is not None:
+        if prob >= 0.5:
             cell.status = "weak"
             cell.text = shown[0].text
+    elif shown and (near is None or near >= weak_ratio):
+        cell.status = "weak"
+        cell.text = shown[0].text
     cit = cell.citation
     if cit is not None:
         cell.quote, cell.page, cell.page_label = cit.quote, cit.page, cit.page_label
@@ -360,8 +384,14 @@ def run_grid(
         # the cell's own stages (searching, reading …) are not forwarded: the grid reports cells
         answer = run(answer_question(workspace, col.question, settings, backend=backend, cancel=cancel,
                                      follow_up=False, scope=[doc_id]))
-        shown = cell_passages(answer, workspace, settings, _scoring_question(col.question, answer))
-        cell = cell_from_answer(doc_id, col, answer, hashes.get(doc_id, ""), settings.grid_weak_ratio, shown)
+        if answer.kind == "model" and answer.status == "abstained":
+            cell = _passages_fallback(workspace, doc_id, col, settings, hashes.get(doc_id, ""), cancel, answer)
+        else:
+            scores: list[float] = []
+            shown = cell_passages(answer, workspace, settings, _scoring_question(col.question, answer),
+                                  place_scores=scores)
+            cell = cell_from_answer(doc_id, col, answer, hashes.get(doc_id, ""), settings.grid_weak_ratio, shown,
+                                    place_scores=scores if answer.kind == "passages" else None)
         old = stored.get((doc_id, col.id))
         if old is not None and (old.note or old.correction):
             # the reviewer's words stay, marked as written about an earlier version of the cell
@@ -374,6 +404,33 @@ def run_grid(
             on_cell(cell)
         yield ProgressEvent(stage="grid", done=done, total=total, item=doc_id, message=col.id)
     return [cells[(d, c.id)] for d in rows for c in columns if (d, c.id) in cells]
+
+
+def _passages_fallback(workspace, doc_id: str, col: GridColumn, settings: Settings, doc_hash: str,
+                       cancel: Callable[[], bool], model_answer: Answer) -> GridCell:
+    """The cell of a model answer that abstained: the passages answer's cell for the same question
+    and document, at most ``weak`` (its passages are shown marked as not an answer, never as the
+    model's answer), else ``not_found``. ``model_answer`` is the abstention being replaced (unused
+    beyond the choice; the cell keeps the passages answer, whose spans it shows and opens).
+
+    Why: on the CUAD dev grid the embedded demo model (SmolLM2-135M) abstained on every cell (its
+    output cut at the token budget in repetition, or unverifiable), so every present clause read
+    "not found" (bench/README.md, 2026-12-02); the passages decision shows the closest clause.
+    """
+    from core.passages import PassagesBackend
+    from core.pipeline import answer_question, run
+
+    answer = run(answer_question(workspace, col.question, settings, backend=PassagesBackend(), cancel=cancel,
+                                 follow_up=False, scope=[doc_id]))
+    scores: list[float] = []
+    shown = cell_passages(answer, workspace, settings, _scoring_question(col.question, answer), place_scores=scores)
+    if answer.status in ("answered", "partial") and answer.claims:
+        cell = cell_from_answer(doc_id, col, answer, doc_hash, settings.grid_weak_ratio, shown)
+        cell.status = "weak"  # a passage over the threshold, but the model did not answer: not an answer
+        cell.text = shown[0].text if shown else cell.text
+    else:
+        cell = cell_from_answer(doc_id, col, answer, doc_hash, settings.grid_weak_ratio, shown, place_scores=scores)
+    return cell
 
 
 def _scoring_question(question: str, answer: Answer) -> str:

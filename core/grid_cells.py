@@ -115,13 +115,15 @@ def place_passages(question: str, chunks: list[Chunk], workspace, settings) -> l
 
 
 def cell_passages(answer: Answer, workspace=None, settings=None, question: str | None = None,
-                  limit: int = CELL_PASSAGES) -> list[ShownPassage]:
+                  limit: int = CELL_PASSAGES, place_scores: list[float] | None = None) -> list[ShownPassage]:
     """The passages a cell shows (at most ``limit``, distinct places), best first.
 
     The answer's own passages come first (its best one always); the remaining places are the best
     spans of the retrieved chunks in retrieval order (``answer.trace.context``, read from
     ``workspace``), skipping a place already shown. With ``workspace=None`` (or a model answer,
     whose passages are its verified quotes) only the answer's own passages are used.
+    ``place_scores``, when given, receives the best span score of every retrieved chunk scored
+    (all of them, not only the places shown: :func:`core.grid_decision.evidence` reads it).
     """
     own = _answer_passages(answer)
     shown: list[ShownPassage] = []
@@ -131,6 +133,8 @@ def cell_passages(answer: Answer, workspace=None, settings=None, question: str |
         chunks = workspace.get_chunks(answer.trace.context)
         ranked = [chunks[c] for c in answer.trace.context if c in chunks]
         extra = place_passages(question or answer.question, ranked, workspace, settings) if ranked else []
+        if place_scores is not None:
+            place_scores.extend(p.score for p in extra if p.score is not None)
     else:
         extra = own[1:]
     for p in extra:

@@ -121,5 +121,6 @@ def evaluate_grid(cases: list[EvalCase], config: WorkspacesConfig, *, settings: 
                                     span_covers(g, s) for g in case.gold_quotes for s in kept),
                                 "first_covered": bool(case.gold_quotes) and any(
                                     span_covers(g, s) for g in case.gold_quotes for s in _texts(ws, cell.passages[:1])),
-                                "closeness": closeness(cell.answer) if cell.answer else None})
+                                "closeness": closeness(cell.answer) if cell.answer else None,
+                                "evidence": dict(cell.evidence), "place_scores": list(cell.place_scores)})
     return score

@@ -106,7 +106,8 @@ class Settings(BaseSettings):
         "an answer) when its best passage scored at least this share of the threshold it missed, else 'not found' "
         "(core/grid.py). The mean of the ratios chosen by 5-fold cross-validation grouped by CUAD contract "
         "(3 contracts a fold; best balanced accuracy on 4 folds), 0.80-0.90, for cells that show their clause and "
-        "further places (issue #25, 2026-12-02; bench/grid.py weak-ratio; bench/README.md).",
+        "further places (issue #25, 2026-12-02; bench/grid.py weak-ratio; bench/README.md). Used when the "
+        "question names no clause type; otherwise core.grid_decision's model of closeness and clause form decides.",
     )
 
     # retrieval

@@ -57,3 +57,11 @@ def test_embedded_answer_is_valid_and_every_kept_citation_verified(fips_ws, embe
             assert cit.rects
             for x0, y0, x1, y1 in cit.rects:
                 assert page_rect.contains(pymupdf.Rect(x0, y0, x1, y1))
+
+
+def test_the_embedded_model_reads_its_prompt_with_flash_attention(embedded) -> None:
+    """A grid cell's ~2,700-token prompt was read at 54 tokens per CPU-second without llama.cpp's fused
+    attention and 96 with it on the project's machine (bench/README.md, 2026-12-02): it stays on."""
+    import llama_cpp
+
+    assert embedded._llm.context_params.flash_attn_type == llama_cpp.LLAMA_FLASH_ATTN_TYPE_ENABLED

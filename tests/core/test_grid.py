@@ -75,6 +75,13 @@ def test_each_cell_is_answered_inside_its_own_document_and_resumes(workspace) ->
     assert all(c.doc_id == beta for cl in (cells[(beta, "law")].answer.claims) for c in cl.citations)
     assert cells[(beta, "noncompete")].status != "answered"
     assert len(shown) == 4
+    # an abstained cell keeps the evidence its decision read: every retrieved chunk's best span score
+    nc = cells[(beta, "noncompete")]
+    assert nc.place_scores and set(nc.evidence) == {"near", "lead", "gap", "first", "form"}
+    # ... and its fees and term sentences do not read like a non-compete clause: "not found", not weak
+    assert nc.evidence["form"] < 0.5 and nc.status == "not_found"
+    assert nc.evidence["gap"] >= 0 and nc.evidence["first"] <= 0
+    assert nc.evidence["near"] == pytest.approx(nc.answer.trace.passage_best_score / nc.answer.trace.passage_threshold)
 
     # a second run reuses every stored cell (nothing recomputed) ...
     stamps = {k: c.computed_at for k, c in cells.items()}
@@ -242,3 +249,72 @@ def test_a_stopped_grid_resumes_and_cells_of_an_older_rule_are_recomputed(worksp
     again = {(c.doc_id, c.column_id): c for c in _grid(ws)}
     assert again[key].computed_at > first.computed_at
     assert all(again[k].computed_at == cells[k].computed_at for k in cells if k != key)
+
+
+def test_the_not_found_decision_reads_the_clause_form_and_the_document() -> None:
+    """evidence(): the best place against the document's other retrieved places, and whether a shown span
+    reads like the clause type's contract wording (real embedding model); the logistic model decides
+    weak / not found from near and form, and without a clause type the closeness ratio decides."""
+    import math
+
+    from core.grid import cell_from_answer
+    from core.grid_cells import ShownPassage
+    from core.grid_decision import clause_form, evidence, present_probability
+    from core.types import Abstention, Answer, Trace
+
+    ev = evidence(0.9, [0.60, 0.95, 0.50, 0.55, 0.70], form=0.7)
+    assert ev == {"near": 0.9, "lead": pytest.approx(0.35), "gap": pytest.approx(0.25),
+                  "first": pytest.approx(-0.35), "form": 0.7}
+    assert evidence(0.8, [0.7]) == {"near": 0.8, "lead": 0.0, "gap": 0.0, "first": 0.0}
+    assert evidence(None, []) == {"near": 0.0, "lead": 0.0, "gap": 0.0, "first": 0.0}
+    coef = (-10.0, (2.0, 12.0))  # a hand-made model on (near, form)
+    assert present_probability(ev, coef) == pytest.approx(1 / (1 + math.exp(-(-10 + 1.8 + 8.4))))
+    assert present_probability({"near": 1.0}, coef) is None  # no clause type, no form: no model decision
+
+    law = "This Agreement shall be governed by the laws of the State of New York."
+    pay = "The Buyer shall pay each invoice within thirty days of its receipt."
+    assert clause_form(["governing_law"], [pay, law]) > 0.6 > clause_form(["governing_law"], [pay])
+    assert clause_form([], [law]) is None and clause_form(["no_such_type"], [law]) is None
+
+    def abstained(best: float, types: list[str]) -> Answer:
+        return Answer(question="q", workspace="w", status="abstained", kind="passages",
+                      abstention=Abstention(message="m", query="q", consulted=[]),
+                      trace=Trace(passage_best_score=best, passage_threshold=1.0, clause_types=types))
+
+    col = GridColumn(id="c", question="Which law governs?")
+
+    def shown(text: str) -> list[ShownPassage]:
+        return [ShownPassage(chunk_id="k", text=text, start=0, end=len(text))]
+
+    places = [0.9, 0.8, 0.7]
+    coef = (-9.0, (0.0, 15.0))  # weak when form >= 0.6, whatever the closeness
+    # same closeness (0.9), the span's form decides: a governing-law sentence is weak, a payment term not found
+    reads = cell_from_answer("d", col, abstained(0.9, ["governing_law"]), passages=shown(law), coef=coef,
+                             place_scores=places)
+    other = cell_from_answer("d", col, abstained(0.9, ["governing_law"]), passages=shown(pay), coef=coef,
+                             place_scores=places)
+    assert reads.status == "weak" and reads.text == law and reads.evidence["form"] > 0.6
+    assert other.status == "not_found" and other.evidence["form"] < 0.6
+    assert other.place_scores == places
+    # no clause type: the ratio rule (closeness 0.9 >= 0.85 -> weak; 0.5 -> not found)
+    assert cell_from_answer("d", col, abstained(0.9, []), passages=shown(pay), coef=coef, place_scores=places).status == "weak"
+    assert cell_from_answer("d", col, abstained(0.5, []), passages=shown(pay), coef=coef, place_scores=places).status == "not_found"
+
+
+def test_a_model_abstention_shows_the_passages_at_most_as_weak(workspace) -> None:
+    """When the model abstains (the embedded demo model did on every CUAD cell), the cell is the passages
+    decision for the same question and document, never 'answered': the governing-law clause shows as
+    weak, an absent non-compete stays 'not found'."""
+    from core.grid import _passages_fallback
+    from core.types import Abstention, Answer
+
+    ws, _ = workspace
+    alpha, beta = sorted(d["doc_id"] for d in ws.documents())
+    model = Answer(question="q", workspace=ws.name, status="abstained", kind="model",
+                   abstention=Abstention(message="model output truncated", query="q", consulted=[]))
+    law = _passages_fallback(ws, alpha, COLUMNS[0], ws.settings, "h", lambda: False, model)
+    assert law.status == "weak" and law.answer.kind == "passages"
+    assert any("laws of the State of Delaware" in p.shown_text for p in law.shown)
+    assert law.shown[0].text == law.text
+    nc = _passages_fallback(ws, beta, COLUMNS[1], ws.settings, "h", lambda: False, model)
+    assert nc.status == "not_found" and nc.shown == []

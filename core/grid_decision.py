@@ -1,0 +1,126 @@
+"""Evidence for a review-grid cell's "weak" / "not found" decision, relative to its own document.
+
+A cell whose passages answer abstained (:mod:`core.passages`) is either *weak* (its closest
+passages shown, marked as not an answer) or *not found*. The best span's score over the answer's
+threshold alone (:func:`core.grid.closeness`) separates present from absent CUAD clauses poorly
+(ROC AUC 0.68, issue #25): a contract always has sentences *about* the clause family asked, and
+the absolute score of its best one depends on how the contract is written. What a present clause
+adds is a passage that stands out **from the rest of the same document**: the retriever delivers
+a cell's chunks from its one contract, and each chunk's best span is scored against the question
+(:func:`core.grid_cells.place_passages`); when the clause is there, one place scores clearly above
+the document's other retrieved places.
+
+:func:`evidence` measures that (all in the passages answer's score units, no new model call):
+
+* ``near`` — the best span's score over the threshold it missed (:func:`core.grid.closeness`);
+* ``lead`` — the best place's score minus the median of the retrieved places' best scores;
+* ``gap`` — the best place's score minus the second best's;
+* ``first`` — the first retrieved chunk's best span score minus the best place's (0 when the
+  retriever's first chunk holds the best span: retriever and span scoring agree; negative else);
+* ``form`` (:func:`clause_form`, only when the question names a clause type) — whether a shown
+  passage *has the form of that clause type*: the highest cosine between a shown span and the
+  type's contract wording (``resources/clauses/clause_types.toml``, phrases written from drafting
+  practice, not from the evaluation answers). A contract without a renewal clause still has
+  sentences *about* its term that score like one against the question; they do not read like
+  "this Agreement shall automatically renew for successive periods".
+
+Measured on the CUAD dev cells (abstained passages cells, ROC AUC present vs absent clause,
+in-sample, descriptive): near 0.74, form 0.83, lead 0.62, first 0.53, gap 0.50. Only ``near`` and
+``form`` enter the model (:data:`MODEL_FEATURES`); the others are kept with the cell for analysis.
+
+:func:`present_probability` combines them with a logistic model whose coefficients
+(:data:`COEF`) are the means of the five fold models of a 5-fold cross-validation grouped by CUAD
+contract (never fitted on the whole dev set at once): ``python bench/grid.py decision REPORT.json``
+(bench/README.md, "Review grid: the embedded model and a document-relative 'not found'",
+2026-12-02).
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from functools import lru_cache
+
+#: Features of :func:`evidence` (``form`` only with a clause type).
+FEATURES = ("near", "lead", "gap", "first", "form")
+#: Features the logistic model reads, in the order of :data:`COEF`'s weights.
+MODEL_FEATURES = ("near", "form")
+
+#: (intercept, weights of MODEL_FEATURES) of the logistic model of "the clause is present": the mean
+#: of the five fold models (scikit-learn LogisticRegression, class_weight balanced, C=1 on
+#: standardised features, converted to raw units) of a 5-fold CV grouped by CUAD contract on the
+#: 66 abstained passages cells of the dev grid (2026-12-02, bench/grid_decision.py). Held out:
+#: gold clause in the cell 57/77 (ratio rule 50/77), absent clause "not found" 18/32 (16/32).
+#: Weak when P >= 0.5, i.e. 4.722 near + 10.477 form >= 8.941. ``None`` = the ratio rule only.
+COEF: tuple[float, tuple[float, ...]] | None = (-8.941, (4.722, 10.477))
+
+
+def evidence(near: float | None, place_scores: list[float], form: float | None = None) -> dict[str, float]:
+    """The cell's document-relative evidence.
+
+    Args:
+        near: :func:`core.grid.closeness` of the answer (``None``: not a passages answer → 0).
+        place_scores: each retrieved chunk's best span score (:func:`core.grid_cells.place_passages`),
+            in retrieval order. Fewer than two → ``lead``, ``gap`` and ``first`` are 0.
+
+        form: :func:`clause_form` (``None``: the question names no clause type; left out).
+
+    Returns:
+        ``{"near", "lead", "gap", "first"[, "form"]}`` floats (score units; ``near`` a ratio,
+        ``form`` a cosine).
+    """
+    ordered = [float(s) for s in place_scores]
+    scores = sorted(ordered, reverse=True)
+    two = len(scores) >= 2
+    lead = scores[0] - statistics.median(scores) if two else 0.0
+    gap = scores[0] - scores[1] if two else 0.0
+    first = ordered[0] - scores[0] if two else 0.0
+    out = {"near": float(near or 0.0), "lead": round(lead, 4), "gap": round(gap, 4), "first": round(first, 4)}
+    if form is not None:
+        out["form"] = round(float(form), 4)
+    return out
+
+
+@lru_cache(maxsize=256)
+def _wording_vectors(clause_id: str):
+    """L2-normalised vectors of a clause type's contract wording (``None``: unknown type or no wording)."""
+    import numpy as np
+
+    from core.clauses import vocabulary
+    from core.store import get_embedder
+
+    phrases = next((list(c.wording) for c in vocabulary().clauses if c.id == clause_id), [])
+    if not phrases:
+        return None
+    v = np.asarray(get_embedder().get_text_embedding_batch(phrases), dtype=np.float32)
+    return v / np.maximum(np.linalg.norm(v, axis=1, keepdims=True), 1e-9)
+
+
+def clause_form(clause_ids: list[str], spans: list[str]) -> float | None:
+    """The highest cosine (MiniLM, the index's embedding model) between one of ``spans`` (the cell's
+    shown span texts) and a contract wording phrase of one of ``clause_ids`` (the clause types the
+    question asked about, ``Trace.clause_types``); ``None`` without a type with wording or a span.
+    One batch embedding of the spans (at most :data:`core.grid_cells.CELL_PASSAGES`); each type's
+    wording vectors are computed once per process."""
+    import numpy as np
+
+    from core.store import get_embedder
+
+    mats = [m for m in (_wording_vectors(c) for c in dict.fromkeys(clause_ids)) if m is not None]
+    spans = [s for s in spans if s.strip()]
+    if not mats or not spans:
+        return None
+    p = np.asarray(get_embedder().get_text_embedding_batch(spans), dtype=np.float32)
+    p /= np.maximum(np.linalg.norm(p, axis=1, keepdims=True), 1e-9)
+    return float(max((p @ m.T).max() for m in mats))
+
+
+def present_probability(ev: dict[str, float], coef=None) -> float | None:
+    """P(the clause is present) from :func:`evidence` by the logistic model ``coef`` (default :data:`COEF`);
+    ``None`` when there is no model or a feature is missing."""
+    coef = COEF if coef is None else coef
+    if coef is None or any(f not in ev for f in MODEL_FEATURES):
+        return None
+    b0, w = coef
+    z = b0 + sum(wi * ev[f] for wi, f in zip(w, MODEL_FEATURES))
+    return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, z))))
