@@ -31,9 +31,10 @@ from __future__ import annotations
 
 import logging
 import sqlite3
+import threading
 import time
 from collections.abc import Callable, Generator
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -339,7 +340,6 @@ class _NextFile:
 
     def __init__(self, ws: WorkspaceHandle, scan: IndexScan) -> None:
         self.ws, self.scan = ws, scan
-        self._pool: ThreadPoolExecutor | None = None
         self._key: tuple | None = None
         self._future: Future | None = None
 
@@ -360,12 +360,21 @@ class _NextFile:
                 return  # perhaps a moved document: triage_file decides, the file is read in order
             known = prev[2] if prev else None
             settings = self.ws.settings
-            if self._pool is None:
-                self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="verbatim-read-ahead")
-            self._key = (j, st.st_size, st.st_mtime, known)
-            self._future = self._pool.submit(
-                prepare_document, path, doc_id, root, st.st_size, st.st_mtime,
-                chunk_tokens=settings.chunk_tokens, overlap_tokens=settings.chunk_overlap_tokens, known_sha256=known)
+            future: Future = Future()
+
+            def read(path=path, doc_id=doc_id, root=root, st=st, known=known, future=future) -> None:
+                if not future.set_running_or_notify_cancel():
+                    return
+                try:
+                    future.set_result(prepare_document(
+                        path, doc_id, root, st.st_size, st.st_mtime, chunk_tokens=settings.chunk_tokens,
+                        overlap_tokens=settings.chunk_overlap_tokens, known_sha256=known))
+                except BaseException as exc:  # noqa: BLE001 - handed to the run, which re-raises it
+                    future.set_exception(exc)
+
+            self._key, self._future = (j, st.st_size, st.st_mtime, known), future
+            # a daemon thread, not an executor's: a process that stops (Ctrl+C) never waits for a file read ahead
+            threading.Thread(target=read, name="verbatim-read-ahead", daemon=True).start()
             return
 
     def take(self, i: int, size: int, mtime: float, known: str | None) -> PreparedDocument | None:
@@ -385,8 +394,6 @@ class _NextFile:
         if self._future is not None:
             self._future.cancel()
         self._future = self._key = None
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
 
 
 def _local_body(
