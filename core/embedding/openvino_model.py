@@ -14,7 +14,8 @@ Inference (:class:`OpenVINOEmbedder`) reproduces sentence-transformers' pipeline
 ``tokenizer.json`` (Hugging Face ``tokenizers``, truncation at ``max_seq_length`` word pieces
 from ``sentence_bert_config.json``, whitespace stripped first as sentence-transformers does),
 the IR's last hidden state, the attention-masked mean, L2 normalization. Texts are sorted by
-length before batching (less padding) and returned in the caller's order.
+their number of word pieces before batching (less padding) and returned in the caller's order;
+the requests of one call run on OpenVINO's streams at once (:class:`OpenVINOEmbedder`).
 """
 
 from __future__ import annotations
@@ -27,8 +28,10 @@ from types import SimpleNamespace
 
 import numpy as np
 
-#: Texts per inference call (measured in bench/embedding_backends.py: 32 was no slower than 64).
-OV_BATCH = 32
+#: Most texts per inference request (measured in bench/embedding_backends.py: 8-32 alike).
+OV_BATCH = 16
+#: OpenVINO ``PERFORMANCE_HINT`` (bench/README.md, 2026-12-02 "streams" section).
+OV_HINT = "THROUGHPUT"
 _INPUTS = ("input_ids", "attention_mask", "token_type_ids")
 _FILES = ("model.xml", "model.bin")
 
@@ -182,17 +185,28 @@ class OpenVINOEmbedder:
     Offers what the pipeline uses of llama-index's embedding classes:
     ``get_text_embedding_batch(texts) -> list[list[float]]`` and
     ``get_query_embedding(text) -> list[float]``; vectors are L2-normalized float32 of the
-    model's width (384 for all-MiniLM-L6-v2). Thread-safe (one infer request per call).
+    model's width (384 for all-MiniLM-L6-v2). Thread-safe (each call has its own infer requests).
+
+    A call's texts are tokenized together, sorted by their number of word pieces (less padding)
+    and cut into at most ``batch`` texts per inference request; the requests of one call run
+    concurrently on the compiled model's streams (``ov.AsyncInferQueue``). With the default
+    ``PERFORMANCE_HINT`` ``THROUGHPUT`` OpenVINO makes one stream per physical core, each on one
+    thread: no per-operation synchronisation between threads, and a core taken by another job
+    (the parsing of the next file, :mod:`core.store.indexing`) slows one stream instead of stalling
+    both (measured in bench/embedding_backends.py, bench/README.md).
 
     Args:
         model_dir: the sentence-transformers model folder (tokenizer and configuration).
         precision: OpenVINO ``INFERENCE_PRECISION_HINT``: ``"bf16"`` or ``"f32"``.
         ir_dir: a checked IR folder (default: :func:`load_ir`, which exports when needed).
         threads: ``INFERENCE_NUM_THREADS`` (0: OpenVINO's default, every physical core).
+        batch: most texts per inference request.
+        hint: OpenVINO ``PERFORMANCE_HINT``: ``"THROUGHPUT"`` (default) or ``"LATENCY"`` (one
+            stream using every thread: the earlier setting, kept for the benchmark).
     """
 
     def __init__(self, model_dir: Path, precision: str = "bf16", ir_dir: Path | None = None,
-                 threads: int = 0, batch: int = OV_BATCH) -> None:
+                 threads: int = 0, batch: int = OV_BATCH, hint: str = OV_HINT) -> None:
         import openvino as ov
         from tokenizers import Tokenizer
 
@@ -200,11 +214,17 @@ class OpenVINOEmbedder:
         _check_supported(self.model_dir)
         self.precision = precision
         self.batch = batch
+        self.hint = hint
         ir = ir_dir or load_ir(self.model_dir)
-        config = {"INFERENCE_PRECISION_HINT": precision, "PERFORMANCE_HINT": "LATENCY"}
+        config = {"INFERENCE_PRECISION_HINT": precision, "PERFORMANCE_HINT": hint}
         if threads:
             config["INFERENCE_NUM_THREADS"] = threads
+        self._ov = ov
         self._compiled = ov.Core().compile_model(str(ir / "model.xml"), "CPU", config)
+        try:
+            self.streams = max(1, int(self._compiled.get_property("OPTIMAL_NUMBER_OF_INFER_REQUESTS")))
+        except RuntimeError:
+            self.streams = 1
         max_len = 256
         st_config = self.model_dir / "sentence_bert_config.json"
         if st_config.exists():
@@ -220,8 +240,8 @@ class OpenVINOEmbedder:
         self._model = SimpleNamespace(prompts=_prompts(self.model_dir))
         self._names = {p.get_any_name() for p in self._compiled.inputs}
 
-    def _encode(self, texts: list[str]) -> np.ndarray:
-        encs = self._tokenizer.encode_batch([t.strip() for t in texts])
+    def _feed(self, encs: list) -> tuple[dict[str, np.ndarray], np.ndarray]:
+        """Padded model inputs of tokenized texts, and their attention mask ``(n, width)``."""
         width = max(len(e.ids) for e in encs)
         n = len(encs)
         ids = np.zeros((n, width), dtype=np.int64)
@@ -231,8 +251,11 @@ class OpenVINOEmbedder:
             k = len(e.ids)
             ids[i, :k], mask[i, :k], types[i, :k] = e.ids, e.attention_mask, e.type_ids
         feed = {"input_ids": ids, "attention_mask": mask, "token_type_ids": types}
-        request = self._compiled.create_infer_request()
-        hidden = request.infer({k: v for k, v in feed.items() if k in self._names})[self._compiled.outputs[0]]
+        return {k: v for k, v in feed.items() if k in self._names}, mask
+
+    @staticmethod
+    def _pool(hidden: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """Attention-masked mean of the token vectors, L2-normalized: ``(n, dim)`` float32."""
         m = mask[:, :, None].astype(np.float32)
         pooled = (hidden.astype(np.float32) * m).sum(axis=1) / np.clip(m.sum(axis=1), 1e-9, None)
         norms = np.linalg.norm(pooled, axis=1, keepdims=True)
@@ -242,11 +265,33 @@ class OpenVINOEmbedder:
         """``(len(texts), dim)`` float32 unit vectors, in the order of ``texts``."""
         if not texts:
             return np.zeros((0, 0), dtype=np.float32)
-        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        encs = self._tokenizer.encode_batch([t.strip() for t in texts])
+        order = sorted(range(len(texts)), key=lambda i: len(encs[i].ids))
+        # at least one request per stream (both cores busy), at most ``batch`` texts per request
+        parts = min(len(order), max(self.streams, -(-len(order) // self.batch)))
+        groups = [order[len(order) * g // parts:len(order) * (g + 1) // parts] for g in range(parts)]
+        results: list[tuple[list[int], np.ndarray] | None] = [None] * parts
+        if parts == 1:
+            feed, mask = self._feed(encs)
+            request = self._compiled.create_infer_request()
+            hidden = request.infer(feed)[self._compiled.outputs[0]]
+            return self._pool(hidden, mask)
+        masks = {}
+
+        def done(request, g: int) -> None:  # in OpenVINO's thread: pool while the output is this request's
+            results[g] = (groups[g], self._pool(request.get_output_tensor(0).data, masks[g]))
+
+        queue = self._ov.AsyncInferQueue(self._compiled, min(parts, self.streams))
+        queue.set_callback(done)
+        for g, idx in enumerate(groups):
+            feed, masks[g] = self._feed([encs[i] for i in idx])
+            queue.start_async(feed, g)
+        queue.wait_all()
         out: np.ndarray | None = None
-        for b in range(0, len(order), self.batch):
-            idx = order[b:b + self.batch]
-            vecs = self._encode([texts[i] for i in idx])
+        for item in results:
+            if item is None:
+                raise RuntimeError("an OpenVINO inference request returned no result")
+            idx, vecs = item
             if out is None:
                 out = np.zeros((len(texts), vecs.shape[1]), dtype=np.float32)
             out[idx] = vecs

@@ -31,8 +31,10 @@ from __future__ import annotations
 
 import logging
 import sqlite3
+import threading
 import time
 from collections.abc import Callable, Generator
+from concurrent.futures import Future
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -72,6 +74,10 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 CancelCheck = Callable[[], bool]
+
+#: Read (parse, chunk) the next file while this one is embedded (:class:`_NextFile`). Off: each
+#: file is read when its turn comes, as before 2026-12-02 (the benchmark's "serial" variants).
+READ_AHEAD = True
 
 
 def prepare_document(
@@ -318,10 +324,94 @@ def document_write(
     )
 
 
+class _NextFile:
+    """The parsing of the next file to read, in one background thread while this one is embedded.
+
+    Embedding runs in OpenVINO's or PyTorch's own threads without Python's GIL, parsing and
+    chunking mostly in Python: on two cores one overlaps the other (bench/README.md,
+    2026-12-02). Speculative and read-only: the file is chosen by the same cheap look as
+    :func:`triage_file` (a file unchanged by size and mtime, or that may be a moved document,
+    is never read ahead), :func:`prepare_document` needs no workspace, and the result is used
+    only when the run's own :func:`triage_file` of that file gives the same size and mtime
+    (anything else is dropped and the file is read again in the run's order). Failures stay per
+    file (:func:`prepare_document` never raises); a run that stops (cancel, error) does not wait
+    for a file being read ahead.
+    """
+
+    def __init__(self, ws: WorkspaceHandle, scan: IndexScan) -> None:
+        self.ws, self.scan = ws, scan
+        self._key: tuple | None = None
+        self._future: Future | None = None
+
+    def start_after(self, i: int) -> None:
+        """Start reading the first file after index ``i`` (0-based, in ``scan.files``) that the
+        run will have to read, if any."""
+        files = self.scan.files
+        for j in range(i + 1, len(files)):
+            path, doc_id, root = files[j]
+            try:
+                st = path.stat()
+            except OSError:
+                continue  # the run records it
+            prev = self.scan.known.get(doc_id)
+            if prev and prev[0] == st.st_size and prev[1] == st.st_mtime:
+                continue  # unchanged: triage_file skips it
+            if prev is None and st.st_size in self.scan.gone_sizes:
+                return  # perhaps a moved document: triage_file decides, the file is read in order
+            known = prev[2] if prev else None
+            settings = self.ws.settings
+            future: Future = Future()
+
+            def read(path=path, doc_id=doc_id, root=root, st=st, known=known, future=future) -> None:
+                if not future.set_running_or_notify_cancel():
+                    return
+                try:
+                    future.set_result(prepare_document(
+                        path, doc_id, root, st.st_size, st.st_mtime, chunk_tokens=settings.chunk_tokens,
+                        overlap_tokens=settings.chunk_overlap_tokens, known_sha256=known))
+                except BaseException as exc:  # noqa: BLE001 - handed to the run, which re-raises it
+                    future.set_exception(exc)
+
+            self._key, self._future = (j, st.st_size, st.st_mtime, known), future
+            # a daemon thread, not an executor's: a process that stops (Ctrl+C) never waits for a file read ahead
+            threading.Thread(target=read, name="verbatim-read-ahead", daemon=True).start()
+            return
+
+    def take(self, i: int, size: int, mtime: float, known: str | None) -> PreparedDocument | None:
+        """The file at index ``i`` read ahead, when it was read with this size, mtime and indexed
+        sha256; else ``None`` (what was read ahead, if anything, is dropped)."""
+        future, key = self._future, self._key
+        self._future = self._key = None
+        if future is None:
+            return None
+        if key != (i, size, mtime, known):
+            future.cancel()
+            return None
+        return future.result()
+
+    def close(self) -> None:
+        """Drop what is being read ahead; returns without waiting for it."""
+        if self._future is not None:
+            self._future.cancel()
+        self._future = self._key = None
+
+
 def _local_body(
     ws: WorkspaceHandle, scan: IndexScan, report: IndexReport, batches: CommitBatches, cancel: CancelCheck
 ) -> Generator[ProgressEvent, None, None]:
-    """Files read and embedded one after the other in this process."""
+    """Files read and embedded in this process: the next file is read (parsed, chunked) ahead while
+    this one is embedded (:class:`_NextFile`); triage, embedding and commits stay in file order."""
+    ahead = _NextFile(ws, scan)
+    try:
+        yield from _local_files(ws, scan, report, batches, cancel, ahead)
+    finally:
+        ahead.close()
+
+
+def _local_files(
+    ws: WorkspaceHandle, scan: IndexScan, report: IndexReport, batches: CommitBatches, cancel: CancelCheck,
+    ahead: _NextFile,
+) -> Generator[ProgressEvent, None, None]:
     files, total = scan.files, len(scan.files)
     for i, (path, doc_id, root) in enumerate(files):
         if cancel():
@@ -334,11 +424,16 @@ def _local_body(
             batches.add(st, count=False)
             continue
         prev = scan.known.get(doc_id)
-        prepared = prepare_document(
-            path, doc_id, root, st.st_size, st.st_mtime,
-            chunk_tokens=ws.settings.chunk_tokens, overlap_tokens=ws.settings.chunk_overlap_tokens,
-            known_sha256=prev[2] if prev else None,
-        )
+        known = prev[2] if prev else None
+        prepared = ahead.take(i, st.st_size, st.st_mtime, known)
+        if prepared is None:
+            prepared = prepare_document(
+                path, doc_id, root, st.st_size, st.st_mtime,
+                chunk_tokens=ws.settings.chunk_tokens, overlap_tokens=ws.settings.chunk_overlap_tokens,
+                known_sha256=known,
+            )
+        if READ_AHEAD:
+            ahead.start_after(i)
         if not settle_prepared(ws, report, prepared):
             continue
         forget_stale_attachments(scan, prepared)
@@ -355,23 +450,40 @@ def _local_body(
                 event = batches.commit(i, total)
                 if event is not None:
                     yield event
+            name = display_name(part.path)
             vectors: list[list[float]] = []
-            embedder = get_embedder() if chunks else None
-            for b in range(0, len(chunks), EMBED_BATCH):
-                if cancel():
-                    raise Cancelled()
-                batch = chunks[b : b + EMBED_BATCH]
-                vectors += embedder.get_text_embedding_batch([c.embedding_text() for c in batch])
-                yield ProgressEvent(
-                    stage="embed", done=i, total=total,
-                    message=f"{display_name(part.path)}: {min(b + EMBED_BATCH, len(chunks))}/{len(chunks)} chunks",
-                    item=part.doc_id,
-                )
+            for done, vectors in _embed_by_length(chunks, cancel):
+                yield ProgressEvent(stage="embed", done=i, total=total, message=f"{name}: {done}/{len(chunks)} chunks",
+                                    item=part.doc_id)
             batches.add(document_write(ws, report, part, vectors))
         if batches.full():
             event = batches.commit(i + 1, total)
             if event is not None:
                 yield event
+
+
+def _embed_by_length(chunks: list, cancel: CancelCheck) -> Generator[tuple[int, list[list[float]]], None, None]:
+    """Embed ``chunks`` in calls of ``EMBED_BATCH``, the chunks sorted by length (characters of
+    their embedding text) across the whole list so that a call pads its texts less; yields
+    ``(chunks embedded so far, vectors)`` after each call, ``vectors[k]`` embedding ``chunks[k]``
+    once all are done (unembedded ones are empty lists until then).
+
+    Raises:
+        Cancelled: ``cancel()`` said so before a call.
+    """
+    texts = [c.embedding_text() for c in chunks]
+    order = sorted(range(len(texts)), key=lambda k: len(texts[k]))
+    vectors: list[list[float]] = [[] for _ in texts]
+    if not texts:
+        return
+    embedder = get_embedder()
+    for b in range(0, len(order), EMBED_BATCH):
+        if cancel():
+            raise Cancelled()
+        idx = order[b:b + EMBED_BATCH]
+        for k, vec in zip(idx, embedder.get_text_embedding_batch([texts[k] for k in idx]), strict=True):
+            vectors[k] = vec
+        yield min(b + EMBED_BATCH, len(order)), vectors
 
 
 def _embed_in_parts(
