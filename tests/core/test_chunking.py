@@ -195,3 +195,26 @@ def test_a_sentence_running_over_a_pdf_page_break_is_whole_in_one_chunk() -> Non
     assert any(match_quote(quote, c.text) for c in chunks)
     for c in chunks:
         assert SEGMENT_SEP.join(parsed.pages[s.page - 1].text[s.start : s.end] for s in c.spans()) == c.text
+
+
+def test_the_chunk_tokenizer_is_the_models_own_and_loads_without_torch() -> None:
+    """Counting word pieces loads tokenizer.json with ``tokenizers`` alone: the same pieces as
+    transformers' AutoTokenizer, without importing torch (35 s of a first index under load)."""
+    import subprocess
+    import sys
+
+    from transformers import AutoTokenizer
+
+    from core.chunking import get_tokenizer
+    from core.paths import embedding_model_dir
+
+    auto = AutoTokenizer.from_pretrained(str(embedding_model_dir())).backend_tokenizer
+    auto.no_padding()  # the model's file pads to 128: counting never does
+    auto.no_truncation()
+    for text in ["The Franchisee shall pay Royalties of 5% — net of VAT (ﬁnal).",
+                 "El Arrendatario abonará catorce mil cuatrocientos euros con cincuenta céntimos.", "中文 ＡＢＣ"]:
+        assert get_tokenizer().encode(text).ids == auto.encode(text).ids
+    probe = ("import sys, core.chunking as c; c.get_tokenizer().encode('x'); "
+             "print('torch' in sys.modules, 'transformers' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["False", "False"]
