@@ -52,9 +52,15 @@ def covered_by(quote: str, texts: list[str]) -> float:
 
 def checked_contexts(ws, contexts: list) -> list[str]:
     """The texts of passage clauses (:class:`core.types.PassageContext`) that are exactly
-    ``chunk.text[start:end]`` of their chunk in the evaluator's index ``ws``; the others are left out."""
-    chunks = ws.get_chunks(c.chunk_id for c in contexts)
-    return [c.text for c in contexts if c.chunk_id in chunks and chunks[c.chunk_id].text[c.start:c.end] == c.text]
+    ``chunk.text[start:end]`` of their chunk in the evaluator's index ``ws``, as stored or as delivered with
+    its small-to-big continuation (:func:`core.small_to_big.deliver`, recomputed here from the evaluator's
+    store); the others are left out."""
+    from core.small_to_big import deliver
+
+    stored = ws.get_chunks(c.chunk_id for c in contexts)
+    whole = {c.chunk_id: c for c in deliver(ws.manifest, list(stored.values()))}
+    return [c.text for c in contexts if c.chunk_id in stored and c.text in (
+        stored[c.chunk_id].text[c.start:c.end], whole[c.chunk_id].text[c.start:c.end])]
 
 
 def judge_passages(ws, gold: list[str], answer, checks: list, delivered: set[str],

@@ -157,3 +157,26 @@ def weak_passage(claim) -> WeakPassage:
                        score=claim.passage_score if claim.passage_score is not None else 0.0,
                        page_label=cit.page_label, location=cit.location, modality=cit.modality,
                        context=claim.context)
+
+
+def in_delivered(manifest, spans: dict[str, tuple[Chunk, int, int]]) -> dict[str, tuple[Chunk, int, int]]:
+    """``spans`` (text → (stored chunk, start, end), chunk offsets, characters) moved into their chunks
+    as delivered with small-to-big continuations (:func:`core.small_to_big.deliver`: the rest of a
+    sentence cut at a chunk end, from the neighbouring chunk, bounded), so the clause shown around a
+    span that :func:`attach_contexts` computes may run past the stored chunk's end or start.
+
+    Spans are scored on the stored chunks (scores, threshold and the answer/abstain decision do not
+    change); only the clause can grow. A chunk whose delivered text does not hold its stored text
+    unchanged (cannot happen by construction) keeps its stored offsets.
+
+    Raises what :meth:`core.store.manifest.Manifest.connect` raises when the index cannot be opened."""
+    from core.small_to_big import deliver
+
+    stored = {c.chunk_id: c for c, _, _ in spans.values()}
+    whole = {c.chunk_id: c for c in deliver(manifest, list(stored.values()))}
+    out: dict[str, tuple[Chunk, int, int]] = {}
+    for text, (chunk, s, e) in spans.items():
+        ext = whole.get(chunk.chunk_id, chunk)
+        off = ext.text.find(chunk.text) if ext is not chunk else 0
+        out[text] = (ext, s + off, e + off) if off >= 0 else (chunk, s, e)
+    return out

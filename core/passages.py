@@ -450,7 +450,7 @@ def passages_answer(
         Cancelled: ``cancel()`` turned true.
     """
     from core.ingest import span_rects_cached
-    from core.passage_context import attach_contexts, weak_passage
+    from core.passage_context import attach_contexts, in_delivered, weak_passage
     from core.verify import verify_claims
 
     trace.backend, trace.model = PassagesBackend.name, PASSAGES_MODEL
@@ -502,7 +502,10 @@ def passages_answer(
         if span is not None:
             claim.passage_score = round(span.score, 4)
     claims = [c for c in claims if all(cit.match == MatchKind.exact for cit in c.citations)]
-    attach_contexts(claims, {t: (s.chunk, s.start, s.end) for t, s in by_text.items()})
+    # The clause may run into the neighbouring chunk (small-to-big continuation): a deciding sentence cut
+    # at a chunk end is shown whole. Scores above were taken on the stored chunks.
+    attach_contexts(claims, in_delivered(workspace.manifest,
+                                         {t: (s.chunk, s.start, s.end) for t, s in by_text.items()}))
     if weak:
         answer = _kind(abstain(WEAK_MESSAGE if claims else NO_PASSAGE_MESSAGE, ranked, rejected))
         if answer.abstention is not None:
