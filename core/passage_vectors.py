@@ -4,6 +4,7 @@ process-wide cache of sentence vectors already embedded. :mod:`core.passages` re
 
 from __future__ import annotations
 
+import sys
 import threading
 from collections import OrderedDict
 from contextlib import contextmanager
@@ -20,12 +21,14 @@ def _torch_threads(n: int | None):
 
     Serialized by a lock so that two scorings never restore each other's value. Torch's
     setting is process-wide: an indexing embed running meanwhile in another engine thread
-    uses ``n`` threads for those milliseconds.
+    uses ``n`` threads for those milliseconds. Torch is never imported here: where the
+    embedding model runs through OpenVINO it is not loaded and has no threads to set (importing
+    it cost a grid's first cell 1.4 s of its 2.3 s, bench/README.md "grid2").
     """
-    if n is None:
+    torch = sys.modules.get("torch")
+    if n is None or torch is None:
         yield
         return
-    import torch
 
     with _threads_lock:
         before = torch.get_num_threads()

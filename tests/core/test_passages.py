@@ -266,6 +266,17 @@ def test_scoring_threads_are_restored() -> None:
     assert torch.get_num_threads() == before
 
 
+
+def test_scoring_threads_never_import_torch(monkeypatch) -> None:
+    """Where the embedding model runs through OpenVINO, torch is not loaded: setting its threads
+    imported it, 1.4 s of a grid's first cell (grid2, 2026-12-02)."""
+    import sys
+
+    monkeypatch.delitem(sys.modules, "torch", raising=False)
+    with passages._torch_threads(1):
+        pass
+    assert "torch" not in sys.modules
+
 # --- choosing the backend -------------------------------------------------------------------
 
 
