@@ -23,7 +23,7 @@ The bound is chosen by 5-fold cross-validation grouped by CUAD contract (seed 0,
 
 Usage::
 
-    python bench/small_to_big.py --index /work/evalidx-deliver nat=REPORT.json es=... pdf=...
+    python bench/small_to_big.py --index <index folder> nat=REPORT.json es=... pdf=...
 """
 from __future__ import annotations
 
