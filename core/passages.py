@@ -458,13 +458,14 @@ def passages_answer(
     yield ProgressEvent(stage="scoring", message="Choosing the passages that match the question")
     t0 = time.perf_counter()
     scored = scoring_query(query, trace.scope)
+    wording = clause_wording(trace.clause_types)
     spans = score_spans(scored, ranked, workspace, term_weight=settings.passages_term_weight,
                         candidates_per_chunk=settings.passages_candidates_per_chunk or None,
-                        threads=SCORING_THREADS, wording=clause_wording(trace.clause_types))
+                        threads=SCORING_THREADS, wording=wording)
     top = max(spans, key=lambda sp: sp.score, default=None)
     best = top.score if top is not None else None
     threshold = decision_threshold(settings, spans, cleaned=scored != query, question=scored,
-                                   clause_type=bool(clause_wording(trace.clause_types)))
+                                   clause_type=bool(wording))
     # The threshold decides whether the spans answer; once the best span passes it, the next ones are
     # shown ordered by score whatever their own (on CUAD the gold clause was the best span in a
     # minority of cases: 22 of 103 gold quotes shown with this rule, 5 with the threshold as a floor).

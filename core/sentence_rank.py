@@ -64,6 +64,7 @@ class SentenceIndex:
 
 _cache: OrderedDict[tuple, SentenceIndex] = OrderedDict()
 _lock = threading.Lock()
+_building: dict[tuple, threading.Lock] = {}  # a lock per index being built (one build per key)
 
 
 def sentence_index(workspace, doc_ids: list[str]) -> SentenceIndex:
@@ -79,12 +80,21 @@ def sentence_index(workspace, doc_ids: list[str]) -> SentenceIndex:
         if hit is not None:
             _cache.move_to_end(key)
             return hit
-    built = _build(workspace, sorted(doc_ids))
+        building = _building.setdefault(key, threading.Lock())
+    # One build per key: the retriever runs its keyword rankings in parallel threads, and each
+    # asked for the same scope's index, building it once per ranking (review, 2026-12-02).
+    with building:
+        with _lock:
+            hit = _cache.get(key)
+        if hit is None:
+            hit = _build(workspace, sorted(doc_ids))
+            with _lock:
+                _cache[key] = hit
+                while len(_cache) > CACHE_DOCS:
+                    _cache.popitem(last=False)
     with _lock:
-        _cache[key] = built
-        while len(_cache) > CACHE_DOCS:
-            _cache.popitem(last=False)
-    return built
+        _building.pop(key, None)
+    return hit
 
 
 def _build(workspace, doc_ids: list[str]) -> SentenceIndex:

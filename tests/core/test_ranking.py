@@ -31,6 +31,28 @@ def test_sentences_rank_the_chunk_holding_the_sentence_and_stay_in_scope(indexed
     assert sentence_index(ws, [doc]) is index  # built once per document text
 
 
+def test_parallel_rankings_of_one_scope_build_its_sentence_index_once(indexed, monkeypatch) -> None:
+    """The retriever runs its keyword rankings in parallel threads; each asked for the same scope's
+    sentence index and built it (review, 2026-12-02): one build per scope."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    import core.sentence_rank as sr
+
+    ws = indexed
+    doc = f"contracts/{ALCO}"
+    sr._cache.clear()
+    builds: list[list[str]] = []
+    real = sr._build
+
+    def counted(workspace, doc_ids):
+        builds.append(doc_ids)
+        return real(workspace, doc_ids)
+
+    monkeypatch.setattr(sr, "_build", counted)
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        got = list(pool.map(lambda _: sentence_index(ws, [doc]), range(4)))
+    assert len(builds) == 1 and all(g is got[0] for g in got)
+
 def test_sentence_rankings_are_searched_only_inside_a_small_scope(indexed) -> None:
     ws = indexed
     q = "Can either party terminate the agency agreement without cause?"
