@@ -324,6 +324,13 @@ def document_write(
     )
 
 
+#: Held while a file is parsed by an indexing run or its read-ahead thread: a read-ahead that was
+#: dropped (its file changed, or the run stopped and another began) may still be parsing, and
+#: PyMuPDF does not support two threads parsing at once (its documentation, "Multithreading").
+#: Parsing never overlaps parsing; it still overlaps embedding, which is what reading ahead is for.
+_PARSING = threading.Lock()
+
+
 class _NextFile:
     """The parsing of the next file to read, in one background thread while this one is embedded.
 
@@ -366,9 +373,11 @@ class _NextFile:
                 if not future.set_running_or_notify_cancel():
                     return
                 try:
-                    future.set_result(prepare_document(
-                        path, doc_id, root, st.st_size, st.st_mtime, chunk_tokens=settings.chunk_tokens,
-                        overlap_tokens=settings.chunk_overlap_tokens, known_sha256=known))
+                    with _PARSING:
+                        prepared = prepare_document(
+                            path, doc_id, root, st.st_size, st.st_mtime, chunk_tokens=settings.chunk_tokens,
+                            overlap_tokens=settings.chunk_overlap_tokens, known_sha256=known)
+                    future.set_result(prepared)
                 except BaseException as exc:  # noqa: BLE001 - handed to the run, which re-raises it
                     future.set_exception(exc)
 
@@ -427,11 +436,12 @@ def _local_files(
         known = prev[2] if prev else None
         prepared = ahead.take(i, st.st_size, st.st_mtime, known)
         if prepared is None:
-            prepared = prepare_document(
-                path, doc_id, root, st.st_size, st.st_mtime,
-                chunk_tokens=ws.settings.chunk_tokens, overlap_tokens=ws.settings.chunk_overlap_tokens,
-                known_sha256=known,
-            )
+            with _PARSING:  # after a dropped read-ahead, wait until it stops parsing
+                prepared = prepare_document(
+                    path, doc_id, root, st.st_size, st.st_mtime,
+                    chunk_tokens=ws.settings.chunk_tokens, overlap_tokens=ws.settings.chunk_overlap_tokens,
+                    known_sha256=known,
+                )
         if READ_AHEAD:
             ahead.start_after(i)
         if not settle_prepared(ws, report, prepared):

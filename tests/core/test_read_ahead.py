@@ -47,19 +47,26 @@ class Recorder:
         self.overlapped: list[str] = []  # files being read (or read ahead) while a batch embedded
         self.on_embed = on_embed
         self.lock = threading.Lock()
+        self.parsing = 0  # prepare calls running now, and the most at once
+        self.most_at_once = 0
+        self.read_ahead_delay = 0.0  # extra seconds a read-ahead thread's parse takes
         monkeypatch.setattr(indexing, "prepare_document", self.prepare)
         use_embedder(self)
 
     def prepare(self, path, *args, **kwargs):
+        ahead = threading.current_thread().name == "verbatim-read-ahead"
         with self.lock:
             self.reads.append((path.name, threading.current_thread().name))
             self.reading.add(path.name)
-        time.sleep(0.3)  # a slow parser: long enough to be seen during the embedding
+            self.parsing += 1
+            self.most_at_once = max(self.most_at_once, self.parsing)
+        time.sleep(0.3 + (self.read_ahead_delay if ahead else 0.0))  # a slow parser, seen during embedding
         try:
             return self.real_prepare(path, *args, **kwargs)
         finally:
             with self.lock:
                 self.reading.discard(path.name)
+                self.parsing -= 1
 
     def get_text_embedding_batch(self, texts, **kwargs):
         time.sleep(0.1)
@@ -134,6 +141,35 @@ def test_a_file_changed_after_it_was_read_ahead_is_read_again(
     texts = " ".join(_index(ws)[0].values())
     assert "assignee" in texts and "landlord" not in texts
 
+
+def test_a_file_changed_while_it_is_read_ahead_is_never_parsed_twice_at_once(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, restore_embedder) -> None:
+    """The read-ahead of a file that changes under it is dropped and the run reads the file itself,
+    after the read-ahead stopped parsing: PyMuPDF does not support two threads parsing at once
+    (review, 2026-12-02; indexing._PARSING)."""
+    folder = _folder(tmp_path)
+    changed = []
+
+    def change_b(texts) -> None:
+        # while a.txt embeds and b.txt is still being read ahead: b.txt gets new text
+        if not changed and any("tenant" in t for t in texts):
+            deadline = time.monotonic() + 30
+            while "b.txt" not in rec.reading:
+                assert time.monotonic() < deadline
+                time.sleep(0.02)
+            (folder / "b.txt").write_text(_text(7, "assignee"), encoding="utf-8")
+            st = (folder / "b.txt").stat()
+            os.utime(folder / "b.txt", ns=(st.st_atime_ns, st.st_mtime_ns + 5_000_000_000))
+            changed.append(True)
+
+    rec = Recorder(monkeypatch, on_embed=change_b)
+    rec.read_ahead_delay = 3.0  # still parsing when the run comes to b.txt
+    ws = Workspace("ahead", Settings())
+    report = run(index_folders(ws, [folder]))
+    assert changed and report.documents == 3 and not report.failures
+    assert [name for name, _ in rec.reads].count("b.txt") == 2  # read ahead, dropped, read again in turn
+    assert rec.most_at_once == 1
+    assert "assignee" in " ".join(_index(ws)[0].values())
 
 def test_unchanged_files_are_not_read_ahead(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, restore_embedder) -> None:
     folder = _folder(tmp_path)
