@@ -385,7 +385,7 @@ def run_grid(
         answer = run(answer_question(workspace, col.question, settings, backend=backend, cancel=cancel,
                                      follow_up=False, scope=[doc_id]))
         if answer.kind == "model" and answer.status == "abstained":
-            cell = _passages_fallback(workspace, doc_id, col, settings, hashes.get(doc_id, ""), cancel, answer)
+            cell = _passages_fallback(workspace, doc_id, col, settings, hashes.get(doc_id, ""), cancel)
         else:
             scores: list[float] = []
             shown = cell_passages(answer, workspace, settings, _scoring_question(col.question, answer),
@@ -407,11 +407,11 @@ def run_grid(
 
 
 def _passages_fallback(workspace, doc_id: str, col: GridColumn, settings: Settings, doc_hash: str,
-                       cancel: Callable[[], bool], model_answer: Answer) -> GridCell:
+                       cancel: Callable[[], bool]) -> GridCell:
     """The cell of a model answer that abstained: the passages answer's cell for the same question
     and document, at most ``weak`` (its passages are shown marked as not an answer, never as the
-    model's answer), else ``not_found``. ``model_answer`` is the abstention being replaced (unused
-    beyond the choice; the cell keeps the passages answer, whose spans it shows and opens).
+    model's answer), else ``not_found``. The cell keeps the passages answer, whose spans it shows
+    and opens.
 
     Why: on the CUAD dev grid the embedded demo model (SmolLM2-135M) abstained on every cell (its
     output cut at the token budget in repetition, or unverifiable), so every present clause read

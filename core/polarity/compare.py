@@ -3,7 +3,7 @@
 :func:`compare` reads both texts with :mod:`core.polarity.scope` and returns a
 :class:`Comparison` (counts of conflicting and agreeing words, which kind they are, and a few
 whole-text facts). :mod:`core.polarity` turns it into a decision; :func:`features` turns it into
-the numeric vector its decision policy weighs (:mod:`core.polarity.policy`).
+the numeric vector a learned policy weighs (``bench/support.py --learned``, not shipped).
 
 Matching: two words are the same when they share a Snowball stem in the text's language, or one
 stem is the other plus an agent suffix ("waive"/"waiver"). For each shared word the polarities
@@ -250,7 +250,8 @@ FEATURES = ("strong", "weak", "agreements", "headed", "aligned", "bound", "swapp
 
 
 def features(c: Comparison) -> list[float]:
-    """The numeric description of a :class:`Comparison` that :mod:`core.polarity.policy` weighs.
+    """The numeric description of a :class:`Comparison` that a learned policy weighs
+    (``bench/support.py --learned``; the shipped :func:`core.polarity.decide` reads the comparison).
 
     Returns:
         ``len(FEATURES)`` floats: strong / weak conflicts and agreements (counts capped at 3),
