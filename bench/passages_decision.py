@@ -80,8 +80,7 @@ def feats(record: dict) -> list[float]:
     """The decision's evidence for one record (:func:`core.passage_decision.features`)."""
     from core.passage_decision import SpanEvidence, features
 
-    spans = [SpanEvidence(cos=s["cos"], terms=s["terms"], syn=s.get("syn"), cos_wording=s.get("cos_w", 0.0),
-                          rank=s.get("rank", 0), cross=s.get("cross", record.get("cross", False)))
+    spans = [SpanEvidence(cos=s["cos"], terms=s["terms"], syn=s.get("syn"), cos_wording=s.get("cos_w", 0.0))
              for s in record["spans"]]
     f = features(spans)
     return [f[i] for i in USE] if USE else f

@@ -61,15 +61,12 @@ class SpanEvidence:
 
     ``cos``: cosine with the question (or its gloss); ``terms``: term coverage (0..1); ``syn``: term
     coverage with same-language synonyms (``None``: as ``terms``); ``cos_wording``: cosine with the clause
-    type's wording (0 when the question names none); ``rank``: its chunk's 0-based position among the
-    delivered chunks; ``cross``: in another language than the question."""
+    type's wording (0 when the question names none)."""
 
     cos: float
     terms: float
     syn: float | None = None
     cos_wording: float = 0.0
-    rank: int = 0
-    cross: bool = False
 
     def score(self, term_weight: float = TERM_WEIGHT) -> float:
         return self.cos + term_weight * self.terms

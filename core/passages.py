@@ -355,8 +355,8 @@ def decision_threshold(settings: Settings, spans: list[Span], *, cleaned: bool, 
     if top is None or settings.passages_decision != "evidence" or not pd.applies(
             cleaned=cleaned, clause_type=clause_type, cross=cross):
         return min_score(settings, cleaned=cleaned, cross=cross)
-    evidence = [pd.SpanEvidence(cos=s.cosine, terms=s.terms, syn=s.synonyms, cos_wording=s.cos_wording,
-                                rank=s.rank) for s in spans]
+    evidence = [pd.SpanEvidence(cos=s.cosine, terms=s.terms, syn=s.synonyms, cos_wording=s.cos_wording)
+                for s in spans]
     return pd.threshold(pd.features(evidence, term_weight=settings.passages_term_weight))
 
 

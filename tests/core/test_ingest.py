@@ -19,8 +19,6 @@ def _cases():
     return data
 
 
-# Kinds of input not handled yet, with the issue that fixes them. A strict xfail: the test
-# fails as soon as the kind is fixed, so the entry must then be removed (never a skip).
 def _case_files(name: str) -> list:
     """The files of a case entry: one file, or every file under a folder entry ("B41_…/")."""
     path = CASES / name
