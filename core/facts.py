@@ -178,21 +178,32 @@ _WORD_NUMBER_COMMA = re.compile(
 )
 
 
+# A multiplier word right after digits ("EUR 1.5 million", "2 millones de euros") is read by
+# _attach with its number; text2num 3.1 would turn the lone word into its own number ("1.5 1000000"),
+# so a claim "$2 million" stated 2 dollars and a separate 1000000 (bug found 2026-12-02).
+_DIGIT_MULTIPLIER = re.compile(r"(?<=\d)\s+(?:" + "|".join(sorted(_MULTIPLIERS, key=len, reverse=True)) + r")\b",
+                               re.IGNORECASE)
+
+
 def _words_to_digits(text: str, lang: str, threshold: float, keep_ordinals: bool = False) -> str:
     # text2num reads "veintiuno" but not the apocopated "veintiún" before a noun.
     text = re.sub(r"(?i)veintiún\b", "veintiuno", text)
     text = _WORD_NUMBER_COMMA.sub(r"\1 ", text)
     try:
-        if not keep_ordinals:
-            return alpha2digit(text, lang, threshold=threshold)
-        # a small ordinal naming a day of a month is a date part ("the first of May"): its digits
-        text = _DAY_ORDINAL.sub(lambda m: f"{_ORDINAL_VALUE.get(m[0].casefold(), m[0])}º"
-                                if m[0].casefold() in _ORDINAL_VALUE else m[0], text)
-        # text2num 3.1 converts ordinals whatever the threshold; convert around them.
+        if keep_ordinals:
+            # a small ordinal naming a day of a month is a date part ("the first of May"): its digits
+            text = _DAY_ORDINAL.sub(lambda m: f"{_ORDINAL_VALUE.get(m[0].casefold(), m[0])}º"
+                                    if m[0].casefold() in _ORDINAL_VALUE else m[0], text)
+        # text2num 3.1 converts ordinals whatever the threshold, and a multiplier after digits on its
+        # own: convert around them.
+        kept = sorted([m.span() for m in _DIGIT_MULTIPLIER.finditer(text)]
+                      + ([m.span() for m in _SMALL_ORDINALS.finditer(text)] if keep_ordinals else []))
         out, pos = [], 0
-        for m in _SMALL_ORDINALS.finditer(text):
-            out += [alpha2digit(text[pos : m.start()], lang, threshold=threshold) if m.start() > pos else "", m[0]]
-            pos = m.end()
+        for start, end in kept:
+            if start < pos:
+                continue
+            out += [alpha2digit(text[pos:start], lang, threshold=threshold) if start > pos else "", text[start:end]]
+            pos = end
         out.append(alpha2digit(text[pos:], lang, threshold=threshold) if pos < len(text) else "")
         return "".join(out)
     except Exception:  # noqa: BLE001 - a parser failure must not break verification

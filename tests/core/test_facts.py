@@ -232,6 +232,26 @@ def test_facts_found_in_every_written_form(claim: str, quote: str) -> None:
 
 
 @pytest.mark.parametrize(
+    ("claim", "quote", "value"),
+    [
+        # a multiplier word written after digits in the claim (text2num read the lone word as its own number)
+        ("The fee is $2 million.", "a fee of Two Million Dollars ($2,000,000)", "2000000"),
+        ("The purchase price is EUR 1.5 million.", "a purchase price of EUR 1,500,000", "1500000"),
+        ("El precio es de 1,5 millones de euros.", "por un precio de un millón quinientos mil euros", "1500000"),
+        ("The cap is 250 thousand dollars.", "shall not exceed $250,000 in the aggregate", "250000"),
+    ],
+)
+def test_claim_multiplier_after_digits_is_one_amount(claim: str, quote: str, value: str) -> None:
+    lang = "es" if claim.startswith("El ") else "en"
+    money = [f for f in facts_of(claim, lang) if f.kind == "money"]
+    assert [sorted(f.values) for f in money] == [[Decimal(value)]]
+    assert [f for f in facts_of(claim, lang) if f.kind != "money"] == []
+    assert missing_facts(claim, [quote]) == []
+    assert [f.kind for f in missing_facts(claim.replace("2 million", "3 million").replace("1.5", "2.5")
+                                          .replace("1,5", "2,5").replace("250", "350"), [quote])] == ["money"]
+
+
+@pytest.mark.parametrize(
     ("claim", "quote", "kind"),
     [
         ("The agreement was signed on January 6, 2015.", "the 5th day of January, 2015", "date"),
