@@ -38,8 +38,11 @@ _CLAUSE_WORD = (
     r"(?:section|sections|sec\.|article|art\.|arts\.|clause|schedule|exhibit|annex|appendix|paragraph|para\.|"
     r"sección|seccion|artículo|articulo|cláusula|clausula|anexo|apartado|párrafo|parrafo|epígrafe|epigrafe|§+)"
 )
-_NUMBERING = r"(?:\d+(?:\.\d+)*|[IVXLC]+|[A-Z])(?:\.\d+)*(?:\s*\(\w{1,4}\))*"
-_CLAUSE_ONLY = re.compile(rf"^(?:{_CLAUSE_WORD}\s*)?{_NUMBERING}$", re.IGNORECASE)
+# an ordinal mark after the number ("5.ª", "5º", "1st") is part of the clause number
+_NUMBERING = r"(?:\d+(?:\.\d+)*(?:\.?[ºª°]|st|nd|rd|th)?|[IVXLC]+|[A-Z])(?:\.\d+)*(?:\s*\(\w{1,4}\))*"
+# a list marker alone ("(b)", "(iv)", "(12)") names an item, it states nothing
+_CLAUSE_ONLY = re.compile(rf"^(?:(?:{_CLAUSE_WORD}\s*)?{_NUMBERING}|\((?:[a-z]{{1,2}}|[ivxlc]{{1,6}}|\d{{1,3}})\))$",
+                          re.IGNORECASE)
 _LEADING_NUMBER = re.compile(rf"^(?:{_CLAUSE_WORD}\s*)?{_NUMBERING}[.):\-–—]*\s+", re.IGNORECASE)
 _QUOTED_TERM = re.compile(
     r"^\(?\s*(?:the\s+|el\s+|la\s+|los\s+|las\s+)?[\"“”'‘’«]([^\"“”«»]{1,80})[\"“”'’»]\s*\)?"

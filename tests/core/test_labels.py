@@ -19,6 +19,10 @@ from core.verify import verify_claims
     ("Section 15.7", "clause number"),
     ("15.7(b)", "clause number"),
     ("Artículo 14", "clause number"),
+    ("(b)", "clause number"),  # a list marker alone (2026-12-02: was None)
+    ("(iv)", "clause number"),
+    ("Cláusula 5.ª Duración del contrato", "heading"),  # an ordinal mark after the number (was None)
+    ("Section 1st. Definitions", "heading"),
     ('1.3 "Confidential Information" means', "defined term"),
     ('(the "Agreement")', "defined term"),
     ('"Effective Date"', "defined term"),
@@ -37,6 +41,8 @@ def test_labels_are_recognised(quote: str, kind: str) -> None:
     "El arrendatario deberá pagar la renta",
     "within thirty (30) days of the Order",
     "the Supplier and the Client",
+    "(b) lend money to any third party",
+    "(the Territory)",
 ])
 def test_statements_and_fragments_with_facts_are_not_labels(quote: str) -> None:
     assert label_kind(quote) is None
