@@ -62,6 +62,14 @@ _ADJECTIVE = re.compile(r"(?:able|ible|al|ent|ant|ive|ful|ed|id|ar|ido|ida|idos|
 _ENUMERATED = re.compile(r"^\s*\(?(?:[a-z]|[ivx]{1,4}|\d{1,2})\)\s", re.IGNORECASE)
 """A list item's marker at the start of a quote: "(b) ", "b) ", "(iv) ", "(2) "."""
 _CONTRACTED = {"wo": "will", "ca": "can", "sha": "shall"}
+_BE = frozenset({"be", "been", "being", "is", "are", "was", "were", "es", "son", "será", "serán", "sea", "sean"})
+_PARTICIPLE = ("ed", "en", "wn", "id", "ne", "ht", "ado", "ada", "ados", "adas", "ido", "ida", "idos", "idas")
+"""Endings of a passive participle before "by" / "por" ("assigned", "given", "shown", "paid", "done",
+"brought"; "cedido", "firmada"); a rough test, paired with a form of "be" in the same clause."""
+_FINITE = re.compile(r"^[a-z]{3,}[^suie']s$|^[a-z]{2,}(?:ie|e)s$")
+"""A third-person present verb form ("remains", "agrees", "carries"): used only right after a capitalised
+word, where a noun plural is rare ("the Company remains")."""
+_DETERMINERS = frozenset({"the", "a", "an", "any", "its", "their", "either", "each", "such", "el", "la", "los", "las"})
 _SHORT_SCOPE = 6
 """Words an outside "without" reaches ("may terminate without [prior written notice]")."""
 
@@ -96,6 +104,11 @@ class Word:
     """Negated by an outside "without" ("may terminate without *notice*"): what the act goes without."""
     relative: bool = False
     """In a relative clause ("damages *which* the parties incur"): described, not asserted or denied."""
+    clause: int = -1
+    """Index of the clause the word was read in (0-based, in reading order; a new clause starts at
+    . ; : , of an adverbial clause, a boundary word, or a modal that opens a new verb phrase)."""
+    agent: bool = False
+    """The agent of a passive ("may not be assigned *by Licensee*"): who acts, like a subject."""
 
 
 @dataclass
@@ -174,10 +187,14 @@ class _Reader:
         self.condition = False
         self.fronted: int | None = None  # first word after an outside "without" in this sentence
         self.fronted_end: int | None = None  # ... and the end of its phrase (a comma)
+        self.clause_no = -1
         self.reset()
 
     def reset(self, base: int | None = None) -> None:
         base = self.list_base if base is None else base
+        self.clause_no += 1
+        self.passive = False  # a form of "be" seen in this clause
+        self.agent = False  # after "by" following a participle: the passive's agent
         self.neg = base  # polarity of the rest of the clause
         self.active = bool(base)  # a negation (cue, determiner, lexical) is open
         self.since = len(self.words)  # first word the open negation reached
@@ -273,7 +290,7 @@ class _Reader:
                                    head=self.want_head and not light, only=self.only, relative=self.relative,
                                    optional=self.optional and not self.after_exception,
                                    duty=self.modal in lx.DUTY_MODALS and not self.active,
-                                   lacking=bool(self.short)))
+                                   lacking=bool(self.short), clause=self.clause_no, agent=self.agent))
             self.want_head = light
         self._tick()
 
@@ -315,6 +332,8 @@ def read(text_parts: list[str]) -> Reading:
             seen.add(tok)
             nxt = toks[k + 1][0] if k + 1 < len(toks) else ""
             prev = toks[k - 1][0] if k else ""
+            if r.agent and (tok.startswith("zz") or tok in lx.WITHOUT or tok in lx.NEGATION):
+                r.agent = False  # "by the Licensee without consent": the agent ends at an exception or cue
             if tok in (",", "and", "or", "y", "o"):
                 r.last_break = len(words)
             if (tok in ("or", "and", "nor", "ni", "y", "o") and words and words[-1].head
@@ -328,6 +347,7 @@ def read(text_parts: list[str]) -> Reading:
             elif tok == "," and r.subordinate and not r.list_base:
                 r.end_clause(base=0)  # "If no program exists, Supplier will accept": the condition ends here
             elif tok == ",":
+                r.agent = False
                 r.short = []  # "without X," ends at the comma
                 r.after_exception = False  # "Unless X agrees, Y may not": the exception ends here
                 if r.fronted is not None and r.fronted_end is None:
@@ -424,9 +444,22 @@ def read(text_parts: list[str]) -> Reading:
                     r.clause_start = start
                     for w in new_subject:
                         w.subject = True
+                        w.clause = r.clause_no
                 r.modal_seen = r.want_head = True
                 r.modal = tok
+                r.passive = r.passive or tok in _BE
             else:
+                if (not r.modal_seen and r.pending is None and k and r.lang == "en" and _FINITE.match(tok)
+                        and orig.islower() and toks[k - 1][1][:1].isupper() and toks[k - 1][0] not in sw
+                        and not toks[k - 1][0].endswith("'s")):
+                    # "the Company remains liable", "Each Party agrees": a finite verb after a capitalised
+                    # party name ends the subject, as a modal does (else a modal-less clause has no subject)
+                    r.modal_seen = r.want_head = True
+                if (tok in ("by", "por") and r.passive
+                        and (prev.endswith(_PARTICIPLE) or (words and words[-1].head and prev == words[-1].text))):
+                    r.agent = True  # "may not be assigned by Licensee": Licensee acts
+                elif r.agent and tok in sw and tok not in _DETERMINERS:
+                    r.agent = False  # "by Licensee to any third party": the agent ends at a preposition
                 if tok in lx.CONDITIONS:
                     r.condition = True
                 if tok in lx.DUTY_MODALS and nxt == "to":  # "is required to X": X is a duty

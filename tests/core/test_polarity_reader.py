@@ -12,7 +12,10 @@ from __future__ import annotations
 
 import pytest
 
-from core.polarity import check_polarity
+from dataclasses import replace
+
+from core.polarity import POLICY, check_polarity, decide
+from core.polarity.compare import compare
 from core.polarity.scope import read
 
 CASES = [
@@ -117,3 +120,43 @@ def test_a_list_item_continues_the_lead_in_only_without_a_full_stop() -> None:
     assert {w.text: w.polarity for w in upper.words}["sell"] == 1
     ended = read(["The Seller shall not assign this Agreement.", "(a) The Seller may sell the Products to competitors."])
     assert {w.text: w.polarity for w in ended.words}["sell"] == 0
+
+
+# --- who does what across clauses (2026-12-02, fourth session) ---------------------------------------
+
+SWAP_QUOTE = ("While the Supplier shall have no further obligation to the Customer following termination of the "
+              "Agreement, the Customer shall remain liable for all fees accrued before termination.")
+
+
+def test_a_party_swap_across_two_clauses_is_warned() -> None:
+    # every word keeps its polarity; only who has no obligation and who remains liable changed places
+    claim = ("After termination the Customer has no further obligation to the Supplier, while the Supplier remains "
+             "liable for all fees accrued before termination.")
+    swapped = check_polarity(claim, [SWAP_QUOTE])
+    assert swapped.outcome == "unsure"
+    assert "another party" in swapped.reason
+    # the words alone agree: without the actors test the swap would be shown as checked
+    c = compare(claim, (SWAP_QUOTE,))
+    assert not c.strong and not c.weak and {"obligation", "liable"} <= set(c.actors)
+    assert decide(c, replace(POLICY, actors=False)).outcome == "agree"
+
+
+def test_the_same_parties_in_their_own_clauses_agree() -> None:
+    faithful = check_polarity("After termination the Supplier has no further obligation to the Customer, while the "
+                              "Customer remains liable for the fees accrued before termination.", [SWAP_QUOTE])
+    assert faithful.outcome == "agree"
+
+
+def test_a_finite_verb_after_a_party_name_ends_the_subject() -> None:
+    words = read(["the Company remains liable to the Licensor."]).words
+    assert [w.text for w in words if w.subject] == ["company"]
+    assert [w.text for w in words if w.head] == ["remains"]
+
+
+def test_the_agent_of_a_passive_is_who_acts() -> None:
+    words = read(["This Agreement may not be assigned by the Licensee without the prior written consent of the Licensor."]).words
+    assert [w.text for w in words if w.agent] == ["licensee"]
+    # the faithful active restatement names the same actor: no warning
+    assert check_polarity("The Licensee may not assign this Agreement without the Licensor's prior written consent.",
+                          ["This Agreement may not be assigned by the Licensee without the prior written consent of "
+                           "the Licensor."]).outcome == "agree"
