@@ -266,6 +266,58 @@ def cv_report(warn_weight: float, markdown: bool, with_learned: bool = False, er
                       f"restated={set(c.restated)} cond_flips={c.cond_flips}")
 
 
+def _cost(rows: list[dict], key: str, warn_weight: float) -> float:
+    """Errors of ``rows`` under outcome ``key``, in pairs: a faithful claim removed or a contradicted
+    one shown silently counts 1, a warning ``warn_weight`` (the CV's cost, in counts)."""
+    return sum((r["label"] == "keep" and r[key] == "removed") + (r["label"] == "remove" and r[key] == "kept")
+               + warn_weight * (r[key] == "warned") for r in rows)
+
+
+def ablate(warn_weight: float) -> None:
+    """Each reader rule of :data:`core.polarity.lexicon.RULES` switched off alone, the whole
+    leave-one-contract-out (policy chosen per fold) rerun. Printed per rule, on the working two
+    thirds only: pairs whose outcome changed, in how many contracts, and the cost with the rule off
+    minus on (positive: the rule helps there); on the held-out third only how many pairs changed
+    (whether the rule fires there at all, not whether it is right: those errors stay unread)."""
+    import core.polarity as pol
+    import core.polarity.lexicon as lx
+    from core.polarity.compare import compare
+
+    def rerun() -> dict[str, dict]:
+        compare.cache_clear()
+        pol._check.cache_clear()
+        rows, _ = cross_validate(warn_weight)
+        for r in rows:  # the shipped policy, fixed: the rule's own effect, without the policy re-chosen
+            c = compare(r["claim"], tuple(r["quotes"]))
+            r["fixed"] = "removed" if r["facts"] else _AS[pol.decide(c, pol.POLICY).outcome]
+        return {r["id"]: r for r in rows}
+
+    base = rerun()
+    work = [i for i, r in base.items() if not r["held_out"]]
+    held = [i for i, r in base.items() if r["held_out"]]
+    print(f"rule ablation (warn weight {warn_weight}); working two thirds: {len(work)} pairs, "
+          f"cost with every rule on {_cost([base[i] for i in work], 'after', warn_weight):.1f}")
+    print("| rule off | working pairs changed | contracts | working cost off − on | working: removed / silent / warned "
+          "| shipped policy fixed: working pairs changed, cost off − on | held-out pairs changed (count only) |")
+    print("|---|---|---|---|---|---|---|")
+    for rule in lx.RULES:
+        lx.RULES_OFF.clear()
+        lx.RULES_OFF.add(rule)
+        off = rerun()
+        changed = [i for i in work if off[i]["after"] != base[i]["after"]]
+        docs = {base[i]["source_doc"] for i in changed}
+        delta = _cost([off[i] for i in work], "after", warn_weight) - _cost([base[i] for i in work], "after", warn_weight)
+        fr, silent, warned = rates([off[i] for i in work], "after")
+        moved = sum(off[i]["after"] != base[i]["after"] or off[i]["fixed"] != base[i]["fixed"] for i in held)
+        fixed = sum(off[i]["fixed"] != base[i]["fixed"] for i in work)
+        fdelta = _cost([off[i] for i in work], "fixed", warn_weight) - _cost([base[i] for i in work], "fixed", warn_weight)
+        print(f"| {rule} | {len(changed)} | {len(docs)} | {delta:+.1f} | {100 * fr:.1f} / {100 * silent:.1f} / "
+              f"{100 * warned:.1f} % | {fixed}, {fdelta:+.1f} | {moved} |")
+    lx.RULES_OFF.clear()
+    compare.cache_clear()
+    pol._check.cache_clear()
+
+
 def compare_for(r: dict):
     from core.polarity.compare import compare
 
@@ -281,12 +333,16 @@ def main() -> None:
     ap.add_argument("--split", choices=["dev", "train", "pool"], default="dev")
     ap.add_argument("--pairs", help="a JSONL file of pairs in the same format (instead of --split)")
     ap.add_argument("--cv", action="store_true", help="leave-one-contract-out over the pool (see above)")
+    ap.add_argument("--ablate", action="store_true", help="switch each reader rule off alone (see ablate())")
     ap.add_argument("--learned", action="store_true", help="with --cv: also a logistic regression over the features")
     ap.add_argument("--warn-weight", type=float, default=0.3, help="cost of a warning relative to an error (--cv)")
     ap.add_argument("--markdown", action="store_true", help="print the per-kind table as markdown")
     ap.add_argument("--errors", action="store_true", help="list removed keep-pairs, silent remove-pairs, warnings")
     ap.add_argument("--json", type=Path, help="write per-pair results (JSONL) here")
     args = ap.parse_args()
+    if args.ablate:
+        ablate(args.warn_weight)
+        return
     if args.cv:
         cv_report(args.warn_weight, args.markdown, args.learned, args.errors)
         return

@@ -238,11 +238,11 @@ def compare(claim: str, quotes: tuple[str, ...]) -> Comparison:
             strong.append((w.text, None))  # "A may not assign without B's consent" / "B … without A's consent"
             swapped = True
             continue
-        if any(x.head for x in c_occ) and any(x.head for x in q_occ):
+        if any(x.head for x in c_occ) and any(x.head for x in q_occ) and "head_compare" not in lx.RULES_OFF:
             # the predicate is compared with the predicate ("shall not discriminate" / "may discriminate"),
             # not with a noun of the same stem elsewhere ("relating to discrimination")
             c_occ, q_occ = [x for x in c_occ if x.head], [x for x in q_occ if x.head]
-        deontic = _deontic(c_occ, q_occ)
+        deontic = None if "deontic" in lx.RULES_OFF else _deontic(c_occ, q_occ)
         if deontic is not None:  # "need not X" against "shall not X" or "shall X": no duty against a ban or a duty
             strong.append((w.text, deontic))
             compared += 1
@@ -265,15 +265,17 @@ def compare(claim: str, quotes: tuple[str, ...]) -> Comparison:
         if len(c_pols) == 1 and len(q_pols) == 1 and c_pols != q_pols:
             # a subject, or a word a relative clause describes ("damages which X incurs"), is compared weakly
             subject = any(x.subject or x.relative for x in c_occ + q_occ)
-            if any(x.restricted for x in c_occ) and any(x.restricted for x in q_occ):
+            if (any(x.restricted for x in c_occ) and any(x.restricted for x in q_occ)
+                    and "role_restricted" not in lx.RULES_OFF):
                 # the restricted party itself differs by a negation ("the Party in default shall not" /
                 # "the non-defaulting Party may not"): who is bound changed
                 strong.append((w.text, None))
                 swapped = True
                 continue
             (weak if subject else strong).append((c_occ[0].text, 1 in c_pols))
-            condition_flipped = ((all(x.excepted or x.only for x in c_occ) and all(x.lacking for x in q_occ))
-                                 or (all(x.excepted or x.only for x in q_occ) and all(x.lacking for x in c_occ)))
+            condition_flipped = "condition_flipped" not in lx.RULES_OFF and (
+                (all(x.excepted or x.only for x in c_occ) and all(x.lacking for x in q_occ))
+                or (all(x.excepted or x.only for x in q_occ) and all(x.lacking for x in c_occ)))
             if not subject and (any(x.head for x in c_occ + q_occ) or condition_flipped):
                 # the predicate, or what the rule requires: "only with consent" / "without consent"
                 headed += 1

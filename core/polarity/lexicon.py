@@ -88,6 +88,24 @@ PHRASES: list[tuple[re.Pattern[str], str]] = [(re.compile(p, re.IGNORECASE), r) 
     (r"\bfree\s+(?:of|from)\b|\blibres?\s+de\b|\bcarecen?\s+de\b|\boutside\s+(?:of\s+)?|\bfuera\s+de\b", " zzlex "),
 ]]
 
+RULES_OFF: set[str] = set()
+"""Names of reader rules switched off, for the rule ablation of ``bench/support.py --ablate`` only
+(always empty in the app): see :data:`RULES`."""
+
+RULES = ("list_item", "subordinate", "coordinated_head", "proviso", "and_that", "relative", "deontic",
+         "object_no", "exception_pending", "new_subject", "light_verb", "finite_verb", "passive_agent",
+         "in_the_event", "restricted_to", "predicative_non", "separate_from", "head_compare", "role_restricted",
+         "condition_flipped", "prefix_non")
+"""The rules :data:`RULES_OFF` can switch off (added to the reader on 2026-12-02; see bench/README.md,
+"rule ablation"): each names one rule of :mod:`core.polarity.scope` or :mod:`core.polarity.compare`."""
+
+_PHRASE_RULE_STARTS = (("deontic", r"\bneed\s+not"), ("in_the_event", r"\bin\s+the\s+event"),
+                       ("restricted_to", r"\b(?:restricted|confined)"), ("predicative_non", r"\b(is|are|be|"),
+                       ("separate_from", r"\bseparate"))
+PHRASE_RULE = {i: name for i, (pattern, _) in enumerate(PHRASES) for name, start in _PHRASE_RULE_STARTS
+               if pattern.pattern.startswith(start)}
+"""Index in :data:`PHRASES` → rule name, for the phrases :data:`RULES_OFF` can switch off."""
+
 NEGATION = frozenset({"not", "never", "cannot", "zzneg", "nunca", "jamás", "jamas", "tampoco"})
 """Sentential negation cues: they negate the rest of their clause."""
 

@@ -62,6 +62,13 @@ _ADJECTIVE = re.compile(r"(?:able|ible|al|ent|ant|ive|ful|ed|id|ar|ido|ida|idos|
 _ENUMERATED = re.compile(r"^\s*\(?(?:[a-z]|[ivx]{1,4}|\d{1,2})\)\s", re.IGNORECASE)
 """A list item's marker at the start of a quote: "(b) ", "b) ", "(iv) ", "(2) "."""
 _CONTRACTED = {"wo": "will", "ca": "can", "sha": "shall"}
+
+
+def _on(rule: str) -> bool:
+    """False when ``rule`` is switched off for the ablation (:data:`core.polarity.lexicon.RULES_OFF`)."""
+    return rule not in lx.RULES_OFF
+
+
 _BE = frozenset({"be", "been", "being", "is", "are", "was", "were", "es", "son", "será", "serán", "sea", "sean"})
 _PARTICIPLE = ("ed", "en", "wn", "id", "ne", "ht", "ado", "ada", "ados", "adas", "ido", "ida", "idos", "idas")
 """Endings of a passive participle before "by" / "por" ("assigned", "given", "shown", "paid", "done",
@@ -158,7 +165,9 @@ def tokens(text: str) -> list[tuple[str, str]]:
     defined term, not a cue)."""
     text = text.replace("’", "'").replace("‘", "'")
     text = re.sub(r"\b([Nn]on)[-‐‑]", r"\1", text).replace("-", " ")  # "non-refundable": a prefix, not a cue
-    for pattern, repl in lx.PHRASES:
+    for i, (pattern, repl) in enumerate(lx.PHRASES):
+        if lx.RULES_OFF and lx.PHRASE_RULE.get(i) in lx.RULES_OFF:
+            continue
         text = pattern.sub(repl, text)
     out: list[tuple[str, str]] = []
     for tok in _TOKEN.findall(text):
@@ -250,7 +259,7 @@ class _Reader:
         the exception follows a comma ("shall not, without Y, assign"): after its closing comma
         the negation resumes, over conditional words."""
         self.condition = True
-        if self.pending is not None:  # "has no authority to act except as provided": the words were negated
+        if self.pending is not None and _on("exception_pending"):  # "has no authority to act except as provided"
             for i in self.pending:
                 self.words[i].polarity = 1
             self.pending = None
@@ -282,15 +291,17 @@ class _Reader:
             self.pending.append(len(self.words))
             self.words.append(Word(tok, stems(tok, self.lang), None, True, subject=True))
         else:
-            light = self.want_head and tok in lx.LIGHT_VERBS  # "be deemed to [affect]": the predicate comes next
+            light = self.want_head and tok in lx.LIGHT_VERBS and _on("light_verb")  # "be deemed to [affect]": the predicate comes next
             self.words.append(Word(tok, stems(tok, self.lang), pol, scoped,
                                    subject=not self.modal_seen or self.arguments,
                                    excepted=self.after_exception,
                                    cond=(self.only_subject or self.list_cond or self.cond_mode) and bool(pol),
-                                   head=self.want_head and not light, only=self.only, relative=self.relative,
+                                   head=self.want_head and not light, only=self.only,
+                                   relative=self.relative and _on("relative"),
                                    optional=self.optional and not self.after_exception,
                                    duty=self.modal in lx.DUTY_MODALS and not self.active,
-                                   lacking=bool(self.short), clause=self.clause_no, agent=self.agent))
+                                   lacking=bool(self.short), clause=self.clause_no,
+                                   agent=self.agent and _on("passive_agent")))
             self.want_head = light
         self._tick()
 
@@ -319,7 +330,7 @@ def read(text_parts: list[str]) -> Reading:
     ended = True  # the previous part ended a sentence (or there is none)
     for part in text_parts:
         toks = tokens(part)
-        if not ended and _ENUMERATED.match(part) and r.sentence_neg:
+        if not ended and _ENUMERATED.match(part) and r.sentence_neg and _on("list_item"):
             # "it will not, directly or indirectly," + "(b) lend money to": an item of the list the
             # previous quote opens, cut before its colon: read as if the colon were there
             r.list_base = 1
@@ -337,14 +348,14 @@ def read(text_parts: list[str]) -> Reading:
             if tok in (",", "and", "or", "y", "o"):
                 r.last_break = len(words)
             if (tok in ("or", "and", "nor", "ni", "y", "o") and words and words[-1].head
-                    and prev == words[-1].text):
+                    and prev == words[-1].text and _on("coordinated_head")):
                 r.want_head = True  # "shall not affect or impair": both verbs are the predicate
             if tok in ".;!?":
                 r.end_clause()
                 r.sentence_neg = bool(r.list_base)
                 r.sentence_cond = r.list_cond
                 r.fronted = r.fronted_end = None
-            elif tok == "," and r.subordinate and not r.list_base:
+            elif tok == "," and r.subordinate and not r.list_base and _on("subordinate"):
                 r.end_clause(base=0)  # "If no program exists, Supplier will accept": the condition ends here
             elif tok == ",":
                 r.agent = False
@@ -367,9 +378,9 @@ def read(text_parts: list[str]) -> Reading:
                 if saved:
                     r.neg, r.active, r.since, r.pending, r.short, r.modal_seen = saved.pop()
             elif ((tok in lx.BOUNDARIES and tok not in lx.COORDINATING
-                   and (tok != "provided" or nxt in lx.PROVISO_NEXT))
+                   and (tok != "provided" or nxt in lx.PROVISO_NEXT or not _on("proviso")))
                   or (tok in lx.COORDINATING and (k and toks[k - 1][0] in ",;" or nxt in lx.THAT_STARTS_CLAUSE))
-                  or (tok == "that" and (nxt in lx.THAT_STARTS_CLAUSE or prev in ("and", "or")))):
+                  or (tok == "that" and (nxt in lx.THAT_STARTS_CLAUSE or (prev in ("and", "or") and _on("and_that"))))):
                 r.end_clause(base=0)  # a relative or subordinate clause inside a list item is not negated
                 r.subordinate = tok in lx.SUBORDINATORS
                 r.relative = tok in lx.RELATIVES or (tok == "that" and prev not in ("and", "or")
@@ -402,7 +413,7 @@ def read(text_parts: list[str]) -> Reading:
                     r.open_negation()
                     r.pending = []
             elif tok == "zzopt" or (tok in lx.NEGATION and r.modal in lx.PERMISSION_MODALS and not r.active
-                                    and words and words[-1].head and prev == words[-1].text):
+                                    and words and words[-1].head and prev == words[-1].text and _on("deontic")):
                 # "need not X", "is not required to X", "may elect not to X": X is left to the party
                 r.pending = None
                 r.optional = r.modal_seen = r.want_head = True
@@ -412,8 +423,8 @@ def read(text_parts: list[str]) -> Reading:
                 r.open_negation()
             elif tok in lx.NEG_DETERMINERS or tok == "no":
                 # "shall have no obligation", "there is no": the object's determiner negates the predicate
-                verb_before = prev in lx.MODALS and r.modal_seen
-                if words and words[-1].head and prev == words[-1].text and not r.active:
+                verb_before = prev in lx.MODALS and r.modal_seen and _on("object_no")
+                if words and words[-1].head and prev == words[-1].text and not r.active and _on("object_no"):
                     words[-1].polarity, words[-1].scoped = 1, True  # "will provide no services" = "will not provide services"
                     verb_before = True
                 r.open_negation()
@@ -433,6 +444,12 @@ def read(text_parts: list[str]) -> Reading:
                     r.pending = None
                     r.since = len(words)
                 elif tok in lx.STRONG_MODALS and r.active and not r.list_base and len(words) > r.since:
+                    if not _on("new_subject"):
+                        r.end_clause()  # the rule before 2026-12-02: a new verb phrase, nothing re-read
+                        r.modal_seen = r.want_head = True
+                        r.modal = tok
+                        r.passive = r.passive or tok in _BE
+                        continue
                     # "a person who is not a party [may] enforce", "shall have no obligation to A, and B
                     # [shall] remain liable": a new verb phrase; the words since the last comma or "and"
                     # are its subject, not negated
@@ -449,8 +466,8 @@ def read(text_parts: list[str]) -> Reading:
                 r.modal = tok
                 r.passive = r.passive or tok in _BE
             else:
-                if (not r.modal_seen and r.pending is None and k and r.lang == "en" and _FINITE.match(tok)
-                        and orig.islower() and toks[k - 1][1][:1].isupper() and toks[k - 1][0] not in sw
+                if (not r.modal_seen and r.pending is None and k and r.lang == "en" and _on("finite_verb")
+                        and _FINITE.match(tok) and orig.islower() and toks[k - 1][1][:1].isupper() and toks[k - 1][0] not in sw
                         and not toks[k - 1][0].endswith("'s")):
                     # "the Company remains liable", "Each Party agrees": a finite verb after a capitalised
                     # party name ends the subject, as a modal does (else a modal-less clause has no subject)
@@ -464,7 +481,7 @@ def read(text_parts: list[str]) -> Reading:
                     r.condition = True
                 if tok in lx.DUTY_MODALS and nxt == "to":  # "is required to X": X is a duty
                     r.modal = tok
-                duty_denied = (r.active and r.neg == 1 and r.pending is None and not r.optional
+                duty_denied = (r.active and r.neg == 1 and r.pending is None and not r.optional and _on("deontic")
                                and tok in lx.DUTY_VERBS and (nxt == "to" or tok in lx.DUTY_ACTIVE))
                 relation = tok in lx.INCLUSION and r.active and len(words) == r.since
                 if tok in lx.PERMISSIONS and r.active and r.neg:
@@ -481,6 +498,6 @@ def read(text_parts: list[str]) -> Reading:
 def prefix_base(word: Word, lang: str) -> frozenset[str] | None:
     """Stems of ``word`` without a negative prefix ("unenforceable" → "enforceable"), if it has one."""
     m = _PREFIX.match(word.text)
-    if m and (_ADJECTIVE.search(word.text) or m.group() == "non"):  # "non" negates any stem ("non-defaulting")
+    if m and (_ADJECTIVE.search(word.text) or (m.group() == "non" and _on("prefix_non"))):  # "non" negates any stem ("non-defaulting")
         return stems(word.text[m.end():], lang)
     return None
