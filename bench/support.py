@@ -231,7 +231,8 @@ def cv_report(warn_weight: float, markdown: bool, with_learned: bool = False, er
     for doc, pol in chosen.items():
         print(f"  held out {Path(doc).name[:48]:48s} chose remove_on={pol.remove_on} warn_on={pol.warn_on} "
               f"structural={pol.structural} cond_flips={pol.cond_flips} aligned_wins={getattr(pol, 'aligned_wins', '-')} "
-              f"cond_remove={getattr(pol, 'cond_remove', '-')} actors={getattr(pol, 'actors', '-')}")
+              f"cond_remove={getattr(pol, 'cond_remove', '-')} actors={getattr(pol, 'actors', '-')} "
+              f"widened={getattr(pol, 'widened', '-')}")
     held = sorted({Path(r["source_doc"]).name[:40] for r in rows if r["held_out"]})
     print(f"held-out third (seed {HELD_OUT_SEED}): {', '.join(held)}")
     for title, sel in (("pool", rows), ("pairs_dev.jsonl rows", [r for r in rows if r["in_dev"]]),
@@ -247,10 +248,17 @@ def cv_report(warn_weight: float, markdown: bool, with_learned: bool = False, er
             cells = [pct(sum(r[key] == o for r in ks), n) for key in ("before", "after")
                      for o in ("removed", "warned", "kept")]
             print(f"| {kind} | {n} | " + " | ".join(cells) + " |")
+        keeps = [r for r in sel if r["label"] == "keep"]
+        removes = [r for r in sel if r["label"] == "remove"]
         for key in ("before", "after") + (("learned",) if with_learned else ()):
             fr, silent, warned = rates(sel, key)
             print(f"  {key}: correct removed {100 * fr:.1f} %, contradicted shown without warning "
                   f"{100 * silent:.1f} %, warned {100 * warned:.1f} %")
+            counts = [(sum(r[key] == "removed" for r in keeps), len(keeps)),
+                      (sum(r[key] == "kept" for r in removes), len(removes)),
+                      (sum(r[key] == "warned" for r in sel), len(sel))]
+            print("    counts and Wilson 95 % intervals: " + "; ".join(
+                f"{k}/{n} [{100 * lo:.1f}–{100 * hi:.1f} %]" for k, n in counts for lo, hi in [wilson(k, n)]))
     if errors:  # the working two thirds only: the held-out third's errors stay unread
         work = [r for r in rows if not r["held_out"]]
         for title, sel in (("CORRECT CLAIMS REMOVED", [r for r in work if r["label"] == "keep" and r["after"] == "removed"]),
@@ -322,6 +330,17 @@ def compare_for(r: dict):
     from core.polarity.compare import compare
 
     return compare(r["claim"], tuple(r["quotes"]))
+
+
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """Wilson score interval of a proportion k/n (Wilson 1927; the usual choice for small n):
+    (low, high) as fractions; (0, 1) when n is 0."""
+    if not n:
+        return 0.0, 1.0
+    p = k / n
+    mid = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * ((p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5) / (1 + z * z / n)
+    return max(0.0, mid - half), min(1.0, mid + half)
 
 
 def pct(k: int, n: int) -> str:

@@ -62,6 +62,10 @@ class Comparison:
     bound: bool = False
     claim_exception: bool = False
     quote_exception: bool = False
+    widened: tuple[str, ...] = ()
+    """Predicates the quotes allow only for something ("use it *only* to evaluate") that the claim states
+    with no restriction and without what the restriction admits ("may use it for other purposes"):
+    :func:`_widened`."""
     actors: tuple[str, ...] = ()
     """Shared words whose clause has another actor on each side (:func:`_actor_changes`): "A has no
     obligation, B remains liable" against "B has no obligation, A remains liable"."""
@@ -121,6 +125,25 @@ def _deontic(c_occ: list[Word], q_occ: list[Word]) -> bool | None:
             if all(x.polarity == 0 and x.duty and not x.subject and not x.only for x in other):
                 return not claim_is_other
     return None
+
+
+def _widened(claim_read, quote_read, c_index: dict, q_index: dict) -> tuple[str, ...]:
+    """Predicates an "only" restricts in the quotes and the claim states plainly: the quotes admit the
+    act only for something (words after "only" / "restricted to", :attr:`Word.only`), the claim
+    states no condition of its own (no "only", "unless", "requires" …) and names none of what the
+    restriction admits, and states the act (a predicate, polarity 0) that every quote occurrence
+    leaves conditional. "may use it for any purpose" for "may use it only to evaluate X"."""
+    admitted = {k for w in quote_read.words if w.only for k in _keys(w.stems)}
+    if not admitted or claim_read.condition or admitted & {k for w in claim_read.words for k in _keys(w.stems)}:
+        return ()
+    out = []
+    for w in claim_read.words:
+        if not w.head or w.polarity != 0 or w.subject:
+            continue
+        q_occ = [x for k in _keys(w.stems) for x in q_index.get(k, [])]
+        if q_occ and all(x.polarity is None and not x.optional and not x.only for x in q_occ):
+            out.append(w.text)
+    return tuple(out)
 
 
 def _actors(words: list[Word]) -> dict[int, frozenset[str]]:
@@ -291,7 +314,8 @@ def compare(claim: str, quotes: tuple[str, ...]) -> Comparison:
         aligned=aligned, required=required, cond_flips=cond_flips, restated=frozenset((claim_read.tokens & lx.RESTATEMENTS) - quote_read.tokens),
         claim_cues=claim_cues, quote_cues=quote_cues, overlap=shared / content if content else 0.0,
         compared=compared, swapped=swapped, bound=any(t == "bound" for t, _ in strong + weak),
-        claim_exception=claim_exc, quote_exception=quote_exc, actors=_actor_changes(cw, qw, c_index, q_index))
+        claim_exception=claim_exc, quote_exception=quote_exc, actors=_actor_changes(cw, qw, c_index, q_index),
+        widened=() if "widened" in lx.RULES_OFF else _widened(claim_read, quote_read, c_index, q_index))
 
 
 FEATURES = ("strong", "weak", "agreements", "headed", "aligned", "bound", "swapped", "restated", "cue_parity",

@@ -95,7 +95,7 @@ RULES_OFF: set[str] = set()
 RULES = ("list_item", "subordinate", "coordinated_head", "proviso", "and_that", "relative", "deontic",
          "object_no", "exception_pending", "new_subject", "light_verb", "finite_verb", "passive_agent",
          "in_the_event", "restricted_to", "predicative_non", "separate_from", "head_compare", "role_restricted",
-         "condition_flipped", "prefix_non")
+         "condition_flipped", "prefix_non", "widened")
 """The rules :data:`RULES_OFF` can switch off (added to the reader on 2026-12-02; see bench/README.md,
 "rule ablation"): each names one rule of :mod:`core.polarity.scope` or :mod:`core.polarity.compare`."""
 

@@ -160,3 +160,15 @@ def test_the_agent_of_a_passive_is_who_acts() -> None:
     assert check_polarity("The Licensee may not assign this Agreement without the Licensor's prior written consent.",
                           ["This Agreement may not be assigned by the Licensee without the prior written consent of "
                            "the Licensor."]).outcome == "agree"
+
+
+def test_an_only_dropped_and_the_act_widened_is_warned() -> None:
+    quote = "The Licensee may use the Software only for its internal business operations."
+    widened = check_polarity("The Licensee may use the Software for any purpose.", [quote])
+    assert widened.outcome == "unsure" and "only" in widened.reason
+    assert compare("The Licensee may use the Software for any purpose.", (quote,)).widened == ("use",)
+    # the restriction restated, or what it admits named, is not a widening
+    assert check_polarity("The Licensee may use the Software only for internal business operations.",
+                          [quote]).outcome == "agree"
+    assert check_polarity("The Licensee may use the Software for its internal business operations.",
+                          [quote]).outcome == "agree"
