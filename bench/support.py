@@ -326,6 +326,81 @@ def ablate(warn_weight: float) -> None:
     pol._check.cache_clear()
 
 
+REWRITES = {
+    # meaning-preserving rewrites of legal modality and negation (each side of "→" says the same thing)
+    "may not → cannot": (r"\bmay not\b", "cannot"),
+    "may not → must not": (r"\bmay not\b", "must not"),
+    "may not → is not permitted to": (r"\bmay not\b", "is not permitted to"),
+    "may not → is not allowed to": (r"\bmay not\b", "is not allowed to"),
+    "may not X → is prohibited from X-ing": (r"\bmay not (\w+?)e? ", r"is prohibited from \1ing "),
+    "shall not → must not": (r"\bshall not\b", "must not"),
+    "shall not → will not": (r"\bshall not\b", "will not"),
+    "shall/will/may not → never": (r"\b(shall|will|may) not\b", r"\1 never"),
+    "cannot → may not": (r"\bcannot\b", "may not"),
+    "must → is required to": (r"\bmust (?!not)", "is required to "),
+    "must → shall": (r"\bmust\b", "shall"),
+    "may → can": (r"\bmay (?!not)", "can "),
+    "may → is entitled to": (r"\bmay (?!not)", "is entitled to "),
+    "may → is permitted to": (r"\bmay (?!not)", "is permitted to "),
+    "may → has the right to": (r"\bmay (?!not)", "has the right to "),
+    "is not → isn't": (r"\bis not\b", "isn't"),
+    "does not → doesn't": (r"\bdoes not\b", "doesn't"),
+    "neither party → no party": (r"\b[Nn]either [Pp]arty\b", "no party"),
+    "no party → neither party": (r"\b[Nn]o [Pp]arty\b", "neither party"),
+    "in no event → under no circumstances": (r"\b[Ii]n no event\b", "under no circumstances"),
+    "at least → no less than": (r"\bat least\b", "no less than"),
+    "at least → not less than": (r"\bat least\b", "not less than"),
+    "no later than → not later than": (r"\bno later than\b", "not later than"),
+    "without → absent": (r"\bwithout\b", "absent"),
+    "unless → except if": (r"\bunless\b", "except if"),
+}
+"""Rewrites for the metamorphic probe (:func:`metamorphic`)."""
+
+
+def metamorphic() -> None:
+    """A metamorphic probe of the reader on the working two thirds (held-out pairs are not touched):
+    each rewrite of :data:`REWRITES` that says the same thing in other words is applied to the claim,
+    and separately to the quotes (the reader does not care that a rewritten quote is not in the
+    source), and the shipped policy's outcome is compared with the pair's own. A reader that
+    generalizes gives the same outcome; "to an error" counts changes that turn a right outcome wrong
+    (a faithful claim removed, a contradicted one shown without a warning)."""
+    import re
+
+    from core.polarity import POLICY, decide
+    from core.polarity.compare import compare
+
+    rows = load("pool")
+    held_docs = held_out_docs([r["source_doc"] for r in rows])
+    work = [r for r in rows if r["source_doc"] not in held_docs]
+
+    def outcome(claim: str, quotes: list[str]) -> str:
+        return decide(compare(claim, tuple(quotes)), POLICY).outcome
+
+    print(f"metamorphic probe, working two thirds ({len(work)} pairs), shipped policy")
+    print("| rewrite | side | pairs rewritten | outcome changed | changed to an error |")
+    print("|---|---|---|---|---|")
+    total = [0, 0, 0]
+    for name, (pattern, repl) in REWRITES.items():
+        for side in ("claim", "quotes"):
+            n = changed = worse = 0
+            for r in work:
+                if side == "claim" and re.search(pattern, r["claim"]):
+                    claim, quotes = re.sub(pattern, repl, r["claim"], count=1), r["quotes"]
+                elif side == "quotes" and any(re.search(pattern, q) for q in r["quotes"]):
+                    claim, quotes = r["claim"], [re.sub(pattern, repl, q) for q in r["quotes"]]
+                else:
+                    continue
+                n += 1
+                new = outcome(claim, quotes)
+                if new != outcome(r["claim"], r["quotes"]):
+                    changed += 1
+                    worse += (r["label"] == "keep" and new == "contradict") or (r["label"] == "remove" and new == "agree")
+            if n:
+                print(f"| {name} | {side} | {n} | {changed} | {worse} |")
+                total = [total[0] + n, total[1] + changed, total[2] + worse]
+    print(f"| all | | {total[0]} | {total[1]} | {total[2]} |")
+
+
 def compare_for(r: dict):
     from core.polarity.compare import compare
 
@@ -353,6 +428,7 @@ def main() -> None:
     ap.add_argument("--pairs", help="a JSONL file of pairs in the same format (instead of --split)")
     ap.add_argument("--cv", action="store_true", help="leave-one-contract-out over the pool (see above)")
     ap.add_argument("--ablate", action="store_true", help="switch each reader rule off alone (see ablate())")
+    ap.add_argument("--metamorphic", action="store_true", help="meaning-preserving rewrites (see metamorphic())")
     ap.add_argument("--learned", action="store_true", help="with --cv: also a logistic regression over the features")
     ap.add_argument("--warn-weight", type=float, default=0.3, help="cost of a warning relative to an error (--cv)")
     ap.add_argument("--markdown", action="store_true", help="print the per-kind table as markdown")
@@ -361,6 +437,9 @@ def main() -> None:
     args = ap.parse_args()
     if args.ablate:
         ablate(args.warn_weight)
+        return
+    if args.metamorphic:
+        metamorphic()
         return
     if args.cv:
         cv_report(args.warn_weight, args.markdown, args.learned, args.errors)

@@ -68,6 +68,21 @@ PHRASES: list[tuple[re.Pattern[str], str]] = [(re.compile(p, re.IGNORECASE), r) 
      r"|\bcomo\s+m[áa]ximo\b|\b(?:menos|inferior|menor)\s+(?:del?|que|al?)\b|\bdentro\s+del?\s+" + _N, " zzle "),
     (r"\b(?:more|greater|later|higher|longer)\s+than\b|\bexceed(?:s|ed|ing)?\b|\bin\s+excess\s+of\b|\babove\b"
      r"|\b(?:m[áa]s|superior|mayor|posterior)\s+(?:tarde\s+)?(?:del?|que|al?)\b|\bexced(?:e|er|an|a|en)\b", " zzge "),
+    # a permission written as a predicate is the modal "may": "is (not) permitted / allowed / entitled /
+    # authorized to X" = "may (not) X", "has the right to X" = "may X" (else "permitted" is the predicate and
+    # the negation lands on the subject, as in the passive ban "assignment is not permitted")
+    (r"\b(?:is|are|shall\s+be|will\s+be|be)\s+(not\s+)?(?:permitted|allowed|entitled|authori[sz]ed|free)\s+to\b",
+     r" may \1"),
+    (r"\b(?:has|have|shall\s+have|will\s+have)\s+the\s+right\s+to\b", " may "),
+    # a ban written as a predicate with its act: "is prohibited / barred / precluded from X-ing" = "may not X",
+    # and "is not prohibited from X-ing" = "may X" (the gerund's stem is the act's; before a noun,
+    # "barred from employment discrimination", the lexical cue "barred" reads it)
+    (r"\b(?:is|are|shall\s+be|will\s+be|be)\s+not\s+(?:prohibited|barred|precluded)\s+from\b(?=\s+\w+ing\b)", " may "),
+    (r"\b(?:is|are|shall\s+be|will\s+be|be)\s+(?:prohibited|barred|precluded)\s+from\b(?=\s+\w+ing\b)", " may not "),
+    (r"\b(?:est[áa]n?|estar[áa]n?|ser[áa]n?)\s+(?:permitid|autorizad|facultad)[oa]s?\s+(?:a|para)\b"
+     r"|\b(?:tiene|tienen|tendr[áa]n?)\s+(?:el\s+)?derecho\s+a\b", " podrá "),
+    # "absent" before its object is the preposition "without" ("absent the consent of"), not the adjective
+    (r"(?<!is )(?<!are )(?<!be )\babsent\s+(?=[a-z])", " without "),
     # conditional clauses written as a phrase: "in the event (that) X," = "if X,"
     (r"\bin\s+the\s+event\s+(?:that\s+|of\s+)?|\bin\s+case\s+(?=\w)(?!of\b)", " if "),
     # a restriction to a set states the set: "use is restricted to the Approved Use" = "may use only for it"
@@ -95,13 +110,16 @@ RULES_OFF: set[str] = set()
 RULES = ("list_item", "subordinate", "coordinated_head", "proviso", "and_that", "relative", "deontic",
          "object_no", "exception_pending", "new_subject", "light_verb", "finite_verb", "passive_agent",
          "in_the_event", "restricted_to", "predicative_non", "separate_from", "head_compare", "role_restricted",
-         "condition_flipped", "prefix_non", "widened")
+         "condition_flipped", "prefix_non", "widened", "permission_modal", "ban_from", "absent")
 """The rules :data:`RULES_OFF` can switch off (added to the reader on 2026-12-02; see bench/README.md,
 "rule ablation"): each names one rule of :mod:`core.polarity.scope` or :mod:`core.polarity.compare`."""
 
 _PHRASE_RULE_STARTS = (("deontic", r"\bneed\s+not"), ("in_the_event", r"\bin\s+the\s+event"),
                        ("restricted_to", r"\b(?:restricted|confined)"), ("predicative_non", r"\b(is|are|be|"),
-                       ("separate_from", r"\bseparate"))
+                       ("separate_from", r"\bseparate"), ("permission_modal", r"\b(?:is|are|shall\s+be|will\s+be|be)\s+(not"),
+                       ("permission_modal", r"\b(?:has|have"), ("permission_modal", r"\b(?:est"),
+                       ("ban_from", r"\b(?:is|are|shall\s+be|will\s+be|be)\s+not\s+(?:prohibited"),
+                       ("ban_from", r"\b(?:is|are|shall\s+be|will\s+be|be)\s+(?:prohibited"), ("absent", r"(?<!is )"))
 PHRASE_RULE = {i: name for i, (pattern, _) in enumerate(PHRASES) for name, start in _PHRASE_RULE_STARTS
                if pattern.pattern.startswith(start)}
 """Index in :data:`PHRASES` → rule name, for the phrases :data:`RULES_OFF` can switch off."""

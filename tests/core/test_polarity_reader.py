@@ -172,3 +172,29 @@ def test_an_only_dropped_and_the_act_widened_is_warned() -> None:
                           [quote]).outcome == "agree"
     assert check_polarity("The Licensee may use the Software for its internal business operations.",
                           [quote]).outcome == "agree"
+
+
+@pytest.mark.parametrize(("claim", "quote", "expected"), [
+    # a permission written as a predicate is the modal "may" (before: the negation fell on the subject, warned)
+    ("The Distributor is not permitted to sell the Products outside the Territory.",
+     "The Distributor may not sell the Products outside the Territory.", "agree"),
+    ("The Distributor is allowed to sell the Products outside the Territory.",
+     "The Distributor may not sell the Products outside the Territory.", "contradict"),
+    ("El arrendatario no está autorizado a subarrendar el local.", "El arrendatario no podrá subarrendar el local.",
+     "agree"),
+    ("El arrendatario está autorizado a subarrendar el local.", "El arrendatario no podrá subarrendar el local.",
+     "contradict"),
+    # a ban written as "prohibited from X-ing" is "may not X"; "not prohibited from" is "may"
+    ("The Licensee is prohibited from sublicensing the Software.", "The Licensee shall not sublicense the Software.",
+     "agree"),
+    ("The Licensee is not prohibited from sublicensing the Software.", "The Licensee shall not sublicense the Software.",
+     "contradict"),
+    # "absent" before its object is the preposition "without"
+    ("The Agreement cannot be amended absent the written consent of both parties.",
+     "This Agreement may not be amended without the written consent of both parties.", "agree"),
+    ("The Agreement can be amended absent the written consent of both parties.",
+     "This Agreement may not be amended except with the written consent of both parties.", "contradict"),
+])
+def test_modality_in_other_words_reads_the_same(claim: str, quote: str, expected: str) -> None:
+    # bench/support.py --metamorphic: the same meaning in other words must give the same outcome
+    assert check_polarity(claim, [quote]).outcome == expected
