@@ -353,6 +353,23 @@ REWRITES = {
     "no later than → not later than": (r"\bno later than\b", "not later than"),
     "without → absent": (r"\bwithout\b", "absent"),
     "unless → except if": (r"\bunless\b", "except if"),
+    "except → other than": (r"\bexcept(?: for)?\b", "other than"),
+    "except → save for": (r"\bexcept(?: for)?\b", "save for"),
+    "shall not exceed → is capped at": (r"\bshall not exceed\b", "is capped at"),
+    "shall not exceed → shall be no more than": (r"\bshall not exceed\b", "shall be no more than"),
+    "not more than → at most": (r"\b(?:not|no) more than\b", "at most"),
+    "not less than → a minimum of": (r"\b(?:not|no) less than\b", "a minimum of"),
+    "does not include → excludes": (r"\bdoes not include\b", "excludes"),
+    "shall not include → shall exclude": (r"\bshall not include\b", "shall exclude"),
+    "shall → agrees to": (r"\bshall (?!not|be\b|have\b)", "agrees to "),
+    "shall → will": (r"\bshall\b", "will"),
+    "must → has to": (r"\bmust (?!not)", "has to "),
+    "nothing in this Agreement shall → this Agreement shall not": (r"\b[Nn]othing in this Agreement shall\b",
+                                                                    "this Agreement shall not"),
+    "is not liable → has no liability": (r"\bis not liable\b", "has no liability"),
+    "is not liable → bears no liability": (r"\bis not liable\b", "bears no liability"),
+    "without the consent → without first obtaining the consent": (r"\bwithout (the|its|their) (prior )?(written )?consent\b",
+                                                                  r"without first obtaining \1 \2\3consent"),
 }
 """Rewrites for the metamorphic probe (:func:`metamorphic`)."""
 
