@@ -139,7 +139,11 @@ _ORDINAL_OR_UNIT = re.compile(r"\d+(?:st|nd|rd|th|º|ª|er|o|a|ᵒ|ᵃ|ᵒˢ|ᵃ
 _NUMBER = re.compile(rf"(?<![\w.,])(?:({_NUM}))(?![\d])")
 _REF_MARKER = re.compile(r"\[\s*\d{1,3}(?:\s*[,\u2013\-]\s*\d{1,3})*\s*\]")
 # Between the two numbers of a range: "30 to 60", "30-60", "30 a 60", "30 or 60", "30 through 60".
-_RANGE_GAP = re.compile(r"\s*(?:-|to|a|al|hasta|through|or|o|and|y)\s*", re.IGNORECASE)
+_RANGE_GAP = re.compile(r"\s*(?:-|to|a|al|hasta|through|or|o|and|y"
+                        # the two bounds of a range written out: "not less than 30 nor more than 60 days",
+                        # "no menos de 30 ni más de 60 días"
+                        r"|,?\s*(?:and|or|nor|but)\s+(?:not\s+|no\s+)?(?:more|greater|less|fewer|later|earlier)\s+than"
+                        r"|,?\s*(?:y|ni|o)\s+(?:no\s+)?(?:m[áa]s|menos)\s+de)\s*", re.IGNORECASE)
 _RANGE_AND = re.compile(r"(?:between|entre)\s+$", re.IGNORECASE)
 
 

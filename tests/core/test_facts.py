@@ -220,6 +220,9 @@ def test_a_superscript_marker_is_never_part_of_the_number() -> None:
         ("El preaviso mínimo es de 30 días.", "con un preaviso de entre 30 y 60 días"),
         ("The discount is at least 5%.", "a discount of 5-10% on list prices"),
         ("The fee is at least EUR 10.", "a fee of EUR 5 to 10 per unit"),
+        # the two bounds written out (2026-12-02: the first number carried no unit, so "30 days" was missing)
+        ("Notice must be given 30 to 60 days in advance.", "not less than thirty (30) nor more than sixty (60) days"),
+        ("El preaviso es de 30 a 60 días.", "con no menos de treinta (30) ni más de sesenta (60) días de antelación"),
         # durations converted exactly
         ("The term is 12 months.", "for a period of one (1) year"),
         ("El plazo es de 2 semanas.", "en el plazo de catorce (14) días"),
@@ -258,6 +261,8 @@ def test_claim_multiplier_after_digits_is_one_amount(claim: str, quote: str, val
         ("The agreement was signed on 5 February 2015.", "el día cinco de enero de dos mil quince", "date"),
         ("The price is EUR 14,400.", "catorce mil cuatrocientos euros con cincuenta céntimos", "money"),
         ("The price is EUR 14,400.60.", "catorce mil cuatrocientos euros con cincuenta céntimos", "money"),
+        ("Notice must be given 30 to 90 days in advance.", "not less than thirty (30) nor more than sixty (60) days",
+         "duration"),
         ("The fee is EUR 1,500,000.", "a fee of EUR 1.5 billion", "money"),
         ("Notice must be given at least 90 days in advance.", "between 30 and 60 days prior written notice", "duration"),
         ("The term is 13 months.", "for a period of one (1) year", "duration"),
