@@ -24,8 +24,8 @@ question:
 document scope (:func:`scoring_query`): the delivered chunks are all in that document already.
 
 At most :attr:`Settings.passages_per_chunk` spans per chunk and
-:attr:`Settings.passages_max` in all are shown, best first, none overlapping another on
-the page. When the best span scores below :attr:`Settings.passages_min_score` the answer
+:attr:`Settings.passages_max` clauses in all are shown, best first, none overlapping another on
+the page (:func:`select_spans`: a span in a clause already shown is one more highlight of it). When the best span scores below :attr:`Settings.passages_min_score` the answer
 is an abstention (``NO_EVIDENCE``) with what was searched, as for a model answer
 (:attr:`Settings.passages_min_score_scoped` when the spans were scored against the question
 without its document's names, :func:`min_score`); the thresholds' calibration is in
@@ -123,10 +123,20 @@ cuad_natural, CUAD and XQuAD-es, objective the gold quotes shown with their clau
 row a question names by its identifier (B47 rent roll, tests/core/test_lawyer_documents.py) — so the
 grid's bound was set after seeing that case."""
 
-WORDING_WEIGHT = 0.5
+WORDING_WEIGHT = 1.0
 """Weight of a span's cosine with the wording of the clause type the question asks about
 (:func:`core.clauses.match_clause_types`, ``trace.clause_types``) in the order of the shown spans.
-Chosen with :data:`RANK_WEIGHT` the same way (grid 0–1; 0.5 in 38 of 50 folds over the bounded rank grid)."""
+Chosen with :data:`RANK_WEIGHT` the same way (grid 0–1; 0.5 in 38 of 50 folds over the bounded rank grid);
+selection pass (``bench/passages_select.py``, bench/README.md "Issue #20, selection pass", objective the gold
+quotes shown with their clause): 1.0 in 38 of 50 folds over the full grid (rank 0–0.1 x wording 0.25–1 x
+per chunk 1–2 x :data:`CLAUSES` variants x a sentence window 0–0.5; 11 folds chose 0.25 with the window, not
+adopted), in 43 of 50 with the window off and clauses counted."""
+
+CLAUSES = True
+"""Whether :func:`select_spans` counts the clauses shown rather than the spans (a span in a clause already
+shown becomes one more highlight of it, no slot of its own). Chosen by 5-fold cross-validation over
+documents (``bench/passages_select.py``, the same folds and grid as :data:`WORDING_WEIGHT`) against counting
+spans and against skipping a span whose clause is shown: chosen in 49 of 50 folds."""
 
 SYNONYMS = True
 """Whether the order of the shown spans counts the same-language synonyms of the bilingual vocabulary
@@ -382,14 +392,26 @@ def is_cross_language(question: str, chunk: Chunk) -> bool:
     return detect_language(question) != chunk.lang
 
 
-def select_spans(spans: list[Span], *, max_total: int = 5, per_chunk: int = 2, min_score: float = -1.0) -> list[Span]:
-    """The spans to show: best first by :attr:`Span.order_key`, at most ``per_chunk`` per chunk and
-    ``max_total`` in all, none overlapping an already chosen one on its page (overlapping chunks
-    repeat sentences), none whose ``score`` is under ``min_score``."""
+def select_spans(spans: list[Span], *, max_total: int = 5, per_chunk: int = 2, min_score: float = -1.0,
+                 clauses: bool = CLAUSES) -> list[Span]:
+    """The spans to show: best first by :attr:`Span.order_key`, at most ``per_chunk`` per chunk, none
+    overlapping an already chosen one on its page (overlapping chunks repeat sentences), none whose
+    ``score`` is under ``min_score``.
+
+    ``clauses`` (:data:`CLAUSES`): ``max_total`` counts the clauses shown
+    (:func:`core.passage_context.clause_bounds` in the span's chunk as stored), not the spans: a span whose
+    clause is already shown adds one more highlighted sentence to it and takes no slot, so five clauses
+    are shown rather than, say, three clauses of which two twice. ``False``: ``max_total`` spans in all.
+    """
+    from core.passage_context import clause_bounds
+    from core.sentences import sentence_spans
+
     chosen: list[Span] = []
+    shown: list[tuple[str, int, int]] = []  # (chunk id, c0, c1) of each clause shown
+    sentences: dict[str, list[tuple[int, int]]] = {}
     per: dict[str, int] = {}
     for span in sorted(spans, key=lambda sp: -sp.order_key):
-        if len(chosen) >= max_total:
+        if not clauses and len(chosen) >= max_total:
             break
         if span.score < min_score:
             continue
@@ -399,6 +421,15 @@ def select_spans(spans: list[Span], *, max_total: int = 5, per_chunk: int = 2, m
         if any(c.chunk.doc_id == span.chunk.doc_id and c.page_span[0] == page
                and p0 < c.page_span[2] and c.page_span[1] < p1 for c in chosen):
             continue
+        if clauses:
+            cid = span.chunk.chunk_id
+            if cid not in sentences:
+                sentences[cid] = sentence_spans(span.chunk.text, span.chunk.lang)
+            c0, c1 = clause_bounds(span.chunk, span.start, span.end, sentences[cid])
+            if not any(k == cid and c0 < b1 and b0 < c1 for k, b0, b1 in shown):
+                if len(shown) >= max_total:
+                    continue
+                shown.append((cid, c0, c1))
         chosen.append(span)
         per[span.chunk.chunk_id] = per.get(span.chunk.chunk_id, 0) + 1
     return chosen
