@@ -190,7 +190,9 @@ def select(spans: list[dict], key, limit: int, per_chunk: int, one_per_clause: b
 def hits(r: dict, combo) -> tuple[int, int, int]:
     """(gold quotes shown with their clause, by the sentence, as weak passages) of one case."""
     rank_w, wording_w, per_chunk, clause, window_w = combo
-    shown = select(r["spans"], order_key(rank_w, wording_w, window_w), LIMIT if r["answered"] else WEAK, per_chunk, clause)
+    # the clause rule applies to an answer's passages; an abstention's weak passages are counted one by one
+    shown = select(r["spans"], order_key(rank_w, wording_w, window_w), LIMIT if r["answered"] else WEAK, per_chunk,
+                   clause if r["answered"] else False)
     n = range(len(r["gold"]))
     ok = r["answered"]
     return (sum(ok and any(s["hit_ctx"][i] for s in shown) for i in n),

@@ -133,8 +133,9 @@ per chunk 1–2 x :data:`CLAUSES` variants x a sentence window 0–0.5; 11 folds
 adopted), in 43 of 50 with the window off and clauses counted."""
 
 CLAUSES = True
-"""Whether :func:`select_spans` counts the clauses shown rather than the spans (a span in a clause already
-shown becomes one more highlight of it, no slot of its own). Chosen by 5-fold cross-validation over
+"""Whether :func:`select_spans` counts the clauses an answer shows rather than the spans (a span in a clause
+already shown becomes one more highlight of it, no slot of its own; an abstention's :data:`WEAK_MAX` weak
+passages are still counted one by one). Chosen by 5-fold cross-validation over
 documents (``bench/passages_select.py``, the same folds and grid as :data:`WORDING_WEIGHT`) against counting
 spans and against skipping a span whose clause is shown: chosen in 49 of 50 folds."""
 
@@ -502,8 +503,10 @@ def passages_answer(
     # minority of cases: 22 of 103 gold quotes shown with this rule, 5 with the threshold as a floor).
     # Under it, the closest spans are still shown, as weak passages of the abstention (issue #20).
     weak = best is None or best < threshold
+    # An answer shows passages_max clauses (a second sentence of a shown clause is one more highlight of it);
+    # an abstention shows WEAK_MAX weak passages, each listed on its own (clauses not counted).
     chosen = select_spans(spans, max_total=WEAK_MAX if weak else settings.passages_max,
-                          per_chunk=settings.passages_per_chunk)
+                          per_chunk=settings.passages_per_chunk, clauses=CLAUSES and not weak)
     trace.timings_ms["score"] = round((time.perf_counter() - t0) * 1000, 1)
     trace.passage_best_score = round(best, 4) if best is not None else None
     trace.passage_threshold = threshold
