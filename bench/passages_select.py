@@ -26,9 +26,11 @@ import argparse
 import itertools
 import json
 import random
+import re
 import sys
 import time
 from collections import Counter
+from functools import lru_cache
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -94,7 +96,23 @@ def collect(index_dir: Path, out: Path, only: set[str] | None) -> None:
                              "sentence_no": next((k for k, (x, y) in enumerate(sentences[ch.chunk_id][1]) if x <= a < y), -1),
                              "hit": [span_covers(q, s.text) for q in gold],
                              "hit_ctx": [span_covers(q, ch.text[c0:c1]) for q in gold]})
-            records.append({
+            # the order's question without the leftover title words (order_query), two variants of
+            # what is kept: the words of the whole clause vocabulary ("vocab") or of the matched types ("types")
+            for name, oq in (("vocab", order_query(query, trace.scope.titles if trace.scope.doc_ids else [])),
+                             ("types", order_query(query, trace.scope.titles if trace.scope.doc_ids else [],
+                                                   list(trace.clause_types or [])))):
+                if oq == query:
+                    for row in rows:
+                        row[f"cos_{name}"], row[f"syn_{name}"] = row["cos"], row["syn"]
+                    continue
+                rescored = {(s.chunk.chunk_id, s.start, s.end): s for s in score_spans(
+                    oq, chunks, ws, term_weight=settings.passages_term_weight, candidates_per_chunk=None, threads=1,
+                    wording=wording)}
+                for row in rows:
+                    a = rescored.get((row["chunk"], row["s"], row["e"]))
+                    row[f"cos_{name}"] = a.cosine if a is not None else row["cos"]
+                    row[f"syn_{name}"] = a.synonyms if a is not None else row["syn"]
+            records.append({"titles": list(trace.scope.titles),
                 "corpus": corpus, "case_id": case.case_id, "doc": (case.source or {}).get("doc") or (
                     case.expected_docs[0] if case.expected_docs else case.case_id),
                 "question": question, "query": query, "must_abstain": case.must_abstain, "gold": gold,
@@ -115,12 +133,78 @@ def main() -> int:
     c.add_argument("--only", action="append")
     p = sub.add_parser("report")
     p.add_argument("--records", type=Path, required=True)
+    p.add_argument("--queries", default="base")
+    p.add_argument("--fix", help="per chunk,clause rule,window fixed, e.g. 2,count,0 (only rank and wording tried)")
     args = parser.parse_args()
     if args.cmd == "collect":
         collect(args.index_dir, args.out, set(args.only) if args.only else None)
     else:
+        global QUERIES, PER_CHUNK, CLAUSE_RULES, WINDOW_GRID
+        QUERIES = tuple(args.queries.split(","))
+        if args.fix:
+            pc, rule, win = args.fix.split(",")
+            PER_CHUNK, CLAUSE_RULES, WINDOW_GRID = (int(pc),), (rule if rule == "count" else rule == "True",), (float(win),)
         report(json.loads(args.records.read_text()))
     return 0
+
+
+# --- the order's question without leftover title words (tried, not adopted) -----
+# Inside a named document its title's words say nothing about which clause answers, and strip_reference
+# leaves pieces of the title behind ("Whose law controls the interpretation Products?"). order_query removes
+# the title words the clause vocabulary does not use, for the order only. Held out it changed nothing
+# (bench/README.md "Issue #20, selection pass"), so core does not carry it.
+
+_WORD = re.compile(r"[^\W_]+(?:[-'’][^\W_]+)*", re.UNICODE)
+
+
+@lru_cache(maxsize=256)
+def _vocabulary_stems(types: tuple[str, ...] | None = None) -> frozenset[str]:
+    """BM25 stems (English and Spanish analyses) of every phrase of the clause vocabulary (``types`` ``None``)
+    or of the clause types whose ids are ``types``; empty when the vocabulary cannot be read."""
+    from core.clauses import vocabulary
+    from core.errors import CoreError
+    from core.textproc import tokenize_query
+
+    try:
+        clauses = vocabulary().clauses
+    except CoreError:
+        return frozenset()
+    stems: set[str] = set()
+    for c in clauses:
+        if types is not None and c.id not in types:
+            continue
+        for phrase in (c.label_en, c.label_es, *c.ask, *c.wording):
+            stems.update(tokenize_query(phrase))
+    return frozenset(stems)
+
+
+def order_query(query: str, titles: list[str], clause_types: list[str] | None = None) -> str:
+    """``query`` without the words of ``titles`` (the documents the question was scoped to,
+    ``trace.scope.titles``) that the clause vocabulary does not use; ``query`` itself when no title is given,
+    nothing is removed, or nothing searchable would be left.
+
+    A word is removed when each of its stems (:func:`core.textproc.tokenize_query`, English and Spanish) is a
+    stem of a title and none is a stem of the clause vocabulary (:func:`_vocabulary_stems`: of every type, or
+    of the types ``clause_types`` when given — ``trace.clause_types``); stopwords and punctuation are kept as
+    they are (the embedding model reads the rest as a sentence).
+    """
+    from core.textproc import tokenize_query
+
+    if not titles:
+        return query
+    title_stems = {s for t in titles for s in tokenize_query(t)}
+    keep = _vocabulary_stems(None if clause_types is None else tuple(sorted(clause_types)))
+    out, pos, removed = [], 0, False
+    for m in _WORD.finditer(query):
+        stems = tokenize_query(m.group())
+        if stems and all(s in title_stems for s in stems) and not any(s in keep for s in stems):
+            out.append(query[pos:m.start()])
+            pos, removed = m.end(), True
+    out.append(query[pos:])
+    cleaned = " ".join("".join(out).split())
+    if not removed or not tokenize_query(cleaned):
+        return query
+    return cleaned
 
 
 # --- phase 2: selection rules compared, held out -------------------------------
@@ -130,6 +214,7 @@ WORDING_GRID = (0.25, 0.5, 1.0)
 CLAUSE_RULES = (False, True, "count")  # one shown span per clause (core.passages.select_spans, one_per_clause)
 PER_CHUNK = (1, 2)
 WINDOW_GRID = (0.0, 0.25, 0.5)
+QUERIES = ("base",)  # report --queries base,vocab,types: the order's question (order_key)
 LIMIT, WEAK = 5, 3
 
 
@@ -141,11 +226,15 @@ def _same_clause(a: dict, b: dict) -> bool:
     return a["dchunk"] == b["dchunk"] and a["c0"] < b["c1"] and b["c0"] < a["c1"]
 
 
-def order_key(rank_w: float, wording_w: float, window_w: float = 0.0):
+def order_key(rank_w: float, wording_w: float, window_w: float = 0.0, query: str = "base"):
     """The order of the shown spans (``core.passages.Span.order``); ``window_w`` adds that share of the
-    best neighbouring sentence's order in the same chunk (a sentence window, tried here)."""
+    best neighbouring sentence's order in the same chunk (a sentence window, tried here); ``query``: the
+    cosine and synonyms against the scoring query (``base``) or against ``order_query``
+    keeping the whole vocabulary's words (``vocab``) or the matched types' (``types``)."""
+    c, y = ("cos", "syn") if query == "base" else (f"cos_{query}", f"syn_{query}")
+
     def base(s: dict) -> float:
-        return s["cos"] + 0.5 * s["syn"] + wording_w * s["cos_w"] + rank_w / (1 + s["rank"])
+        return s.get(c, s["cos"]) + 0.5 * s.get(y, s["syn"]) + wording_w * s["cos_w"] + rank_w / (1 + s["rank"])
 
     def key(s: dict) -> float:
         if not window_w:
@@ -189,9 +278,9 @@ def select(spans: list[dict], key, limit: int, per_chunk: int, one_per_clause: b
 
 def hits(r: dict, combo) -> tuple[int, int, int]:
     """(gold quotes shown with their clause, by the sentence, as weak passages) of one case."""
-    rank_w, wording_w, per_chunk, clause, window_w = combo
+    rank_w, wording_w, per_chunk, clause, window_w, *query = combo
     # the clause rule applies to an answer's passages; an abstention's weak passages are counted one by one
-    shown = select(r["spans"], order_key(rank_w, wording_w, window_w), LIMIT if r["answered"] else WEAK, per_chunk,
+    shown = select(r["spans"], order_key(rank_w, wording_w, window_w, *query), LIMIT if r["answered"] else WEAK, per_chunk,
                    clause if r["answered"] else False)
     n = range(len(r["gold"]))
     ok = r["answered"]
@@ -205,11 +294,13 @@ def report(records: list[dict], folds: int = 5, repeats: int = 10) -> None:
     can = [r for r in records if not r["must_abstain"] and r["gold"]]
     for r in records:
         _neighbours(r)
-    combos = list(itertools.product(RANK_GRID, WORDING_GRID, PER_CHUNK, CLAUSE_RULES, WINDOW_GRID))
+    combos = [(*c, q) if q != "base" else c for c in itertools.product(RANK_GRID, WORDING_GRID, PER_CHUNK,
+                                                                         CLAUSE_RULES, WINDOW_GRID) for q in QUERIES]
     app = (0.1, 0.5, 2, False, 0.0)
     table = {c: [hits(r, c) for r in can] for c in combos}
     listed = [app, (0.1, 0.5, 2, True, 0.0), (0.1, 0.5, 1, False, 0.0), (0.1, 0.5, 1, True, 0.0),
-              (0.1, 1.0, 1, True, 0.0), (0.1, 1.0, 2, True, 0.0), (0.1, 0.5, 2, False, 0.25)]
+              (0.1, 1.0, 1, True, 0.0), (0.1, 1.0, 2, True, 0.0), (0.1, 0.5, 2, False, 0.25),
+              *[(0.1, 1.0, 2, "count", 0.0, q) for q in QUERIES if q != "base"]]
     for c in listed:
         if c not in table:
             table[c] = [hits(r, c) for r in can]
@@ -252,7 +343,7 @@ def report(records: list[dict], folds: int = 5, repeats: int = 10) -> None:
                         for k in range(3):
                             held[r["corpus"]][k] += table[best][i][k]
     print(f"\n## {folds}-fold CV grouped by document ({repeats} partitions), objective gold quotes shown with clause\n")
-    print("chosen (rank w, wording w, per chunk, one per clause, window w): "
+    print("chosen (rank w, wording w, per chunk, one per clause, window w[, order query]): "
           + ", ".join(f"{c} x{n}" for c, n in chosen.most_common(6)) + "\n")
     print("| set | gold quotes | app: sentence / clause / weak | held out: sentence / clause / weak |")
     print("|---|---|---|---|")
