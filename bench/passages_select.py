@@ -134,13 +134,15 @@ def main() -> int:
     p = sub.add_parser("report")
     p.add_argument("--records", type=Path, required=True)
     p.add_argument("--queries", default="base")
+    p.add_argument("--fused", default="0")
     p.add_argument("--fix", help="per chunk,clause rule,window fixed, e.g. 2,count,0 (only rank and wording tried)")
     args = parser.parse_args()
     if args.cmd == "collect":
         collect(args.index_dir, args.out, set(args.only) if args.only else None)
     else:
-        global QUERIES, PER_CHUNK, CLAUSE_RULES, WINDOW_GRID
+        global QUERIES, PER_CHUNK, CLAUSE_RULES, WINDOW_GRID, FUSED_GRID
         QUERIES = tuple(args.queries.split(","))
+        FUSED_GRID = tuple(float(x) for x in args.fused.split(","))
         if args.fix:
             pc, rule, win = args.fix.split(",")
             PER_CHUNK, CLAUSE_RULES, WINDOW_GRID = (int(pc),), (rule if rule == "count" else rule == "True",), (float(win),)
@@ -215,6 +217,7 @@ CLAUSE_RULES = (False, True, "count")  # one shown span per clause (core.passage
 PER_CHUNK = (1, 2)
 WINDOW_GRID = (0.0, 0.25, 0.5)
 QUERIES = ("base",)  # report --queries base,vocab,types: the order's question (order_key)
+FUSED_GRID = (0.0,)  # report --fused 0,0.5,...: weights of the chunk's relative fused score (order_key)
 LIMIT, WEAK = 5, 3
 
 
@@ -226,15 +229,17 @@ def _same_clause(a: dict, b: dict) -> bool:
     return a["dchunk"] == b["dchunk"] and a["c0"] < b["c1"] and b["c0"] < a["c1"]
 
 
-def order_key(rank_w: float, wording_w: float, window_w: float = 0.0, query: str = "base"):
+def order_key(rank_w: float, wording_w: float, window_w: float = 0.0, query: str = "base", fused_w: float = 0.0):
     """The order of the shown spans (``core.passages.Span.order``); ``window_w`` adds that share of the
     best neighbouring sentence's order in the same chunk (a sentence window, tried here); ``query``: the
     cosine and synonyms against the scoring query (``base``) or against ``order_query``
-    keeping the whole vocabulary's words (``vocab``) or the matched types' (``types``)."""
+    keeping the whole vocabulary's words (``vocab``) or the matched types' (``types``); ``fused_w``: weight of
+    the chunk's fused score over the best chunk's (``core.passages.FUSED_WEIGHT``)."""
     c, y = ("cos", "syn") if query == "base" else (f"cos_{query}", f"syn_{query}")
 
     def base(s: dict) -> float:
-        return s.get(c, s["cos"]) + 0.5 * s.get(y, s["syn"]) + wording_w * s["cos_w"] + rank_w / (1 + s["rank"])
+        return (s.get(c, s["cos"]) + 0.5 * s.get(y, s["syn"]) + wording_w * s["cos_w"] + rank_w / (1 + s["rank"])
+                + fused_w * s["fz"])
 
     def key(s: dict) -> float:
         if not window_w:
@@ -278,9 +283,9 @@ def select(spans: list[dict], key, limit: int, per_chunk: int, one_per_clause: b
 
 def hits(r: dict, combo) -> tuple[int, int, int]:
     """(gold quotes shown with their clause, by the sentence, as weak passages) of one case."""
-    rank_w, wording_w, per_chunk, clause, window_w, *query = combo
+    rank_w, wording_w, per_chunk, clause, window_w, query, fused_w = combo
     # the clause rule applies to an answer's passages; an abstention's weak passages are counted one by one
-    shown = select(r["spans"], order_key(rank_w, wording_w, window_w, *query), LIMIT if r["answered"] else WEAK, per_chunk,
+    shown = select(r["spans"], order_key(rank_w, wording_w, window_w, query, fused_w), LIMIT if r["answered"] else WEAK, per_chunk,
                    clause if r["answered"] else False)
     n = range(len(r["gold"]))
     ok = r["answered"]
@@ -294,13 +299,20 @@ def report(records: list[dict], folds: int = 5, repeats: int = 10) -> None:
     can = [r for r in records if not r["must_abstain"] and r["gold"]]
     for r in records:
         _neighbours(r)
-    combos = [(*c, q) if q != "base" else c for c in itertools.product(RANK_GRID, WORDING_GRID, PER_CHUNK,
-                                                                         CLAUSE_RULES, WINDOW_GRID) for q in QUERIES]
-    app = (0.1, 0.5, 2, False, 0.0)
+        top = max(r["fused"], default=0.0)
+        for s in r["spans"]:  # the chunk's fused score over the best delivered chunk's (core.passages.score_spans)
+            s["fz"] = r["fused"][s["rank"]] / top if top > 0 and s["rank"] < len(r["fused"]) else 0.0
+    combos = list(itertools.product(RANK_GRID, WORDING_GRID, PER_CHUNK, CLAUSE_RULES, WINDOW_GRID, QUERIES,
+                                    FUSED_GRID))
+    app = (0.1, 0.5, 2, False, 0.0, "base", 0.0)
     table = {c: [hits(r, c) for r in can] for c in combos}
-    listed = [app, (0.1, 0.5, 2, True, 0.0), (0.1, 0.5, 1, False, 0.0), (0.1, 0.5, 1, True, 0.0),
-              (0.1, 1.0, 1, True, 0.0), (0.1, 1.0, 2, True, 0.0), (0.1, 0.5, 2, False, 0.25),
-              *[(0.1, 1.0, 2, "count", 0.0, q) for q in QUERIES if q != "base"]]
+    listed = [app, *[(*c, "base", 0.0) for c in [(0.1, 0.5, 2, True, 0.0), (0.1, 0.5, 1, False, 0.0),
+                                                  (0.1, 0.5, 1, True, 0.0), (0.1, 1.0, 1, True, 0.0),
+                                                  (0.1, 1.0, 2, True, 0.0), (0.1, 0.5, 2, False, 0.25),
+                                                  (0.1, 1.0, 2, "count", 0.0)]],
+              *[(0.1, 1.0, 2, "count", 0.0, q, 0.0) for q in QUERIES if q != "base"],
+              *[(r, w, 2, "count", 0.0, "base", f) for r, w, f in [(0.1, 1.0, 0.5), (0.1, 1.0, 1.0), (0.0, 0.25, 1.0),
+                                                                    (0.0, 0.25, 1.5), (0.0, 0.25, 3.0)]]]
     for c in listed:
         if c not in table:
             table[c] = [hits(r, c) for r in can]
@@ -343,7 +355,7 @@ def report(records: list[dict], folds: int = 5, repeats: int = 10) -> None:
                         for k in range(3):
                             held[r["corpus"]][k] += table[best][i][k]
     print(f"\n## {folds}-fold CV grouped by document ({repeats} partitions), objective gold quotes shown with clause\n")
-    print("chosen (rank w, wording w, per chunk, one per clause, window w[, order query]): "
+    print("chosen (rank w, wording w, per chunk, clause rule, window w, order query, fused w): "
           + ", ".join(f"{c} x{n}" for c, n in chosen.most_common(6)) + "\n")
     print("| set | gold quotes | app: sentence / clause / weak | held out: sentence / clause / weak |")
     print("|---|---|---|---|")

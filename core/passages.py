@@ -113,24 +113,27 @@ WEAK_MAX = 3
 :attr:`Settings.passages_max`: they are what came closest, not what answers). Fixed a priori."""
 
 
-RANK_WEIGHT = 0.1
-"""Weight of the retriever's evidence for a span's chunk, ``RANK_WEIGHT / (1 + position)`` with the
-chunk's 0-based position among the delivered chunks (best first), in the order of the shown spans
-(:attr:`Span.order`). Chosen by 5-fold cross-validation over documents (10 partitions) on
-cuad_natural, CUAD and XQuAD-es, objective the gold quotes shown with their clause
-(``bench/passages_rank.py``, bench/README.md "Issue #20, second pass"), over the grid 0–0.1: over
-0–0.5 the folds chose 0.3, which put a neighbouring row of the fused ranking's first chunk above the
-row a question names by its identifier (B47 rent roll, tests/core/test_lawyer_documents.py) — so the
-grid's bound was set after seeing that case."""
+RANK_WEIGHT = 0.0
+"""Weight of the chunk's 0-based position among the delivered chunks, ``RANK_WEIGHT / (1 + position)``, in
+the order of the shown spans (:attr:`Span.order`). 0.1 from issue #20's second pass (5-fold CV over documents,
+grid bounded to 0–0.1 after B47: at 0.3 a neighbouring row of the first chunk outranked the row "Who is the
+tenant of unit G-241?" names, tests/core/test_lawyer_documents.py); the selection pass replaced it by the
+chunk's fused score (:data:`FUSED_WEIGHT`), which the same CV preferred: 0 in 40 of 50 folds."""
 
-WORDING_WEIGHT = 1.0
+WORDING_WEIGHT = 0.25
 """Weight of a span's cosine with the wording of the clause type the question asks about
-(:func:`core.clauses.match_clause_types`, ``trace.clause_types``) in the order of the shown spans.
-Chosen with :data:`RANK_WEIGHT` the same way (grid 0–1; 0.5 in 38 of 50 folds over the bounded rank grid);
-selection pass (``bench/passages_select.py``, bench/README.md "Issue #20, selection pass", objective the gold
-quotes shown with their clause): 1.0 in 38 of 50 folds over the full grid (rank 0–0.1 x wording 0.25–1 x
-per chunk 1–2 x :data:`CLAUSES` variants x a sentence window 0–0.5; 11 folds chose 0.25 with the window, not
-adopted), in 43 of 50 with the window off and clauses counted."""
+(:func:`core.clauses.match_clause_types`, ``trace.clause_types``) in the order of the shown spans. 0.5 in
+issue #20's second pass; the selection pass (``bench/passages_select.py``, bench/README.md "Issue #20,
+selection pass"; 5-fold CV over documents, 10 partitions, objective the gold quotes shown with their clause,
+grid rank 0–0.1 x wording 0.25–1 x fused 0–5, clauses counted) chose 0.25 with :data:`FUSED_WEIGHT` 1.5 in
+32 of 50 folds (1.0 in 38 of 50 without the fused score)."""
+
+FUSED_WEIGHT = 1.5
+"""Weight of the retriever's fused (RRF) score of a span's chunk over the best delivered chunk's (0–1) in the
+order of the shown spans (:func:`score_spans`'s ``fused``): how much better the retriever, which read the whole
+chunk, found it. Chosen with :data:`WORDING_WEIGHT` (grid 0–5; 1.5 in 32 of 50 folds, 0.75–1 in the others;
+hits fall past 3). RRF scores are close together, so it separates chunks the retriever clearly preferred, not
+neighbours: the B47 row test holds (a position prior of 0.3 broke it)."""
 
 CLAUSES = True
 """Whether :func:`select_spans` counts the clauses an answer shows rather than the spans (a span in a clause
@@ -213,7 +216,8 @@ def score_spans(question: str, chunks: list[Chunk], workspace=None, *,
                 candidates_per_chunk: int | None = CANDIDATES_PER_CHUNK,
                 threads: int | None = SCORING_THREADS, cache: bool = True, bridge: bool = True,
                 wording: list[str] | None = None, rank_weight: float = RANK_WEIGHT,
-                wording_weight: float = WORDING_WEIGHT, synonyms: bool = SYNONYMS) -> list[Span]:
+                wording_weight: float = WORDING_WEIGHT, synonyms: bool = SYNONYMS,
+                fused: list[float] | None = None, fused_weight: float = FUSED_WEIGHT) -> list[Span]:
     """The candidate sentences and adjacent pairs of sentences of ``chunks``, scored against ``question``.
 
     Args:
@@ -241,6 +245,9 @@ def score_spans(question: str, chunks: list[Chunk], workspace=None, *,
             :attr:`Span.order` (:data:`RANK_WEIGHT`, :data:`WORDING_WEIGHT`).
         synonyms: :attr:`Span.order` counts the term coverage with same-language synonyms
             (:data:`SYNONYMS`; ``Span.synonyms`` is computed either way when ``bridge``).
+        fused: the retriever's fused score of each of ``chunks`` (same order; RRF, ``ScoredChunk.score``);
+            :attr:`Span.order` adds ``fused_weight`` times the span's chunk's score over the best chunk's
+            (0–1, :data:`FUSED_WEIGHT`). ``None``: no such term.
 
     Returns:
         Candidate spans (unsorted), each inside one chunk, with ``score`` and ``order``.
@@ -277,6 +284,8 @@ def score_spans(question: str, chunks: list[Chunk], workspace=None, *,
     vecs = vecs[len(extra) + len(wording):]
     vec_of = dict(zip(keep, vecs))
     position = {id(c): i for i, c in enumerate(chunks)}
+    top_fused = max(fused) if fused else 0.0
+    relative = [f / top_fused for f in fused] if fused and top_fused > 0 and len(fused) == len(chunks) else []
 
     def cosine(v: np.ndarray, lang: str) -> float:
         """The span's cosine with the question, or with its gloss in the span's language when higher."""
@@ -289,6 +298,8 @@ def score_spans(question: str, chunks: list[Chunk], workspace=None, *,
         cos_w = float(np.max(w_vecs @ v)) if len(w_vecs) else 0.0
         syn = terms.synonym_coverage(tokens, chunk.lang) if bridge else cov
         order = cos + term_weight * (syn if synonyms else cov) + wording_weight * cos_w + rank_weight / (1 + rank)
+        if relative:
+            order += fused_weight * relative[rank]
         return Span(chunk, s, e, cos + term_weight * cov, cos, cov, rank, cos_w, syn, order)
 
     spans: list[Span] = []
@@ -457,7 +468,7 @@ class PassagesBackend:
 
 def passages_answer(
     workspace, question: str, query: str, settings: Settings, trace: Trace, ranked: list[Chunk],
-    abstain: Callable[..., Answer], cancel: Callable[[], bool],
+    abstain: Callable[..., Answer], cancel: Callable[[], bool], fused: list[float] | None = None,
 ) -> Generator[ProgressEvent, None, Answer]:
     """A passages answer (or an abstention) from the chunks retrieved for ``query``.
 
@@ -470,6 +481,8 @@ def passages_answer(
             ``backend``/``model`` and timings ``score`` (span scoring) and ``verify``.
         ranked: the retrieved chunks, best first (all become the context).
         abstain: ``abstain(message, context, rejected)`` of the pipeline.
+        fused: the retriever's fused score of each of ``ranked`` (same order), for the order of the shown
+            spans (:func:`score_spans`); ``None``: the order without it.
 
     Returns:
         An :class:`Answer` with ``kind="passages"``: one claim per passage, whose text
@@ -493,7 +506,7 @@ def passages_answer(
     wording = clause_wording(trace.clause_types)
     spans = score_spans(scored, ranked, workspace, term_weight=settings.passages_term_weight,
                         candidates_per_chunk=settings.passages_candidates_per_chunk or None,
-                        threads=SCORING_THREADS, wording=wording)
+                        threads=SCORING_THREADS, wording=wording, fused=fused)
     top = max(spans, key=lambda sp: sp.score, default=None)
     best = top.score if top is not None else None
     threshold = decision_threshold(settings, spans, cleaned=scored != query, question=scored,

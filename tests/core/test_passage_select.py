@@ -2,8 +2,8 @@
 
 * ``select_spans`` counts the clauses shown, not the spans: a second sentence of a clause already shown is
   one more highlight of it and takes no slot, so another clause — often the one that answers — is shown too;
-* the order weighs the cosine with the clause type's wording at :data:`core.passages.WORDING_WEIGHT` (1.0,
-  chosen by cross-validation over documents, ``bench/passages_select.py``).
+* the order adds the retriever's fused score of the span's chunk over the best chunk's
+  (:data:`core.passages.FUSED_WEIGHT`, chosen by cross-validation over documents, ``bench/passages_select.py``).
 
 Real components: the bundled embedding model, the clause vocabulary of resources/, the clause bounds of
 :mod:`core.passage_context`.
@@ -12,7 +12,7 @@ Real components: the bundled embedding model, the clause vocabulary of resources
 from __future__ import annotations
 
 from core.passage_context import attach_contexts
-from core.passages import Span, clause_wording, score_spans, select_spans
+from core.passages import Span, score_spans, select_spans
 from core.types import Chunk
 
 CAP = ("IN NO EVENT SHALL EITHER PARTY BE LIABLE FOR CONSEQUENTIAL DAMAGES. IN NO EVENT SHALL EITHER PARTY'S "
@@ -68,16 +68,20 @@ def test_the_sentences_of_one_clause_are_shown_as_one_clause_with_both_highlight
     assert claims[2].context.text == INDEMNITY
 
 
-def test_a_question_in_the_users_words_shows_the_clause_worded_as_contracts_word_it_first() -> None:
-    """"walk away from the deal early" shares words with a sentence about a buyer walking away (higher
-    cosine and term coverage) and none with the termination clause; the clause type's wording, at its
-    default weight, puts the termination clause first (at the former 0.5 the buyer's sentence came first)."""
-    chunks = [_chunk(TERMINATION, 0),
-              _chunk("If the buyer walks away from the deal early, the deposit is forfeited.", 1),
-              _chunk("Neither party may leave the deal early without paying the break fee set out in Schedule 2.", 2)]
-    spans = score_spans("Can we walk away from the deal early?", chunks, None, candidates_per_chunk=None,
-                        cache=False, wording=clause_wording(["termination_for_convenience"]))
-    by_chunk = {s.chunk.chunk_id: s for s in spans}
-    term, buyer = by_chunk["doc#p1-c0"], by_chunk["doc#p1-c1"]
-    assert buyer.score > term.score  # the decision's score prefers the buyer's sentence ...
-    assert select_spans(spans, max_total=1) == [term]  # ... the order shows the termination clause first
+def test_the_chunk_the_retriever_clearly_preferred_is_shown_first_not_a_sentence_echoing_the_question() -> None:
+    """A sentence that repeats the question's words outscores the clause that answers it; the retriever, which
+    read the whole chunks, scored the clause's chunk twice as high, and the order shows the clause first. When
+    the retriever found both chunks about equal, the span scores decide. The decision's score never moves."""
+    echo = "Can either party terminate the agreement early? See the schedule of fees."
+    chunks = [_chunk(TERMINATION, 0), _chunk(echo, 1)]
+    question = "Can either party terminate the agreement early?"
+
+    def shown(fused):
+        spans = score_spans(question, chunks, None, candidates_per_chunk=None, cache=False, fused=fused)
+        by_chunk = {s.chunk.chunk_id: s for s in spans}
+        assert by_chunk["doc#p1-c1"].score > by_chunk["doc#p1-c0"].score + 0.2  # the echo scores higher
+        return select_spans(spans, max_total=1)[0].chunk.chunk_id
+
+    assert shown([0.033, 0.016]) == "doc#p1-c0"   # RRF: the clause's chunk clearly first
+    assert shown([0.0328, 0.0323]) == "doc#p1-c1"  # about equal: the span scores decide
+    assert shown(None) == "doc#p1-c1"              # no fused scores given: the order before this pass

@@ -107,6 +107,27 @@ def test_an_unrelated_question_abstains_with_what_was_searched(ws) -> None:
     assert answer.trace.passage_best_score < answer.trace.passage_threshold
 
 
+def test_the_order_of_the_shown_spans_gets_the_retrievers_fused_scores(ws, monkeypatch) -> None:
+    """The pipeline hands the fused score of every delivered chunk to the span scorer (selection pass):
+    one per chunk, best first, and the order of the shown spans adds FUSED_WEIGHT times each one's share."""
+    real, seen = passages.score_spans, []
+
+    def spy(query, chunks, workspace=None, **kw):
+        seen.append((len(chunks), kw.get("fused")))
+        return real(query, chunks, workspace, **kw)
+
+    monkeypatch.setattr(passages, "score_spans", spy)
+    answer = _passages(ws, "What are the potential impact levels?")
+    [(n, fused)] = seen
+    assert n == len(answer.trace.context) == len(fused) and fused == sorted(fused, reverse=True) and fused[0] > 0
+    got = ws.get_chunks(answer.trace.context)
+    spans = real("What are the potential impact levels?", [got[c] for c in answer.trace.context], ws, fused=fused)
+    p = passages
+    assert spans and all(s.order == pytest.approx(
+        s.cosine + p.TERM_WEIGHT * s.synonyms + p.WORDING_WEIGHT * s.cos_wording + p.RANK_WEIGHT / (1 + s.rank)
+        + p.FUSED_WEIGHT * fused[s.rank] / fused[0], abs=1e-5) for s in spans)
+
+
 def test_a_span_that_is_not_in_its_chunk_is_never_shown(ws, monkeypatch) -> None:
     """Spans are source text by construction, and the verifier still checks them: a span taken
     from a different text than the delivered chunk's is rejected, not shown."""
