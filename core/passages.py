@@ -155,7 +155,8 @@ class Span:
     ``score`` (cosine + term weight · term coverage) decides whether the spans answer (compared with
     :func:`min_score`, calibrated on it); ``order`` ranks the spans shown once that is decided
     (issue #20 second pass): it adds the evidence the decision does not use — the chunk's place in
-    the retriever's fused ranking (``rank``, 0-based), the cosine with the clause type's wording
+    the retriever's fused ranking (``rank``, 0-based) and its fused score over the best chunk's
+    (:data:`FUSED_WEIGHT`, selection pass), the cosine with the clause type's wording
     (``cos_wording``) and the same-language synonyms of the bilingual vocabulary (``synonyms``, the
     term coverage with concepts as units). ``None``: ordered by ``score``.
     """
