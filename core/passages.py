@@ -24,8 +24,8 @@ question:
 document scope (:func:`scoring_query`): the delivered chunks are all in that document already.
 
 At most :attr:`Settings.passages_per_chunk` spans per chunk and
-:attr:`Settings.passages_max` in all are shown, best first, none overlapping another on
-the page. When the best span scores below :attr:`Settings.passages_min_score` the answer
+:attr:`Settings.passages_max` clauses in all are shown, best first, none overlapping another on
+the page (:func:`select_spans`: a span in a clause already shown is one more highlight of it). When the best span scores below :attr:`Settings.passages_min_score` the answer
 is an abstention (``NO_EVIDENCE``) with what was searched, as for a model answer
 (:attr:`Settings.passages_min_score_scoped` when the spans were scored against the question
 without its document's names, :func:`min_score`); the thresholds' calibration is in
@@ -113,20 +113,34 @@ WEAK_MAX = 3
 :attr:`Settings.passages_max`: they are what came closest, not what answers). Fixed a priori."""
 
 
-RANK_WEIGHT = 0.1
-"""Weight of the retriever's evidence for a span's chunk, ``RANK_WEIGHT / (1 + position)`` with the
-chunk's 0-based position among the delivered chunks (best first), in the order of the shown spans
-(:attr:`Span.order`). Chosen by 5-fold cross-validation over documents (10 partitions) on
-cuad_natural, CUAD and XQuAD-es, objective the gold quotes shown with their clause
-(``bench/passages_rank.py``, bench/README.md "Issue #20, second pass"), over the grid 0–0.1: over
-0–0.5 the folds chose 0.3, which put a neighbouring row of the fused ranking's first chunk above the
-row a question names by its identifier (B47 rent roll, tests/core/test_lawyer_documents.py) — so the
-grid's bound was set after seeing that case."""
+RANK_WEIGHT = 0.0
+"""Weight of the chunk's 0-based position among the delivered chunks, ``RANK_WEIGHT / (1 + position)``, in
+the order of the shown spans (:attr:`Span.order`). 0.1 from issue #20's second pass (5-fold CV over documents,
+grid bounded to 0–0.1 after B47: at 0.3 a neighbouring row of the first chunk outranked the row "Who is the
+tenant of unit G-241?" names, tests/core/test_lawyer_documents.py); the selection pass replaced it by the
+chunk's fused score (:data:`FUSED_WEIGHT`), which the same CV preferred: 0 in 40 of 50 folds."""
 
-WORDING_WEIGHT = 0.5
+WORDING_WEIGHT = 0.25
 """Weight of a span's cosine with the wording of the clause type the question asks about
-(:func:`core.clauses.match_clause_types`, ``trace.clause_types``) in the order of the shown spans.
-Chosen with :data:`RANK_WEIGHT` the same way (grid 0–1; 0.5 in 38 of 50 folds over the bounded rank grid)."""
+(:func:`core.clauses.match_clause_types`, ``trace.clause_types``) in the order of the shown spans. 0.5 in
+issue #20's second pass; the selection pass (``bench/passages_select.py``, bench/README.md "Issue #20,
+selection pass"; 5-fold CV over documents, 10 partitions, objective the gold quotes shown with their clause,
+grid rank 0–0.1 x wording 0.25–1 x fused 0–5, clauses counted) chose 0.25 with :data:`FUSED_WEIGHT` 1.5 in
+32 of 50 folds (1.0 in 38 of 50 without the fused score)."""
+
+FUSED_WEIGHT = 1.5
+"""Weight of the retriever's fused (RRF) score of a span's chunk over the best delivered chunk's (0–1) in the
+order of the shown spans (:func:`score_spans`'s ``fused``): how much better the retriever, which read the whole
+chunk, found it. Chosen with :data:`WORDING_WEIGHT` (grid 0–5; 1.5 in 32 of 50 folds, 0.75–1 in the others;
+hits fall past 3). RRF scores are close together, so it separates chunks the retriever clearly preferred, not
+neighbours: the B47 row test holds (a position prior of 0.3 broke it)."""
+
+CLAUSES = True
+"""Whether :func:`select_spans` counts the clauses an answer shows rather than the spans (a span in a clause
+already shown becomes one more highlight of it, no slot of its own; an abstention's :data:`WEAK_MAX` weak
+passages are still counted one by one). Chosen by 5-fold cross-validation over
+documents (``bench/passages_select.py``, the same folds and grid as :data:`WORDING_WEIGHT`) against counting
+spans and against skipping a span whose clause is shown: chosen in 49 of 50 folds."""
 
 SYNONYMS = True
 """Whether the order of the shown spans counts the same-language synonyms of the bilingual vocabulary
@@ -141,7 +155,8 @@ class Span:
     ``score`` (cosine + term weight · term coverage) decides whether the spans answer (compared with
     :func:`min_score`, calibrated on it); ``order`` ranks the spans shown once that is decided
     (issue #20 second pass): it adds the evidence the decision does not use — the chunk's place in
-    the retriever's fused ranking (``rank``, 0-based), the cosine with the clause type's wording
+    the retriever's fused ranking (``rank``, 0-based) and its fused score over the best chunk's
+    (:data:`FUSED_WEIGHT`, selection pass), the cosine with the clause type's wording
     (``cos_wording``) and the same-language synonyms of the bilingual vocabulary (``synonyms``, the
     term coverage with concepts as units). ``None``: ordered by ``score``.
     """
@@ -202,7 +217,8 @@ def score_spans(question: str, chunks: list[Chunk], workspace=None, *,
                 candidates_per_chunk: int | None = CANDIDATES_PER_CHUNK,
                 threads: int | None = SCORING_THREADS, cache: bool = True, bridge: bool = True,
                 wording: list[str] | None = None, rank_weight: float = RANK_WEIGHT,
-                wording_weight: float = WORDING_WEIGHT, synonyms: bool = SYNONYMS) -> list[Span]:
+                wording_weight: float = WORDING_WEIGHT, synonyms: bool = SYNONYMS,
+                fused: list[float] | None = None, fused_weight: float = FUSED_WEIGHT) -> list[Span]:
     """The candidate sentences and adjacent pairs of sentences of ``chunks``, scored against ``question``.
 
     Args:
@@ -230,6 +246,9 @@ def score_spans(question: str, chunks: list[Chunk], workspace=None, *,
             :attr:`Span.order` (:data:`RANK_WEIGHT`, :data:`WORDING_WEIGHT`).
         synonyms: :attr:`Span.order` counts the term coverage with same-language synonyms
             (:data:`SYNONYMS`; ``Span.synonyms`` is computed either way when ``bridge``).
+        fused: the retriever's fused score of each of ``chunks`` (same order; RRF, ``ScoredChunk.score``);
+            :attr:`Span.order` adds ``fused_weight`` times the span's chunk's score over the best chunk's
+            (0–1, :data:`FUSED_WEIGHT`). ``None``: no such term.
 
     Returns:
         Candidate spans (unsorted), each inside one chunk, with ``score`` and ``order``.
@@ -266,6 +285,8 @@ def score_spans(question: str, chunks: list[Chunk], workspace=None, *,
     vecs = vecs[len(extra) + len(wording):]
     vec_of = dict(zip(keep, vecs))
     position = {id(c): i for i, c in enumerate(chunks)}
+    top_fused = max(fused) if fused else 0.0
+    relative = [f / top_fused for f in fused] if fused and top_fused > 0 and len(fused) == len(chunks) else []
 
     def cosine(v: np.ndarray, lang: str) -> float:
         """The span's cosine with the question, or with its gloss in the span's language when higher."""
@@ -278,6 +299,8 @@ def score_spans(question: str, chunks: list[Chunk], workspace=None, *,
         cos_w = float(np.max(w_vecs @ v)) if len(w_vecs) else 0.0
         syn = terms.synonym_coverage(tokens, chunk.lang) if bridge else cov
         order = cos + term_weight * (syn if synonyms else cov) + wording_weight * cos_w + rank_weight / (1 + rank)
+        if relative:
+            order += fused_weight * relative[rank]
         return Span(chunk, s, e, cos + term_weight * cov, cos, cov, rank, cos_w, syn, order)
 
     spans: list[Span] = []
@@ -382,14 +405,26 @@ def is_cross_language(question: str, chunk: Chunk) -> bool:
     return detect_language(question) != chunk.lang
 
 
-def select_spans(spans: list[Span], *, max_total: int = 5, per_chunk: int = 2, min_score: float = -1.0) -> list[Span]:
-    """The spans to show: best first by :attr:`Span.order_key`, at most ``per_chunk`` per chunk and
-    ``max_total`` in all, none overlapping an already chosen one on its page (overlapping chunks
-    repeat sentences), none whose ``score`` is under ``min_score``."""
+def select_spans(spans: list[Span], *, max_total: int = 5, per_chunk: int = 2, min_score: float = -1.0,
+                 clauses: bool = CLAUSES) -> list[Span]:
+    """The spans to show: best first by :attr:`Span.order_key`, at most ``per_chunk`` per chunk, none
+    overlapping an already chosen one on its page (overlapping chunks repeat sentences), none whose
+    ``score`` is under ``min_score``.
+
+    ``clauses`` (:data:`CLAUSES`): ``max_total`` counts the clauses shown
+    (:func:`core.passage_context.clause_bounds` in the span's chunk as stored), not the spans: a span whose
+    clause is already shown adds one more highlighted sentence to it and takes no slot, so five clauses
+    are shown rather than, say, three clauses of which two twice. ``False``: ``max_total`` spans in all.
+    """
+    from core.passage_context import clause_bounds
+    from core.sentences import sentence_spans
+
     chosen: list[Span] = []
+    shown: list[tuple[str, int, int]] = []  # (chunk id, c0, c1) of each clause shown
+    sentences: dict[str, list[tuple[int, int]]] = {}
     per: dict[str, int] = {}
     for span in sorted(spans, key=lambda sp: -sp.order_key):
-        if len(chosen) >= max_total:
+        if not clauses and len(chosen) >= max_total:
             break
         if span.score < min_score:
             continue
@@ -399,6 +434,15 @@ def select_spans(spans: list[Span], *, max_total: int = 5, per_chunk: int = 2, m
         if any(c.chunk.doc_id == span.chunk.doc_id and c.page_span[0] == page
                and p0 < c.page_span[2] and c.page_span[1] < p1 for c in chosen):
             continue
+        if clauses:
+            cid = span.chunk.chunk_id
+            if cid not in sentences:
+                sentences[cid] = sentence_spans(span.chunk.text, span.chunk.lang)
+            c0, c1 = clause_bounds(span.chunk, span.start, span.end, sentences[cid])
+            if not any(k == cid and c0 < b1 and b0 < c1 for k, b0, b1 in shown):
+                if len(shown) >= max_total:
+                    continue
+                shown.append((cid, c0, c1))
         chosen.append(span)
         per[span.chunk.chunk_id] = per.get(span.chunk.chunk_id, 0) + 1
     return chosen
@@ -425,7 +469,7 @@ class PassagesBackend:
 
 def passages_answer(
     workspace, question: str, query: str, settings: Settings, trace: Trace, ranked: list[Chunk],
-    abstain: Callable[..., Answer], cancel: Callable[[], bool],
+    abstain: Callable[..., Answer], cancel: Callable[[], bool], fused: list[float] | None = None,
 ) -> Generator[ProgressEvent, None, Answer]:
     """A passages answer (or an abstention) from the chunks retrieved for ``query``.
 
@@ -438,6 +482,8 @@ def passages_answer(
             ``backend``/``model`` and timings ``score`` (span scoring) and ``verify``.
         ranked: the retrieved chunks, best first (all become the context).
         abstain: ``abstain(message, context, rejected)`` of the pipeline.
+        fused: the retriever's fused score of each of ``ranked`` (same order), for the order of the shown
+            spans (:func:`score_spans`); ``None``: the order without it.
 
     Returns:
         An :class:`Answer` with ``kind="passages"``: one claim per passage, whose text
@@ -461,7 +507,7 @@ def passages_answer(
     wording = clause_wording(trace.clause_types)
     spans = score_spans(scored, ranked, workspace, term_weight=settings.passages_term_weight,
                         candidates_per_chunk=settings.passages_candidates_per_chunk or None,
-                        threads=SCORING_THREADS, wording=wording)
+                        threads=SCORING_THREADS, wording=wording, fused=fused)
     top = max(spans, key=lambda sp: sp.score, default=None)
     best = top.score if top is not None else None
     threshold = decision_threshold(settings, spans, cleaned=scored != query, question=scored,
@@ -471,8 +517,10 @@ def passages_answer(
     # minority of cases: 22 of 103 gold quotes shown with this rule, 5 with the threshold as a floor).
     # Under it, the closest spans are still shown, as weak passages of the abstention (issue #20).
     weak = best is None or best < threshold
+    # An answer shows passages_max clauses (a second sentence of a shown clause is one more highlight of it);
+    # an abstention shows WEAK_MAX weak passages, each listed on its own (clauses not counted).
     chosen = select_spans(spans, max_total=WEAK_MAX if weak else settings.passages_max,
-                          per_chunk=settings.passages_per_chunk)
+                          per_chunk=settings.passages_per_chunk, clauses=CLAUSES and not weak)
     trace.timings_ms["score"] = round((time.perf_counter() - t0) * 1000, 1)
     trace.passage_best_score = round(best, 4) if best is not None else None
     trace.passage_threshold = threshold

@@ -515,7 +515,8 @@ def answer_question(
             answer.kind = "passages"
             return answer
         answer = yield from passages_answer(workspace, question, standalone, settings, trace,
-                                            [s.chunk for s in ranked], abstain, cancel)
+                                            [s.chunk for s in ranked], abstain, cancel,
+                                            fused=[s.score for s in ranked])
         name_duplicates(workspace, answer.claims, trace.duplicates)
         finish()
         return answer

@@ -54,7 +54,8 @@ class Settings(BaseSettings):
     )
 
     # passages answer (core.passages)
-    passages_max: int = Field(5, ge=1, le=20, description="Passages shown at most.")
+    passages_max: int = Field(5, ge=1, le=20, description="Clauses a passages answer shows at most (a second "
+                              "sentence of a shown clause is one more highlight of it, core.passages.select_spans).")
     passages_per_chunk: int = Field(2, ge=1, le=10, description="Passages taken from one chunk at most.")
     passages_candidates_per_chunk: int = Field(
         4, ge=0, le=100, description="Sentences per retrieved chunk embedded and scored, those sharing most of the "

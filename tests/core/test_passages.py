@@ -62,7 +62,10 @@ def test_fips_impact_levels_are_answered_with_the_defining_passage(ws) -> None:
     answer = _passages(ws, "What are the potential impact levels?")
     assert answer.status == "answered" and answer.kind == "passages" and answer.abstention is None
     assert answer.trace.backend == "passages" and answer.trace.context
-    assert 1 <= len(answer.claims) <= 5
+    # at most passages_max (5) clauses; a second sentence of a shown clause is one more highlight of it
+    # (core.passages.select_spans, tests/core/test_passage_select.py), so up to 2 spans per chunk
+    clauses = {(c.context.chunk_id, c.context.start, c.context.end) for c in answer.claims}
+    assert 1 <= len(clauses) <= 5 and len(answer.claims) <= 10
     per_chunk: dict[str, int] = {}
     for claim in answer.claims:
         [cit] = claim.citations
@@ -102,6 +105,27 @@ def test_an_unrelated_question_abstains_with_what_was_searched(ws) -> None:
     assert answer.abstention.consulted and answer.trace.passage_best_score is not None
     assert answer.trace.passage_threshold == Settings().passages_min_score  # nothing named: scored as asked
     assert answer.trace.passage_best_score < answer.trace.passage_threshold
+
+
+def test_the_order_of_the_shown_spans_gets_the_retrievers_fused_scores(ws, monkeypatch) -> None:
+    """The pipeline hands the fused score of every delivered chunk to the span scorer (selection pass):
+    one per chunk, best first, and the order of the shown spans adds FUSED_WEIGHT times each one's share."""
+    real, seen = passages.score_spans, []
+
+    def spy(query, chunks, workspace=None, **kw):
+        seen.append((len(chunks), kw.get("fused")))
+        return real(query, chunks, workspace, **kw)
+
+    monkeypatch.setattr(passages, "score_spans", spy)
+    answer = _passages(ws, "What are the potential impact levels?")
+    [(n, fused)] = seen
+    assert n == len(answer.trace.context) == len(fused) and fused == sorted(fused, reverse=True) and fused[0] > 0
+    got = ws.get_chunks(answer.trace.context)
+    spans = real("What are the potential impact levels?", [got[c] for c in answer.trace.context], ws, fused=fused)
+    p = passages
+    assert spans and all(s.order == pytest.approx(
+        s.cosine + p.TERM_WEIGHT * s.synonyms + p.WORDING_WEIGHT * s.cos_wording + p.RANK_WEIGHT / (1 + s.rank)
+        + p.FUSED_WEIGHT * fused[s.rank] / fused[0], abs=1e-5) for s in spans)
 
 
 def test_a_span_that_is_not_in_its_chunk_is_never_shown(ws, monkeypatch) -> None:
