@@ -90,11 +90,11 @@ def answer_op(name: str, question: str, settings, history=None, *, cancel: Cance
     :func:`core.pipeline.answer_question` (``None``: detected). ``scope``: doc ids the user
     chose to search in (``None``: the documents the question names, or all).
     """
-    from core.pipeline import answer_question
+    from core.collection import ask
     from core.store import Workspace
 
     ws = Workspace(name, settings, create=False, recover=False)  # a reader: sees the last commit, never recovers
-    return answer_question(ws, question, settings, backend=backend, cancel=cancel, history=history,
+    return ask(ws, question, settings, backend=backend, cancel=cancel, history=history,
                            follow_up=follow_up, scope=scope)
 
 
