@@ -62,13 +62,16 @@ MAX_DOCUMENTS = 60
 machine at ~1 s per document (bench/README.md, "Questions about the whole collection"). Fixed a
 priori as what a person waits for; the review grid has no such limit."""
 
-NONE_MATCH = "None of the {n} documents searched has a passage that matches the question."
-"""Abstention message when no document matches (``{n}``: documents searched)."""
+NONE_MATCH = "None of the documents searched has a passage that matches the question."
+"""Abstention message when no document matches (how many were searched: :attr:`Answer.documents`)."""
 
 STAGE = "documents"
 """ProgressEvent stage of the per-document search (``done``/``total`` in documents, ``item`` the doc_id)."""
 
 _DIGITS = re.compile(r"\d")
+#: Question words of the collection frame, never the subject ("which", "cuáles"; folded). Closed class.
+_FRAME = frozenset("which what whichever how many any all each every none some most cual cuales que "
+                   "cuantos cuantas todos todas ningun ninguno ninguna alguno alguna algunos algunas".split())
 
 
 def required_words(question: str) -> list[str]:
@@ -106,7 +109,7 @@ def _subject(question: str, required: list[str]) -> str:
     must also be about."""
     drop = set(required)
     kept = [raw for word, _s, _e, raw in word_spans(question)
-            if word not in drop and word not in GENERIC and word not in KIND_WORDS]
+            if word not in drop and word not in GENERIC and word not in KIND_WORDS and word not in _FRAME]
     return " ".join(kept)
 
 
@@ -247,7 +250,7 @@ def collection_answer(workspace, question: str, settings: Settings, trace: Trace
     if claims:
         return Answer(question=question, workspace=workspace.name, status="answered", kind="passages",
                       claims=claims, trace=trace, documents=findings)
-    abstention = Abstention(message=NONE_MATCH.format(n=len(docs)), query=question, consulted=consulted,
+    abstention = Abstention(message=NONE_MATCH, query=question, consulted=consulted,
                             suggestion="Try the words the documents themselves would use, or open the review grid.")
     return Answer(question=question, workspace=workspace.name, status="abstained", kind="passages",
                   abstention=abstention, trace=trace, documents=findings)

@@ -222,8 +222,8 @@ class AnswerFlow(QObject):
             self.w.conversation.set_busy(True, text)
             return
         if event.stage != "claim":
-            n = event.done if event.stage == "reading" else 0
-            self.w.conversation.set_busy(True, stage_text(event.stage, event.message, n=n))
+            n = event.done if event.stage in ("reading", "documents") else 0
+            self.w.conversation.set_busy(True, stage_text(event.stage, event.message, n=n, total=event.total))
             return
         # A claim of the reply being written, already verified: show it (or why it was removed) now.
         live = self._live
