@@ -107,10 +107,11 @@ def _root_in(word: str, words: set[str]) -> bool:
 def _subject(question: str, required: list[str]) -> str:
     """The question without its required words, document nouns and kinds: what a matching sentence
     must also be about."""
-    drop = set(required)
-    kept = [raw for word, _s, _e, raw in word_spans(question)
-            if word not in drop and word not in GENERIC and word not in KIND_WORDS and word not in _FRAME]
-    return " ".join(kept)
+    from core.textproc import all_stopwords
+
+    drop = set(required) | _FRAME | KIND_WORDS | (GENERIC - all_stopwords())
+    # function words stay: they tell the subject's language (core.textproc.detect_language)
+    return " ".join(raw for word, _s, _e, raw in word_spans(question) if word not in drop)
 
 
 def _span_tokens(text: str) -> set[str]:
