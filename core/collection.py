@@ -204,7 +204,7 @@ def collection_answer(workspace, question: str, settings: Settings, trace: Trace
     """
     from core.errors import Cancelled
     from core.grid import GridColumn, compute_cell
-    from core.passages import PassagesBackend
+    from core.passages import PASSAGES_MODEL, PassagesBackend
 
     t0 = time.perf_counter()
     backend = backend or PassagesBackend()
@@ -243,7 +243,7 @@ def collection_answer(workspace, question: str, settings: Settings, trace: Trace
             consulted += [d for d in _consulted(answer) if d.doc_id == doc_id]
         findings.append(finding)
         yield ProgressEvent(stage=STAGE, done=i + 1, total=len(docs), item=doc_id, message="Searching each document")
-    trace.backend, trace.model = PassagesBackend.name, "per-document passages (core.collection)"
+    trace.backend, trace.model = PassagesBackend.name, PASSAGES_MODEL
     trace.scope = ScopeInfo(query=question)
     trace.timings_ms["documents"] = round((time.perf_counter() - t0) * 1000, 1)
     if left_out:
