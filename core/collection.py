@@ -15,8 +15,10 @@ retrieval, span scoring, threshold and verification. Then, per document:
   does not match. :func:`required_words` takes the question's words written as names (capitalised,
   not at a sentence start) and its numbers, leaving out document nouns and kinds ("Agreements",
   "NDA"), the words of the clause type the question asks about ("Law" of governing law) and the
-  collection frame. A document matches when a sentence of its retrieved chunks holds every required
-  word **and** the question's subject — at least one of its other terms, in either language through
+  collection frame. A place the question names in any form and case (``resources/places/``:
+  "English law", "la ley de Nueva York", "ley japonesa") is one requirement that any of its forms
+  satisfies ("the laws of England", "New York", "Japan"; :func:`requirements`). A document matches
+  when a sentence of its retrieved chunks satisfies every requirement **and** holds the question's subject — at least one of its other terms, in either language through
   the bilingual vocabulary (:class:`core.passage_terms.QuestionTerms` coverage > 0): "laws of The
   State of Florida" matches, "a Florida corporation" in a preamble does not. Of several such
   sentences, the one covering most of the question's weighted terms is shown (then the earlier
@@ -39,6 +41,8 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable, Generator
+from dataclasses import dataclass
+from functools import lru_cache
 
 from core.docnames import GENERIC, KIND_WORDS, fold, sentence_start, word_spans
 from core.settings import Settings
@@ -97,6 +101,77 @@ def required_words(question: str) -> list[str]:
     return out
 
 
+@dataclass(frozen=True)
+class Requirement:
+    """One restriction of a question about the collection: its folded ``words`` ("florida"; "new",
+    "york"), and for a place every form that names it (``forms``, folded word sequences)."""
+
+    words: tuple[str, ...]
+    forms: tuple[tuple[str, ...], ...] = ()
+
+    @property
+    def label(self) -> str:
+        """The question's words, as shown ("new york")."""
+        return " ".join(self.words)
+
+    def held_by(self, words: list[str]) -> bool:
+        """Whether a text of folded ``words`` (in order) holds the word, or one form of the place
+        as consecutive words."""
+        if not self.forms:
+            return all(w in words for w in self.words)
+        return any(_contains(words, form) for form in self.forms)
+
+
+def _contains(words: list[str], seq: tuple[str, ...]) -> bool:
+    n = len(seq)
+    return any(tuple(words[i:i + n]) == seq for i in range(len(words) - n + 1)) if n else False
+
+
+@lru_cache(maxsize=1)
+def _places() -> tuple[tuple[tuple[str, ...], ...], ...]:
+    """The places of ``resources/places/places_en_es.toml``, each as its forms (folded word
+    sequences, longest first); ``()`` when the file cannot be read."""
+    import tomllib
+
+    from core.docnames import fold_words
+    from core.paths import resource_path
+
+    try:
+        data = tomllib.loads(resource_path("places", "places_en_es.toml").read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError):
+        return ()
+    out = []
+    for place in data.get("place", []):
+        forms = {tuple(fold_words(f)) for f in place.get("forms", [])}
+        out.append(tuple(sorted((f for f in forms if f), key=lambda f: -len(f))))
+    return tuple(out)
+
+
+def requirements(question: str) -> list[Requirement]:
+    """What a matching sentence must hold (module docstring): each place the question names in a form
+    of ``resources/places/`` (any case), then each other :func:`required_words` word; question order."""
+    words = [w for w, _s, _e, _r in word_spans(question)]
+    found: list[tuple[int, Requirement]] = []
+    covered: set[str] = set()
+    i = 0
+    while i < len(words):
+        best = None
+        for forms in _places():
+            for form in forms:
+                if tuple(words[i:i + len(form)]) == form and (best is None or len(form) > len(best[0])):
+                    best = (form, forms)
+        if best is None:
+            i += 1
+            continue
+        found.append((i, Requirement(best[0], best[1])))
+        covered.update(best[0])
+        i += len(best[0])
+    for w in required_words(question):
+        if w not in covered:
+            found.append((words.index(w) if w in words else len(words), Requirement((w,))))
+    return [r for _, r in sorted(found, key=lambda x: x[0])]
+
+
 def _root_in(word: str, words: set[str]) -> bool:
     """Whether ``word`` is another inflection of one of ``words`` ("Laws" of "law")."""
     from core.docnames import word_root
@@ -120,20 +195,21 @@ def _span_tokens(text: str) -> set[str]:
     return set(tokenize(text, "en")) | set(tokenize(text, "es"))
 
 
-def _holds(text: str, required: list[str]) -> bool:
-    words = {w for w, _s, _e, _r in word_spans(text)}
-    return all(w in words for w in required)
+def _holds(text: str, required: list[Requirement]) -> bool:
+    words = [w for w, _s, _e, _r in word_spans(text)]
+    return all(r.held_by(words) for r in required)
 
 
-def matching_sentence(question: str, required: list[str], chunks: list[Chunk], workspace=None
+def matching_sentence(question: str, required: list[Requirement], chunks: list[Chunk], workspace=None
                       ) -> tuple[Chunk, int, int] | None:
-    """The sentence of ``chunks`` (retrieval order) that holds every ``required`` word and the
-    question's subject (module docstring), as ``(chunk, start, end)`` (chunk offsets, characters);
-    ``None`` when no sentence does. ``workspace`` gives the terms' IDF weights (``None``: 1 each)."""
+    """The sentence of ``chunks`` (retrieval order) that satisfies every requirement of ``required``
+    (:func:`requirements`) and holds the question's subject (module docstring), as ``(chunk, start,
+    end)`` (chunk offsets, characters); ``None`` when no sentence does. ``workspace`` gives the terms'
+    IDF weights (``None``: 1 each)."""
     from core.passage_terms import QuestionTerms
     from core.sentences import sentence_spans
 
-    subject = QuestionTerms(_subject(question, required), workspace)
+    subject = QuestionTerms(_subject(question, [w for r in required for w in r.words]), workspace)
     whole = QuestionTerms(question, workspace)
     best: tuple[float, int, tuple[Chunk, int, int]] | None = None
     for rank, chunk in enumerate(chunks):
@@ -210,7 +286,7 @@ def collection_answer(workspace, question: str, settings: Settings, trace: Trace
     backend = backend or PassagesBackend()
     docs, left_out = _documents(workspace, question, settings)
     profiles, hashes = workspace.doc_profiles()
-    required = required_words(question)
+    required = requirements(question)
     column = GridColumn(id="question", question=question)
     findings: list[DocumentFinding] = []
     claims = []
@@ -231,7 +307,7 @@ def collection_answer(workspace, question: str, settings: Settings, trace: Trace
             if found is not None:
                 claim = _verified(workspace, settings, *found)
             else:
-                finding.missing = list(required)
+                finding.missing = [r.label for r in required]
         elif cell.status == "answered" and answer is not None and answer.claims:
             claim = answer.claims[0]
         if claim is not None:

@@ -16,7 +16,7 @@ import sys
 
 import pytest
 
-from core.collection import NONE_MATCH, ask, required_words
+from core.collection import NONE_MATCH, ask, required_words, requirements
 from core.passages import PassagesBackend
 from core.pipeline import index_folders, run
 from core.settings import Settings
@@ -29,7 +29,8 @@ HOLIDAY = "HOLIDAYRVSUPERSTORESINC_04_15_2002-EX-10.13-ENDORSEMENT AGREEMENT.txt
 FLOTEK = "FLOTEKINDUSTRIESINCCN_05_09_2019-EX-10.1-SUPPLY AGREEMENT.txt"
 KING = "KINGPHARMACEUTICALSINC_08_09_2006-EX-10.1-PROMOTION AGREEMENT.txt"  # New York law; parties "organized under the laws of the state of California"
 DYNAMEX = "DYNAMEXINC_06_06_1996-EX-10.4-TRANSPORTATION SERVICES AGREEMENT.txt"  # Ontario
-FILES = (MJ, HOLIDAY, FLOTEK, KING, DYNAMEX)
+BICYCLE = "BICYCLETHERAPEUTICSPLC_03_10_2020-EX-10.11-SERVICE AGREEMENT.txt"  # "the laws of England and Wales"
+FILES = (MJ, HOLIDAY, FLOTEK, KING, DYNAMEX, BICYCLE)
 
 
 @pytest.fixture(scope="module")
@@ -65,6 +66,17 @@ def test_required_words_are_the_names_and_numbers_not_the_frame_nor_the_clause()
     assert required_words("Which of these agreements can be terminated for convenience?") == []
 
 
+def test_a_place_is_one_requirement_met_by_any_of_its_forms() -> None:
+    english, = requirements("Which of these agreements are governed by english law?")  # any case
+    assert english.label == "english" and english.held_by(["laws", "of", "england", "and", "wales"])
+    assert not english.held_by(["laws", "of", "wales"])
+    york, = requirements("¿Cuáles de estos contratos se rigen por la ley de Nueva York?")
+    assert york.label == "nueva york" and york.held_by(["state", "of", "new", "york"])
+    assert not york.held_by(["new", "jersey", "york", "county"])  # the words, but not the name
+    thirty, columbia = requirements("Which of the NDAs have a 30 day notice under British Columbia law?")
+    assert thirty.label == "30" and columbia.held_by(["columbia", "britanica"])  # folded words
+
+
 def test_which_agreements_are_governed_by_florida_law_lists_mj_biotech_alone(contracts: Workspace) -> None:
     answer = _ask(contracts, "Which of these agreements are governed by Florida law?")
     assert len(answer.documents) == len(FILES)  # every document searched, each on its own
@@ -86,6 +98,9 @@ def test_the_same_question_in_spanish_and_other_wordings(contracts: Workspace) -
     assert _matching(_ask(contracts, "In which contracts does New York law apply?")) == [KING]
     # King's parties are "organized ... under the laws of the state of California": not its governing law
     assert _matching(_ask(contracts, "Which of these agreements are governed by California law?")) == [HOLIDAY]
+    # a place in another form than the contract's: "English law" / "the laws of England and Wales"
+    assert _matching(_ask(contracts, "Which of these agreements are governed by English law?")) == [BICYCLE]
+    assert _matching(_ask(contracts, "¿Cuáles de estos contratos se rigen por la ley de Nueva York?")) == [KING]
 
 
 def test_no_document_matches_is_an_abstention_listing_all(contracts: Workspace) -> None:
@@ -107,11 +122,11 @@ def test_verbatim_ask_prints_every_document_searched(contracts: Workspace, home)
                           "-w", "contracts", "--backend", "passages", "--no-engine"],
                          capture_output=True, text=True, env=env, timeout=600)
     assert out.returncode == 0, out.stderr
-    assert "Searched each of the 5 documents on its own: 1 has a passage that matches." in out.stdout
+    assert "Searched each of the 6 documents on its own: 1 has a passage that matches." in out.stdout
     assert f"Matching: contracts/{MJ}" in out.stdout
-    assert "No matching passage in 4 documents:" in out.stdout
+    assert "No matching passage in 5 documents:" in out.stdout
     assert "laws of The State of Florida" in out.stdout
-    assert "Searching each document on its own (5 of 5)…" in out.stderr
+    assert "Searching each document on its own (6 of 6)…" in out.stderr
     out = subprocess.run([sys.executable, "-m", "core", "ask", "Which of these agreements are governed by Florida law?",
                           "-w", "contracts", "--backend", "passages", "--no-engine", "--json", "--new"],
                          capture_output=True, text=True, env=env, timeout=600)
