@@ -13,8 +13,13 @@ question form (English "Which of these agreements …", English "In which contra
 Micro precision / recall of the listed documents over all questions of a form (a document is right
 when its governing law is the one asked). Nothing is fitted here: the bench only measures.
 
-Usage: ``python bench/collection.py --index-dir /work/evalidx-docs [--forms en,en2,es] [--out R.json]``
-(the ``cuad-txt`` workspace of a ``verbatim eval`` index dir).
+``--family presence`` (``bench/data/collection_presence.json``): questions that restrict by a clause
+type only ("Which of these agreements can be terminated for convenience?"), where a document matches
+when its own passages answer (a grid cell ``answered``); figures over the labelled (document,
+category) pairs of CUAD's cases only (present: an answerable case; absent: a must-abstain case).
+
+Usage: ``python bench/collection.py --index-dir /work/evalidx-docs [--family law|presence]
+[--forms en,en2,es] [--out R.json]`` (the ``cuad-txt`` workspace of a ``verbatim eval`` index dir).
 """
 
 from __future__ import annotations
@@ -48,6 +53,7 @@ def main() -> None:
     ap.add_argument("--index-dir", required=True)
     ap.add_argument("--workspace", default="cuad-txt")
     ap.add_argument("--forms", default="en,en2,es")
+    ap.add_argument("--family", default="law", choices=("law", "presence"))
     ap.add_argument("--out", default="")
     args = ap.parse_args()
 
@@ -58,9 +64,11 @@ def main() -> None:
     from core.store import Workspace
     from core.types import Trace
 
-    data = json.loads((HERE / "data" / "collection_governing_law.json").read_text(encoding="utf-8"))
     settings = Settings().model_copy(update={"backend": "passages"})
     ws = Workspace(args.workspace, settings, root=Path(args.index_dir), create=False, recover=False)
+    if args.family == "presence":
+        return _presence(ws, settings, args)
+    data = json.loads((HERE / "data" / "collection_governing_law.json").read_text(encoding="utf-8"))
     laws = data["law"]
     by_key = {_key(d["doc_id"], laws): d["doc_id"] for d in ws.documents()}
     report = {}
@@ -85,6 +93,41 @@ def main() -> None:
         print(form, "before", report[form]["before"], "after", report[form]["after"], flush=True)
     if args.out:
         Path(args.out).write_text(json.dumps(report, indent=1, ensure_ascii=False), encoding="utf-8")
+
+
+def _presence(ws, settings, args) -> None:
+    from core.collection import collection_answer
+    from core.passages import PassagesBackend
+    from core.pipeline import answer_question, run
+    from core.types import Trace
+
+    data = json.loads((HERE / "data" / "collection_presence.json").read_text(encoding="utf-8"))
+    corpora = Path(__file__).resolve().parents[1] / ".." / "shared" / "eval" / "corpora"
+    cases = [json.loads(x) for x in (corpora / "cuad" / "cases.jsonl").read_text(encoding="utf-8").splitlines() if x]
+    docs = {Path(d["doc_id"]).name: d["doc_id"] for d in ws.documents()}
+    rows = []
+    for category, question in data["questions"].items():
+        labels = {docs[c["source"]["doc"]]: not c["must_abstain"] for c in cases
+                  if c["source"]["category"] == category and c["source"]["doc"] in docs}
+        old = run(answer_question(ws, question, settings, backend=PassagesBackend(), follow_up=False))
+        new = run(collection_answer(ws, question, settings, Trace(), lambda: False))
+        before = {c.citations[0].doc_id for c in old.claims} if old.status != "abstained" else set()
+        after = {f.doc_id for f in new.documents if f.matches}
+        row = {"category": category, "question": question, "present": sorted(d for d, v in labels.items() if v),
+               "absent": sorted(d for d, v in labels.items() if not v)}
+        for name, listed in (("before", before), ("after", after)):
+            row[name] = {"tp": len(listed & set(row["present"])), "fp": len(listed & set(row["absent"])),
+                         "fn": len(set(row["present"]) - listed), "tn": len(set(row["absent"]) - listed)}
+        rows.append(row)
+        print(category, "before", row["before"], "after", row["after"], flush=True)
+    out = {}
+    for name in ("before", "after"):
+        tp, fp, fn, tn = (sum(r[name][k] for r in rows) for k in ("tp", "fp", "fn", "tn"))
+        out[name] = {"precision": round(tp / (tp + fp), 3) if tp + fp else None,
+                     "recall": round(tp / (tp + fn), 3) if tp + fn else None, "tp": tp, "fp": fp, "fn": fn, "tn": tn}
+    print("presence", out, flush=True)
+    if args.out:
+        Path(args.out).write_text(json.dumps({"summary": out, "rows": rows}, indent=1), encoding="utf-8")
 
 
 if __name__ == "__main__":
