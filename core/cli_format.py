@@ -219,6 +219,11 @@ def collection_lines(answer: Answer) -> list[str]:
     required = sorted({w for f in docs for w in f.missing})
     if required:
         lines.append(f"  (a matching passage must name: {', '.join(required)}, with what the question asks)")
+    if answer.trace.not_searched:
+        from core.collection import MAX_DOCUMENTS
+
+        lines.append(f"  ({_plural(answer.trace.not_searched, 'more document was', 'more documents were')} not searched: "
+                     f"at most {MAX_DOCUMENTS} per question; `verbatim grid` searches them all)")
     if matching:
         lines.append("Matching: " + "; ".join(f.doc_id for f in matching))
     others = [f for f in docs if not f.matches]

@@ -249,8 +249,12 @@ def _verified(workspace, settings: Settings, chunk: Chunk, start: int, end: int)
     return claims[0]
 
 
-def _documents(workspace, question: str, settings: Settings) -> tuple[list[str], int]:
-    """The documents to search (eligible, active) and how many were left out (:data:`MAX_DOCUMENTS`)."""
+def _documents(workspace, question: str, settings: Settings, required: list[Requirement]) -> tuple[list[str], int]:
+    """The documents to search (eligible, active) and how many were left out (:data:`MAX_DOCUMENTS`).
+
+    Past the limit, the documents whose chunks a workspace-wide retrieval ranks first: for the
+    question's required words alone when it has some (the documents that name them come first),
+    then for the question; then the rest in doc_id order."""
     eligible = workspace.eligible_doc_ids()
     docs = sorted(d["doc_id"] for d in workspace.documents()
                   if d.get("status", "active") == "active" and d["doc_id"] in eligible)
@@ -258,8 +262,12 @@ def _documents(workspace, question: str, settings: Settings) -> tuple[list[str],
         return docs, 0
     from core.retrieval import retrieve
 
-    ranked = retrieve(workspace, question, settings, Trace(), k=4 * MAX_DOCUMENTS)
-    first = list(dict.fromkeys(s.chunk.doc_id for s in ranked if s.chunk.doc_id in eligible))
+    queries = ([" ".join(r.label for r in required)] if required else []) + [question]
+    first: list[str] = []
+    for query in queries:
+        ranked = retrieve(workspace, query, settings, Trace(), k=4 * MAX_DOCUMENTS)
+        first += [s.chunk.doc_id for s in ranked if s.chunk.doc_id in eligible]
+    first = list(dict.fromkeys(first))
     order = first + [d for d in docs if d not in set(first)]
     return order[:MAX_DOCUMENTS], len(docs) - MAX_DOCUMENTS
 
@@ -284,9 +292,9 @@ def collection_answer(workspace, question: str, settings: Settings, trace: Trace
 
     t0 = time.perf_counter()
     backend = backend or PassagesBackend()
-    docs, left_out = _documents(workspace, question, settings)
-    profiles, hashes = workspace.doc_profiles()
     required = requirements(question)
+    docs, left_out = _documents(workspace, question, settings, required)
+    profiles, hashes = workspace.doc_profiles()
     column = GridColumn(id="question", question=question)
     findings: list[DocumentFinding] = []
     claims = []
@@ -322,8 +330,7 @@ def collection_answer(workspace, question: str, settings: Settings, trace: Trace
     trace.backend, trace.model = PassagesBackend.name, PASSAGES_MODEL
     trace.scope = ScopeInfo(query=question)
     trace.timings_ms["documents"] = round((time.perf_counter() - t0) * 1000, 1)
-    if left_out:
-        trace.warnings.append(f"collection: {left_out} documents not searched (more than {MAX_DOCUMENTS})")
+    trace.not_searched = left_out
     if claims:
         return Answer(question=question, workspace=workspace.name, status="answered", kind="passages",
                       claims=claims, trace=trace, documents=findings)

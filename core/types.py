@@ -470,6 +470,8 @@ class Trace(BaseModel):
         False, description="The backend reported more prompt tokens than fit beside the answer budget: silent truncation suspected."
     )
     warnings: list[str] = Field(default_factory=list)
+    not_searched: int = Field(0, description="A question about the whole collection (core.collection): documents "
+                              "left out (more than its limit); 0 otherwise.")
     generations: list[GenerationAttempt] = Field(default_factory=list)
     rounds: list[RetrievalRound] = Field(default_factory=list)
     history_turns: int = Field(0, description="Previous conversation turns given to the follow-up rewrite (0 = none).")

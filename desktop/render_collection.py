@@ -12,6 +12,7 @@ import html
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 
+from core.collection import MAX_DOCUMENTS
 from core.types import Answer
 
 _CTX = "Render"
@@ -31,6 +32,10 @@ def collection_html(answer: Answer) -> str:
     parts = [f"<p style='color:#1e40af; font-size:10pt'>"
              f"{esc(_t('Each of the {n} documents was searched on its own; passages that match: {m}.').format(n=len(docs), m=len(matching)))}"
              "</p>"]
+    if getattr(answer.trace, "not_searched", 0):
+        parts.append(f"<p style='color:#8a5a00; font-size:9pt'>"
+                     f"{esc(_t('{n} more documents were not searched (at most {max} per question); the review grid searches them all.').format(n=answer.trace.not_searched, max=MAX_DOCUMENTS))}"
+                     "</p>")
     required = sorted({w for f in docs for w in f.missing})
     if required:
         parts.append(f"<p style='color:gray; font-size:9pt'>"
@@ -76,4 +81,5 @@ _LUPDATE = (
     QT_TRANSLATE_NOOP("Render", "Documents that match"),
     QT_TRANSLATE_NOOP("Render", "Searched, no matching passage"),
     QT_TRANSLATE_NOOP("Render", "closest, not an answer"),
+    QT_TRANSLATE_NOOP("Render", "{n} more documents were not searched (at most {max} per question); the review grid searches them all."),  # noqa: E501
 )

@@ -437,12 +437,12 @@
         <translation>Nueva conversación: la siguiente pregunta se lee por sí sola.</translation>
     </message>
     <message>
-        <location filename="../../desktop/history_controller.py" line="124" />
+        <location filename="../../desktop/history_controller.py" line="130" />
         <source>Delete history</source>
         <translation>Eliminar el historial</translation>
     </message>
     <message>
-        <location filename="../../desktop/history_controller.py" line="124" />
+        <location filename="../../desktop/history_controller.py" line="130" />
         <source>Delete every question and answer of this workspace's history?</source>
         <translation>¿Eliminar todas las preguntas y respuestas del historial de este espacio de trabajo?</translation>
     </message>
@@ -969,29 +969,34 @@
         <translation>El modelo indicó que los documentos no coinciden, pero menos de dos pasajes verificados lo muestran; las frases verificadas se muestran tal cual.</translation>
     </message>
     <message>
-        <location filename="../../desktop/render_collection.py" line="74" />
+        <location filename="../../desktop/render_collection.py" line="79" />
         <source>Each of the {n} documents was searched on its own; passages that match: {m}.</source>
         <translation>Se buscó en cada uno de los {n} documentos por separado; pasajes que coinciden: {m}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/render_collection.py" line="75" />
+        <location filename="../../desktop/render_collection.py" line="80" />
         <source>A matching passage must name {words} and say what the question asks.</source>
         <translation>Un pasaje que coincide debe nombrar {words} y decir lo que pregunta la pregunta.</translation>
     </message>
     <message>
-        <location filename="../../desktop/render_collection.py" line="76" />
+        <location filename="../../desktop/render_collection.py" line="81" />
         <source>Documents that match</source>
         <translation>Documentos que coinciden</translation>
     </message>
     <message>
-        <location filename="../../desktop/render_collection.py" line="77" />
+        <location filename="../../desktop/render_collection.py" line="82" />
         <source>Searched, no matching passage</source>
         <translation>Buscados, sin pasaje que coincida</translation>
     </message>
     <message>
-        <location filename="../../desktop/render_collection.py" line="78" />
+        <location filename="../../desktop/render_collection.py" line="83" />
         <source>closest, not an answer</source>
         <translation>el más cercano, no es una respuesta</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/render_collection.py" line="84" />
+        <source>{n} more documents were not searched (at most {max} per question); the review grid searches them all.</source>
+        <translation>No se buscó en {n} documentos más (como máximo {max} por pregunta); la tabla de revisión los recorre todos.</translation>
     </message>
 </context>
 <context>

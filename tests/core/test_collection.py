@@ -132,3 +132,16 @@ def test_verbatim_ask_prints_every_document_searched(contracts: Workspace, home)
                          capture_output=True, text=True, env=env, timeout=600)
     docs = json.loads(out.stdout)["documents"]
     assert [d["doc_id"].endswith(MJ) for d in docs if d["matches"]] == [True]
+
+
+def test_past_the_limit_the_documents_retrieval_ranks_first_are_searched_and_the_rest_counted(
+        contracts: Workspace, monkeypatch) -> None:
+    import core.collection
+    from core.cli_format import format_answer
+
+    monkeypatch.setattr(core.collection, "MAX_DOCUMENTS", 3)
+    answer = _ask(contracts, "Which of these agreements are governed by Florida law?")
+    assert len(answer.documents) == 3 and answer.trace.not_searched == len(FILES) - 3
+    assert _matching(answer) == [MJ]  # the workspace-wide retrieval ranks the Florida contract among the first
+    assert "(3 more documents were not searched: at most 3 per question; `verbatim grid` searches them all)" \
+        in format_answer(answer)
