@@ -42,7 +42,10 @@ _COLLECTION = re.compile(
     r"(?: (?:los|las|estos|estas|esos|esas|mis|nuestros|nuestras))?"
     r"|estos|estas|esos|esas)"
     r"(?: \w+){0,2}? " + _DOC_PLURAL + r"\b"
-    r"|\b(?:each|every|cada|any other)(?: \w+)? " + _DOC_SINGULAR + r"\b")
+    r"|\b(?:each|every|cada|any other)(?: \w+)? " + _DOC_SINGULAR + r"\b"
+    # "¿En qué contratos…?", "¿Qué acuerdos…?": "que" right before the plural noun only ("dice que los
+    # contratos anteriores…" is about one document)
+    r"|\bque " + _DOC_PLURAL + r"\b")
 
 
 def collection_question(question: str) -> bool:

@@ -66,6 +66,19 @@ def test_required_words_are_the_names_and_numbers_not_the_frame_nor_the_clause()
     assert required_words("Which of these agreements can be terminated for convenience?") == []
 
 
+def test_questions_about_the_collection_by_their_grammar() -> None:
+    from core.docrefs import collection_question
+
+    for q in ("Which of these agreements are governed by Florida law?", "In which contracts does New York law apply?",
+              "¿Cuáles de estos contratos se rigen por la ley de Florida?", "¿En qué contratos se aplica la ley de Texas?",
+              "Do all the contracts have a liability cap?", "Does every agreement renew automatically?"):
+        assert collection_question(q), q
+    for q in ("What is the governing law of the Holiday RV endorsement agreement?",
+              "¿Dice el contrato de Acme que los contratos anteriores quedan sin efecto?",
+              "Can either party terminate this agreement early?"):
+        assert not collection_question(q), q
+
+
 def test_a_place_is_one_requirement_met_by_any_of_its_forms() -> None:
     english, = requirements("Which of these agreements are governed by english law?")  # any case
     assert english.label == "english" and english.held_by(["laws", "of", "england", "and", "wales"])
