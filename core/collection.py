@@ -114,12 +114,21 @@ class Requirement:
         """The question's words, as shown ("new york")."""
         return " ".join(self.words)
 
-    def held_by(self, words: list[str]) -> bool:
-        """Whether a text of folded ``words`` (in order) holds the word, or one form of the place
-        as consecutive words."""
+    def held_by(self, words: list[str], stems: set[str] | None = None) -> bool:
+        """Whether a text of folded ``words`` (in order) holds the word — itself, or another inflection
+        of it when the text's BM25 ``stems`` (both analyses, :func:`_span_tokens`) are given
+        ("Affiliates" / "affiliate") — or one form of the place as consecutive words."""
         if not self.forms:
-            return all(w in words for w in self.words)
+            return all(w in words or (stems is not None and _word_stems(w) and _word_stems(w) <= stems)
+                       for w in self.words)
         return any(_contains(words, form) for form in self.forms)
+
+
+def _word_stems(word: str) -> frozenset[str]:
+    """A word's Snowball stems in English and Spanish (empty for a stopword)."""
+    from core.textproc import tokenize
+
+    return frozenset(tokenize(word, "en")) | frozenset(tokenize(word, "es"))
 
 
 def _contains(words: list[str], seq: tuple[str, ...]) -> bool:
@@ -197,7 +206,8 @@ def _span_tokens(text: str) -> set[str]:
 
 def _holds(text: str, required: list[Requirement]) -> bool:
     words = [w for w, _s, _e, _r in word_spans(text)]
-    return all(r.held_by(words) for r in required)
+    stems = _span_tokens(text)
+    return all(r.held_by(words, stems) for r in required)
 
 
 def matching_sentence(question: str, required: list[Requirement], chunks: list[Chunk], workspace=None

@@ -86,6 +86,11 @@ def test_a_place_is_one_requirement_met_by_any_of_its_forms() -> None:
     york, = requirements("¿Cuáles de estos contratos se rigen por la ley de Nueva York?")
     assert york.label == "nueva york" and york.held_by(["state", "of", "new", "york"])
     assert not york.held_by(["new", "jersey", "york", "county"])  # the words, but not the name
+    from core.collection import _holds
+
+    affiliates, = requirements("Which of these NDAs allow disclosure to Affiliates?")
+    assert _holds("The Recipient may disclose it to an Affiliate.", [affiliates])  # another inflection
+    assert not _holds("The Recipient may disclose it to its advisers.", [affiliates])
     thirty, columbia = requirements("Which of the NDAs have a 30 day notice under British Columbia law?")
     assert thirty.label == "30" and columbia.held_by(["columbia", "britanica"])  # folded words
 
