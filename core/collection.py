@@ -18,9 +18,9 @@ retrieval, span scoring, threshold and verification. Then, per document:
   collection frame. A place the question names in any form and case (``resources/places/``:
   "English law", "la ley de Nueva York", "ley japonesa") is one requirement that any of its forms
   satisfies ("the laws of England", "New York", "Japan"; :func:`requirements`). A document matches
-  when a sentence of its retrieved chunks satisfies every requirement **and** holds the question's subject — at least one of its other terms, in either language through
-  the bilingual vocabulary (:class:`core.passage_terms.QuestionTerms` coverage > 0): "laws of The
-  State of Florida" matches, "a Florida corporation" in a preamble does not. Of several such
+  when a sentence of its retrieved chunks satisfies every requirement **and** holds the question's
+  subject — at least one of its other terms, in either language through the bilingual vocabulary
+  (:class:`core.passage_terms.QuestionTerms` coverage > 0): "laws of The State of Florida" matches, "a Florida corporation" in a preamble does not. Of several such
   sentences, the one covering most of the question's weighted terms is shown (then the earlier
   retrieved). No score threshold is involved; nothing is fitted.
 * **No required word** ("Which of these agreements can be terminated for convenience?"): a

@@ -16,6 +16,10 @@ from core.collection import MAX_DOCUMENTS
 from core.types import Answer
 
 _CTX = "Render"
+SUMMARY = "Each of the {n} documents was searched on its own; passages that match: {m}."
+NOT_SEARCHED = ("{n} more documents were not searched (at most {max} per question); the review grid searches them "
+                "all.")
+MUST_NAME = "A matching passage must name {words} and say what the question asks."
 
 
 def _t(text: str) -> str:
@@ -29,18 +33,15 @@ def collection_html(answer: Answer) -> str:
         return ""
     esc = html.escape
     matching = [f for f in docs if f.matches]
-    parts = [f"<p style='color:#1e40af; font-size:10pt'>"
-             f"{esc(_t('Each of the {n} documents was searched on its own; passages that match: {m}.').format(n=len(docs), m=len(matching)))}"
-             "</p>"]
+    summary = _t(SUMMARY).format(n=len(docs), m=len(matching))
+    parts = [f"<p style='color:#1e40af; font-size:10pt'>{esc(summary)}</p>"]
     if getattr(answer.trace, "not_searched", 0):
-        parts.append(f"<p style='color:#8a5a00; font-size:9pt'>"
-                     f"{esc(_t('{n} more documents were not searched (at most {max} per question); the review grid searches them all.').format(n=answer.trace.not_searched, max=MAX_DOCUMENTS))}"
-                     "</p>")
+        left = _t(NOT_SEARCHED).format(n=answer.trace.not_searched, max=MAX_DOCUMENTS)
+        parts.append(f"<p style='color:#8a5a00; font-size:9pt'>{esc(left)}</p>")
     required = sorted({w for f in docs for w in f.missing})
     if required:
-        parts.append(f"<p style='color:gray; font-size:9pt'>"
-                     f"{esc(_t('A matching passage must name {words} and say what the question asks.').format(words=', '.join(required)))}"
-                     "</p>")
+        must = _t(MUST_NAME).format(words=", ".join(required))
+        parts.append(f"<p style='color:gray; font-size:9pt'>{esc(must)}</p>")
     if matching:
         parts.append(f"<p style='font-size:10pt'><b>{esc(_t('Documents that match'))}:</b> "
                      f"{esc('; '.join(f.doc_id for f in matching))}</p>")
@@ -66,8 +67,7 @@ def collection_markdown(answer: Answer) -> list[str]:
     if not docs:
         return []
     matching = [f for f in docs if f.matches]
-    lines = ["*" + _t("Each of the {n} documents was searched on its own; passages that match: {m}.").format(
-        n=len(docs), m=len(matching)) + "*", ""]
+    lines = ["*" + _t(SUMMARY).format(n=len(docs), m=len(matching)) + "*", ""]
     others = [f.doc_id for f in docs if not f.matches]
     if others:
         lines += [f"**{_t('Searched, no matching passage')}:** " + "; ".join(others), ""]
