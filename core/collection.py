@@ -20,9 +20,9 @@ retrieval, span scoring, threshold and verification. Then, per document:
   satisfies ("the laws of England", "New York", "Japan"; :func:`requirements`). A document matches
   when a sentence of its retrieved chunks satisfies every requirement **and** holds the question's
   subject — at least one of its other terms, in either language through the bilingual vocabulary
-  (:class:`core.passage_terms.QuestionTerms` coverage > 0): "laws of The State of Florida" matches, "a Florida corporation" in a preamble does not. Of several such
-  sentences, the one covering most of the question's weighted terms is shown (then the earlier
-  retrieved). No score threshold is involved; nothing is fitted.
+  (:class:`core.passage_terms.QuestionTerms` coverage > 0): "laws of The State of Florida" matches,
+  "a Florida corporation" in a preamble does not. Of several such sentences, the one covering most
+  of the question's weighted terms is shown (then the earlier retrieved). No score threshold is involved; nothing is fitted.
 * **No required word** ("Which of these agreements can be terminated for convenience?"): a
   document matches when its own passages answer (the grid cell is ``answered``); ``weak`` and
   ``not_found`` documents are listed as searched and not matching, with their closest passage.
