@@ -401,6 +401,15 @@ class AnswerFlow(QObject):
         n = self.current_citation + step if self.current_citation else (1 if step > 0 else len(cits))
         self.open_citation(max(1, min(len(cits), n)))
 
+    def open_closest_passage(self, entry_index: int, doc_index: int) -> None:
+        """Show the closest passage of document ``doc_index`` (0-based, ``Answer.documents``) of a
+        question about the collection that it did not match: marked weak, never a citation."""
+        entries = self.w.conversation.entries
+        docs = entries[entry_index].answer.documents if 0 <= entry_index < len(entries) else []
+        if not 0 <= doc_index < len(docs) or docs[doc_index].closest is None:
+            return
+        self.w.side_panel.show_citation(docs[doc_index].closest.viewer_citation(), 1, 1, weak=True)
+
     def open_consulted_document(self, entry_index: int, doc_index: int) -> None:
         """Show the first consulted page of document ``doc_index`` of an abstention."""
         entries = self.w.conversation.entries

@@ -206,7 +206,7 @@ def entry_html(entry_index: int, entry: Entry) -> str:
     language = language_text(a)
     if language:
         parts.append(f"<p style='{LANGUAGE_STYLE}'>⚠ {esc(language)}</p>")
-    parts.append(collection_html(a))  # a question about the whole collection: every document, each alone
+    parts.append(collection_html(entry_index, a))  # a question about the whole collection: every document, each alone
     if entry.streaming:
         parts.append(f"<p style='color:#8a5a00'><b>{esc(_t('Verifying each sentence as the model writes…'))}</b> "
                      f"{esc(_t('{n} verified so far').format(n=len(a.claims)))}</p>")

@@ -26,8 +26,10 @@ def _t(text: str) -> str:
     return QCoreApplication.translate(_CTX, text)
 
 
-def collection_html(answer: Answer) -> str:
-    """HTML of the per-document summary of ``answer`` ('' when it is not a collection answer)."""
+def collection_html(entry_index: int, answer: Answer) -> str:
+    """HTML of the per-document summary of ``answer``, conversation entry ``entry_index`` ('' when it
+    is not a collection answer). A document's closest passage links to ``closest:<entry>:<i>`` (``i``:
+    0-based in ``answer.documents``), which opens it in the page viewer marked weak."""
     docs = getattr(answer, "documents", None) or []
     if not docs:
         return ""
@@ -49,13 +51,15 @@ def collection_html(answer: Answer) -> str:
     if others:
         parts.append(f"<p style='font-size:10pt'><b>{esc(_t('Searched, no matching passage'))}:</b></p>"
                      "<ul style='color:#374151; font-size:9pt'>")
-        for f in others:
+        for i, f in enumerate(docs):
+            if f.matches:
+                continue
             near = ""
             if f.closest is not None:
                 text = " ".join(f.closest.text.split())
                 text = text if len(text) <= 160 else text[:157] + "…"
                 near = (f" — <span style='color:gray'>{esc(_t('closest, not an answer'))}: “{esc(text)}” "
-                        f"({esc(_t('page'))} {f.closest.page})</span>")
+                        f"(<a href='closest:{entry_index}:{i}'>{esc(_t('page'))} {f.closest.page}</a>)</span>")
             parts.append(f"<li>{esc(f.doc_id)}{near}</li>")
         parts.append("</ul>")
     return "".join(parts)

@@ -18,6 +18,7 @@ FLOTEK = "FLOTEKINDUSTRIESINCCN_05_09_2019-EX-10.1-SUPPLY AGREEMENT.txt"
 
 
 def test_which_of_these_agreements_is_answered_document_by_document(qtbot, tmp_path) -> None:
+    from PySide6.QtCore import QUrl
     from PySide6.QtWidgets import QApplication
 
     from desktop.i18n import install_translator
@@ -55,6 +56,15 @@ def test_which_of_these_agreements_is_answered_document_by_document(qtbot, tmp_p
     assert HOLIDAY in html and "California" in html  # its own governing-law clause, shown as the closest
     text = window.answer_view.toPlainText()
     assert text.index("Documents that match") < text.index("laws of The State of Florida")
+
+    # Holiday RV's own clause opens on its page, marked as not an answer (never as a citation)
+    holiday = next(i for i, f in enumerate(answer.documents) if f.doc_id.endswith(HOLIDAY))
+    assert f"closest:0:{holiday}" in html
+    with qtbot.waitSignal(window.page_rendered, timeout=TIMEOUT_MS):
+        window.conversation._on_anchor(QUrl(f"closest:0:{holiday}"))
+    panel = window.side_panel
+    assert panel.citation.doc_id.endswith(HOLIDAY) and "California" in panel.citation.quote
+    assert panel.windowTitle() == "Closest passage — not an answer" and panel.weak_label.isVisible()
 
     app = QApplication.instance()
     try:
