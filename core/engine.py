@@ -88,7 +88,8 @@ def answer_op(name: str, question: str, settings, history=None, *, cancel: Cance
     ``backend`` is for :class:`LocalEngine` only (tests inject a scripted one); in the
     engine process core picks the backend from ``settings``. ``follow_up``: see
     :func:`core.pipeline.answer_question` (``None``: detected). ``scope``: doc ids the user
-    chose to search in (``None``: the documents the question names, or all).
+    chose to search in (``None``: the documents the question names, or all). A question about the
+    whole collection answered with passages is answered per document (:func:`core.collection.ask`).
     """
     from core.collection import ask
     from core.store import Workspace
