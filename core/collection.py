@@ -73,9 +73,13 @@ STAGE = "documents"
 """ProgressEvent stage of the per-document search (``done``/``total`` in documents, ``item`` the doc_id)."""
 
 _DIGITS = re.compile(r"\d")
-#: Question words of the collection frame, never the subject ("which", "cuáles"; folded). Closed class.
+#: Question words of the collection frame, never the subject ("which", "cuáles", and the verbs that only
+#: ask whether a document says something: "mention", "contain", "mencionan"; folded). Closed class.
 _FRAME = frozenset("which what whichever how many any all each every none some most cual cuales que "
-                   "cuantos cuantas todos todas ningun ninguno ninguna alguno alguna algunos algunas".split())
+                   "cuantos cuantas todos todas ningun ninguno ninguna alguno alguna algunos algunas "
+                   "mention mentions mentioned name names named refer refers contain contains include includes "
+                   "have has say says cite cites menciona mencionan nombra nombran cita citan contiene contienen "
+                   "incluye incluyen tiene tienen dice dicen".split())
 
 
 def required_words(question: str) -> list[str]:
@@ -220,6 +224,8 @@ def matching_sentence(question: str, required: list[Requirement], chunks: list[C
     from core.sentences import sentence_spans
 
     subject = QuestionTerms(_subject(question, [w for r in required for w in r.words]), workspace)
+    # "Which of these contracts mention Ontario?": nothing but the requirement to hold
+    about = bool(subject.plain or subject.words or subject.groups)
     whole = QuestionTerms(question, workspace)
     best: tuple[float, int, tuple[Chunk, int, int]] | None = None
     for rank, chunk in enumerate(chunks):
@@ -228,7 +234,7 @@ def matching_sentence(question: str, required: list[Requirement], chunks: list[C
             if not _holds(text, required):
                 continue
             tokens = _span_tokens(text)
-            if subject.coverage(tokens, chunk.lang) <= 0:
+            if about and subject.coverage(tokens, chunk.lang) <= 0:
                 continue
             key = (whole.coverage(tokens, chunk.lang), -rank)
             if best is None or key > best[:2]:

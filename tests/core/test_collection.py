@@ -116,6 +116,8 @@ def test_the_same_question_in_spanish_and_other_wordings(contracts: Workspace) -
     assert _matching(_ask(contracts, "In which contracts does New York law apply?")) == [KING]
     # King's parties are "organized ... under the laws of the state of California": not its governing law
     assert _matching(_ask(contracts, "Which of these agreements are governed by California law?")) == [HOLIDAY]
+    # a question that asks only whether a name is there
+    assert _matching(_ask(contracts, "Which of these contracts mention Ontario?")) == [DYNAMEX]
     # a place in another form than the contract's: "English law" / "the laws of England and Wales"
     assert _matching(_ask(contracts, "Which of these agreements are governed by English law?")) == [BICYCLE]
     assert _matching(_ask(contracts, "¿Cuáles de estos contratos se rigen por la ley de Nueva York?")) == [KING]
