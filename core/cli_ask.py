@@ -33,7 +33,8 @@ def ask_op(params: dict, settings: Settings, *, cancel=lambda: False):
     """
     from core.generate import make_backend
     from core.history import History
-    from core.pipeline import MAX_HISTORY_TURNS, answer_question, turn_of
+    from core.collection import ask
+    from core.pipeline import MAX_HISTORY_TURNS, turn_of
     from core.store import Workspace, list_workspaces
 
     name = params["workspace"]
@@ -66,7 +67,7 @@ def ask_op(params: dict, settings: Settings, *, cancel=lambda: False):
             names = ", ".join(d["doc_id"] for d in docs[:8]) or "none"
             return ("usage", f"error: --doc {', '.join(unknown)}: no such document in workspace '{name}' "
                     f"(documents: {names}{', …' if len(docs) > 8 else ''})", 2)
-    answer = yield from answer_question(ws, params["question"], settings, backend=backend, history=turns or None,
+    answer = yield from ask(ws, params["question"], settings, backend=backend, history=turns or None,
                                         follow_up=True if params.get("follow_up") else None, scope=scope,
                                         cancel=cancel)
     history.add(answer)  # as the window does: the next question (here or there) continues from it

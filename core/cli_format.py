@@ -121,6 +121,7 @@ def format_answer(answer: Answer) -> str:
         if scope.method != "explicit":
             lines.append("  (to search every document instead, ask again with --all-docs)")
         lines.append("")
+    lines += collection_lines(answer)
     language = answer.trace.language
     if language.notice:
         lines.append(f"Note: {language.notice}")
@@ -205,6 +206,40 @@ def format_answer(answer: Answer) -> str:
     return "\n".join(lines)
 
 
+def collection_lines(answer: Answer) -> list[str]:
+    """What ``verbatim ask`` prints for a question about the whole collection (:mod:`core.collection`),
+    before the passages: how many documents were searched each on its own, which match, and each
+    document that does not with its closest passage (not an answer); ``[]`` for any other answer."""
+    docs = answer.documents
+    if not docs:
+        return []
+    matching = [f for f in docs if f.matches]
+    lines = [f"Searched each of the {_plural(len(docs), 'document', 'documents')} on its own: "
+             f"{len(matching)} {'has a passage that matches' if len(matching) == 1 else 'have a passage that matches'}."]
+    required = sorted({w for f in docs for w in f.missing})
+    if required:
+        lines.append(f"  (a matching passage must name: {', '.join(required)}, with what the question asks)")
+    if answer.trace.not_searched:
+        from core.collection import MAX_DOCUMENTS
+
+        lines.append(f"  ({_plural(answer.trace.not_searched, 'more document was', 'more documents were')} not searched: "
+                     f"at most {MAX_DOCUMENTS} per question; `verbatim grid` searches them all)")
+    if matching:
+        lines.append("Matching: " + "; ".join(f.doc_id for f in matching))
+    others = [f for f in docs if not f.matches]
+    if others:
+        lines.append(f"No matching passage in {_plural(len(others), 'document', 'documents')}:")
+        for f in others:
+            near = ""
+            if f.closest is not None:
+                text = " ".join(f.closest.text.split())
+                text = text if len(text) <= 110 else text[:107] + "…"
+                near = f" — closest, not an answer: \u201c{text}\u201d (page {f.closest.page})"
+            lines.append(f"  - {f.doc_id}{near}")
+    lines.append("")
+    return lines
+
+
 def same_clause_groups(contexts: list) -> list[list[int]]:
     """Indices of passages grouped by the clause they are shown in, first occurrence order.
 
@@ -239,6 +274,7 @@ ASK_STAGES = {
     "retrieving": "Searching the documents…",
     "reading": "Reading {n} passages…",
     "scoring": "Choosing the passages that match…",
+    "documents": "Searching each document on its own ({done} of {total})…",
     "generating": "Generating the answer…",
     "verifying": "Verifying every quote…",
 }
@@ -249,6 +285,8 @@ def ask_stage_line(event) -> str:
     text = ASK_STAGES.get(event.stage, "")
     if event.stage == "reading":
         text = text.format(n=event.done)
+    elif event.stage == "documents":
+        text = text.format(done=event.done, total=event.total)
     elif event.stage == "generating" and event.message.startswith("Generating with "):
         text = f"{text[:-1]} ({event.message[len('Generating with '):]})…"
     return text

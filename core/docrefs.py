@@ -72,6 +72,7 @@ from urllib.parse import unquote
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Levenshtein
 
+from core.docref_grammar import _DOC_PLURAL, _DOC_SINGULAR, collection_question, joined_names  # noqa: F401
 from core.docnames import (  # noqa: F401 - re-exported: callers import them from here
     GENERIC,
     HEAD_CHARS,
@@ -122,29 +123,6 @@ FILE_QUOTE_RATIO = 90.0
 # hyphens do not ("Duckwall-Alco Stores, Inc. for Equipment Leasing").
 _RUN_BREAK = re.compile(r"[;?!:¿¡\n]|\.\s+(?=[A-ZÁÉÍÓÚÑ¿¡])")
 _QUOTED = re.compile(r"(?:(?<=^)|(?<=[\s(\[:,]))([\"“”'‘’«`])(.{3,200}?)([\"“”'‘’»`])(?=$|[\s)\].,;:?!])")
-
-# A question about the collection: a plural document noun after a quantifier, "which (of)", or a
-# demonstrative ("which of these agreements", "all the contracts", "¿cuáles de estos contratos?",
-# "todos los acuerdos"), or a singular one after "each/every/cada" (closed-class grammar).
-_DOC_PLURAL = (r"(?:agreements|contracts|documents|files|deals|ndas|leases|"
-               r"acuerdos|contratos|convenios|documentos|archivos|ficheros)")
-_DOC_SINGULAR = r"(?:agreement|contract|document|file|deal|nda|lease|acuerdo|contrato|convenio|documento)"
-_COLLECTION = re.compile(
-    r"\b(?:(?:which|what|how many|any|all|none|each|every|most|many|some)(?: of)?(?: (?:the|these|those|my|our|your))?"
-    r"|these|those|across(?: all)?(?: the| these| my| our)?|in all(?: the)?"
-    r"|(?:cuales|cuantos|cuantas|todos|todas|ninguno|ninguna|alguno|alguna|varios|varias)(?: de)?"
-    r"(?: (?:los|las|estos|estas|esos|esas|mis|nuestros|nuestras))?"
-    r"|estos|estas|esos|esas)"
-    r"(?: \w+){0,2}? " + _DOC_PLURAL + r"\b"
-    r"|\b(?:each|every|cada|any other)(?: \w+)? " + _DOC_SINGULAR + r"\b")
-
-
-def collection_question(question: str) -> bool:
-    """Whether ``question`` asks about the documents as a collection ("Which of these agreements are
-    governed by Florida law?", "Do all contracts have a cap?", "¿Cuáles de estos contratos…?"):
-    then no single document is its scope."""
-    return _COLLECTION.search(" ".join(fold_words(question))) is not None
-
 
 @dataclass
 class Resolution:
@@ -290,6 +268,11 @@ class DocResolver:
                                             if w in self.by_word]
             if found:
                 meets[i] = found
+        # a name written in words that a file name writes as one compound ("MJ Biotech"): core.docref_grammar
+        joined = {i: m for i, m in joined_names([t.word for t in tokens], self.compounds, GENERIC | protected).items()
+                  if tokens[i].word not in protected}
+        for i, m in joined.items():
+            meets[i] = [m] + meets.get(i, [])
         per_doc: dict[str, tuple[DocProfile, dict[int, tuple[str, float]]]] = {}
         for i, found in meets.items():
             for name, share in found:
@@ -299,7 +282,7 @@ class DocResolver:
                         held[i] = (name, share)
         scored = []
         for doc_id, (p, held) in per_doc.items():
-            strong = _strong(tokens, held, p, protected)
+            strong = _strong(tokens, held, p, protected) | {i for i, hit in held.items() if joined.get(i) == hit}
             best: dict[str, float] = {}
             for i, (name, share) in held.items():
                 value = self.weight[name] * share * (1.0 if i in strong else WEAK_WORD)

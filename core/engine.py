@@ -88,13 +88,14 @@ def answer_op(name: str, question: str, settings, history=None, *, cancel: Cance
     ``backend`` is for :class:`LocalEngine` only (tests inject a scripted one); in the
     engine process core picks the backend from ``settings``. ``follow_up``: see
     :func:`core.pipeline.answer_question` (``None``: detected). ``scope``: doc ids the user
-    chose to search in (``None``: the documents the question names, or all).
+    chose to search in (``None``: the documents the question names, or all). A question about the
+    whole collection answered with passages is answered per document (:func:`core.collection.ask`).
     """
-    from core.pipeline import answer_question
+    from core.collection import ask
     from core.store import Workspace
 
     ws = Workspace(name, settings, create=False, recover=False)  # a reader: sees the last commit, never recovers
-    return answer_question(ws, question, settings, backend=backend, cancel=cancel, history=history,
+    return ask(ws, question, settings, backend=backend, cancel=cancel, history=history,
                            follow_up=follow_up, scope=scope)
 
 

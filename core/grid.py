@@ -341,7 +341,6 @@ def run_grid(
         ValueError: a doc_id that is not in the workspace, or two columns with one id.
     """
     from core.generate import make_backend
-    from core.pipeline import answer_question, run
 
     settings = settings or workspace.settings
     cancel = cancel or (lambda: False)
@@ -381,17 +380,7 @@ def run_grid(
     for doc_id, col in todo:
         if cancel():
             raise Cancelled()
-        # the cell's own stages (searching, reading …) are not forwarded: the grid reports cells
-        answer = run(answer_question(workspace, col.question, settings, backend=backend, cancel=cancel,
-                                     follow_up=False, scope=[doc_id]))
-        if answer.kind == "model" and answer.status == "abstained":
-            cell = _passages_fallback(workspace, doc_id, col, settings, hashes.get(doc_id, ""), cancel)
-        else:
-            scores: list[float] = []
-            shown = cell_passages(answer, workspace, settings, _scoring_question(col.question, answer),
-                                  place_scores=scores)
-            cell = cell_from_answer(doc_id, col, answer, hashes.get(doc_id, ""), settings.grid_weak_ratio, shown,
-                                    place_scores=scores if answer.kind == "passages" else None)
+        cell = compute_cell(workspace, doc_id, col, settings, backend, hashes.get(doc_id, ""), cancel)
         old = stored.get((doc_id, col.id))
         if old is not None and (old.note or old.correction):
             # the reviewer's words stay, marked as written about an earlier version of the cell
@@ -404,6 +393,30 @@ def run_grid(
             on_cell(cell)
         yield ProgressEvent(stage="grid", done=done, total=total, item=doc_id, message=col.id)
     return [cells[(d, c.id)] for d in rows for c in columns if (d, c.id) in cells]
+
+
+def compute_cell(workspace, doc_id: str, col: GridColumn, settings: Settings, backend, doc_hash: str,
+                 cancel: Callable[[], bool]) -> GridCell:
+    """One cell, not stored: ``col``'s question answered inside document ``doc_id`` alone
+    (:func:`core.pipeline.answer_question` with ``scope=[doc_id]``), its passages and status
+    (:func:`cell_from_answer`; a model answer that abstained: :func:`_passages_fallback`). Used by
+    :func:`run_grid` and by the per-document answer of a question about the whole collection
+    (:mod:`core.collection`).
+
+    Raises:
+        Cancelled: ``cancel()`` turned true.
+    """
+    from core.pipeline import answer_question, run
+
+    # the cell's own stages (searching, reading …) are not forwarded: the grid reports cells
+    answer = run(answer_question(workspace, col.question, settings, backend=backend, cancel=cancel,
+                                 follow_up=False, scope=[doc_id]))
+    if answer.kind == "model" and answer.status == "abstained":
+        return _passages_fallback(workspace, doc_id, col, settings, doc_hash, cancel)
+    scores: list[float] = []
+    shown = cell_passages(answer, workspace, settings, _scoring_question(col.question, answer), place_scores=scores)
+    return cell_from_answer(doc_id, col, answer, doc_hash, settings.grid_weak_ratio, shown,
+                            place_scores=scores if answer.kind == "passages" else None)
 
 
 def _passages_fallback(workspace, doc_id: str, col: GridColumn, settings: Settings, doc_hash: str,

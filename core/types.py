@@ -470,6 +470,8 @@ class Trace(BaseModel):
         False, description="The backend reported more prompt tokens than fit beside the answer budget: silent truncation suspected."
     )
     warnings: list[str] = Field(default_factory=list)
+    not_searched: int = Field(0, description="A question about the whole collection (core.collection): documents "
+                              "left out (more than its limit); 0 otherwise.")
     generations: list[GenerationAttempt] = Field(default_factory=list)
     rounds: list[RetrievalRound] = Field(default_factory=list)
     history_turns: int = Field(0, description="Previous conversation turns given to the follow-up rewrite (0 = none).")
@@ -511,6 +513,22 @@ class Trace(BaseModel):
     )
 
 
+class DocumentFinding(BaseModel):
+    """What one document gave to a question about the whole collection (:mod:`core.collection`):
+    it was searched alone, and its passage matches the question or not."""
+
+    doc_id: str
+    title: str = ""
+    matches: bool = Field(False, description="A verified passage of this document matches the question.")
+    claim: int | None = Field(None, description="0-based index in Answer.claims of its passage, when it matches.")
+    cell: Literal["answered", "weak", "not_found"] = Field(
+        "not_found", description="The document's own passages answer (a review-grid cell's status, core.grid).")
+    missing: list[str] = Field(default_factory=list, description="Words the question requires (names, numbers) "
+                               "that none of its retrieved passages holds with the question's subject.")
+    closest: WeakPassage | None = Field(None, description="When it does not match: its closest passage, display "
+                                        "only (never a citation of the answer).")
+
+
 class Answer(BaseModel):
     """The verified answer (DESIGN.md, "Contracts"): what the CLI prints and the window shows."""
 
@@ -532,6 +550,9 @@ class Answer(BaseModel):
         ),
     )
     trace: Trace = Field(default_factory=Trace)
+    documents: list[DocumentFinding] = Field(
+        default_factory=list, description="A question about the whole collection (core.collection): every document "
+        "searched, each on its own; the claims are the passages of those that match. Empty otherwise.")
 
 
 # --- indexing -----------------------------------------------------------------

@@ -222,8 +222,8 @@ class AnswerFlow(QObject):
             self.w.conversation.set_busy(True, text)
             return
         if event.stage != "claim":
-            n = event.done if event.stage == "reading" else 0
-            self.w.conversation.set_busy(True, stage_text(event.stage, event.message, n=n))
+            n = event.done if event.stage in ("reading", "documents") else 0
+            self.w.conversation.set_busy(True, stage_text(event.stage, event.message, n=n, total=event.total))
             return
         # A claim of the reply being written, already verified: show it (or why it was removed) now.
         live = self._live
@@ -400,6 +400,15 @@ class AnswerFlow(QObject):
             return
         n = self.current_citation + step if self.current_citation else (1 if step > 0 else len(cits))
         self.open_citation(max(1, min(len(cits), n)))
+
+    def open_closest_passage(self, entry_index: int, doc_index: int) -> None:
+        """Show the closest passage of document ``doc_index`` (0-based, ``Answer.documents``) of a
+        question about the collection that it did not match: marked weak, never a citation."""
+        entries = self.w.conversation.entries
+        docs = entries[entry_index].answer.documents if 0 <= entry_index < len(entries) else []
+        if not 0 <= doc_index < len(docs) or docs[doc_index].closest is None:
+            return
+        self.w.side_panel.show_citation(docs[doc_index].closest.viewer_citation(), 1, 1, weak=True)
 
     def open_consulted_document(self, entry_index: int, doc_index: int) -> None:
         """Show the first consulted page of document ``doc_index`` of an abstention."""

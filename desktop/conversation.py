@@ -70,6 +70,8 @@ class ConversationView(QWidget):
         stop_requested(): the user pressed Stop.
         citation_clicked(int, int): entry index, 1-based chip number.
         document_clicked(int, int): entry index, 0-based consulted-document index.
+        closest_clicked(int, int): entry index, 0-based index in ``Answer.documents`` of a document that
+            did not match a question about the collection (its closest passage is opened, marked weak).
         passages_requested(int): entry index whose question should be answered with passages.
         copy_requested(), export_markdown_requested(), export_pdf_requested().
         all_documents_requested(int): entry index whose question should be searched again in
@@ -84,6 +86,7 @@ class ConversationView(QWidget):
     stop_requested = Signal()
     citation_clicked = Signal(int, int)
     document_clicked = Signal(int, int)
+    closest_clicked = Signal(int, int)
     passages_requested = Signal(int)
     copy_requested = Signal()
     export_markdown_requested = Signal()
@@ -376,6 +379,8 @@ class ConversationView(QWidget):
             self.citation_clicked.emit(nums[0], nums[1])
         elif scheme == "doc" and len(nums) == 2:
             self.document_clicked.emit(nums[0], nums[1])
+        elif scheme == "closest" and len(nums) == 2:
+            self.closest_clicked.emit(nums[0], nums[1])
         elif scheme == "passages" and len(nums) == 1 and 0 <= nums[0] < len(self.entries):
             self.passages_requested.emit(nums[0])
         elif scheme == "toggle" and len(nums) == 1 and 0 <= nums[0] < len(self.entries):

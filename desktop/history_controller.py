@@ -82,6 +82,12 @@ class HistoryController(QObject):
     def _on_history(self, result) -> None:
         w = self.w
         name, entries, stale, start = result
+        # The current entry by identity, not by position: another process (`verbatim ask`, a second
+        # window) may have added rows to this history since it was read, and the entry at the same
+        # index is then an older one (tryout 2, "Window, seen once").
+        shown = self.w.conversation.entries if name == w.workspace_name else []
+        cur = w.answers.current_entry if name == w.workspace_name else None
+        current = shown[cur] if cur is not None and 0 <= cur < len(shown) else None
         session = [e for e in self.conversations.get(name, []) if e.history_id is None]
         # The current conversation starts after the last "New conversation" (here or `verbatim ask --new`).
         self.context_from[name] = sum(1 for h in entries if h.id <= start)
@@ -91,11 +97,11 @@ class HistoryController(QObject):
         self.conversations[name] = conv + session
         if name == w.workspace_name:
             w.workspaces_panel.set_history(entries, stale)
-            keep = w.answers.current_entry
+            keep = _index_of(self.conversations[name], current)
             # Stay at the current entry's top (after an answer: its question), not the end.
             w.conversation.set_entries(self.conversations[name], context_from=self.context_from[name],
                                        scroll_to=keep)
-            if keep is not None and keep < len(self.conversations[name]):
+            if keep is not None:
                 w.answers.set_current_entry(keep)
             elif self.conversations[name]:
                 w.answers.set_current_entry(len(self.conversations[name]) - 1)
@@ -134,3 +140,14 @@ class HistoryController(QObject):
             return
         self.conversations.pop(name, None)
         w.jobs.call(lambda: History(w.get_workspace(name).dir).clear(), lambda _: self.load(name), w.on_error)
+
+
+def _index_of(entries: list[Entry], entry: Entry | None) -> int | None:
+    """Index in ``entries`` of the entry that stands for ``entry``: the same stored row (its history
+    id), or the same unstored entry (the object itself); ``None`` when it is not there."""
+    if entry is None:
+        return None
+    for i, e in enumerate(entries):
+        if e is entry or (entry.history_id is not None and e.history_id == entry.history_id):
+            return i
+    return None

@@ -341,6 +341,7 @@ class MainWindow(QMainWindow):
         c.stop_requested.connect(self.answers.stop)
         c.citation_clicked.connect(self.answers.open_entry_citation)
         c.document_clicked.connect(self.answers.open_consulted_document)
+        c.closest_clicked.connect(self.answers.open_closest_passage)
         c.passages_requested.connect(self.answers.show_passages)
         c.copy_requested.connect(self.copy_answer)
         c.export_markdown_requested.connect(lambda: self._export_dialog("md"))

@@ -24,6 +24,7 @@ from core.followup import fallback_previous
 from core.passage_context import marked_text
 from core.passages import PASSAGES_HEADER, WEAK_HEADER
 from core.types import Answer, Citation
+from desktop.render_collection import collection_html, collection_markdown
 from desktop.texts import abstention_text, answer_status_text, model_text, plurals, reason_text, warning_text
 
 _CTX = "Render"
@@ -205,6 +206,7 @@ def entry_html(entry_index: int, entry: Entry) -> str:
     language = language_text(a)
     if language:
         parts.append(f"<p style='{LANGUAGE_STYLE}'>⚠ {esc(language)}</p>")
+    parts.append(collection_html(entry_index, a))  # a question about the whole collection: every document, each alone
     if entry.streaming:
         parts.append(f"<p style='color:#8a5a00'><b>{esc(_t('Verifying each sentence as the model writes…'))}</b> "
                      f"{esc(_t('{n} verified so far').format(n=len(a.claims)))}</p>")
@@ -412,6 +414,7 @@ def entry_markdown(entry: Entry) -> str:
         lines += [f"*{scope_text(a)}*", ""]
     if language_text(a):
         lines += [f"> {language_text(a)}", ""]
+    lines += collection_markdown(a)
     if a.kind == "passages" and a.status != "abstained":
         lines += [f"*{_t(PASSAGES_HEADER)}*", ""]
         contexts = [claim.context for claim in a.claims for _ in claim.citations]

@@ -48,7 +48,7 @@ def plurals() -> Plurals:
     return _plurals
 
 
-def stage_text(stage: str, fallback: str = "", n: int = 0) -> str:
+def stage_text(stage: str, fallback: str = "", n: int = 0, total: int = 0) -> str:
     """What the window says while a question is being answered, for a ProgressEvent stage.
 
     ``n``: the event's count where the stage has one (``reading``: passages given to the
@@ -60,6 +60,8 @@ def stage_text(stage: str, fallback: str = "", n: int = 0) -> str:
         return plurals().reading_passages(n)
     if stage == "generating" and n > 0:
         return plurals().tokens_so_far(n)
+    if stage == "documents":  # a question about the whole collection (core.collection)
+        return t(_CTX, "Searching each document on its own ({done} of {total})…").format(done=n, total=total)
     texts = {
         "starting": t(_CTX, "Waiting for the engine to load the search libraries…"),
         "rewriting": t(_CTX, "Reading the question in the light of the conversation…"),
@@ -212,6 +214,7 @@ ABSTENTION_MESSAGES = (
     QT_TRANSLATE_NOOP("Texts", "The model answered, but none of its quotes could be found in the cited passages."),
     QT_TRANSLATE_NOOP("Texts", "No passage of the documents matches the question closely enough."),  # core.passages
     QT_TRANSLATE_NOOP("Texts", "No passage clearly answers the question. The closest passages are shown below, marked as weak: they are not an answer."),  # core.passages.WEAK_MESSAGE  # noqa: E501
+    QT_TRANSLATE_NOOP("Texts", "None of the documents searched has a passage that matches the question."),  # core.collection
 )
 
 
@@ -233,6 +236,7 @@ _LUPDATE = (
     QT_TRANSLATE_NOOP("Texts", "Generating the answer…"),
     QT_TRANSLATE_NOOP("Texts", "Choosing the passages that match…"),
     QT_TRANSLATE_NOOP("Texts", "Verifying every quote…"),
+    QT_TRANSLATE_NOOP("Texts", "Searching each document on its own ({done} of {total})…"),
     QT_TRANSLATE_NOOP("Texts", "cites a passage that was not given to the model"),
     QT_TRANSLATE_NOOP("Texts", "quote too short to check"),
     QT_TRANSLATE_NOOP("Texts", "quote comes from a different passage than the one cited"),

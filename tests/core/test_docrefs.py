@@ -392,3 +392,29 @@ def test_a_kind_abbreviation_is_written_out_in_the_keyword_query(cuad: DocResolv
     assert res.query == "what's the term JV (joint venture)"
     # not twice when the question writes the full form too
     assert expand_kind_abbreviations("the joint venture (JV) term") == "the joint venture (JV) term"
+
+
+def test_a_name_written_in_words_that_a_file_name_joins_names_that_document(cuad: DocResolver) -> None:
+    """Tryout 2, "Scope oddity": "the MJ Biotech joint venture" was ambiguous over MJ Biotech, Premier
+    Biomedical and Veoneer (matched 'joint', 'mj', 'venture'): "MJ Biotech" is the file name's compound
+    "MJBIOTECH" written in two words, a name of that one document, stronger than the words three share."""
+    for question in ("Can a participant audit the books of the MJ Biotech joint venture?",
+                     "can a participant audit the books of the mj biotech joint venture?"):
+        res = _resolve(cuad, question)
+        assert res.doc_ids == ["txt/MJBIOTECH,INC_12_06_2018-EX-99.01-JOINT VENTURE AGREEMENT.txt"], question
+        assert not res.ambiguous and "mjbiotech" in res.matched
+        assert "audit the books" in res.query and "biotech" not in res.query.lower() and " mj " not in res.query.lower()
+    res = _resolve(cuad, "What is the term of the Holiday RV Superstores endorsement?")
+    assert res.doc_ids == ["txt/HOLIDAYRVSUPERSTORESINC_04_15_2002-EX-10.13-ENDORSEMENT AGREEMENT.txt"]
+    # nothing joined tells the three joint ventures apart: still all three, said to be ambiguous
+    assert len(_resolve(cuad, "When did the joint venture end?").doc_ids) == 3
+
+
+def test_joined_names_needs_the_compound_or_most_of_its_start() -> None:
+    from core.docref_grammar import joined_names
+
+    compounds = sorted(["holidayrvsuperstores", "mjbiotech"])
+    assert joined_names(["the", "mj", "biotech", "deal"], compounds, frozenset({"the", "deal"})) == {
+        1: ("mjbiotech", 1.0), 2: ("mjbiotech", 1.0)}
+    assert joined_names(["holiday", "rv"], compounds, frozenset()) == {}  # 9 of 20 letters: too little
+    assert joined_names(["holiday", "rv", "superstores"], compounds, frozenset())[0] == ("holidayrvsuperstores", 1.0)

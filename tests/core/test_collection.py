@@ -1,0 +1,167 @@
+"""A question about the whole collection ("Which of these agreements are governed by Florida law?"),
+answered per document (core.collection; tryout 2, Q3: answered like any question it showed Holiday
+RV's California clause first and not MJ Biotech's "laws of The State of Florida").
+
+Real components: five CUAD contracts (tests/data/corpora/cuad/txt), the bundled embedding model,
+bm25s and LanceDB on disk; ``verbatim ask`` run as a user would.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from core.collection import NONE_MATCH, ask, required_words, requirements
+from core.passages import PassagesBackend
+from core.pipeline import index_folders, run
+from core.settings import Settings
+from core.store import Workspace
+from core.types import MatchKind
+from tests.conftest import CORPORA, data_home
+
+MJ = "MJBIOTECH,INC_12_06_2018-EX-99.01-JOINT VENTURE AGREEMENT.txt"
+HOLIDAY = "HOLIDAYRVSUPERSTORESINC_04_15_2002-EX-10.13-ENDORSEMENT AGREEMENT.txt"
+FLOTEK = "FLOTEKINDUSTRIESINCCN_05_09_2019-EX-10.1-SUPPLY AGREEMENT.txt"
+KING = "KINGPHARMACEUTICALSINC_08_09_2006-EX-10.1-PROMOTION AGREEMENT.txt"  # New York law; parties "organized under the laws of the state of California"
+DYNAMEX = "DYNAMEXINC_06_06_1996-EX-10.4-TRANSPORTATION SERVICES AGREEMENT.txt"  # Ontario
+BICYCLE = "BICYCLETHERAPEUTICSPLC_03_10_2020-EX-10.11-SERVICE AGREEMENT.txt"  # "the laws of England and Wales"
+FILES = (MJ, HOLIDAY, FLOTEK, KING, DYNAMEX, BICYCLE)
+
+
+@pytest.fixture(scope="module")
+def home(tmp_path_factory):
+    return tmp_path_factory.mktemp("home")
+
+
+@pytest.fixture(scope="module")
+def contracts(tmp_path_factory, home) -> Workspace:
+    folder = tmp_path_factory.mktemp("docs") / "contracts"
+    folder.mkdir()
+    for name in FILES:
+        shutil.copy(CORPORA / "cuad" / "txt" / name, folder / name)
+    with data_home(home):
+        workspace = Workspace("contracts", Settings())
+        run(index_folders(workspace, [folder]))
+    return workspace
+
+
+def _ask(ws: Workspace, question: str):
+    return run(ask(ws, question, Settings(backend="passages"), backend=PassagesBackend()))
+
+
+def _matching(answer) -> list[str]:
+    return sorted(f.doc_id.split("/")[-1] for f in answer.documents if f.matches)
+
+
+def test_required_words_are_the_names_and_numbers_not_the_frame_nor_the_clause() -> None:
+    assert required_words("Which of these agreements are governed by Florida law?") == ["florida"]
+    assert required_words("In which contracts does New York Law apply?") == ["new", "york"]
+    assert required_words("¿Cuáles de estos Contratos se rigen por la ley de Florida?") == ["florida"]
+    assert required_words("Which of the NDAs have a 30 day notice period?") == ["30"]
+    assert required_words("Which of these agreements can be terminated for convenience?") == []
+
+
+def test_questions_about_the_collection_by_their_grammar() -> None:
+    from core.docrefs import collection_question
+
+    for q in ("Which of these agreements are governed by Florida law?", "In which contracts does New York law apply?",
+              "¿Cuáles de estos contratos se rigen por la ley de Florida?", "¿En qué contratos se aplica la ley de Texas?",
+              "Do all the contracts have a liability cap?", "Does every agreement renew automatically?"):
+        assert collection_question(q), q
+    for q in ("What is the governing law of the Holiday RV endorsement agreement?",
+              "¿Dice el contrato de Acme que los contratos anteriores quedan sin efecto?",
+              "Can either party terminate this agreement early?"):
+        assert not collection_question(q), q
+
+
+def test_a_place_is_one_requirement_met_by_any_of_its_forms() -> None:
+    english, = requirements("Which of these agreements are governed by english law?")  # any case
+    assert english.label == "english" and english.held_by(["laws", "of", "england", "and", "wales"])
+    assert not english.held_by(["laws", "of", "wales"])
+    york, = requirements("¿Cuáles de estos contratos se rigen por la ley de Nueva York?")
+    assert york.label == "nueva york" and york.held_by(["state", "of", "new", "york"])
+    assert not york.held_by(["new", "jersey", "york", "county"])  # the words, but not the name
+    from core.collection import _holds
+
+    affiliates, = requirements("Which of these NDAs allow disclosure to Affiliates?")
+    assert _holds("The Recipient may disclose it to an Affiliate.", [affiliates])  # another inflection
+    assert not _holds("The Recipient may disclose it to its advisers.", [affiliates])
+    thirty, columbia = requirements("Which of the NDAs have a 30 day notice under British Columbia law?")
+    assert thirty.label == "30" and columbia.held_by(["columbia", "britanica"])  # folded words
+
+
+def test_which_agreements_are_governed_by_florida_law_lists_mj_biotech_alone(contracts: Workspace) -> None:
+    answer = _ask(contracts, "Which of these agreements are governed by Florida law?")
+    assert len(answer.documents) == len(FILES)  # every document searched, each on its own
+    assert _matching(answer) == [MJ]
+    assert answer.status == "answered" and answer.kind == "passages" and len(answer.claims) == 1
+    claim = answer.claims[0]
+    cit = claim.citations[0]
+    assert cit.doc_id.endswith(MJ) and cit.match == MatchKind.exact
+    assert "laws of The State of Florida" in cit.quote
+    assert claim.context is not None and "Florida" in claim.context.text
+    holiday = next(f for f in answer.documents if f.doc_id.endswith(HOLIDAY))
+    # its own governing-law clause names another state: searched, not matching, shown as the closest passage
+    assert not holiday.matches and holiday.missing == ["florida"]
+    assert holiday.closest is not None and "California" in holiday.closest.text
+
+
+def test_the_same_question_in_spanish_and_other_wordings(contracts: Workspace) -> None:
+    assert _matching(_ask(contracts, "¿Cuáles de estos contratos se rigen por la ley de Florida?")) == [MJ]
+    assert _matching(_ask(contracts, "In which contracts does New York law apply?")) == [KING]
+    # King's parties are "organized ... under the laws of the state of California": not its governing law
+    assert _matching(_ask(contracts, "Which of these agreements are governed by California law?")) == [HOLIDAY]
+    # a question that asks only whether a name is there
+    assert _matching(_ask(contracts, "Which of these contracts mention Ontario?")) == [DYNAMEX]
+    # a place in another form than the contract's: "English law" / "the laws of England and Wales"
+    assert _matching(_ask(contracts, "Which of these agreements are governed by English law?")) == [BICYCLE]
+    assert _matching(_ask(contracts, "¿Cuáles de estos contratos se rigen por la ley de Nueva York?")) == [KING]
+
+
+def test_no_document_matches_is_an_abstention_listing_all(contracts: Workspace) -> None:
+    answer = _ask(contracts, "Which of these agreements are governed by Nevada law?")
+    assert answer.status == "abstained" and answer.claims == []
+    assert answer.abstention.message == NONE_MATCH
+    assert len(answer.documents) == len(FILES) and not any(f.matches for f in answer.documents)
+
+
+def test_a_question_about_one_document_is_answered_as_before(contracts: Workspace) -> None:
+    answer = _ask(contracts, "What law governs the Holiday RV endorsement agreement?")
+    assert answer.documents == []
+    assert answer.trace.scope.doc_ids and answer.trace.scope.doc_ids[0].endswith(HOLIDAY)
+
+
+def test_verbatim_ask_prints_every_document_searched(contracts: Workspace, home) -> None:
+    env = {**os.environ, "VERBATIM_HOME": str(home)}
+    out = subprocess.run([sys.executable, "-m", "core", "ask", "Which of these agreements are governed by Florida law?",
+                          "-w", "contracts", "--backend", "passages", "--no-engine"],
+                         capture_output=True, text=True, env=env, timeout=600)
+    assert out.returncode == 0, out.stderr
+    assert "Searched each of the 6 documents on its own: 1 has a passage that matches." in out.stdout
+    assert f"Matching: contracts/{MJ}" in out.stdout
+    assert "No matching passage in 5 documents:" in out.stdout
+    assert "laws of The State of Florida" in out.stdout
+    assert "Searching each document on its own (6 of 6)…" in out.stderr
+    out = subprocess.run([sys.executable, "-m", "core", "ask", "Which of these agreements are governed by Florida law?",
+                          "-w", "contracts", "--backend", "passages", "--no-engine", "--json", "--new"],
+                         capture_output=True, text=True, env=env, timeout=600)
+    docs = json.loads(out.stdout)["documents"]
+    assert [d["doc_id"].endswith(MJ) for d in docs if d["matches"]] == [True]
+
+
+def test_past_the_limit_the_documents_retrieval_ranks_first_are_searched_and_the_rest_counted(
+        contracts: Workspace, monkeypatch) -> None:
+    import core.collection
+    from core.cli_format import format_answer
+
+    monkeypatch.setattr(core.collection, "MAX_DOCUMENTS", 3)
+    answer = _ask(contracts, "Which of these agreements are governed by Florida law?")
+    assert len(answer.documents) == 3 and answer.trace.not_searched == len(FILES) - 3
+    assert _matching(answer) == [MJ]  # the workspace-wide retrieval ranks the Florida contract among the first
+    assert "(3 more documents were not searched: at most 3 per question; `verbatim grid` searches them all)" \
+        in format_answer(answer)
