@@ -170,10 +170,19 @@ def format_answer(answer: Answer) -> str:
         n = 0
         notes: list[str] = []
         shown_with: dict[int, list[int]] = {}  # passages answer: claim index -> citation numbers of its clause
+        order = list(range(len(answer.claims)))
+        weaker: set[int] = set()  # passages under the answer's threshold: shown after the matches, marked
         if answer.kind == "passages":
+            from core.passage_decision import below_bar
+
+            below = below_bar([c.passage_score for c in answer.claims], answer.trace.passage_threshold)
             for group in same_clause_groups([c.context for c in answer.claims]):
                 shown_with[group[0]] = group
-        for index, claim in enumerate(answer.claims):
+                if all(below[i] for i in group):
+                    weaker.add(group[0])
+            order = [i for i in order if i not in weaker] + [i for i in order if i in weaker]
+        for index in order:
+            claim = answer.claims[index]
             marks = []
             for cit in claim.citations:
                 n += 1
@@ -187,7 +196,14 @@ def format_answer(answer: Answer) -> str:
                 # the clause the passage sits in, its matching sentences between » « (small-to-big)
                 text = marked_text(claim.context) if claim.context else " ".join(claim.text.split())
                 marks = [f"[{i + 1}]" for i in shown_with[index]]
-                lines.append(f"{''.join(marks)} \u201c{text}\u201d \u2014 {cit.doc_id}, {cit.cited_page}")
+                if index in weaker and index == min(weaker):
+                    from core.passage_decision import BELOW_HEADER
+
+                    lines += ["", f"{BELOW_HEADER}:"]
+                score = (f" (score {', '.join(f'{answer.claims[i].passage_score:.2f}' for i in shown_with[index])})"
+                         if index in weaker else "")
+                lines.append(f"{'(weaker) ' if index in weaker else ''}{''.join(marks)} \u201c{text}\u201d "
+                             f"\u2014 {cit.doc_id}, {cit.cited_page}{score}")
                 continue
             lines.append(f"{'  - ' if answer.conflicting_evidence else ''}{claim.text} {''.join(marks)}")
             if claim.warning is not None:

@@ -33,123 +33,123 @@
 <context>
     <name>CitationPanel</name>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="242" />
-        <location filename="../../desktop/citation_panel.py" line="343" />
+        <location filename="../../desktop/citation_panel.py" line="266" />
+        <location filename="../../desktop/citation_panel.py" line="368" />
         <source>Citation</source>
         <translation>Cita</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="259" />
+        <location filename="../../desktop/citation_panel.py" line="283" />
         <source>Click a citation number to see its page.</source>
         <translation>Pulse un número de cita para ver su página.</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="245" />
+        <location filename="../../desktop/citation_panel.py" line="269" />
         <source>OCR — check the page: this text was recognised from an image.</source>
         <translation>OCR — compruebe la página: este texto se reconoció a partir de una imagen.</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="242" />
-        <location filename="../../desktop/citation_panel.py" line="343" />
+        <location filename="../../desktop/citation_panel.py" line="266" />
+        <location filename="../../desktop/citation_panel.py" line="368" />
         <source>Closest passage — not an answer</source>
-        <extracomment>The quote box of a verified citation (yellow) and of a weak passage (grey, as its chips in the answer).</extracomment>
+        <extracomment>The quote box of a verified citation (yellow) and of a weak passage (grey, as its chips in the answer). Most characters of a location shown in the panel's header (its heading part is cut to fit).</extracomment>
         <translation>Pasaje más cercano — no es una respuesta</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="243" />
+        <location filename="../../desktop/citation_panel.py" line="267" />
         <source>Weak passage, not a citation: no passage scored high enough to answer the question. This is the closest one; read its clause before concluding.</source>
         <translation>Pasaje débil, no es una cita: ningún pasaje puntuó lo bastante para responder a la pregunta. Este es el más cercano; lea su cláusula antes de concluir.</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="246" />
+        <location filename="../../desktop/citation_panel.py" line="270" />
         <source>Previous citation (Alt+Left)</source>
         <translation>Cita anterior (Alt+Izquierda)</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="247" />
+        <location filename="../../desktop/citation_panel.py" line="271" />
         <source>Next citation (Alt+Right)</source>
         <translation>Cita siguiente (Alt+Derecha)</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="248" />
+        <location filename="../../desktop/citation_panel.py" line="272" />
         <source>Previous page</source>
         <translation>Página anterior</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="248" />
+        <location filename="../../desktop/citation_panel.py" line="272" />
         <source>Next page</source>
         <translation>Página siguiente</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="249" />
+        <location filename="../../desktop/citation_panel.py" line="273" />
         <source>Zoom out</source>
         <translation>Alejar</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="249" />
+        <location filename="../../desktop/citation_panel.py" line="273" />
         <source>Zoom in</source>
         <translation>Acercar</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="253" />
+        <location filename="../../desktop/citation_panel.py" line="277" />
         <source>Open</source>
         <translation>Abrir</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="250" />
+        <location filename="../../desktop/citation_panel.py" line="274" />
         <source>Open in the default viewer</source>
         <translation>Abrir en el visor predeterminado</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="254" />
+        <location filename="../../desktop/citation_panel.py" line="278" />
         <source>Find in document (Ctrl+F)</source>
         <translation>Buscar en el documento (Ctrl+F)</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="255" />
+        <location filename="../../desktop/citation_panel.py" line="279" />
         <source>Find in document</source>
         <translation>Buscar en el documento</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="260" />
+        <location filename="../../desktop/citation_panel.py" line="284" />
         <source>The cited page appears here, rendered from the document, with the quoted passage highlighted.</source>
         <translation>Aquí aparece la página citada, dibujada a partir del documento, con el pasaje citado resaltado.</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="256" />
+        <location filename="../../desktop/citation_panel.py" line="280" />
         <source>Cited page</source>
         <translation>Página citada</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="257" />
+        <location filename="../../desktop/citation_panel.py" line="281" />
         <source>Cited text</source>
         <translation>Texto citado</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="295" />
-        <location filename="../../desktop/citation_panel.py" line="309" />
+        <location filename="../../desktop/citation_panel.py" line="319" />
+        <location filename="../../desktop/citation_panel.py" line="334" />
         <source>page {n}</source>
         <translation>página {n}</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="298" />
+        <location filename="../../desktop/citation_panel.py" line="322" />
         <source>(printed {label})</source>
         <translation>(impresa {label})</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="454" />
+        <location filename="../../desktop/citation_panel.py" line="479" />
         <source>Rendering page…</source>
         <extracomment>The quote box's most lines; a longer quote scrolls inside it.</extracomment>
         <translation>Dibujando la página…</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="532" />
-        <location filename="../../desktop/citation_panel.py" line="546" />
+        <location filename="../../desktop/citation_panel.py" line="557" />
+        <location filename="../../desktop/citation_panel.py" line="571" />
         <source>Not found</source>
         <translation>No encontrado</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="537" />
+        <location filename="../../desktop/citation_panel.py" line="562" />
         <source>Searching…</source>
         <translation>Buscando…</translation>
     </message>
@@ -718,253 +718,268 @@
 <context>
     <name>Render</name>
     <message>
-        <location filename="../../desktop/render.py" line="545" />
+        <location filename="../../desktop/render.py" line="560" />
         <source>the document changed since this answer</source>
         <translation>el documento cambió después de esta respuesta</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="546" />
+        <location filename="../../desktop/render.py" line="561" />
         <source>Searched for</source>
         <translation>Se buscó</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="547" />
+        <location filename="../../desktop/render.py" line="562" />
         <source>Documents consulted</source>
         <translation>Documentos consultados</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="548" />
+        <location filename="../../desktop/render.py" line="563" />
         <source>pages</source>
         <translation>páginas</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="549" />
+        <location filename="../../desktop/render.py" line="564" />
         <source>No document matched the question.</source>
         <translation>Ningún documento coincidió con la pregunta.</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="550" />
+        <location filename="../../desktop/render.py" line="565" />
         <source>some sentences were removed because no quote could be verified.</source>
         <translation>se quitaron algunas frases porque no se pudo verificar ninguna cita.</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="551" />
+        <location filename="../../desktop/render.py" line="566" />
         <source>Sources</source>
         <translation>Fuentes</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="552" />
+        <location filename="../../desktop/render.py" line="567" />
         <source>OCR — check the page</source>
         <translation>OCR — compruebe la página</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="553" />
+        <location filename="../../desktop/render.py" line="568" />
         <source>changed since this answer</source>
         <translation>cambió después de esta respuesta</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="554" />
+        <location filename="../../desktop/render.py" line="569" />
         <source>page</source>
         <translation>página</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="570" />
+        <location filename="../../desktop/render.py" line="585" />
         <source>Read together with the previous question: “{previous}”</source>
         <translation>Leída junto con la pregunta anterior: «{previous}»</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="571" />
+        <location filename="../../desktop/render.py" line="586" />
         <source>Read as: {rewrite}</source>
         <translation>Leída como: {rewrite}</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="572" />
+        <location filename="../../desktop/render.py" line="587" />
         <source>{question} (with the previous question: {previous})</source>
         <translation>{question} (junto con la pregunta anterior: {previous})</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="573" />
+        <location filename="../../desktop/render.py" line="588" />
         <source>search as I wrote it</source>
         <translation>buscar tal como la escribí</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="578" />
+        <location filename="../../desktop/render.py" line="593" />
         <source>No evidence in the documents</source>
         <translation>Sin pruebas en los documentos</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="564" />
+        <location filename="../../desktop/render.py" line="579" />
         <source>hide</source>
         <translation>ocultar</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="537" />
+        <location filename="../../desktop/render.py" line="549" />
         <source>Passages that match your question — not an answer written by a model</source>
         <extracomment>Names of the languages core detects (``core.translate``), as they read inside a sentence.</extracomment>
         <translation>Pasajes que coinciden con su pregunta — no es una respuesta escrita por un modelo</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="538" />
+        <location filename="../../desktop/render.py" line="550" />
         <source>Verifying each sentence as the model writes…</source>
         <translation>Verificando cada frase mientras el modelo escribe…</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="539" />
+        <location filename="../../desktop/render.py" line="551" />
         <source>{n} verified so far</source>
         <translation>{n} verificadas hasta ahora</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="540" />
+        <location filename="../../desktop/render.py" line="552" />
         <source>Show matching passages</source>
         <translation>Mostrar los pasajes que coinciden</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="541" />
+        <location filename="../../desktop/render.py" line="553" />
         <source>Closest passages (not an answer)</source>
         <translation>Pasajes más cercanos (no son una respuesta)</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="542" />
+        <location filename="../../desktop/render.py" line="554" />
         <source>No passage scored high enough to answer. These came closest; the matching sentences are marked inside their clause. Read them before concluding that the documents are silent.</source>
         <translation>Ningún pasaje obtuvo la puntuación necesaria para responder. Estos son los más cercanos; las frases que coinciden están marcadas dentro de su cláusula. Léalos antes de concluir que los documentos no dicen nada.</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="543" />
+        <location filename="../../desktop/render.py" line="555" />
         <source>weak</source>
         <translation>débil</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="544" />
+        <location filename="../../desktop/render.py" line="556" />
+        <source>weaker</source>
+        <translation>más débil</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/render.py" line="557" />
+        <source>Weaker passages — under the score an answer needs</source>
+        <translation>Pasajes más débiles — por debajo de la puntuación que necesita una respuesta</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/render.py" line="558" />
+        <source>These came next but score under what an answer needs: read them as the closest text, not as matches.</source>
+        <translation>Vienen a continuación, pero su puntuación no llega a la que necesita una respuesta: léalos como el texto más cercano, no como coincidencias.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/render.py" line="559" />
         <source>the sentences of the documents that match the question, without a model</source>
         <translation>las frases de los documentos que coinciden con la pregunta, sin modelo</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="555" />
+        <location filename="../../desktop/render.py" line="570" />
         <source>(printed {label})</source>
         <translation>(impresa {label})</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="556" />
+        <location filename="../../desktop/render.py" line="571" />
         <source>verified: {kind} match</source>
         <translation>verificada: coincidencia {kind}</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="557" />
+        <location filename="../../desktop/render.py" line="572" />
         <source>verified: {kind} match, {score}/100</source>
         <translation>verificada: coincidencia {kind}, {score}/100</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="558" />
+        <location filename="../../desktop/render.py" line="573" />
         <source>exact</source>
         <translation>exacta</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="559" />
+        <location filename="../../desktop/render.py" line="574" />
         <source>normalized</source>
         <translation>normalizada</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="560" />
+        <location filename="../../desktop/render.py" line="575" />
         <source>fuzzy</source>
         <translation>aproximada</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="561" />
+        <location filename="../../desktop/render.py" line="576" />
         <source>Workspace</source>
         <translation>Espacio de trabajo</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="562" />
+        <location filename="../../desktop/render.py" line="577" />
         <source>Exported</source>
         <translation>Exportado</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="563" />
+        <location filename="../../desktop/render.py" line="578" />
         <source>Asked</source>
         <translation>Preguntado</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="565" />
+        <location filename="../../desktop/render.py" line="580" />
         <source>show why</source>
         <translation>ver por qué</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="566" />
+        <location filename="../../desktop/render.py" line="581" />
         <source>Not verified</source>
         <translation>Sin verificar</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="567" />
+        <location filename="../../desktop/render.py" line="582" />
         <source>(the whole answer)</source>
         <translation>(toda la respuesta)</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="568" />
+        <location filename="../../desktop/render.py" line="583" />
         <source>citation dropped, sentence kept</source>
         <translation>cita descartada, frase conservada</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="569" />
+        <location filename="../../desktop/render.py" line="584" />
         <source>sentence removed</source>
         <translation>frase quitada</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="574" />
+        <location filename="../../desktop/render.py" line="589" />
         <source>search all documents</source>
         <translation>buscar en todos los documentos</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="575" />
+        <location filename="../../desktop/render.py" line="590" />
         <source>Your question could mean any of {n} documents; searched in all of them: {names}</source>
         <translation>Su pregunta puede referirse a cualquiera de {n} documentos; se buscó en todos: {names}</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="576" />
+        <location filename="../../desktop/render.py" line="591" />
         <source>Searched in the documents you chose: {names}</source>
         <translation>Se buscó en los documentos que eligió: {names}</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="577" />
+        <location filename="../../desktop/render.py" line="592" />
         <source>Searching in: {names} (the document your question names)</source>
         <translation>Buscando en: {names} (el documento que nombra su pregunta)</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="579" />
+        <location filename="../../desktop/render.py" line="594" />
         <source>Your question is in {question} and the documents are in {documents}: the search by meaning cannot relate the two languages, so only keywords translated by the legal vocabulary were searched. Ask in the documents' language, or set up Ollama to translate the question.</source>
         <translation>La pregunta está en {question} y los documentos en {documents}: la búsqueda por significado no relaciona los dos idiomas, así que solo se buscaron las palabras clave traducidas por el vocabulario jurídico. Pregunte en el idioma de los documentos o configure Ollama para traducir la pregunta.</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="580" />
+        <location filename="../../desktop/render.py" line="595" />
         <source>English</source>
         <translation>inglés</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="581" />
+        <location filename="../../desktop/render.py" line="596" />
         <source>Spanish</source>
         <translation>español</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="582" />
+        <location filename="../../desktop/render.py" line="597" />
         <source>CONFLICT</source>
         <translation>CONFLICTO</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="583" />
+        <location filename="../../desktop/render.py" line="598" />
         <source>The cited passages disagree</source>
         <translation>Los pasajes citados no coinciden</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="584" />
+        <location filename="../../desktop/render.py" line="599" />
         <source>What each passage says</source>
         <translation>Lo que dice cada pasaje</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="585" />
+        <location filename="../../desktop/render.py" line="600" />
         <source>Verbatim gives no single answer: the passages below say different things about this question. Each sentence reports one passage; read them and decide.</source>
         <translation>Verbatim no da una única respuesta: los pasajes siguientes dicen cosas distintas sobre esta pregunta. Cada frase recoge un pasaje; léalos y decida.</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="586" />
+        <location filename="../../desktop/render.py" line="601" />
         <source>The model reported that the documents disagree, but fewer than two verified passages show it; the verified sentences are shown as they are.</source>
         <translation>El modelo indicó que los documentos no coinciden, pero menos de dos pasajes verificados lo muestran; las frases verificadas se muestran tal cual.</translation>
     </message>
