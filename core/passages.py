@@ -473,6 +473,10 @@ def passages_answer(
     weak = best is None or best < threshold
     chosen = select_spans(spans, max_total=WEAK_MAX if weak else settings.passages_max,
                           per_chunk=settings.passages_per_chunk)
+    if not weak and not any(s.score >= threshold for s in chosen):
+        # the span that reached the threshold is not among those shown (they are ordered by Span.order): an
+        # answer whose every passage is under its bar is an abstention showing them as weak (issue #20)
+        weak, chosen = True, chosen[:WEAK_MAX]
     trace.timings_ms["score"] = round((time.perf_counter() - t0) * 1000, 1)
     trace.passage_best_score = round(best, 4) if best is not None else None
     trace.passage_threshold = threshold

@@ -221,3 +221,35 @@ def test_cognates_count_across_languages_only() -> None:
     assert terms.coverage(_tokens(spanish), "es") > 0.5
     assert QuestionTerms("Which tribunal has jurisdiction?", None, lexicon=False, cognates=False).coverage(
         _tokens(spanish), "es") < terms.coverage(_tokens(spanish), "es")
+
+
+# --- an answer's passages under its threshold (issue #20, tryout 2) -------------------------------------
+
+DEPOSIT = "How large is the security deposit under the shop lease?"
+
+
+def test_an_answer_marks_its_passages_under_the_threshold_and_rests_on_one_above_it(b46) -> None:
+    """Answered (its best span reaches the threshold): the shown passages under the threshold are printed after
+    the matches, under the weaker heading, each marked "(weaker)" with its score — not as matches. With one
+    passage shown (``passages_max=1``) the span ordered first scores under the threshold: an answer whose
+    every passage is under its bar is an abstention showing it as weak."""
+    from core.passage_decision import BELOW_HEADER, below_bar
+
+    answer = _ask(b46, DEPOSIT)
+    assert answer.status == "answered"
+    t = answer.trace.passage_threshold
+    below = below_bar([c.passage_score for c in answer.claims], t)
+    assert any(below) and not all(below)
+    out = format_answer(answer)
+    head = out.index(BELOW_HEADER)
+    lines = out.splitlines()
+    for i, weaker in enumerate(below):
+        [line] = [x for x in lines if f"[{i + 1}]" in x and "\u201c" in x]
+        if weaker and line.startswith("(weaker)"):
+            assert out.index(line) > head
+        elif not weaker:
+            assert out.index(line) < head and not line.startswith("(weaker)")
+    one = _ask(b46, DEPOSIT, passages_max=1)
+    assert one.status == "abstained" and one.claims == [] and one.abstention.message == WEAK_MESSAGE
+    [weak] = one.abstention.candidates
+    assert weak.score < t <= one.trace.passage_best_score
