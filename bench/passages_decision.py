@@ -85,14 +85,51 @@ def group(record: dict) -> tuple[str, str]:
     return record["corpus"].split("_")[0], record["doc"]
 
 
+VARIANT: set[str] = set()
+"""``--variant`` (tried 2026-12-02, engineer "decision"; bench/README.md "Decision floor"): ``top-wording``: the
+wording feature is the cosine of the best-scoring span (the one the decision rests on) with the clause type's
+wording, not the best of any span; ``near-wording``: the best of the spans within 0.1 of the best score;
+``no-redacted``: spans holding a redaction mark (``[***]``) are no evidence; ``clause-confidence``: two more
+features, the cleaned question's cosine with the recognised clause type's nearest ask phrase
+(:func:`core.clauses.semantic_scores`) and its margin over the next type's."""
+_REDACTED = None
+_CONF: dict[str, tuple[float, float]] = {}
+
+
+def _confidence(record: dict) -> tuple[float, float]:
+    """(cosine with the recognised type's nearest ask phrase, margin over the best other type) of the question
+    without its document's names; embedded once per question."""
+    if record["query"] not in _CONF:
+        from core.clauses import semantic_scores
+        from core.store import get_embedder
+
+        sims = {c.id: v for c, v in semantic_scores(get_embedder().get_query_embedding(record["query"]))}
+        mine = max((sims.get(t, -1.0) for t in record.get("clause_types") or []), default=0.0)
+        other = max((v for t, v in sims.items() if t not in (record.get("clause_types") or [])), default=0.0)
+        _CONF[record["query"]] = (mine, mine - other)
+    return _CONF[record["query"]]
+
+
 def feats(record: dict) -> list[float]:
-    """The decision's evidence for one record (:func:`core.passage_decision.features`)."""
+    """The decision's evidence for one record (:func:`core.passage_decision.features`; ``--variant``)."""
+    import re
+
     from core.passage_decision import SpanEvidence, features
 
+    global _REDACTED
+    records = record["spans"]
+    if "no-redacted" in VARIANT:
+        _REDACTED = _REDACTED or re.compile(r"\[\s*\*+\s*\]|\*{3,}|\[\s*redacted\s*\]", re.I)
+        records = [s for s in records if not _REDACTED.search(s["text"])]
     spans = [SpanEvidence(cos=s["cos"], terms=s["terms"], syn=s.get("syn"), cos_wording=s.get("cos_w", 0.0))
-             for s in record["spans"]]
+             for s in records]
     f = features(spans)
-    return [f[i] for i in USE] if USE else f
+    if spans and VARIANT & {"top-wording", "near-wording"}:
+        top = max(spans, key=lambda s: s.score())
+        near = [s for s in spans if s.score() >= top.score() - (0.1 if "near-wording" in VARIANT else 0.0)]
+        f[1] = max(s.cos_wording for s in near)
+    f = [f[i] for i in USE] if USE else f
+    return f + list(_confidence(record)) if "clause-confidence" in VARIANT else f
 
 
 def baseline_answered(record: dict) -> bool:
@@ -201,7 +238,8 @@ def evaluate(records: list[dict], checks: list[dict], objective: str) -> None:
           + (f"; floor {statistics.mean(floors):.3f} ± {statistics.pstdev(floors):.3f} "
              f"({min(floors):.2f}–{max(floors):.2f})" if FLOOR else ""))
     from core.passage_decision import FEATURES
-    names = [FEATURES[i] for i in USE] if USE else FEATURES
+    names = ([FEATURES[i] for i in USE] if USE else list(FEATURES)) + (
+        ["type_cos", "type_margin"] if "clause-confidence" in VARIANT else [])
     mean = np.mean(coefs, axis=0)
     sd = np.std(coefs, axis=0)
     print("weights (raw units) mean ± sd over folds: " + ", ".join(
@@ -321,6 +359,8 @@ def main() -> int:
     parser.add_argument("--features", help="comma-separated names of core.passage_decision.FEATURES")
     parser.add_argument("--per-group", action="store_true")
     parser.add_argument("--floor", action="store_true")
+    parser.add_argument("--variant", default="", help="comma-separated: top-wording, near-wording, no-redacted, "
+                        "clause-confidence (VARIANT)")
     parser.add_argument("--cleaned-only", action="store_true")
     parser.add_argument("--same-language-only", action="store_true")
     args = parser.parse_args()
@@ -329,6 +369,7 @@ def main() -> int:
     global PER_GROUP, FLOOR
     PER_GROUP = args.per_group
     FLOOR = args.floor
+    VARIANT.update(v for v in args.variant.split(",") if v)
     global CLEANED_ONLY
     CLEANED_ONLY = args.cleaned_only
     global SAME_ONLY
@@ -343,7 +384,8 @@ def main() -> int:
     evaluate(records, checks, args.objective)
     if args.final:
         final(records, args.objective)
-    shipped(records, checks)
+    if not VARIANT:  # the shipped weights read the shipped features
+        shipped(records, checks)
     return 0
 
 
