@@ -473,7 +473,7 @@ def passages_answer(
     weak = best is None or best < threshold
     chosen = select_spans(spans, max_total=WEAK_MAX if weak else settings.passages_max,
                           per_chunk=settings.passages_per_chunk)
-    if not weak and not any(s.score >= threshold for s in chosen):
+    if chosen and not weak and not any(s.score >= threshold for s in chosen):
         # the span that reached the threshold is not among those ordered first (Span.order): the answer shows the
         # passage it rests on, in place of one it overlaps or of the last (issue #20; the others are marked weaker)
         chosen = [top] + [s for s in chosen if not _overlaps(s, top)][:settings.passages_max - 1]
