@@ -32,7 +32,12 @@ Because ``score`` enters the model linearly with a positive weight, the decision
 span's score against a threshold": the threshold of one question (:func:`threshold`) is where its logit
 crosses zero, given the rest of its evidence; ``trace.passage_threshold`` keeps that meaning. The score's
 weight is small beside the wording's (a span worded like the clause asked for is most of the evidence), so
-that threshold moves far with the wording: from below 0 (answered whatever the score) to above 1.
+that threshold moves far with the wording: from below 0 (answered whatever the score) to above 1 — hence
+:data:`FLOOR`, under which no question is answered whatever its wording (issue #20, tryout 2: a misread
+clause type made passages scoring 0.2–0.4 an answer).
+
+An answered result shows more passages than the one it rests on; :func:`below_bar` says which of them score
+under its threshold, so the window and the CLI mark them as weaker instead of presenting them as matches.
 """
 
 from __future__ import annotations
