@@ -554,7 +554,7 @@ _LUPDATE = (
     QT_TRANSLATE_NOOP("Render", "No passage scored high enough to answer. These came closest; the matching sentences are marked inside their clause. Read them before concluding that the documents are silent."),  # noqa: E501
     QT_TRANSLATE_NOOP("Render", "weak"),
     QT_TRANSLATE_NOOP("Render", "weaker"),
-    QT_TRANSLATE_NOOP("Render", "Weaker passages — under the score an answer needs"),  # core.passage_decision.BELOW_HEADER
+    QT_TRANSLATE_NOOP("Render", "Weaker passages — under the score an answer needs"),  # passage_decision.BELOW_HEADER
     QT_TRANSLATE_NOOP("Render", "These came next but score under what an answer needs: read them as the closest text, not as matches."),  # noqa: E501
     QT_TRANSLATE_NOOP("Render", "the sentences of the documents that match the question, without a model"),
     QT_TRANSLATE_NOOP("Render", "the document changed since this answer"),
