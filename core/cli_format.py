@@ -154,12 +154,17 @@ def format_answer(answer: Answer) -> str:
                 lines.append(f"  (weak {numbers}) \u201c{text}\u201d \u2014 {first.doc_id}, page {first.page} "
                              f"(score {scores})")
     else:
+        below: list[bool] = [False] * len(answer.claims)  # passages under the answer's threshold: marked weaker
         if answer.kind == "passages":
+            from core.passage_decision import BELOW_NOTE, below_bar
             from core.passages import PASSAGES_HEADER
 
+            below = below_bar([c.passage_score for c in answer.claims], answer.trace.passage_threshold)
             lines.append(PASSAGES_HEADER + ":")
             if any(c.context for c in answer.claims):
                 lines.append("(\u00bb \u00ab mark the sentences that match; around them, the clause they are in)")
+            if any(below):
+                lines.append(f"({BELOW_NOTE})")
             lines.append("")
         if answer.conflicting_evidence:
             lines.append("CONFLICT: the cited passages disagree. No single answer is given; "
@@ -170,19 +175,13 @@ def format_answer(answer: Answer) -> str:
         n = 0
         notes: list[str] = []
         shown_with: dict[int, list[int]] = {}  # passages answer: claim index -> citation numbers of its clause
-        order = list(range(len(answer.claims)))
-        weaker: set[int] = set()  # passages under the answer's threshold: shown after the matches, marked
+        weaker: set[int] = set()  # first passages of clauses whose every passage is under the threshold
         if answer.kind == "passages":
-            from core.passage_decision import below_bar
-
-            below = below_bar([c.passage_score for c in answer.claims], answer.trace.passage_threshold)
             for group in same_clause_groups([c.context for c in answer.claims]):
                 shown_with[group[0]] = group
                 if all(below[i] for i in group):
                     weaker.add(group[0])
-            order = [i for i in order if i not in weaker] + [i for i in order if i in weaker]
-        for index in order:
-            claim = answer.claims[index]
+        for index, claim in enumerate(answer.claims):
             marks = []
             for cit in claim.citations:
                 n += 1
@@ -196,10 +195,6 @@ def format_answer(answer: Answer) -> str:
                 # the clause the passage sits in, its matching sentences between » « (small-to-big)
                 text = marked_text(claim.context) if claim.context else " ".join(claim.text.split())
                 marks = [f"[{i + 1}]" for i in shown_with[index]]
-                if index in weaker and index == min(weaker):
-                    from core.passage_decision import BELOW_HEADER
-
-                    lines += ["", f"{BELOW_HEADER}:"]
                 score = (f" (score {', '.join(f'{answer.claims[i].passage_score:.2f}' for i in shown_with[index])})"
                          if index in weaker else "")
                 lines.append(f"{'(weaker) ' if index in weaker else ''}{''.join(marks)} \u201c{text}\u201d "

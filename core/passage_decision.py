@@ -122,9 +122,11 @@ def threshold(values: list[float], floor: float = FLOOR) -> float:
     return max(floor, values[0] - logit(values) / WEIGHTS["score"])
 
 
-BELOW_HEADER = "Weaker passages — under the score an answer needs"
-"""The heading above the passages of an answered passages result that score under its threshold
-(window, CLI, Markdown): shown because they came next, not presented as matches."""
+BELOW_NOTE = ("Passages marked \u201cweaker\u201d score under what an answer needs: read them as the closest text, "
+              "not as matches.")
+"""The line above the passages of an answered passages result when some score under its threshold (window, CLI,
+Markdown); those passages keep their place (the shown order, :attr:`core.passages.Span.order`, reads more
+evidence than the score) and are each marked "weaker"."""
 
 
 def below_bar(scores: list[float | None], threshold: float | None) -> list[bool]:

@@ -22,7 +22,7 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 
 from core.followup import fallback_previous
 from core.passage_context import marked_text
-from core.passage_decision import BELOW_HEADER, below_bar
+from core.passage_decision import BELOW_NOTE, below_bar
 from core.passages import PASSAGES_HEADER, WEAK_HEADER
 from core.types import Answer, Citation
 from desktop.texts import abstention_text, answer_status_text, model_text, plurals, reason_text, warning_text
@@ -39,7 +39,6 @@ CONFLICT_NOTE = ("Verbatim gives no single answer: the passages below say differ
                  "Each sentence reports one passage; read them and decide.")
 WEAK_NOTE = ("No passage scored high enough to answer. These came closest; the matching sentences are marked "
              "inside their clause. Read them before concluding that the documents are silent.")
-BELOW_NOTE = "These came next but score under what an answer needs: read them as the closest text, not as matches."
 UNSHOWN_CONFLICT_NOTE = ("The model reported that the documents disagree, but fewer than two verified passages "
                          "show it; the verified sentences are shown as they are.")
 
@@ -213,10 +212,10 @@ def entry_html(entry_index: int, entry: Entry) -> str:
     if a.kind == "passages" and a.status != "abstained":
         parts.append(f"<p style='color:#374151; font-weight:600'>{esc(_t(PASSAGES_HEADER))}</p>")
         contexts = [claim.context for claim in a.claims for _ in claim.citations]
-        for group, weak in _ordered_groups(a, _passage_groups(entry.citations(), contexts)):
-            if weak == "first":
-                parts.append(f"<p style='color:#374151; font-weight:600; margin-top:8px'>{esc(_t(BELOW_HEADER))}</p>"
-                             f"<p style='color:#6b7280; font-size:9pt'>{esc(_t(BELOW_NOTE))}</p>")
+        groups = _weaker_groups(a, _passage_groups(entry.citations(), contexts))
+        if any(weak for _, weak in groups):
+            parts.append(f"<p style='color:#6b7280; font-size:9pt'>{esc(_t(BELOW_NOTE))}</p>")
+        for group, weak in groups:
             parts.append(_block(entry_index, entry, group, _t("weaker") if weak else ""))
     elif a.status == "abstained" and a.abstention is not None:
         ab = a.abstention
@@ -322,12 +321,11 @@ def _passage_groups(citations: list[Citation], contexts: list) -> list[list]:
     return groups
 
 
-def _ordered_groups(answer: Answer, groups: list[list]) -> list[tuple[list, str]]:
-    """Passage groups of an answered passages result: matches (``""``) first, then those under the answer's
-    threshold (:func:`core.passage_decision.below_bar`): ``"first"`` (heading above it), then ``"yes"``."""
+def _weaker_groups(answer: Answer, groups: list[list]) -> list[tuple[list, bool]]:
+    """Passage groups of an answered passages result in their shown order, each with whether every passage of
+    it scores under the answer's threshold (:func:`core.passage_decision.below_bar`: marked weaker)."""
     below = below_bar([c.passage_score for c in answer.claims for _ in c.citations], answer.trace.passage_threshold)
-    weak = [g for g in groups if all(below[m - 1] for m, _, _ in g)]
-    return [(g, "") for g in groups if g not in weak] + [(g, "yes" if i else "first") for i, g in enumerate(weak)]
+    return [(g, all(below[m - 1] for m, _, _ in g)) for g in groups]
 
 
 def _weak_html(entry_index: int, entry: Entry) -> str:
@@ -425,10 +423,11 @@ def entry_markdown(entry: Entry) -> str:
     if a.kind == "passages" and a.status != "abstained":
         lines += [f"*{_t(PASSAGES_HEADER)}*", ""]
         contexts = [claim.context for claim in a.claims for _ in claim.citations]
-        for group, weak in _ordered_groups(a, _passage_groups(entry.citations(), contexts)):
+        groups = _weaker_groups(a, _passage_groups(entry.citations(), contexts))
+        if any(weak for _, weak in groups):
+            lines += [f"*{_t(BELOW_NOTE)}*", ""]
+        for group, weak in groups:
             n, cit, context = group[0]
-            if weak == "first":
-                lines += [f"**{_t(BELOW_HEADER)}** — *{_t(BELOW_NOTE)}*", ""]
             text = marked_text(context, "**", "**") if context else display_quote(cit.quote)
             refs = "".join(f"[{m}]" for m, _, _ in group)
             lines += [f"> {'[' + _t('weaker') + '] ' if weak else ''}“{text}” {refs}", ">", f"> — {cit.doc_id}, {citation_place(cit)} · {citation_check(cit)}  ",
@@ -554,8 +553,7 @@ _LUPDATE = (
     QT_TRANSLATE_NOOP("Render", "No passage scored high enough to answer. These came closest; the matching sentences are marked inside their clause. Read them before concluding that the documents are silent."),  # noqa: E501
     QT_TRANSLATE_NOOP("Render", "weak"),
     QT_TRANSLATE_NOOP("Render", "weaker"),
-    QT_TRANSLATE_NOOP("Render", "Weaker passages — under the score an answer needs"),  # passage_decision.BELOW_HEADER
-    QT_TRANSLATE_NOOP("Render", "These came next but score under what an answer needs: read them as the closest text, not as matches."),  # noqa: E501
+    QT_TRANSLATE_NOOP("Render", "Passages marked “weaker” score under what an answer needs: read them as the closest text, not as matches."),  # noqa: E501
     QT_TRANSLATE_NOOP("Render", "the sentences of the documents that match the question, without a model"),
     QT_TRANSLATE_NOOP("Render", "the document changed since this answer"),
     QT_TRANSLATE_NOOP("Render", "Searched for"),

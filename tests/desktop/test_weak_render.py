@@ -75,52 +75,54 @@ def _answered_with_a_weaker_passage() -> Answer:
 
 
 def test_a_passage_under_the_answer_threshold_is_shown_as_weaker_not_as_a_match(qapp) -> None:
-    """Window and Markdown: the 0.95 passage under "Passages that match"; the 0.20 one after it, under the
-    weaker heading, badge "[weaker]", grey chip and highlight — not in the matching look."""
-    from core.passage_decision import BELOW_HEADER
+    """Window and Markdown: the 0.95 passage in the matching look (yellow chip); the 0.20 one in its place,
+    badge "[weaker]", grey chip and highlight, and the line saying what "weaker" means above the passages."""
+    from core.passage_decision import BELOW_NOTE
     from desktop.render import CHIP_STYLE, WEAK_CHIP_STYLE, Entry, entry_html, entry_markdown
 
     entry = Entry(answer=_answered_with_a_weaker_passage())
     html = entry_html(0, entry).replace("&#x27;", "'")
-    assert html.index(PASSAGES_HEADER) < html.index("IN NO EVENT SHALL") < html.index(BELOW_HEADER) \
+    assert html.index(PASSAGES_HEADER) < html.index(BELOW_NOTE) < html.index("IN NO EVENT SHALL") \
         < html.index("[weaker]") < html.index("State of California")
+    assert html.count("[weaker]") == 1
     assert f"href='cite:0:1' style='{CHIP_STYLE}'" in html  # the match: yellow chip
     assert f"href='cite:0:2' style='{WEAK_CHIP_STYLE}'" in html  # the weaker one: grey chip
     md = entry_markdown(entry)
-    assert md.index(BELOW_HEADER) < md.index("[weaker] “**This Agreement shall be governed")
+    assert BELOW_NOTE in md and "> [weaker] “**This Agreement shall be governed" in md
+    assert "> [weaker] “**NEITHER PARTY" not in md
 
 
-def test_without_a_passage_under_the_threshold_no_weaker_heading(qapp) -> None:
-    from core.passage_decision import BELOW_HEADER
+def test_without_a_passage_under_the_threshold_nothing_is_marked_weaker(qapp) -> None:
+    from core.passage_decision import BELOW_NOTE
     from desktop.render import Entry, entry_html
 
     answer = _answered_with_a_weaker_passage()
     answer.trace.passage_threshold = 0.1
     html = entry_html(0, Entry(answer=answer))
-    assert BELOW_HEADER not in html and "[weaker]" not in html and "State of California" in html
+    assert BELOW_NOTE not in html and "[weaker]" not in html and "State of California" in html
 
 
-def test_the_cli_prints_a_passage_under_the_threshold_after_the_matches_marked_weaker() -> None:
+def test_the_cli_marks_a_passage_under_the_threshold_weaker_in_its_place() -> None:
     from core.cli_format import format_answer
-    from core.passage_decision import BELOW_HEADER
+    from core.passage_decision import BELOW_NOTE
 
     text = format_answer(_answered_with_a_weaker_passage())
-    assert text.index("[1] \u201c") < text.index(BELOW_HEADER) < text.index("(weaker) [2] \u201c")
-    assert "(score 0.20)" in text
+    assert text.index(BELOW_NOTE) < text.index("\n[1] \u201c") < text.index("\n(weaker) [2] \u201c")
+    assert "(score 0.20)" in text and "(weaker) [1]" not in text
 
 
-def test_the_weaker_heading_is_translated_into_spanish(qapp) -> None:
+def test_the_weaker_mark_is_translated_into_spanish(qapp) -> None:
     """The new strings are in the catalogue: Spanish from resources/translations/verbatim_es.qm."""
     from PySide6.QtCore import QCoreApplication, QTranslator
 
-    from core.passage_decision import BELOW_HEADER
+    from core.passage_decision import BELOW_NOTE
     from core.paths import resource_path
 
     translator = QTranslator()
     assert translator.load(str(resource_path("translations", "verbatim_es.qm")))
     QCoreApplication.installTranslator(translator)
     try:
-        assert QCoreApplication.translate("Render", BELOW_HEADER).startswith("Pasajes más débiles")
+        assert QCoreApplication.translate("Render", BELOW_NOTE).startswith("Los pasajes marcados")
         assert QCoreApplication.translate("Render", "weaker") == "más débil"
     finally:
         QCoreApplication.removeTranslator(translator)
