@@ -26,9 +26,16 @@ Held out, each case is judged once with the model of the fold that held it out (
 passage hit = a gold quote covered by a shown passage or its clause, only when answered (a weak passage
 of an abstention never counts as a hit).
 
+Floor (``--floor``, 2026-12-02, engineer "decision"): the model's per-question threshold has no lower bound
+(a span worded like the clause type asked for brings it under 0, so a passage scoring 0.2–0.4 was shown as
+THE answer when the clause type was misread: bench/README.md "Decision floor"). In each fold the floor is the
+highest value of a 0.01 grid under which no answerable case the fold's model answers on the training part
+falls (a floor that costs the training part no answer); held out, a case the model answers is still abstained
+when its best span scores under its fold's floor. ``--final`` prints the floor chosen on every case.
+
 Usage::
 
-    python bench/passages_decision.py records.json [lab.json] [--objective no-more-false] [--final]
+    python bench/passages_decision.py records.json [lab.json] [--objective no-more-false] [--floor] [--final]
 
 ``--final`` fits on every CUAD/XQuAD case and prints the weights for ``core.passage_decision``.
 """
@@ -53,6 +60,8 @@ REPEATS = 10
 USE: list[int] = []
 """Indices of :data:`core.passage_decision.FEATURES` the model reads (``--features``; all by default)."""
 PER_GROUP = False
+FLOOR = False
+"""``--floor``: a floor under the model's threshold, chosen per fold (module docstring)."""
 CLEANED_ONLY = False
 SAME_ONLY = False
 """``--same-language-only`` (with ``--cleaned-only``): questions whose best span is in another language keep
@@ -76,14 +85,51 @@ def group(record: dict) -> tuple[str, str]:
     return record["corpus"].split("_")[0], record["doc"]
 
 
+VARIANT: set[str] = set()
+"""``--variant`` (tried 2026-12-02, engineer "decision"; bench/README.md "Decision floor"): ``top-wording``: the
+wording feature is the cosine of the best-scoring span (the one the decision rests on) with the clause type's
+wording, not the best of any span; ``near-wording``: the best of the spans within 0.1 of the best score;
+``no-redacted``: spans holding a redaction mark (``[***]``) are no evidence; ``clause-confidence``: two more
+features, the cleaned question's cosine with the recognised clause type's nearest ask phrase
+(:func:`core.clauses.semantic_scores`) and its margin over the next type's."""
+_REDACTED = None
+_CONF: dict[str, tuple[float, float]] = {}
+
+
+def _confidence(record: dict) -> tuple[float, float]:
+    """(cosine with the recognised type's nearest ask phrase, margin over the best other type) of the question
+    without its document's names; embedded once per question."""
+    if record["query"] not in _CONF:
+        from core.clauses import semantic_scores
+        from core.store import get_embedder
+
+        sims = {c.id: v for c, v in semantic_scores(get_embedder().get_query_embedding(record["query"]))}
+        mine = max((sims.get(t, -1.0) for t in record.get("clause_types") or []), default=0.0)
+        other = max((v for t, v in sims.items() if t not in (record.get("clause_types") or [])), default=0.0)
+        _CONF[record["query"]] = (mine, mine - other)
+    return _CONF[record["query"]]
+
+
 def feats(record: dict) -> list[float]:
-    """The decision's evidence for one record (:func:`core.passage_decision.features`)."""
+    """The decision's evidence for one record (:func:`core.passage_decision.features`; ``--variant``)."""
+    import re
+
     from core.passage_decision import SpanEvidence, features
 
+    global _REDACTED
+    records = record["spans"]
+    if "no-redacted" in VARIANT:
+        _REDACTED = _REDACTED or re.compile(r"\[\s*\*+\s*\]|\*{3,}|\[\s*redacted\s*\]", re.I)
+        records = [s for s in records if not _REDACTED.search(s["text"])]
     spans = [SpanEvidence(cos=s["cos"], terms=s["terms"], syn=s.get("syn"), cos_wording=s.get("cos_w", 0.0))
-             for s in record["spans"]]
+             for s in records]
     f = features(spans)
-    return [f[i] for i in USE] if USE else f
+    if spans and VARIANT & {"top-wording", "near-wording"}:
+        top = max(spans, key=lambda s: s.score())
+        near = [s for s in spans if s.score() >= top.score() - (0.1 if "near-wording" in VARIANT else 0.0)]
+        f[1] = max(s.cos_wording for s in near)
+    f = [f[i] for i in USE] if USE else f
+    return f + list(_confidence(record)) if "clause-confidence" in VARIANT else f
 
 
 def baseline_answered(record: dict) -> bool:
@@ -136,6 +182,17 @@ def choose_cut(p: list[float], records: list[dict], objective: str) -> float:
     return min(ok)
 
 
+def choose_floor(p: list[float], records: list[dict], cuts: dict) -> float:
+    """The highest floor (0.01 grid, 0–1) under which no answerable training case the model answers falls: a
+    floor costing the training part no answer (``-1`` without ``--floor``)."""
+    if not FLOOR:
+        return -1.0
+    answered = [pn.bp.best(r, 0.5) for pr, r in zip(p, records)
+                if not r["must_abstain"] and r["spans"] and pr >= cuts.get(gkey(r), 0.5)]
+    low = min(answered, default=0.0)
+    return max((round(x * 0.01, 2) for x in range(0, 101) if x * 0.01 <= low), default=0.0)
+
+
 def evaluate(records: list[dict], checks: list[dict], objective: str) -> None:
     import numpy as np
     from core.settings import Settings
@@ -151,7 +208,7 @@ def evaluate(records: list[dict], checks: list[dict], objective: str) -> None:
     held: dict[int, bool] = {}
     held_p: dict[int, float] = {}
     check_votes: list[list[bool]] = [[] for _ in checks]
-    cuts, coefs = [], []
+    cuts, coefs, floors = [], [], []
     for rep in range(REPEATS):
         order = list(groups)
         random.Random(rep).shuffle(order)
@@ -162,21 +219,27 @@ def evaluate(records: list[dict], checks: list[dict], objective: str) -> None:
             model = fit(X[tr], y[tr])
             p_tr = model.predict_proba(X[tr])[:, 1]
             cut = choose_cuts(list(p_tr), [records[i] for i in tr], objective)
+            floor = choose_floor(list(p_tr), [records[i] for i in tr], cut)
+            floors.append(floor)
             cuts.append(statistics.mean(cut.values()))
             coefs.append(model[-1].coef_[0] / model[0].scale_)
             if rep == 0:
                 p_te = model.predict_proba(X[te])[:, 1]
                 for i, p in zip(te, p_te):
-                    held[i] = bool(p >= cut.get(gkey(records[i]), 0.5))
+                    held[i] = bool(p >= cut.get(gkey(records[i]), 0.5)) and pn.bp.best(records[i], 0.5) >= floor
                     held_p[i] = float(p) - cut.get(gkey(records[i]), 0.5)
             if checks:
                 pc = model.predict_proba(Xc)[:, 1]
                 for j, p in enumerate(pc):
-                    check_votes[j].append(bool(p >= cut.get(gkey(checks[j]), 0.5)) if decided(checks[j])
+                    check_votes[j].append(bool(p >= cut.get(gkey(checks[j]), 0.5)
+                                               and pn.bp.best(checks[j], 0.5) >= floor) if decided(checks[j])
                                           else baseline_answered(checks[j]))
-    print(f"objective {objective}; cut {statistics.mean(cuts):.3f} ± {statistics.pstdev(cuts):.3f}")
+    print(f"objective {objective}; cut {statistics.mean(cuts):.3f} ± {statistics.pstdev(cuts):.3f}"
+          + (f"; floor {statistics.mean(floors):.3f} ± {statistics.pstdev(floors):.3f} "
+             f"({min(floors):.2f}–{max(floors):.2f})" if FLOOR else ""))
     from core.passage_decision import FEATURES
-    names = [FEATURES[i] for i in USE] if USE else FEATURES
+    names = ([FEATURES[i] for i in USE] if USE else list(FEATURES)) + (
+        ["type_cos", "type_margin"] if "clause-confidence" in VARIANT else [])
     mean = np.mean(coefs, axis=0)
     sd = np.std(coefs, axis=0)
     print("weights (raw units) mean ± sd over folds: " + ", ".join(
@@ -249,7 +312,7 @@ def shipped(records: list[dict], checks: list[dict]) -> None:
     def answered(r: dict) -> bool:
         if not decided(r) or not r["spans"]:
             return baseline_answered(r)
-        return pn.bp.best(r, 0.5) >= pd.threshold(feats(r))
+        return pn.bp.best(r, 0.5) >= pd.threshold(feats(r), floor=pd.FLOOR if FLOOR else float("-inf"))
 
     print("\nthe app as shipped (weights of core.passage_decision, in-sample):\n")
     print("| set | false abst. before → after | false answers before → after | hit with clause before → after "
@@ -283,6 +346,8 @@ def final(records: list[dict], objective: str) -> None:
     for g, cut in cuts.items():
         c = min(max(cut, 1e-6), 1 - 1e-6)
         print(f"group {g}: cut p={cut:.3f}, BIAS = {b - math.log(c / (1 - c)):.4f} (intercept {b:.4f})")
+    if FLOOR:
+        print(f"FLOOR = {choose_floor(list(p), records, cuts):.2f}")
 
 
 def main() -> int:
@@ -293,13 +358,18 @@ def main() -> int:
     parser.add_argument("--final", action="store_true")
     parser.add_argument("--features", help="comma-separated names of core.passage_decision.FEATURES")
     parser.add_argument("--per-group", action="store_true")
+    parser.add_argument("--floor", action="store_true")
+    parser.add_argument("--variant", default="", help="comma-separated: top-wording, near-wording, no-redacted, "
+                        "clause-confidence (VARIANT)")
     parser.add_argument("--cleaned-only", action="store_true")
     parser.add_argument("--same-language-only", action="store_true")
     args = parser.parse_args()
     from core.passage_decision import FEATURES
 
-    global PER_GROUP
+    global PER_GROUP, FLOOR
     PER_GROUP = args.per_group
+    FLOOR = args.floor
+    VARIANT.update(v for v in args.variant.split(",") if v)
     global CLEANED_ONLY
     CLEANED_ONLY = args.cleaned_only
     global SAME_ONLY
@@ -314,7 +384,8 @@ def main() -> int:
     evaluate(records, checks, args.objective)
     if args.final:
         final(records, args.objective)
-    shipped(records, checks)
+    if not VARIANT:  # the shipped weights read the shipped features
+        shipped(records, checks)
     return 0
 
 

@@ -155,12 +155,17 @@ def format_answer(answer: Answer) -> str:
                 lines.append(f"  (weak {numbers}) \u201c{text}\u201d \u2014 {first.doc_id}, page {first.page} "
                              f"(score {scores})")
     else:
+        below: list[bool] = [False] * len(answer.claims)  # passages under the answer's threshold: marked weaker
         if answer.kind == "passages":
+            from core.passage_decision import BELOW_NOTE, below_bar
             from core.passages import PASSAGES_HEADER
 
+            below = below_bar([c.passage_score for c in answer.claims], answer.trace.passage_threshold)
             lines.append(PASSAGES_HEADER + ":")
             if any(c.context for c in answer.claims):
                 lines.append("(\u00bb \u00ab mark the sentences that match; around them, the clause they are in)")
+            if any(below):
+                lines.append(f"({BELOW_NOTE})")
             lines.append("")
         if answer.conflicting_evidence:
             lines.append("CONFLICT: the cited passages disagree. No single answer is given; "
@@ -171,9 +176,12 @@ def format_answer(answer: Answer) -> str:
         n = 0
         notes: list[str] = []
         shown_with: dict[int, list[int]] = {}  # passages answer: claim index -> citation numbers of its clause
+        weaker: set[int] = set()  # first passages of clauses whose every passage is under the threshold
         if answer.kind == "passages":
             for group in same_clause_groups([c.context for c in answer.claims]):
                 shown_with[group[0]] = group
+                if all(below[i] for i in group):
+                    weaker.add(group[0])
         for index, claim in enumerate(answer.claims):
             marks = []
             for cit in claim.citations:
@@ -188,7 +196,10 @@ def format_answer(answer: Answer) -> str:
                 # the clause the passage sits in, its matching sentences between » « (small-to-big)
                 text = marked_text(claim.context) if claim.context else " ".join(claim.text.split())
                 marks = [f"[{i + 1}]" for i in shown_with[index]]
-                lines.append(f"{''.join(marks)} \u201c{text}\u201d \u2014 {cit.doc_id}, {cit.cited_page}")
+                score = (f" (score {', '.join(f'{answer.claims[i].passage_score:.2f}' for i in shown_with[index])})"
+                         if index in weaker else "")
+                lines.append(f"{'(weaker) ' if index in weaker else ''}{''.join(marks)} \u201c{text}\u201d "
+                             f"\u2014 {cit.doc_id}, {cit.cited_page}{score}")
                 continue
             lines.append(f"{'  - ' if answer.conflicting_evidence else ''}{claim.text} {''.join(marks)}")
             if claim.warning is not None:

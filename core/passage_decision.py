@@ -32,7 +32,12 @@ Because ``score`` enters the model linearly with a positive weight, the decision
 span's score against a threshold": the threshold of one question (:func:`threshold`) is where its logit
 crosses zero, given the rest of its evidence; ``trace.passage_threshold`` keeps that meaning. The score's
 weight is small beside the wording's (a span worded like the clause asked for is most of the evidence), so
-that threshold moves far with the wording: from below 0 (answered whatever the score) to above 1.
+that threshold moves far with the wording: from below 0 (answered whatever the score) to above 1 — hence
+:data:`FLOOR`, under which no question is answered whatever its wording (issue #20, tryout 2: a misread
+clause type made passages scoring 0.2–0.4 an answer).
+
+An answered result shows more passages than the one it rests on; :func:`below_bar` says which of them score
+under its threshold, so the window and the CLI mark them as weaker instead of presenting them as matches.
 """
 
 from __future__ import annotations
@@ -53,6 +58,17 @@ over the 50 cross-validation folds: score 0.94 ± 0.62, wording 9.88 ± 0.91, sy
 BIAS = -5.2888
 """The intercept (−5.3969) minus the logit of the chosen probability cut (0.473): answer when the logit ≥ 0
 (over the folds the cut was 0.471 ± 0.051)."""
+
+
+FLOOR = 0.36
+"""The lowest threshold the model may give (the best span's calibrated score, ``Span.score``). Without it
+the threshold went as low as −3.8 (issue #20, tryout 2): a span worded like the clause type asked for
+makes the logit positive whatever the score, so when the clause type was misread (an assignment question
+read as post-termination services) passages scoring 0.2–0.4 were shown as the answer. Chosen by
+``bench/passages_decision.py --floor`` (5-fold cross-validation grouped by contract, 10 partitions: in each
+fold the highest floor under which no answerable training case the model answers falls; 0.363 ± 0.009 over
+the 50 folds, 0.36 on every case). It costs the dev sets one answer held out (cuad_natural ``-nat``);
+bench/README.md "Decision floor"."""
 
 
 @dataclass(frozen=True)
@@ -99,7 +115,27 @@ def logit(values: list[float]) -> float:
     return BIAS + sum(WEIGHTS[n] * v for n, v in zip(FEATURES, values))
 
 
-def threshold(values: list[float]) -> float:
-    """The best span's score at which this question's logit is zero, the rest of its evidence fixed: the
-    question is answered when its best score reaches it (``WEIGHTS["score"] > 0``)."""
-    return values[0] - logit(values) / WEIGHTS["score"]
+def threshold(values: list[float], floor: float = FLOOR) -> float:
+    """The best span's score at which this question's logit is zero, the rest of its evidence fixed, and
+    never under ``floor`` (:data:`FLOOR`): the question is answered when its best score reaches it
+    (``WEIGHTS["score"] > 0``)."""
+    return max(floor, values[0] - logit(values) / WEIGHTS["score"])
+
+
+BELOW_NOTE = ("Passages marked \u201cweaker\u201d score under what an answer needs: read them as the closest text, "
+              "not as matches.")
+"""The line above the passages of an answered passages result when some score under its threshold (window, CLI,
+Markdown); those passages keep their place (the shown order, :attr:`core.passages.Span.order`, reads more
+evidence than the score) and are each marked "weaker"."""
+
+
+def below_bar(scores: list[float | None], threshold: float | None) -> list[bool]:
+    """Per passage of an ANSWERED passages result (``Claim.passage_score``, in shown order): whether it
+    scores under the answer's threshold (``Trace.passage_threshold``), so it is shown as weaker, not as a
+    match. The answer was decided on its best span; the next spans are shown by their order, whatever their
+    score (tryout 2: 0.95 then 0.36 / 0.20 all labelled "matching"). ``None`` score or threshold: not
+    below (a result without the scores, e.g. an answer stored before they existed)."""
+    if threshold is None:
+        return [False] * len(scores)
+    # scores are stored rounded to 4 decimals: a span exactly at the threshold stays a match
+    return [s is not None and s + 5e-5 < threshold for s in scores]

@@ -521,6 +521,10 @@ def passages_answer(
     # an abstention shows WEAK_MAX weak passages, each listed on its own (clauses not counted).
     chosen = select_spans(spans, max_total=WEAK_MAX if weak else settings.passages_max,
                           per_chunk=settings.passages_per_chunk, clauses=CLAUSES and not weak)
+    if chosen and not weak and not any(s.score >= threshold for s in chosen):
+        # the span that reached the threshold is not among those ordered first (Span.order): the answer shows the
+        # passage it rests on, in place of one it overlaps or of the last (issue #20; the others are marked weaker)
+        chosen = [top] + [s for s in chosen if not _overlaps(s, top)][:settings.passages_max - 1]
     trace.timings_ms["score"] = round((time.perf_counter() - t0) * 1000, 1)
     trace.passage_best_score = round(best, 4) if best is not None else None
     trace.passage_threshold = threshold
@@ -564,6 +568,12 @@ def passages_answer(
         return _kind(abstain(NO_PASSAGE_MESSAGE, ranked, rejected))
     return Answer(question=question, workspace=workspace.name, status="answered", kind="passages",
                   claims=claims, rejected=rejected, abstention=None, trace=trace)
+
+
+def _overlaps(a: Span, b: Span) -> bool:
+    """Whether two spans share characters of one page of one document (as :func:`select_spans` checks)."""
+    (pa, a0, a1), (pb, b0, b1) = a.page_span, b.page_span
+    return a.chunk.doc_id == b.chunk.doc_id and pa == pb and a0 < b1 and b0 < a1
 
 
 def _kind(answer: Answer) -> Answer:

@@ -22,6 +22,7 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 
 from core.followup import fallback_previous
 from core.passage_context import marked_text
+from core.passage_decision import BELOW_NOTE, below_bar
 from core.passages import PASSAGES_HEADER, WEAK_HEADER
 from core.types import Answer, Citation
 from desktop.render_collection import collection_html, collection_markdown
@@ -213,15 +214,11 @@ def entry_html(entry_index: int, entry: Entry) -> str:
     if a.kind == "passages" and a.status != "abstained":
         parts.append(f"<p style='color:#374151; font-weight:600'>{esc(_t(PASSAGES_HEADER))}</p>")
         contexts = [claim.context for claim in a.claims for _ in claim.citations]
-        for group in _passage_groups(entry.citations(), contexts):
-            n, cit, context = group[0]
-            chips = " ".join(_chip(entry_index, m, c.doc_id in entry.stale) for m, c, _ in group)
-            body = _context_html(context, HIGHLIGHT_STYLE) if context else esc(display_quote(cit.quote))
-            parts.append(
-                f"<blockquote style='margin-left:12px; font-size:11pt'>“{body}” {chips}<br>"
-                f"<span style='color:gray; font-size:9pt'>{esc(cit.doc_id)}, {esc(_t('page'))} {cit.page}"
-                f"{_marks(cit, entry)}</span></blockquote>"
-            )
+        groups = _weaker_groups(a, _passage_groups(entry.citations(), contexts))
+        if any(weak for _, weak in groups):
+            parts.append(f"<p style='color:#6b7280; font-size:9pt'>{esc(_t(BELOW_NOTE))}</p>")
+        for group, weak in groups:
+            parts.append(_block(entry_index, entry, group, _t("weaker") if weak else ""))
     elif a.status == "abstained" and a.abstention is not None:
         ab = a.abstention
         # The marker in words (NO_EVIDENCE stays in the Answer JSON, the CLI and exports).
@@ -326,6 +323,13 @@ def _passage_groups(citations: list[Citation], contexts: list) -> list[list]:
     return groups
 
 
+def _weaker_groups(answer: Answer, groups: list[list]) -> list[tuple[list, bool]]:
+    """Passage groups of an answered passages result in their shown order, each with whether every passage of
+    it scores under the answer's threshold (:func:`core.passage_decision.below_bar`: marked weaker)."""
+    below = below_bar([c.passage_score for c in answer.claims for _ in c.citations], answer.trace.passage_threshold)
+    return [(g, all(below[m - 1] for m, _, _ in g)) for g in groups]
+
+
 def _weak_html(entry_index: int, entry: Entry) -> str:
     """The weak passages of a passages abstention (issue #20): what came closest, marked as not an
     answer, each clickable to its page (grey chips; ``Entry.citations`` gives their places)."""
@@ -333,19 +337,23 @@ def _weak_html(entry_index: int, entry: Entry) -> str:
     ab = entry.answer.abstention
     out = [f"<p style='color:#374151; font-weight:600; margin-top:8px'>{esc(_t(WEAK_HEADER))}</p>",
            f"<p style='color:#6b7280; font-size:9pt'>{esc(_t(WEAK_NOTE))}</p>"]
-    cits = entry.citations()
-    for group in _passage_groups(cits, [w.context for w in ab.candidates]):
-        n, cit, context = group[0]
-        chips = " ".join(_chip(entry_index, m, c.doc_id in entry.stale, weak=True) for m, c, _ in group)
-        body = _context_html(context, WEAK_HIGHLIGHT_STYLE) if context else esc(display_quote(cit.quote))
-        badge = _t("weak")
-        out.append(
-            f"<blockquote style='margin-left:12px; font-size:10pt; color:#4b5563'>"
-            f"<span style='color:#6b7280; font-weight:700'>[{esc(badge)}]</span> “{body}” {chips}<br>"
-            f"<span style='color:gray; font-size:9pt'>{esc(cit.doc_id)}, {esc(_t('page'))} {cit.page}"
-            f"{_marks(cit, entry)}</span></blockquote>"
-        )
+    for group in _passage_groups(entry.citations(), [w.context for w in ab.candidates]):
+        out.append(_block(entry_index, entry, group, _t("weak")))
     return "".join(out)
+
+
+def _block(entry_index: int, entry: Entry, group: list, badge: str) -> str:
+    """One shown clause (HTML) with the chips of its passages; ``badge`` (``[weak]``, ``[weaker]``): grey,
+    not presented as a match; ``""``: a matching passage (yellow)."""
+    esc = html.escape
+    n, cit, context = group[0]
+    chips = " ".join(_chip(entry_index, m, c.doc_id in entry.stale, weak=bool(badge)) for m, c, _ in group)
+    body = _context_html(context, WEAK_HIGHLIGHT_STYLE if badge else HIGHLIGHT_STYLE) if context else esc(
+        display_quote(cit.quote))
+    head = f"<span style='color:#6b7280; font-weight:700'>[{esc(badge)}]</span> " if badge else ""
+    return (f"<blockquote style='margin-left:12px; font-size:{'10pt; color:#4b5563' if badge else '11pt'}'>"
+            f"{head}“{body}” {chips}<br><span style='color:gray; font-size:9pt'>{esc(cit.doc_id)}, "
+            f"{esc(_t('page'))} {cit.page}{_marks(cit, entry)}</span></blockquote>")
 
 
 def _marks(cit: Citation, entry: Entry) -> str:
@@ -418,11 +426,14 @@ def entry_markdown(entry: Entry) -> str:
     if a.kind == "passages" and a.status != "abstained":
         lines += [f"*{_t(PASSAGES_HEADER)}*", ""]
         contexts = [claim.context for claim in a.claims for _ in claim.citations]
-        for group in _passage_groups(entry.citations(), contexts):
+        groups = _weaker_groups(a, _passage_groups(entry.citations(), contexts))
+        if any(weak for _, weak in groups):
+            lines += [f"*{_t(BELOW_NOTE)}*", ""]
+        for group, weak in groups:
             n, cit, context = group[0]
             text = marked_text(context, "**", "**") if context else display_quote(cit.quote)
             refs = "".join(f"[{m}]" for m, _, _ in group)
-            lines += [f"> “{text}” {refs}", ">", f"> — {cit.doc_id}, {citation_place(cit)} · {citation_check(cit)}  ",
+            lines += [f"> {'[' + _t('weaker') + '] ' if weak else ''}“{text}” {refs}", ">", f"> — {cit.doc_id}, {citation_place(cit)} · {citation_check(cit)}  ",
                       f"> `{cit.path}`", ""]
     elif a.status == "abstained" and a.abstention is not None:
         ab = a.abstention
@@ -544,6 +555,8 @@ _LUPDATE = (
     QT_TRANSLATE_NOOP("Render", "Closest passages (not an answer)"),  # core.passages.WEAK_HEADER
     QT_TRANSLATE_NOOP("Render", "No passage scored high enough to answer. These came closest; the matching sentences are marked inside their clause. Read them before concluding that the documents are silent."),  # noqa: E501
     QT_TRANSLATE_NOOP("Render", "weak"),
+    QT_TRANSLATE_NOOP("Render", "weaker"),
+    QT_TRANSLATE_NOOP("Render", "Passages marked “weaker” score under what an answer needs: read them as the closest text, not as matches."),  # noqa: E501
     QT_TRANSLATE_NOOP("Render", "the sentences of the documents that match the question, without a model"),
     QT_TRANSLATE_NOOP("Render", "the document changed since this answer"),
     QT_TRANSLATE_NOOP("Render", "Searched for"),

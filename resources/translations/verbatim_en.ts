@@ -3,7 +3,7 @@
 <context>
     <name>ConversationView</name>
     <message numerus="yes">
-        <location filename="../../desktop/conversation.py" line="233" />
+        <location filename="../../desktop/conversation.py" line="236" />
         <source>Asking about %n documents: {names}</source>
         <translation><numerusform>Asking about %n document: {names}</numerusform><numerusform>Asking about %n documents: {names}</numerusform></translation>
     </message>

@@ -15,7 +15,7 @@
     <message>
         <location filename="../../desktop/answer_flow.py" line="221" />
         <location filename="../../desktop/answer_flow.py" line="238" />
-        <location filename="../../desktop/answer_flow.py" line="418" />
+        <location filename="../../desktop/answer_flow.py" line="427" />
         <source>{n} sentences verified as the model writes…</source>
         <translation>{n} frases verificadas mientras el modelo escribe…</translation>
     </message>
@@ -157,109 +157,109 @@
 <context>
     <name>ConversationView</name>
     <message>
-        <location filename="../../desktop/conversation.py" line="187" />
+        <location filename="../../desktop/conversation.py" line="190" />
         <source>Conversation</source>
         <translation>Conversación</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="188" />
-        <location filename="../../desktop/conversation.py" line="259" />
+        <location filename="../../desktop/conversation.py" line="191" />
+        <location filename="../../desktop/conversation.py" line="262" />
         <source>New conversation</source>
         <translation>Nueva conversación</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="190" />
+        <location filename="../../desktop/conversation.py" line="193" />
         <source>Start a new conversation: the next question is not read as a follow-up of the earlier ones (Ctrl+Shift+N)</source>
         <translation>Empezar una conversación nueva: la siguiente pregunta no se lee como continuación de las anteriores (Ctrl+Mayús+N)</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="192" />
+        <location filename="../../desktop/conversation.py" line="195" />
         <source>Copy answer</source>
         <translation>Copiar respuesta</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="193" />
+        <location filename="../../desktop/conversation.py" line="196" />
         <source>Copy the last answer with its citations</source>
         <translation>Copiar la última respuesta con sus citas</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="194" />
+        <location filename="../../desktop/conversation.py" line="197" />
         <source>Export</source>
         <translation>Exportar</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="195" />
+        <location filename="../../desktop/conversation.py" line="198" />
         <source>Export the conversation as Markdown or PDF</source>
         <translation>Exportar la conversación como Markdown o PDF</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="196" />
+        <location filename="../../desktop/conversation.py" line="199" />
         <source>Export Markdown…</source>
         <translation>Exportar Markdown…</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="197" />
+        <location filename="../../desktop/conversation.py" line="200" />
         <source>Export PDF…</source>
         <translation>Exportar PDF…</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="200" />
+        <location filename="../../desktop/conversation.py" line="203" />
         <source>Answering state</source>
         <translation>Estado de la respuesta</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="202" />
+        <location filename="../../desktop/conversation.py" line="205" />
         <source>Ask a question about this workspace's documents (Ctrl+L). Enter asks, Ctrl+Enter adds a line.</source>
         <translation>Pregunte sobre los documentos de este espacio de trabajo (Ctrl+L). Intro pregunta, Ctrl+Intro añade una línea.</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="204" />
+        <location filename="../../desktop/conversation.py" line="207" />
         <source>Question</source>
         <translation>Pregunta</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="205" />
-        <location filename="../../desktop/conversation.py" line="206" />
+        <location filename="../../desktop/conversation.py" line="208" />
+        <location filename="../../desktop/conversation.py" line="209" />
         <source>Ask</source>
         <translation>Preguntar</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="207" />
+        <location filename="../../desktop/conversation.py" line="210" />
         <source>Stop</source>
         <translation>Detener</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="208" />
+        <location filename="../../desktop/conversation.py" line="211" />
         <source>Stop answering</source>
         <translation>Detener la respuesta</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="209" />
+        <location filename="../../desktop/conversation.py" line="212" />
         <source>Search all documents</source>
         <translation>Buscar en todos los documentos</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="210" />
+        <location filename="../../desktop/conversation.py" line="213" />
         <source>Clear the selection: the next question searches the whole workspace</source>
         <translation>Borrar la selección: la próxima pregunta busca en todo el espacio de trabajo</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="211" />
+        <location filename="../../desktop/conversation.py" line="214" />
         <source>Documents the next question searches</source>
         <translation>Documentos en los que busca la próxima pregunta</translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="231" />
+        <location filename="../../desktop/conversation.py" line="234" />
         <source>Asking about: {names}</source>
         <translation>Preguntando sobre: {names}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/conversation.py" line="233" />
+        <location filename="../../desktop/conversation.py" line="236" />
         <source>Asking about %n documents: {names}</source>
         <translation><numerusform>Preguntando sobre %n documento: {names}</numerusform><numerusform>Preguntando sobre %n documentos: {names}</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop/conversation.py" line="284" />
+        <location filename="../../desktop/conversation.py" line="287" />
         <source>Answers appear here. Every sentence carries numbered citations; click one to see the quoted passage on its page.</source>
         <translation>Las respuestas aparecen aquí. Cada frase lleva citas numeradas; pulse una para ver el pasaje citado en su página.</translation>
     </message>
@@ -598,17 +598,17 @@
         <translation>Tabla de revisión…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="461" />
+        <location filename="../../desktop/main_window.py" line="462" />
         <source>Answer copied with its citations.</source>
         <translation>Respuesta copiada con sus citas.</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="475" />
+        <location filename="../../desktop/main_window.py" line="476" />
         <source>Exported to {path}</source>
         <translation>Exportado a {path}</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="480" />
+        <location filename="../../desktop/main_window.py" line="481" />
         <source>Export conversation</source>
         <translation>Exportar la conversación</translation>
     </message>
@@ -718,283 +718,293 @@
 <context>
     <name>Render</name>
     <message>
-        <location filename="../../desktop/render.py" line="548" />
+        <location filename="../../desktop/render.py" line="561" />
         <source>the document changed since this answer</source>
         <translation>el documento cambió después de esta respuesta</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="549" />
+        <location filename="../../desktop/render.py" line="562" />
         <source>Searched for</source>
         <translation>Se buscó</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="550" />
+        <location filename="../../desktop/render.py" line="563" />
         <source>Documents consulted</source>
         <translation>Documentos consultados</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="551" />
+        <location filename="../../desktop/render.py" line="564" />
         <source>pages</source>
         <translation>páginas</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="552" />
+        <location filename="../../desktop/render.py" line="565" />
         <source>No document matched the question.</source>
         <translation>Ningún documento coincidió con la pregunta.</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="553" />
+        <location filename="../../desktop/render.py" line="566" />
         <source>some sentences were removed because no quote could be verified.</source>
         <translation>se quitaron algunas frases porque no se pudo verificar ninguna cita.</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="554" />
+        <location filename="../../desktop/render.py" line="567" />
         <source>Sources</source>
         <translation>Fuentes</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="555" />
+        <location filename="../../desktop/render.py" line="568" />
         <source>OCR — check the page</source>
         <translation>OCR — compruebe la página</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="556" />
+        <location filename="../../desktop/render.py" line="569" />
         <source>changed since this answer</source>
         <translation>cambió después de esta respuesta</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="557" />
+        <location filename="../../desktop/render.py" line="570" />
         <source>page</source>
         <translation>página</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="573" />
+        <location filename="../../desktop/render.py" line="586" />
         <source>Read together with the previous question: “{previous}”</source>
         <translation>Leída junto con la pregunta anterior: «{previous}»</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="574" />
+        <location filename="../../desktop/render.py" line="587" />
         <source>Read as: {rewrite}</source>
         <translation>Leída como: {rewrite}</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="575" />
+        <location filename="../../desktop/render.py" line="588" />
         <source>{question} (with the previous question: {previous})</source>
         <translation>{question} (junto con la pregunta anterior: {previous})</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="576" />
+        <location filename="../../desktop/render.py" line="589" />
         <source>search as I wrote it</source>
         <translation>buscar tal como la escribí</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="581" />
+        <location filename="../../desktop/render.py" line="594" />
         <source>No evidence in the documents</source>
         <translation>Sin pruebas en los documentos</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="567" />
+        <location filename="../../desktop/render.py" line="580" />
         <source>hide</source>
         <translation>ocultar</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="540" />
+        <location filename="../../desktop/render.py" line="551" />
         <source>Passages that match your question — not an answer written by a model</source>
         <extracomment>Names of the languages core detects (``core.translate``), as they read inside a sentence.</extracomment>
         <translation>Pasajes que coinciden con su pregunta — no es una respuesta escrita por un modelo</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="541" />
+        <location filename="../../desktop/render.py" line="552" />
         <source>Verifying each sentence as the model writes…</source>
         <translation>Verificando cada frase mientras el modelo escribe…</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="542" />
+        <location filename="../../desktop/render.py" line="553" />
         <source>{n} verified so far</source>
         <translation>{n} verificadas hasta ahora</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="543" />
+        <location filename="../../desktop/render.py" line="554" />
         <source>Show matching passages</source>
         <translation>Mostrar los pasajes que coinciden</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="544" />
+        <location filename="../../desktop/render.py" line="555" />
         <source>Closest passages (not an answer)</source>
         <translation>Pasajes más cercanos (no son una respuesta)</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="545" />
+        <location filename="../../desktop/render.py" line="556" />
         <source>No passage scored high enough to answer. These came closest; the matching sentences are marked inside their clause. Read them before concluding that the documents are silent.</source>
         <translation>Ningún pasaje obtuvo la puntuación necesaria para responder. Estos son los más cercanos; las frases que coinciden están marcadas dentro de su cláusula. Léalos antes de concluir que los documentos no dicen nada.</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="546" />
+        <location filename="../../desktop/render.py" line="557" />
         <source>weak</source>
         <translation>débil</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="547" />
+        <location filename="../../desktop/render.py" line="558" />
+        <source>weaker</source>
+        <translation>más débil</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/render.py" line="559" />
+        <source>Passages marked “weaker” score under what an answer needs: read them as the closest text, not as matches.</source>
+        <translation>Los pasajes marcados como «más débil» no llegan a la puntuación que necesita una respuesta: léalos como el texto más cercano, no como coincidencias.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/render.py" line="560" />
         <source>the sentences of the documents that match the question, without a model</source>
         <translation>las frases de los documentos que coinciden con la pregunta, sin modelo</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="558" />
+        <location filename="../../desktop/render.py" line="571" />
         <source>(printed {label})</source>
         <translation>(impresa {label})</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="559" />
+        <location filename="../../desktop/render.py" line="572" />
         <source>verified: {kind} match</source>
         <translation>verificada: coincidencia {kind}</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="560" />
+        <location filename="../../desktop/render.py" line="573" />
         <source>verified: {kind} match, {score}/100</source>
         <translation>verificada: coincidencia {kind}, {score}/100</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="561" />
+        <location filename="../../desktop/render.py" line="574" />
         <source>exact</source>
         <translation>exacta</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="562" />
+        <location filename="../../desktop/render.py" line="575" />
         <source>normalized</source>
         <translation>normalizada</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="563" />
+        <location filename="../../desktop/render.py" line="576" />
         <source>fuzzy</source>
         <translation>aproximada</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="564" />
+        <location filename="../../desktop/render.py" line="577" />
         <source>Workspace</source>
         <translation>Espacio de trabajo</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="565" />
+        <location filename="../../desktop/render.py" line="578" />
         <source>Exported</source>
         <translation>Exportado</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="566" />
+        <location filename="../../desktop/render.py" line="579" />
         <source>Asked</source>
         <translation>Preguntado</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="568" />
+        <location filename="../../desktop/render.py" line="581" />
         <source>show why</source>
         <translation>ver por qué</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="569" />
+        <location filename="../../desktop/render.py" line="582" />
         <source>Not verified</source>
         <translation>Sin verificar</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="570" />
+        <location filename="../../desktop/render.py" line="583" />
         <source>(the whole answer)</source>
         <translation>(toda la respuesta)</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="571" />
+        <location filename="../../desktop/render.py" line="584" />
         <source>citation dropped, sentence kept</source>
         <translation>cita descartada, frase conservada</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="572" />
+        <location filename="../../desktop/render.py" line="585" />
         <source>sentence removed</source>
         <translation>frase quitada</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="577" />
+        <location filename="../../desktop/render.py" line="590" />
         <source>search all documents</source>
         <translation>buscar en todos los documentos</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="578" />
+        <location filename="../../desktop/render.py" line="591" />
         <source>Your question could mean any of {n} documents; searched in all of them: {names}</source>
         <translation>Su pregunta puede referirse a cualquiera de {n} documentos; se buscó en todos: {names}</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="579" />
+        <location filename="../../desktop/render.py" line="592" />
         <source>Searched in the documents you chose: {names}</source>
         <translation>Se buscó en los documentos que eligió: {names}</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="580" />
+        <location filename="../../desktop/render.py" line="593" />
         <source>Searching in: {names} (the document your question names)</source>
         <translation>Buscando en: {names} (el documento que nombra su pregunta)</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="582" />
+        <location filename="../../desktop/render.py" line="595" />
         <source>Your question is in {question} and the documents are in {documents}: the search by meaning cannot relate the two languages, so only keywords translated by the legal vocabulary were searched. Ask in the documents' language, or set up Ollama to translate the question.</source>
         <translation>La pregunta está en {question} y los documentos en {documents}: la búsqueda por significado no relaciona los dos idiomas, así que solo se buscaron las palabras clave traducidas por el vocabulario jurídico. Pregunte en el idioma de los documentos o configure Ollama para traducir la pregunta.</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="583" />
+        <location filename="../../desktop/render.py" line="596" />
         <source>English</source>
         <translation>inglés</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="584" />
+        <location filename="../../desktop/render.py" line="597" />
         <source>Spanish</source>
         <translation>español</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="585" />
+        <location filename="../../desktop/render.py" line="598" />
         <source>CONFLICT</source>
         <translation>CONFLICTO</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="586" />
+        <location filename="../../desktop/render.py" line="599" />
         <source>The cited passages disagree</source>
         <translation>Los pasajes citados no coinciden</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="587" />
+        <location filename="../../desktop/render.py" line="600" />
         <source>What each passage says</source>
         <translation>Lo que dice cada pasaje</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="588" />
+        <location filename="../../desktop/render.py" line="601" />
         <source>Verbatim gives no single answer: the passages below say different things about this question. Each sentence reports one passage; read them and decide.</source>
         <translation>Verbatim no da una única respuesta: los pasajes siguientes dicen cosas distintas sobre esta pregunta. Cada frase recoge un pasaje; léalos y decida.</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="589" />
+        <location filename="../../desktop/render.py" line="602" />
         <source>The model reported that the documents disagree, but fewer than two verified passages show it; the verified sentences are shown as they are.</source>
         <translation>El modelo indicó que los documentos no coinciden, pero menos de dos pasajes verificados lo muestran; las frases verificadas se muestran tal cual.</translation>
     </message>
     <message>
-        <location filename="../../desktop/render_collection.py" line="79" />
+        <location filename="../../desktop/render_collection.py" line="83" />
         <source>Each of the {n} documents was searched on its own; passages that match: {m}.</source>
         <translation>Se buscó en cada uno de los {n} documentos por separado; pasajes que coinciden: {m}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/render_collection.py" line="80" />
+        <location filename="../../desktop/render_collection.py" line="84" />
         <source>A matching passage must name {words} and say what the question asks.</source>
         <translation>Un pasaje que coincide debe nombrar {words} y decir lo que pregunta la pregunta.</translation>
     </message>
     <message>
-        <location filename="../../desktop/render_collection.py" line="81" />
+        <location filename="../../desktop/render_collection.py" line="85" />
         <source>Documents that match</source>
         <translation>Documentos que coinciden</translation>
     </message>
     <message>
-        <location filename="../../desktop/render_collection.py" line="82" />
+        <location filename="../../desktop/render_collection.py" line="86" />
         <source>Searched, no matching passage</source>
         <translation>Buscados, sin pasaje que coincida</translation>
     </message>
     <message>
-        <location filename="../../desktop/render_collection.py" line="83" />
+        <location filename="../../desktop/render_collection.py" line="87" />
         <source>closest, not an answer</source>
         <translation>el más cercano, no es una respuesta</translation>
     </message>
     <message>
-        <location filename="../../desktop/render_collection.py" line="84" />
+        <location filename="../../desktop/render_collection.py" line="88" />
         <source>{n} more documents were not searched (at most {max} per question); the review grid searches them all.</source>
         <translation>No se buscó en {n} documentos más (como máximo {max} por pregunta); la tabla de revisión los recorre todos.</translation>
     </message>

@@ -221,3 +221,37 @@ def test_cognates_count_across_languages_only() -> None:
     assert terms.coverage(_tokens(spanish), "es") > 0.5
     assert QuestionTerms("Which tribunal has jurisdiction?", None, lexicon=False, cognates=False).coverage(
         _tokens(spanish), "es") < terms.coverage(_tokens(spanish), "es")
+
+
+# --- an answer's passages under its threshold (issue #20, tryout 2) -------------------------------------
+
+DEPOSIT = "How large is the security deposit under the shop lease?"
+
+
+def test_an_answer_marks_its_passages_under_the_threshold_and_rests_on_one_above_it(b46) -> None:
+    """Answered (its best span reaches the threshold): each shown passage under the threshold is printed in its
+    place marked "(weaker)" with its score, under a line saying what that means — not as a match. With one
+    passage shown (``passages_max=1``) the span ordered first scores under the threshold: the answer shows the
+    span it rests on (the best score) instead, never an answer whose every passage is under its bar."""
+    from core.passage_decision import BELOW_NOTE, below_bar
+
+    answer = _ask(b46, DEPOSIT)
+    assert answer.status == "answered"
+    t = answer.trace.passage_threshold
+    below = below_bar([c.passage_score for c in answer.claims], t)
+    assert any(below) and not all(below)
+    assert below[0]  # the span ordered first is under the bar
+    out = format_answer(answer)
+    assert BELOW_NOTE in out
+    lines = out.splitlines()
+    for i, weaker in enumerate(below):
+        [line] = [x for x in lines if f"[{i + 1}]" in x and "\u201c" in x]
+        if not weaker:
+            assert not line.startswith("(weaker)")
+        elif line.startswith(f"(weaker) [{i + 1}]"):
+            assert f"{answer.claims[i].passage_score:.2f}" in line
+    assert lines[[n for n, x in enumerate(lines) if "[1]" in x and "\u201c" in x][0]].startswith("(weaker) [1]")
+    one = _ask(b46, DEPOSIT, passages_max=1)
+    assert one.status == "answered"
+    [claim] = one.claims
+    assert claim.passage_score == one.trace.passage_best_score >= t
