@@ -36,7 +36,7 @@ from pydantic import BaseModel, Field
 from core.errors import Cancelled
 from core.grid_cells import ShownPassage, cell_passages
 from core.grid_decision import clause_form
-from core.grid_decision import FORM_THRESHOLD, form_margin, present_log_odds, present_probability
+from core.grid_decision import FORM_THRESHOLD, present_log_odds, present_probability
 from core.grid_decision import evidence as cell_evidence
 from core.paths import resource_path
 from core.settings import Settings
@@ -464,9 +464,9 @@ def _form_margin(answer: Answer, workspace, settings: Settings) -> float | None:
     names a clause type (``trace.clause_types``); ``None`` otherwise (the older rules decide)."""
     if answer.kind != "passages" or not answer.trace.clause_types or not answer.trace.context:
         return None
-    from core.grid_places import place_candidates
+    from core.grid_places import clause_form_margin
 
-    return form_margin(place_candidates(answer, workspace, settings, headings=False))
+    return clause_form_margin(answer, workspace)
 
 
 def _scoring_question(question: str, answer: Answer) -> str:

@@ -1,4 +1,13 @@
-"""Evidence for a review-grid cell's "weak" / "not found" decision, relative to its own document.
+"""Evidence for a review-grid cell's "answered" / "weak" / "not found" decision.
+
+**Clause-type columns (since 2026-12-02, grid3):** every passages cell whose question names a clause
+type, answered by the passages answer or not, is decided by :func:`present_log_odds` of
+:func:`form_margin` (does some span of the retrieved chunks read like the asked type's contract wording
+more than like any other type's, :mod:`core.grid_places`) and ``near``: under :data:`FORM_THRESHOLD`
+it is "not found" even when the passages answer answered (9 of the 32 absent CUAD dev clauses were
+answered by its threshold). The rest of this docstring describes the earlier evidence, still kept
+with each cell; the model below decides only an abstained cell whose clause evidence is missing
+(no retrieved span), and a free question keeps the closeness ratio (``grid_weak_ratio``).
 
 A cell whose passages answer abstained (:mod:`core.passages`) is either *weak* (its closest
 passages shown, marked as not an answer) or *not found*. The best span's score over the answer's

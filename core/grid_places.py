@@ -112,21 +112,6 @@ def _type_scores(sims: np.ndarray, owners: list[str], own: set[str]) -> dict[str
             "form_z": (mine - float(np.mean(other))) / sd}
 
 
-def _pair_vector(sp, vectors: dict[str, np.ndarray], units: dict[str, list[tuple[int, int]]]) -> np.ndarray:
-    """The vector of a span made of two adjacent sentences (:func:`core.passages.score_spans`): the sum of
-    its sentences' vectors (normalised by the caller); ``units``: each chunk's sentences, the same segmenter's
-    (:func:`core.sentences.sentence_spans`), filled here once per chunk."""
-    from core.sentences import sentence_spans
-
-    if sp.chunk.chunk_id not in units:
-        units[sp.chunk.chunk_id] = sentence_spans(sp.chunk.text, sp.chunk.lang)
-    parts = [sp.chunk.text[a:b] for a, b in units[sp.chunk.chunk_id] if a >= sp.start and b <= sp.end]
-    vecs = [vectors[t] for t in parts if t in vectors]
-    if not vecs:  # cannot happen for score_spans' spans (every sentence is embedded); 0 evidence
-        return np.zeros(next(iter(vectors.values())).shape, dtype=np.float32)
-    return np.sum(vecs, axis=0)
-
-
 @dataclass
 class Candidate:
     """One candidate span of a cell: what it would show and its evidence (see the module doc)."""
@@ -174,9 +159,10 @@ def place_candidates(answer, workspace, settings, *, headings: bool = True) -> l
     owners, wmat = _wording_matrix() if types else ([], None)
     own = set(types)
     heads: dict[str, tuple[float, float]] = {}
-    units: dict[str, list[tuple[int, int]]] = {}
-    if wmat is not None and headings:  # headings: one batch
-        missing = list({h for sp in spans if (h := heading_of(sp.chunk.text, sp.start))} - set(vectors))
+    if wmat is not None:  # pairs of sentences (their own vectors, not score_spans' sum) and headings: one batch
+        missing = list({sp.chunk.text[sp.start:sp.end] for sp in spans} - set(vectors))
+        if headings:
+            missing += list({h for sp in spans if (h := heading_of(sp.chunk.text, sp.start))} - set(vectors))
         if missing:
             embed(missing)
     out = []
@@ -186,9 +172,7 @@ def place_candidates(answer, workspace, settings, *, headings: bool = True) -> l
              "order": sp.order if sp.order is not None else sp.score, "rank": float(sp.rank),
              "form": 0.0, "form_margin": 0.0, "form_margin2": 0.0, "form_z": 0.0, "head": 0.0, "head_margin": 0.0}
         if wmat is not None:
-            v = vectors.get(text)
-            if v is None:  # a pair of sentences: the sum of its sentences' vectors, as score_spans scores it
-                v = _pair_vector(sp, vectors, units)
+            v = vectors[text]
             f.update(_type_scores(wmat @ (v / max(float(np.linalg.norm(v)), 1e-9)), owners, own))
             head = heading_of(sp.chunk.text, sp.start) if headings else ""
             if head:
@@ -207,3 +191,43 @@ def place_candidates(answer, workspace, settings, *, headings: bool = True) -> l
                              score=round(sp.score, 4), source="place", context=ctx)
         out.append(Candidate(shown=shown, rank=sp.rank, features={k: round(float(x), 4) for k, x in f.items()}))
     return out
+
+
+def clause_form_margin(answer, workspace) -> float | None:
+    """The cell's clause evidence, :func:`core.grid_decision.form_margin` of :func:`place_candidates`,
+    computed without scoring the spans against the question (what the grid's decision alone needs):
+    the best ``form_margin`` over every sentence and adjacent pair of sentences (the spans
+    :func:`core.passages.score_spans` forms: same segmenter, pairs within one chunk of at most
+    :data:`core.sentences.MAX_PAIR_CHARS`) of the answer's retrieved chunks. ``None`` without a clause
+    type or a retrieved sentence. Vectors come from the passages answer's sentence cache.
+    """
+    from core.passage_vectors import _embed_default
+    from core.passages import SCORING_THREADS
+    from core.sentences import MAX_PAIR_CHARS, sentence_spans
+
+    types = set(answer.trace.clause_types)
+    if not types or not answer.trace.context:
+        return None
+    chunks = workspace.get_chunks(answer.trace.context)
+    texts: list[str] = []
+    for cid in answer.trace.context:
+        chunk = chunks.get(cid)
+        if chunk is None:
+            continue
+        units = sentence_spans(chunk.text, chunk.lang)
+        texts += [chunk.text[s:e] for s, e in units]
+        texts += [chunk.text[s:e2] for (s, _), (_, e2) in zip(units, units[1:]) if e2 - s <= MAX_PAIR_CHARS]
+    texts = list(dict.fromkeys(texts))
+    if not texts:
+        return None
+    owners, wmat = _wording_matrix()
+    _q, vecs = _embed_default(texts[0], texts, SCORING_THREADS)
+    vecs = vecs / np.maximum(np.linalg.norm(vecs, axis=1, keepdims=True), 1e-9)
+    sims = vecs @ wmat.T  # (texts, wording phrases); a type's phrases are contiguous (_wording_matrix)
+    starts = [i for i, o in enumerate(owners) if i == 0 or owners[i - 1] != o]
+    per_type = np.maximum.reduceat(sims, starts, axis=1)  # (texts, types): best phrase of each type
+    mine = np.array([owners[i] in types for i in starts])
+    if not mine.any() or mine.all():
+        return None
+    margin = per_type[:, mine].max(axis=1) - per_type[:, ~mine].max(axis=1)
+    return float(margin.max())

@@ -9,7 +9,7 @@ import pytest
 from core.grid import GridColumn, cell_from_answer, run_grid, templates
 from core.grid_export import status_text
 from core.grid_decision import FORM_THRESHOLD, form_margin, present_log_odds
-from core.grid_places import heading_of, place_candidates
+from core.grid_places import clause_form_margin, heading_of, place_candidates
 from core.passages import PassagesBackend
 from core.pipeline import answer_question, index_folders, run
 from core.settings import Settings
@@ -92,8 +92,9 @@ def test_the_governing_law_clause_reads_like_its_type_and_the_regulation_clause_
     print(law.features, reg.features)
     assert law.features["form_margin"] > reg.features["form_margin"] + 0.05 and law.features["form_margin"] > 0.1
     assert law.features["head"] > reg.features["head"]  # "Governing Law" names the type; "Government Regulation" less
-    # ... and the cell's evidence is the best span's margin
+    # ... and the cell's evidence is the best span's margin, the grid's fast path giving the same value
     assert form_margin(cands) == pytest.approx(max(c.features["form_margin"] for c in cands))
+    assert clause_form_margin(answer, ws) == pytest.approx(form_margin(cands), abs=1e-4)
     for c in cands:  # every candidate is source text of its chunk, in its clause
         chunk = ws.get_chunks([c.shown.chunk_id])[c.shown.chunk_id]
         assert chunk.text[c.shown.start:c.shown.end] == c.shown.text and c.shown.text in c.shown.context.text
