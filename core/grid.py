@@ -99,6 +99,9 @@ class GridCell(BaseModel):
         default_factory=list, description="Clause type ids (resources/clauses/clause_types.toml) whose contract "
         "wording was searched beside the question (what a 'not found' cell looked for).")
     searched_passages: int = Field(0, description="Retrieved passages (chunks) of the document that were scored.")
+    searched_labels: dict[str, list[str]] = Field(
+        default_factory=dict, description="The searched clause types' names by language ('en', 'es'), for display "
+        "(read from the vocabulary when the cell is computed, so a window shows them without reading files).")
     reviewed: bool = False
     correction: str = ""
     note: str = ""
@@ -128,6 +131,21 @@ def _candidates(answer: Answer) -> list[Citation]:
     viewer's citations: display only, never counted as citations of an answer."""
     abst = answer.abstention
     return [w.viewer_citation() for w in (abst.candidates if abst is not None else [])]
+
+
+def _labels(clause_ids: list[str]) -> dict[str, list[str]]:
+    """``{"en": [...], "es": [...]}``: the names of the clause types ``clause_ids`` (an unknown id as is);
+    ``{}`` without one or when the vocabulary cannot be read."""
+    from core.clauses import vocabulary
+    from core.errors import CoreError
+
+    if not clause_ids:
+        return {}
+    try:
+        by_id = {c.id: c for c in vocabulary().clauses}
+    except CoreError:
+        return {}
+    return {lang: [by_id[t].label(lang) if t in by_id else t for t in clause_ids] for lang in ("en", "es")}
 
 
 def closeness(answer: Answer) -> float | None:
@@ -168,7 +186,8 @@ def cell_from_answer(doc_id: str, column: GridColumn, answer: Answer, doc_hash: 
     cell = GridCell(doc_id=doc_id, column_id=column.id, question=column.question, status="not_found",
                     doc_hash=doc_hash, answer=answer, computed_at=time.time(), passages=shown,
                     version=CELL_VERSION, searched_clauses=list(answer.trace.clause_types),
-                    searched_passages=len(answer.trace.context))
+                    searched_passages=len(answer.trace.context),
+                    searched_labels=_labels(answer.trace.clause_types))
     near = closeness(answer)
     prob = None
     decided = place_scores is not None and clause_form_margin is not None

@@ -29,14 +29,7 @@ def status_text(cell: GridCell) -> str:
     text = STATUS_TEXT[cell.status]
     if cell.status != "not_found" or not (cell.searched_clauses or cell.searched_passages):
         return text
-    from core.clauses import vocabulary
-    from core.errors import CoreError
-
-    try:
-        by_id = {c.id: c for c in vocabulary().clauses}
-        labels = [by_id[t].label("en") if t in by_id else t for t in cell.searched_clauses]
-    except CoreError:  # the vocabulary file unreadable: the ids still say what was searched
-        labels = list(cell.searched_clauses)
+    labels = cell.searched_labels.get("en") or list(cell.searched_clauses)
     what = (f"the wording of {', '.join(labels)} clauses and the question" if labels else "the question")
     return f"{text} (searched: {what}; {cell.searched_passages} passages)"
 

@@ -33,123 +33,123 @@
 <context>
     <name>CitationPanel</name>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="242" />
-        <location filename="../../desktop/citation_panel.py" line="343" />
+        <location filename="../../desktop/citation_panel.py" line="266" />
+        <location filename="../../desktop/citation_panel.py" line="368" />
         <source>Citation</source>
         <translation>Cita</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="259" />
+        <location filename="../../desktop/citation_panel.py" line="283" />
         <source>Click a citation number to see its page.</source>
         <translation>Pulse un número de cita para ver su página.</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="245" />
+        <location filename="../../desktop/citation_panel.py" line="269" />
         <source>OCR — check the page: this text was recognised from an image.</source>
         <translation>OCR — compruebe la página: este texto se reconoció a partir de una imagen.</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="242" />
-        <location filename="../../desktop/citation_panel.py" line="343" />
+        <location filename="../../desktop/citation_panel.py" line="266" />
+        <location filename="../../desktop/citation_panel.py" line="368" />
         <source>Closest passage — not an answer</source>
-        <extracomment>The quote box of a verified citation (yellow) and of a weak passage (grey, as its chips in the answer).</extracomment>
+        <extracomment>The quote box of a verified citation (yellow) and of a weak passage (grey, as its chips in the answer). Most characters of a location shown in the panel's header (its heading part is cut to fit).</extracomment>
         <translation>Pasaje más cercano — no es una respuesta</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="243" />
+        <location filename="../../desktop/citation_panel.py" line="267" />
         <source>Weak passage, not a citation: no passage scored high enough to answer the question. This is the closest one; read its clause before concluding.</source>
         <translation>Pasaje débil, no es una cita: ningún pasaje puntuó lo bastante para responder a la pregunta. Este es el más cercano; lea su cláusula antes de concluir.</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="246" />
+        <location filename="../../desktop/citation_panel.py" line="270" />
         <source>Previous citation (Alt+Left)</source>
         <translation>Cita anterior (Alt+Izquierda)</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="247" />
+        <location filename="../../desktop/citation_panel.py" line="271" />
         <source>Next citation (Alt+Right)</source>
         <translation>Cita siguiente (Alt+Derecha)</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="248" />
+        <location filename="../../desktop/citation_panel.py" line="272" />
         <source>Previous page</source>
         <translation>Página anterior</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="248" />
+        <location filename="../../desktop/citation_panel.py" line="272" />
         <source>Next page</source>
         <translation>Página siguiente</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="249" />
+        <location filename="../../desktop/citation_panel.py" line="273" />
         <source>Zoom out</source>
         <translation>Alejar</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="249" />
+        <location filename="../../desktop/citation_panel.py" line="273" />
         <source>Zoom in</source>
         <translation>Acercar</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="253" />
+        <location filename="../../desktop/citation_panel.py" line="277" />
         <source>Open</source>
         <translation>Abrir</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="250" />
+        <location filename="../../desktop/citation_panel.py" line="274" />
         <source>Open in the default viewer</source>
         <translation>Abrir en el visor predeterminado</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="254" />
+        <location filename="../../desktop/citation_panel.py" line="278" />
         <source>Find in document (Ctrl+F)</source>
         <translation>Buscar en el documento (Ctrl+F)</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="255" />
+        <location filename="../../desktop/citation_panel.py" line="279" />
         <source>Find in document</source>
         <translation>Buscar en el documento</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="260" />
+        <location filename="../../desktop/citation_panel.py" line="284" />
         <source>The cited page appears here, rendered from the document, with the quoted passage highlighted.</source>
         <translation>Aquí aparece la página citada, dibujada a partir del documento, con el pasaje citado resaltado.</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="256" />
+        <location filename="../../desktop/citation_panel.py" line="280" />
         <source>Cited page</source>
         <translation>Página citada</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="257" />
+        <location filename="../../desktop/citation_panel.py" line="281" />
         <source>Cited text</source>
         <translation>Texto citado</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="295" />
-        <location filename="../../desktop/citation_panel.py" line="309" />
+        <location filename="../../desktop/citation_panel.py" line="319" />
+        <location filename="../../desktop/citation_panel.py" line="334" />
         <source>page {n}</source>
         <translation>página {n}</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="298" />
+        <location filename="../../desktop/citation_panel.py" line="322" />
         <source>(printed {label})</source>
         <translation>(impresa {label})</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="454" />
+        <location filename="../../desktop/citation_panel.py" line="479" />
         <source>Rendering page…</source>
         <extracomment>The quote box's most lines; a longer quote scrolls inside it.</extracomment>
         <translation>Dibujando la página…</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="532" />
-        <location filename="../../desktop/citation_panel.py" line="546" />
+        <location filename="../../desktop/citation_panel.py" line="557" />
+        <location filename="../../desktop/citation_panel.py" line="571" />
         <source>Not found</source>
         <translation>No encontrado</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="537" />
+        <location filename="../../desktop/citation_panel.py" line="562" />
         <source>Searching…</source>
         <translation>Buscando…</translation>
     </message>
@@ -344,7 +344,7 @@
     </message>
     <message>
         <location filename="../../desktop/grid_view.py" line="214" />
-        <location filename="../../desktop/grid_view.py" line="221" />
+        <location filename="../../desktop/grid_view.py" line="228" />
         <source>p. %1</source>
         <translation>pág. %1</translation>
     </message>
@@ -353,78 +353,88 @@
         <source>(PDF page %1)</source>
         <translation>(página %1 del PDF)</translation>
     </message>
-    <message>
+    <message numerus="yes">
+        <location filename="../../desktop/grid_view.py" line="221" />
+        <source>Searched: the wording of {clauses} clauses and the question, in %n passage(s) of this document</source>
+        <translation><numerusform>Se buscó: la redacción de las cláusulas de {clauses} y la pregunta, en %n pasaje de este documento</numerusform><numerusform>Se buscó: la redacción de las cláusulas de {clauses} y la pregunta, en %n pasajes de este documento</numerusform></translation>
+    </message>
+    <message numerus="yes">
         <location filename="../../desktop/grid_view.py" line="223" />
+        <source>Searched: the question, in %n passage(s) of this document</source>
+        <translation><numerusform>Se buscó: la pregunta, en %n pasaje de este documento</numerusform><numerusform>Se buscó: la pregunta, en %n pasajes de este documento</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/grid_view.py" line="230" />
         <source>reviewed</source>
         <translation>revisada</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="230" />
+        <location filename="../../desktop/grid_view.py" line="237" />
         <source>Done: %1 cells</source>
         <translation>Terminado: %1 celdas</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="233" />
+        <location filename="../../desktop/grid_view.py" line="240" />
         <source>The grid stopped: %1</source>
         <translation>La tabla se detuvo: %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="236" />
+        <location filename="../../desktop/grid_view.py" line="243" />
         <source>Stopped. The cells computed are kept; Run continues from there.</source>
         <translation>Detenida. Las celdas calculadas se conservan; Ejecutar continúa desde ahí.</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="262" />
+        <location filename="../../desktop/grid_view.py" line="269" />
         <source>Mark as reviewed</source>
         <translation>Marcar como revisada</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="262" />
+        <location filename="../../desktop/grid_view.py" line="269" />
         <source>Mark as not reviewed</source>
         <translation>Marcar como no revisada</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="263" />
+        <location filename="../../desktop/grid_view.py" line="270" />
         <source>Correct the answer…</source>
         <translation>Corregir la respuesta…</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="264" />
+        <location filename="../../desktop/grid_view.py" line="271" />
         <source>Add a note…</source>
         <translation>Añadir una nota…</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="270" />
+        <location filename="../../desktop/grid_view.py" line="277" />
         <source>Correct the answer</source>
         <translation>Corregir la respuesta</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="270" />
+        <location filename="../../desktop/grid_view.py" line="277" />
         <source>Answer:</source>
         <translation>Respuesta:</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="274" />
+        <location filename="../../desktop/grid_view.py" line="281" />
         <source>Note</source>
         <translation>Nota</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="274" />
+        <location filename="../../desktop/grid_view.py" line="281" />
         <source>Note:</source>
         <translation>Nota:</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="295" />
+        <location filename="../../desktop/grid_view.py" line="302" />
         <source>Export the grid</source>
         <translation>Exportar la tabla</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="297" />
+        <location filename="../../desktop/grid_view.py" line="304" />
         <source>Excel (*.xlsx);;CSV (*.csv);;PDF (*.pdf);;JSON (*.json)</source>
         <translation>Excel (*.xlsx);;CSV (*.csv);;PDF (*.pdf);;JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="305" />
+        <location filename="../../desktop/grid_view.py" line="312" />
         <source>Grid written to %1</source>
         <translation>Tabla guardada en %1</translation>
     </message>
