@@ -35,7 +35,7 @@ def cmd_grid(args: argparse.Namespace, settings: Settings) -> int:
     """Fill (or resume) a grid and print it; exit 2 on a bad argument, naming it."""
     from core.generate import make_backend
     from core.grid import columns_from_file, run_grid, templates
-    from core.grid_export import STATUS_TEXT, export_grid
+    from core.grid_export import export_grid, status_text
     from core.pipeline import run
     from core.store import Workspace, list_workspaces
 
@@ -97,7 +97,7 @@ def cmd_grid(args: argparse.Namespace, settings: Settings) -> int:
                     cell.page_label != str(cell.page) else f" (p. {cell.page})"
             short = " ".join(cell.text.split())
             text = f": {short[:160]}{'…' if len(short) > 160 else ''}{where}" if cell.text else ""
-            print(f"  {col.id} — {STATUS_TEXT[cell.status]}{text}")
+            print(f"  {col.id} — {status_text(cell)}{text}")
     if args.out:
         export_grid(args.out, columns, rows, by_key, workspace=ws.name)
         print(f"grid written to {args.out}", file=sys.stderr)

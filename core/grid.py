@@ -36,8 +36,8 @@ from pydantic import BaseModel, Field
 from core.errors import Cancelled
 from core.grid_cells import ShownPassage, cell_passages
 from core.grid_decision import clause_form
+from core.grid_decision import FORM_THRESHOLD, present_log_odds, present_probability
 from core.grid_decision import evidence as cell_evidence
-from core.grid_decision import present_probability
 from core.paths import resource_path
 from core.settings import Settings
 from core.types import Answer, Citation, ProgressEvent
@@ -47,7 +47,7 @@ CellStatus = Literal["answered", "weak", "not_found"]
 GRID_FILE = "grid.sqlite"
 #: Version of the way a cell is computed; a stored cell of another version is recomputed (its
 #: document unchanged or not), so a grid never mixes cells chosen by two rules.
-CELL_VERSION = 3
+CELL_VERSION = 4
 
 
 class GridColumn(BaseModel):
@@ -95,6 +95,13 @@ class GridCell(BaseModel):
     place_scores: list[float] = Field(
         default_factory=list, description="Abstained passages cell: each retrieved chunk's best span score, in "
         "retrieval order (what its evidence was computed from; the decision can be re-made without a recomputation).")
+    searched_clauses: list[str] = Field(
+        default_factory=list, description="Clause type ids (resources/clauses/clause_types.toml) whose contract "
+        "wording was searched beside the question (what a 'not found' cell looked for).")
+    searched_passages: int = Field(0, description="Retrieved passages (chunks) of the document that were scored.")
+    searched_labels: dict[str, list[str]] = Field(
+        default_factory=dict, description="The searched clause types' names by language ('en', 'es'), for display "
+        "(read from the vocabulary when the cell is computed, so a window shows them without reading files).")
     reviewed: bool = False
     correction: str = ""
     note: str = ""
@@ -126,6 +133,21 @@ def _candidates(answer: Answer) -> list[Citation]:
     return [w.viewer_citation() for w in (abst.candidates if abst is not None else [])]
 
 
+def _labels(clause_ids: list[str]) -> dict[str, list[str]]:
+    """``{"en": [...], "es": [...]}``: the names of the clause types ``clause_ids`` (an unknown id as is);
+    ``{}`` without one or when the vocabulary cannot be read."""
+    from core.clauses import vocabulary
+    from core.errors import CoreError
+
+    if not clause_ids:
+        return {}
+    try:
+        by_id = {c.id: c for c in vocabulary().clauses}
+    except CoreError:
+        return {}
+    return {lang: [by_id[t].label(lang) if t in by_id else t for t in clause_ids] for lang in ("en", "es")}
+
+
 def closeness(answer: Answer) -> float | None:
     """How close an abstained passages answer came: its best span's score over the threshold it missed
     (``trace.passage_best_score / trace.passage_threshold``); ``None`` when not a passages answer."""
@@ -137,10 +159,16 @@ def closeness(answer: Answer) -> float | None:
 
 def cell_from_answer(doc_id: str, column: GridColumn, answer: Answer, doc_hash: str = "",
                      weak_ratio: float = 0.85, passages: list[ShownPassage] | None = None,
-                     place_scores: list[float] | None = None, coef=None) -> GridCell:
+                     place_scores: list[float] | None = None, coef=None,
+                     clause_form_margin: float | None = None) -> GridCell:
     """The grid cell an :class:`Answer` scoped to ``doc_id`` gives (status, short text, first citation).
 
-    An abstained passages answer with ``place_scores`` (each retrieved chunk's best span score) is
+    A passages answer to a clause-type question with ``clause_form_margin``
+    (:func:`core.grid_decision.form_margin` of its retrieved chunks), answered or not, is ``not_found``
+    when :func:`core.grid_decision.present_log_odds` is under :data:`core.grid_decision.FORM_THRESHOLD`
+    (the grid's own decision: no sentence of the retrieved chunks reads like the clause type, and the
+    best span is not close to the threshold), else ``answered`` when the passages answer answered and
+    ``weak`` when it abstained. Otherwise: an abstained passages answer with ``place_scores`` (each retrieved chunk's best span score) is
     ``weak`` when :func:`core.grid_decision.present_probability` of its document-relative evidence
     is at least 0.5, else ``not_found``. Without place scores (or without a fitted model), an
     abstention whose closest passages scored at least ``weak_ratio`` of the threshold they missed
@@ -152,19 +180,32 @@ def cell_from_answer(doc_id: str, column: GridColumn, answer: Answer, doc_hash: 
             answer's own passages only.
         place_scores: from ``cell_passages(..., place_scores=...)``; ``None`` = the ratio rule.
         coef: logistic model for :func:`core.grid_decision.present_probability` (default its COEF).
+        clause_form_margin: ``None`` = the rules before it (free questions, model answers).
     """
     shown = cell_passages(answer) if passages is None else passages
     cell = GridCell(doc_id=doc_id, column_id=column.id, question=column.question, status="not_found",
                     doc_hash=doc_hash, answer=answer, computed_at=time.time(), passages=shown,
-                    version=CELL_VERSION)
+                    version=CELL_VERSION, searched_clauses=list(answer.trace.clause_types),
+                    searched_passages=len(answer.trace.context),
+                    searched_labels=_labels(answer.trace.clause_types))
     near = closeness(answer)
     prob = None
+    decided = place_scores is not None and clause_form_margin is not None
     if place_scores is not None and near is not None:  # a passages answer: its evidence is kept (analysis)
-        form = clause_form(answer.trace.clause_types, [p.text for p in shown]) if shown else None
+        form = None
+        if shown and not decided:
+            form = clause_form(answer.trace.clause_types, [p.text for p in shown])
         cell.evidence = cell_evidence(near, place_scores, form)
         cell.place_scores = [round(float(x), 4) for x in place_scores]
         prob = present_probability(cell.evidence, coef)
-    if answer.status in ("answered", "partial") and answer.claims:
+    if decided:
+        z = present_log_odds(clause_form_margin, near)
+        cell.evidence.update({"form_margin": round(float(clause_form_margin), 4), "log_odds": round(z, 4)})
+        if z >= FORM_THRESHOLD and answer.status in ("answered", "partial") and answer.claims:
+            cell.status, cell.text = "answered", answer.claims[0].text
+        elif z >= FORM_THRESHOLD and shown:
+            cell.status, cell.text = "weak", shown[0].text
+    elif answer.status in ("answered", "partial") and answer.claims:
         claim = answer.claims[0]
         cell.status = "answered"
         cell.text = claim.text
@@ -416,7 +457,8 @@ def compute_cell(workspace, doc_id: str, col: GridColumn, settings: Settings, ba
     scores: list[float] = []
     shown = cell_passages(answer, workspace, settings, _scoring_question(col.question, answer), place_scores=scores)
     return cell_from_answer(doc_id, col, answer, doc_hash, settings.grid_weak_ratio, shown,
-                            place_scores=scores if answer.kind == "passages" else None)
+                            place_scores=scores if answer.kind == "passages" else None,
+                            clause_form_margin=_form_margin(answer, workspace, settings))
 
 
 def _passages_fallback(workspace, doc_id: str, col: GridColumn, settings: Settings, doc_hash: str,
@@ -437,13 +479,26 @@ def _passages_fallback(workspace, doc_id: str, col: GridColumn, settings: Settin
                                  follow_up=False, scope=[doc_id]))
     scores: list[float] = []
     shown = cell_passages(answer, workspace, settings, _scoring_question(col.question, answer), place_scores=scores)
-    if answer.status in ("answered", "partial") and answer.claims:
+    fm = _form_margin(answer, workspace, settings)
+    if answer.status in ("answered", "partial") and answer.claims and fm is None:
         cell = cell_from_answer(doc_id, col, answer, doc_hash, settings.grid_weak_ratio, shown)
+    else:
+        cell = cell_from_answer(doc_id, col, answer, doc_hash, settings.grid_weak_ratio, shown, place_scores=scores,
+                                clause_form_margin=fm)
+    if cell.status == "answered":
         cell.status = "weak"  # a passage over the threshold, but the model did not answer: not an answer
         cell.text = shown[0].text if shown else cell.text
-    else:
-        cell = cell_from_answer(doc_id, col, answer, doc_hash, settings.grid_weak_ratio, shown, place_scores=scores)
     return cell
+
+
+def _form_margin(answer: Answer, workspace, settings: Settings) -> float | None:
+    """:func:`core.grid_decision.form_margin` of a passages answer's retrieved chunks when its question
+    names a clause type (``trace.clause_types``); ``None`` otherwise (the older rules decide)."""
+    if answer.kind != "passages" or not answer.trace.clause_types or not answer.trace.context:
+        return None
+    from core.grid_places import clause_form_margin
+
+    return clause_form_margin(answer, workspace)
 
 
 def _scoring_question(question: str, answer: Answer) -> str:

@@ -1,4 +1,13 @@
-"""Evidence for a review-grid cell's "weak" / "not found" decision, relative to its own document.
+"""Evidence for a review-grid cell's "answered" / "weak" / "not found" decision.
+
+**Clause-type columns (since 2026-12-02, grid3):** every passages cell whose question names a clause
+type, answered by the passages answer or not, is decided by :func:`present_log_odds` of
+:func:`form_margin` (does some span of the retrieved chunks read like the asked type's contract wording
+more than like any other type's, :mod:`core.grid_places`) and ``near``: under :data:`FORM_THRESHOLD`
+it is "not found" even when the passages answer answered (9 of the 32 absent CUAD dev clauses were
+answered by its threshold). The rest of this docstring describes the earlier evidence, still kept
+with each cell; the model below decides only an abstained cell whose clause evidence is missing
+(no retrieved span), and a free question keeps the closeness ratio (``grid_weak_ratio``).
 
 A cell whose passages answer abstained (:mod:`core.passages`) is either *weak* (its closest
 passages shown, marked as not an answer) or *not found*. The best span's score over the answer's
@@ -124,3 +133,37 @@ def present_probability(ev: dict[str, float], coef=None) -> float | None:
     b0, w = coef
     z = b0 + sum(wi * ev[f] for wi, f in zip(w, MODEL_FEATURES))
     return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, z))))
+
+
+# --- every passages cell of a clause-type column: the clause's form in the retrieved chunks ----------
+
+#: (intercept, weights of (form_margin, near)) of the logistic model of "the clause is present" for a
+#: passages cell whose question names a clause type, answered by the passages answer or not: the mean of
+#: the five fold models of a 5-fold CV grouped by CUAD contract on the 109 dev cells (scikit-learn
+#: LogisticRegression, class_weight balanced, C=1 on standardised features, converted to raw units;
+#: bench/grid_choose.py, bench/README.md "Review grid: a grid-own 'not found' from the clause's form",
+#: 2026-12-02). ``form_margin`` is :func:`form_margin`; ``near`` :func:`core.grid.closeness` (0 when None).
+FORM_COEF: tuple[float, tuple[float, float]] = (-1.577, (17.033, 0.93))
+#: The cell shows its passages (answered or weak) when the model's log-odds is at least this, else it is
+#: "not found". Chosen in every fold (5/5) as the value of -1.5 … 1 (step 0.25) maximising
+#: min(gold shown / 0.85, absent "not found" / 0.8) on the training folds: the issue's two targets,
+#: each as the share reached, so neither figure is bought with the other.
+FORM_THRESHOLD = -0.25
+
+
+def form_margin(candidates) -> float | None:
+    """The best ``form_margin`` (:mod:`core.grid_places`) of the candidate spans of a cell's retrieved
+    chunks: how much more some span of them reads like the asked clause type's wording than like any
+    other type's (cosines, -1 … 1). ``None`` without candidates or without a clause type (all 0)."""
+    vals = [c.features.get("form_margin", 0.0) for c in candidates]
+    if not vals or all(c.features.get("form", 0.0) == 0.0 for c in candidates):
+        return None
+    return float(max(vals))
+
+
+def present_log_odds(form_margin_: float, near: float | None, coef=None) -> float:
+    """Log-odds of "the clause is present" by :data:`FORM_COEF` (or ``coef``) from :func:`form_margin`
+    and the passages answer's closeness (``None`` → 0); compared with :data:`FORM_THRESHOLD`."""
+    b0, (w_form, w_near) = FORM_COEF if coef is None else coef
+    return b0 + w_form * float(form_margin_) + w_near * float(near or 0.0)
+

@@ -22,6 +22,18 @@ STATUS_TEXT = {"answered": "answered", "weak": "weak (closest passage, not an an
 PARTS = ("answer", "status", "quote", "page label", "page")
 
 
+def status_text(cell: GridCell) -> str:
+    """The cell's status as an export or the CLI writes it (English); a "not found" cell says what was
+    searched: the clause types whose contract wording was searched beside the question, and how many
+    passages (retrieved chunks) of the document were scored."""
+    text = STATUS_TEXT[cell.status]
+    if cell.status != "not_found" or not (cell.searched_clauses or cell.searched_passages):
+        return text
+    labels = cell.searched_labels.get("en") or list(cell.searched_clauses)
+    what = (f"the wording of {', '.join(labels)} clauses and the question" if labels else "the question")
+    return f"{text} (searched: {what}; {cell.searched_passages} passages)"
+
+
 def _header(columns: list[GridColumn]) -> list[str]:
     head = ["document"]
     for c in columns:
@@ -33,7 +45,7 @@ def _cell_values(cell: GridCell | None) -> list[object]:
     if cell is None:
         return ["", "not computed", "", "", ""]
     text = cell.correction or cell.text
-    status = STATUS_TEXT[cell.status] + (" · reviewed" if cell.reviewed else "") + \
+    status = status_text(cell) + (" · reviewed" if cell.reviewed else "") + \
         (" · corrected by reviewer" if cell.correction else "")
     return [text, status, cell.quote, cell.page_label, cell.page or ""]
 

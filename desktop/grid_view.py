@@ -214,7 +214,14 @@ class GridDialog(QDialog):
             where = self.tr("p. %1").replace("%1", cell.page_label or str(cell.page))
             if cell.page_label and cell.page_label != str(cell.page):
                 where += " " + self.tr("(PDF page %1)").replace("%1", str(cell.page))
-        tip = [self.status_text(cell.status)] + ([f"“{cell.quote}” — {where}"] if cell.quote else [])
+        tip = [self.status_text(cell.status)]
+        if cell.status == "not_found" and cell.searched_passages:  # an honest "not found" says what was searched
+            labels = cell.searched_labels.get(self._lang()) or cell.searched_labels.get("en") or []
+            n = cell.searched_passages
+            tip.append(self.tr("Searched: the wording of {clauses} clauses and the question, in %n passage(s) of this "
+                               "document", "", n).replace("{clauses}", ", ".join(labels)) if labels else
+                       self.tr("Searched: the question, in %n passage(s) of this document", "", n))
+        tip += [f"“{cell.quote}” — {where}"] if cell.quote else []
         for p in cell.shown[1:]:  # the further places the cell shows (core/grid_cells.py), shortened
             short = " ".join(p.shown_text.split())
             tip.append(f"“{short[:160]}{'…' if len(short) > 160 else ''}” — "

@@ -9,6 +9,19 @@
     </message>
 </context>
 <context>
+    <name>GridDialog</name>
+    <message numerus="yes">
+        <location filename="../../desktop/grid_view.py" line="221" />
+        <source>Searched: the wording of {clauses} clauses and the question, in %n passage(s) of this document</source>
+        <translation><numerusform>Searched: the wording of {clauses} clauses and the question, in %n passage of this document</numerusform><numerusform>Searched: the wording of {clauses} clauses and the question, in %n passages of this document</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/grid_view.py" line="223" />
+        <source>Searched: the question, in %n passage(s) of this document</source>
+        <translation><numerusform>Searched: the question, in %n passage of this document</numerusform><numerusform>Searched: the question, in %n passages of this document</numerusform></translation>
+    </message>
+</context>
+<context>
     <name>IndexingController</name>
     <message numerus="yes">
         <location filename="../../desktop/indexing_controller.py" line="249" />

@@ -344,7 +344,7 @@
     </message>
     <message>
         <location filename="../../desktop/grid_view.py" line="214" />
-        <location filename="../../desktop/grid_view.py" line="221" />
+        <location filename="../../desktop/grid_view.py" line="228" />
         <source>p. %1</source>
         <translation>pág. %1</translation>
     </message>
@@ -353,78 +353,88 @@
         <source>(PDF page %1)</source>
         <translation>(página %1 del PDF)</translation>
     </message>
-    <message>
+    <message numerus="yes">
+        <location filename="../../desktop/grid_view.py" line="221" />
+        <source>Searched: the wording of {clauses} clauses and the question, in %n passage(s) of this document</source>
+        <translation><numerusform>Se buscó: la redacción de las cláusulas de {clauses} y la pregunta, en %n pasaje de este documento</numerusform><numerusform>Se buscó: la redacción de las cláusulas de {clauses} y la pregunta, en %n pasajes de este documento</numerusform></translation>
+    </message>
+    <message numerus="yes">
         <location filename="../../desktop/grid_view.py" line="223" />
+        <source>Searched: the question, in %n passage(s) of this document</source>
+        <translation><numerusform>Se buscó: la pregunta, en %n pasaje de este documento</numerusform><numerusform>Se buscó: la pregunta, en %n pasajes de este documento</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/grid_view.py" line="230" />
         <source>reviewed</source>
         <translation>revisada</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="230" />
+        <location filename="../../desktop/grid_view.py" line="237" />
         <source>Done: %1 cells</source>
         <translation>Terminado: %1 celdas</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="233" />
+        <location filename="../../desktop/grid_view.py" line="240" />
         <source>The grid stopped: %1</source>
         <translation>La tabla se detuvo: %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="236" />
+        <location filename="../../desktop/grid_view.py" line="243" />
         <source>Stopped. The cells computed are kept; Run continues from there.</source>
         <translation>Detenida. Las celdas calculadas se conservan; Ejecutar continúa desde ahí.</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="262" />
+        <location filename="../../desktop/grid_view.py" line="269" />
         <source>Mark as reviewed</source>
         <translation>Marcar como revisada</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="262" />
+        <location filename="../../desktop/grid_view.py" line="269" />
         <source>Mark as not reviewed</source>
         <translation>Marcar como no revisada</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="263" />
+        <location filename="../../desktop/grid_view.py" line="270" />
         <source>Correct the answer…</source>
         <translation>Corregir la respuesta…</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="264" />
+        <location filename="../../desktop/grid_view.py" line="271" />
         <source>Add a note…</source>
         <translation>Añadir una nota…</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="270" />
+        <location filename="../../desktop/grid_view.py" line="277" />
         <source>Correct the answer</source>
         <translation>Corregir la respuesta</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="270" />
+        <location filename="../../desktop/grid_view.py" line="277" />
         <source>Answer:</source>
         <translation>Respuesta:</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="274" />
+        <location filename="../../desktop/grid_view.py" line="281" />
         <source>Note</source>
         <translation>Nota</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="274" />
+        <location filename="../../desktop/grid_view.py" line="281" />
         <source>Note:</source>
         <translation>Nota:</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="295" />
+        <location filename="../../desktop/grid_view.py" line="302" />
         <source>Export the grid</source>
         <translation>Exportar la tabla</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="297" />
+        <location filename="../../desktop/grid_view.py" line="304" />
         <source>Excel (*.xlsx);;CSV (*.csv);;PDF (*.pdf);;JSON (*.json)</source>
         <translation>Excel (*.xlsx);;CSV (*.csv);;PDF (*.pdf);;JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="305" />
+        <location filename="../../desktop/grid_view.py" line="312" />
         <source>Grid written to %1</source>
         <translation>Tabla guardada en %1</translation>
     </message>

@@ -77,9 +77,16 @@ def test_each_cell_is_answered_inside_its_own_document_and_resumes(workspace) ->
     assert len(shown) == 4
     # an abstained cell keeps the evidence its decision read: every retrieved chunk's best span score
     nc = cells[(beta, "noncompete")]
-    assert nc.place_scores and set(nc.evidence) == {"near", "lead", "gap", "first", "form"}
-    # ... and its fees and term sentences do not read like a non-compete clause: "not found", not weak
-    assert nc.evidence["form"] < 0.5 and nc.status == "not_found"
+    assert nc.place_scores and set(nc.evidence) == {"near", "lead", "gap", "first", "form_margin", "log_odds"}
+    # ... and its fees and term sentences read less like a non-compete clause than like other clause types:
+    # "not found", not weak, and it says what was searched (the clause type's wording, the passages scored)
+    from core.grid_decision import FORM_THRESHOLD, present_log_odds
+
+    assert nc.evidence["form_margin"] < 0 and nc.evidence["log_odds"] < FORM_THRESHOLD
+    assert nc.evidence["log_odds"] == pytest.approx(present_log_odds(nc.evidence["form_margin"], nc.evidence["near"]),
+                                                    abs=1e-3)
+    assert nc.status == "not_found" and "non_compete" in nc.searched_clauses
+    assert nc.searched_passages == len(nc.answer.trace.context) >= 1
     ranked = sorted(nc.place_scores, reverse=True)  # the evidence is the stored place scores'
     two = len(ranked) >= 2  # fewer than two places: gap and first are 0
     assert nc.evidence["gap"] == pytest.approx(ranked[0] - ranked[1] if two else 0.0, abs=1e-4)

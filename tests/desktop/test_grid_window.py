@@ -50,6 +50,13 @@ def test_grid_fills_opens_pages_keeps_marks_and_resumes(qtbot, tmp_path):
     assert "State of Delaware" in item.text() and "answered" in item.toolTip()
     other = grid.table.item(grid.rows.index("contracts/borealis_services_agreement.txt"), 0)
     assert "answered" not in other.toolTip().split("\n")[0]
+    # Borealis has no governing-law clause: "not found", and the cell says what was searched
+    nf = grid.cells[("contracts/borealis_services_agreement.txt", "law")]
+    assert nf.status == "not_found" and nf.searched_passages >= 1
+    assert "governing law" in nf.searched_labels["en"] and "ley aplicable" in nf.searched_labels["es"]
+    n = nf.searched_passages
+    assert (f"Searched: the wording of {', '.join(nf.searched_labels['en'])} clauses and the question, in {n} "
+            f"passage{'s' if n != 1 else ''} of this document") in other.toolTip().split("\n")
 
     grid._cell_clicked(row, 0)
     assert opened and opened[0].doc_id == "contracts/acme_supply_agreement.txt"
