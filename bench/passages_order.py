@@ -118,6 +118,15 @@ def main() -> int:
     combos = list(NAMED.values()) if args.named else list(itertools.product(ALPHAS, BETAS, GAMMAS, (0.0,)))
     table = {c: {id(r): rr(r, display(r, shown[id(r)], *c)) for r in can} for c in dict.fromkeys(combos + list(NAMED.values()))}
 
+    # how often today's order shows a passage under the bar ("weaker") before one at or above it
+    ans = [r for r in records if r["answered"]]
+    before = first = 0
+    for r in ans:
+        above = [s["score"] >= r["threshold"] for s in chosen(r)]
+        before += any(not a and any(above[k + 1:]) for k, a in enumerate(above))
+        first += bool(above) and not above[0]
+    print(f"answered results: {len(ans)}; a weaker passage before a match: {before}; passage 1 weaker: {first}")
+
     def group(r: dict) -> tuple[str, str]:
         return r["corpus"].split("_")[0], r["doc"]
 
