@@ -35,9 +35,19 @@ Rules (``Fact.kind``):
 * ``duration`` — a number followed by a unit of time (days/días, weeks/semanas,
   fortnights/quincenas, months/meses, quarters/trimestres, semesters/semestres,
   years/años, hours/horas, minutes/minutos), optionally with one qualifier between
-  ("30 calendar days") or a hyphen ("30-day"); found as a duration of the same
-  length: the same value and unit, or an exact conversion ("12 months" = "one (1)
-  year", "2 weeks" = "14 days"; months are never converted to days).
+  ("30 calendar days") or a hyphen ("30-day", "two-year"); found as a duration of the
+  same length: the same value and unit, or an exact conversion ("12 months" = "one (1)
+  year", "2 weeks" = "14 days", "48 hours" = "2 days"; months and years are never
+  converted to days or weeks). A business day ("business", "working", "banking" days,
+  "días hábiles", "laborables") is its own unit, never converted and never equal to a
+  plain day; a calendar day ("calendar", "natural", "días naturales", "corridos") is a
+  plain day, since a contract's unqualified "days" are calendar days. So "25 calendar
+  days" is missing from "25 working days", "45 days" from "forty-five (45) Business
+  Days", and "30 calendar days" is found in "thirty (30) days". The count may be a
+  small word: "one"/"two"/"three", "un"/"una"/"dos"/"tres" before a unit ("two months",
+  "one year's notice", "dos meses", "un mes") and "a"/"an" before a possessive unit ("a
+  month's notice") are durations in a claim too, and "two (2) years" is 2 years, not a
+  bare 2 that any unit would match (issue #21, tryout3 finding 1).
 * ``date`` — see :mod:`core.dates`; found if a date of the quotes agrees on every
   part the claim states. A numeric date ("01/02/2024") is read in its document's
   convention (``date_order``); when that is unknown it carries both readings, and a
