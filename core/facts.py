@@ -114,13 +114,14 @@ _UNIT_SIZE = {
     "business day": ("business", 1),
 }
 _QUALIFIERS = {"calendar", "business", "working", "consecutive", "full", "clear", "banking", "bank", "natural",
-               "hábiles", "habiles", "naturales", "laborables", "calendario", "corridos"}
+               "hábiles", "habiles", "hábil", "habil", "naturales", "laborables", "laborable", "calendario",
+               "corridos"}
 # Qualifiers that make a day a business day (written before the unit in English, after it in
 # Spanish: "30 business days", "30 días hábiles"). A business day is its own unit ("business
 # day"), never converted: 10 business days are not 2 weeks. "calendar"/"natural"/"naturales"/
 # "corridos" days, and "clear"/"full"/"consecutive" days, are plain days: in a contract "days"
 # without a qualifier are calendar days, so "30 calendar days" is found in "30 days".
-_BUSINESS = {"business", "working", "banking", "bank", "hábiles", "habiles", "laborables"}
+_BUSINESS = {"business", "working", "banking", "bank", "hábiles", "habiles", "hábil", "habil", "laborables", "laborable"}
 _MULTIPLIERS = {
     "thousand": 10**3, "thousands": 10**3, "mil": 10**3,
     "million": 10**6, "millions": 10**6, "millón": 10**6, "millon": 10**6, "millones": 10**6, "mio": 10**6,

@@ -468,6 +468,7 @@ _TWO_YEARS = "Either Party may terminate this Agreement, without cause, by givin
     ("25 working days", "en", 25, "business day"),
     ("three Business Days", "en", 3, "business day"),
     ("30 días hábiles", "es", 30, "business day"),
+    ("un día hábil", "es", 1, "business day"),
     ("25 calendar days", "en", 25, "day"),
     ("catorce días naturales", "es", 14, "day"),
 ])
