@@ -418,6 +418,60 @@ def metamorphic() -> None:
     print(f"| all | | {total[0]} | {total[1]} | {total[2]} |")
 
 
+def durations() -> None:
+    """A metamorphic probe of the facts check on durations (issue #21 item 2): each duration a pool
+    claim states ("30 days", "thirty (30) days", "two years") whose pair passes the facts check is
+    rewritten in the claim only, the quotes untouched, and :func:`core.facts.check_facts` is asked
+    again. Same-meaning rewrites (digits, words, "words (digits)", N years as 12N months, N weeks
+    as 7N days) must still be found; changed ones (the number + 1, the unit swapped day<->week and
+    month<->year, business<->calendar days) must be missing. Counts are printed for the working two
+    thirds and, apart and without listing any pair, for the held-out third."""
+    import re
+
+    from num2words import num2words
+
+    from core.facts import check_facts
+
+    words = {num2words(i): i for i in range(1, 121)}
+    number = "|".join(sorted(map(re.escape, words), key=len, reverse=True))
+    pattern = re.compile(rf"\b({number}|\d{{1,3}})(?:\s*\(\d{{1,3}}\))?(?:\s+|-)(?:(calendar|business|working)\s+)?"
+                         rf"(day|week|month|year)s?\b", re.IGNORECASE)
+    swap = {"day": "week", "week": "day", "month": "year", "year": "month"}
+
+    def variants(v: int, qual: str, unit: str) -> tuple[list[str], list[str]]:
+        q = f"{qual} " if qual else ""
+        same = [f"{v} {q}{unit}s", f"{num2words(v)} {q}{unit}s", f"{num2words(v)} ({v}) {q}{unit}s"]
+        if unit == "year":
+            same.append(f"{12 * v} months")
+        if unit == "week":
+            same.append(f"{7 * v} days")
+        other = [f"{v + 1} {q}{unit}s", f"{num2words(v + 1)} ({v + 1}) {q}{unit}s", f"{v} {q}{swap[unit]}s"]
+        if unit == "day":
+            other.append(f"{v} {'calendar' if qual.casefold() in ('business', 'working') else 'business'} days")
+        return same, other
+
+    rows = load("pool")
+    held_docs = held_out_docs([r["source_doc"] for r in rows])
+    for title, sel in (("working two thirds", [r for r in rows if r["source_doc"] not in held_docs]),
+                       ("held-out third", [r for r in rows if r["source_doc"] in held_docs])):
+        pairs = same_n = same_ok = other_n = other_ok = 0
+        for r in sel:
+            m = pattern.search(r["claim"])
+            if not m or check_facts(r["claim"], r["quotes"], "en").missing:
+                continue
+            pairs += 1
+            v = words.get(m[1].casefold()) or int(m[1])
+            same, other = variants(v, m[2] or "", m[3].casefold())
+            for text in same:
+                same_n += 1
+                same_ok += not check_facts(r["claim"][: m.start()] + text + r["claim"][m.end():], r["quotes"], "en").missing
+            for text in other:
+                other_n += 1
+                other_ok += bool(check_facts(r["claim"][: m.start()] + text + r["claim"][m.end():], r["quotes"], "en").missing)
+        print(f"{title}: {pairs} claims with a duration found in their quotes; same-meaning rewrites still found "
+              f"{pct(same_ok, same_n)}; changed durations caught {pct(other_ok, other_n)}")
+
+
 def compare_for(r: dict):
     from core.polarity.compare import compare
 
@@ -446,6 +500,7 @@ def main() -> None:
     ap.add_argument("--cv", action="store_true", help="leave-one-contract-out over the pool (see above)")
     ap.add_argument("--ablate", action="store_true", help="switch each reader rule off alone (see ablate())")
     ap.add_argument("--metamorphic", action="store_true", help="meaning-preserving rewrites (see metamorphic())")
+    ap.add_argument("--durations", action="store_true", help="rewrites of the claims' durations (see durations())")
     ap.add_argument("--learned", action="store_true", help="with --cv: also a logistic regression over the features")
     ap.add_argument("--warn-weight", type=float, default=0.3, help="cost of a warning relative to an error (--cv)")
     ap.add_argument("--markdown", action="store_true", help="print the per-kind table as markdown")
@@ -457,6 +512,9 @@ def main() -> None:
         return
     if args.metamorphic:
         metamorphic()
+        return
+    if args.durations:
+        durations()
         return
     if args.cv:
         cv_report(args.warn_weight, args.markdown, args.learned, args.errors)

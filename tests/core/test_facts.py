@@ -415,7 +415,7 @@ _CASES = Path(__file__).resolve().parents[1] / "data" / "cases"
     ("The Client may terminate on 60 days' written notice.",
      "The Client may terminate the Agreement with 60 days' written notice.", []),
     ("The Client may terminate on two months' written notice.",
-     "The Client may terminate the Agreement with 60 days' written notice.", []),  # "two" is under four: no fact
+     "The Client may terminate the Agreement with 60 days' written notice.", ["duration"]),  # "two months" is a duration (#21)
     ("The Client may terminate on 2 months' written notice.",
      "The Client may terminate the Agreement with 60 days' written notice.", ["duration"]),  # never months -> days
     ("The quality system is ISO-9001:2015.", "Quality system: ISO-9001:2015.", []),
@@ -444,3 +444,103 @@ def test_an_amount_written_in_words_with_cents_matches_its_digits(euros: int, ce
     assert missing_facts(f"The price is EUR {euros:,}.{cents:02d}.", [quote], "en") == [], quote
     other = f"{euros:,}.{cents + 1:02d}" if cents < 99 else f"{euros + 1:,}.00"
     assert [f.kind for f in missing_facts(f"The price is EUR {other}.", [quote], "en")] == ["money"], quote
+
+
+# --- durations in every written form (issue #21 item 2; tryout3 finding 1) -------------------
+
+_TWO_YEARS = "Either Party may terminate this Agreement, without cause, by giving two (2) years written notice."
+
+
+@pytest.mark.parametrize(("text", "lang", "value", "unit"), [
+    ("two months", "en", 2, "month"),
+    ("two (2) years", "en", 2, "year"),
+    ("one year's written notice", "en", 1, "year"),
+    ("within two days", "en", 2, "day"),
+    ("a month's notice", "en", 1, "month"),
+    ("a two-year term", "en", 2, "year"),
+    ("a five-year term", "en", 5, "year"),
+    ("dos meses", "es", 2, "month"),
+    ("un mes", "es", 1, "month"),
+    ("una semana", "es", 1, "week"),
+    ("dos (2) años", "es", 2, "year"),
+    ("treinta y un días", "es", 31, "day"),
+    ("thirty one days", "en", 31, "day"),
+    ("25 working days", "en", 25, "business day"),
+    ("three Business Days", "en", 3, "business day"),
+    ("30 días hábiles", "es", 30, "business day"),
+    ("un día hábil", "es", 1, "business day"),
+    ("25 calendar days", "en", 25, "day"),
+    ("catorce días naturales", "es", 14, "day"),
+])
+def test_a_small_or_doubled_count_before_a_unit_is_a_duration(text: str, lang: str, value: int, unit: str) -> None:
+    """In a claim (and in a quote) "two months" is 2 months, "two (2) years" 2 years: not no fact,
+    not a bare 2 that any unit would match."""
+    for facts in (facts_of(text, lang), facts_of(text, permissive=True)):
+        assert {(f.kind, f.unit) for f in facts} == {("duration", unit)}, (text, facts)
+        assert all(f.values == {Decimal(value)} for f in facts), (text, facts)
+
+
+@pytest.mark.parametrize("claim", [
+    "Either party may end the agreement for convenience on two months' written notice.",
+    "Either party may end the agreement for convenience on two weeks' written notice.",
+    "Termination for convenience requires one year's written notice.",
+    "Either party may terminate the agreement without cause by giving two (2) months' written notice.",
+    "Either party may terminate the agreement without cause by giving 2 days' written notice.",
+    "Either party may terminate on 730 days' written notice.",  # a year is not a number of days
+])
+def test_a_wrong_duration_against_two_years_notice_is_removed_in_the_funnel(claim: str) -> None:
+    delivered = {"c0": _chunk("c0", _TWO_YEARS)}
+    answer = ModelAnswer.model_validate({
+        "answer_found": True, "complete_answer": True, "conflicting_evidence": False, "missing": "",
+        "claims": [{"text": claim, "citations": [{"chunk_id": "c0", "quote": _TWO_YEARS}]}]})
+    claims, rejected = verify_claims(answer, delivered)
+    assert claims == []
+    [r] = rejected
+    assert r.reason is RejectReason.fact_not_in_quote and "duration" in r.detail
+
+
+@pytest.mark.parametrize("claim", [
+    "Either party may end the agreement for convenience on two years' written notice.",
+    "Either party may terminate without cause by giving two (2) years' written notice.",
+    "Either party may terminate without cause on 2 years' written notice.",
+    "Either party may terminate without cause on 24 months' written notice.",  # exact: a year is 12 months
+    "Either party may terminate without cause on a two-year written notice.",
+    "Cualquiera de las partes puede resolver el contrato con un preaviso de dos (2) años.",
+    "Cualquiera de las partes puede resolver el contrato con un preaviso de dos años.",
+])
+def test_the_same_duration_in_another_form_is_found(claim: str) -> None:
+    assert missing_facts(claim, [_TWO_YEARS]) == []
+
+
+@pytest.mark.parametrize(("claim", "quote", "missing"), [
+    ("Payment is due within 25 calendar days.", "payment within 25 working days of receipt", ["duration"]),
+    ("Payment is due within 25 working days.", "payment within 25 calendar days of receipt", ["duration"]),
+    ("Payment is due within 45 business days.", "payment within forty-five (45) days of receipt", ["duration"]),
+    ("Payment is due within 45 days.", "payment within forty-five (45) Business Days of receipt", ["duration"]),
+    ("El pago vence en 30 días naturales.", "el pago se hará en treinta (30) días hábiles", ["duration"]),
+    ("Payment is due within 10 business days.", "payment within two (2) weeks of receipt", ["duration"]),
+    ("Payment is due within 10 business days.", "payment within ten (10) Business Days of receipt", []),
+    ("El pago vence en 30 días hábiles.", "payment within thirty (30) working days of receipt", []),
+    ("Payment is due within 30 calendar days.", "payment within thirty (30) days of receipt", []),
+    ("Payment is due within 30 days.", "el pago se hará en treinta (30) días naturales", []),
+])
+def test_business_days_are_not_calendar_days(claim: str, quote: str, missing: list[str]) -> None:
+    """A business day is its own unit: never a plain or calendar day, never a seventh of a week;
+    a calendar ("natural") day is a plain day (contracts count plain days on the calendar)."""
+    assert [f.kind for f in missing_facts(claim, [quote])] == missing
+
+
+@pytest.mark.parametrize(("claim", "missing"), [
+    ("Notice must be given at least 30 and at most 60 days before.", []),
+    ("Notice must be given 30 to 60 days before.", []),
+    ("Notice must be given 30 to 90 days before.", ["duration"]),
+    ("Notice must be given 30 to 60 business days before.", ["duration", "duration"]),
+])
+def test_a_range_keeps_its_unit_and_qualifier(claim: str, missing: list[str]) -> None:
+    quote = "notice given not less than thirty (30) nor more than sixty (60) days prior to the date"
+    assert [f.kind for f in missing_facts(claim, [quote], "en")] == missing
+
+
+def test_small_counts_that_are_not_durations_state_no_fact() -> None:
+    for claim in ("One of the parties may terminate.", "Two copies are signed.", "A month later the fee is due."):
+        assert facts_of(claim, "en") == (), claim
