@@ -72,6 +72,7 @@ from urllib.parse import unquote
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Levenshtein
 
+from core.commonwords import ordinary_word
 from core.docref_grammar import _DOC_PLURAL, _DOC_SINGULAR, collection_question, joined_names  # noqa: F401
 from core.docnames import (  # noqa: F401 - re-exported: callers import them from here
     GENERIC,
@@ -152,6 +153,8 @@ class _Token:
     """Written as a name: capitalised, not at a sentence start."""
     alts: tuple[str, ...] = ()
     """English title words of a Spanish kind of contract ("patrocinio" → "sponsorship")."""
+    initials: bool = False
+    """Written in capitals, 2 to 4 letters: maybe the initials of a longer name ("GE" Capital)."""
 
 
 def _question_tokens(question: str) -> list[_Token]:
@@ -160,7 +163,7 @@ def _question_tokens(question: str) -> list[_Token]:
     out = []
     for w, start, end, raw in word_spans(question):
         out.append(_Token(w, start, end, raw[0].isupper() and not sentence_start(question, start),
-                          KIND_ES_EN.get(w, ())))
+                          KIND_ES_EN.get(w, ()), raw.isupper() and raw.isalpha() and 2 <= len(raw) <= 4))
     words = [t.word for t in out]
     for phrase, english in KIND_ES_EN_PHRASES.items():
         n = len(phrase)
@@ -247,6 +250,8 @@ class DocResolver:
             i += 1
         if out:
             return out
+        if ordinary_word(word):  # "employer" is a word, not a misspelled "Employee" (a proper name)
+            return []
         limit = 1 if len(word) < 8 else 2
         for name, distance, _ in process.extract(word, self.proper_vocabulary, scorer=Levenshtein.distance,
                                                  score_cutoff=limit, limit=5):
@@ -432,16 +437,24 @@ def _strong(tokens: list[_Token], held: dict[int, tuple[str, float]], profile: D
         run = [k for k in range(i, j + 1)
                if tokens[k].word not in GENERIC and tokens[k].word not in KIND_WORDS and tokens[k].word not in protected]
         found = [k for k in run if k in held]
+        # initials that start one of the document's initialisms or words ("GE Capital" for "General
+        # Electric Capital Corporation", initialism "gecc") belong to its name: they count for the
+        # run, and score nothing themselves
+        initials = [k for k in run if k not in held and tokens[k].initials
+                    and any(len(n) > len(tokens[k].word) and n.startswith(tokens[k].word) for n in profile.names)]
         if len(run) > 1:
             in_run.update(run)
-        if found and len(found) * 2 > len(run):
+        if found and (len(found) + len(initials)) * 2 > len(run):
             strong.update(found)
         i = j + 1
     # a proper name of the document names it, unless it stands in a longer name that does not
     # ("Florida" in "the Florida Chemical supply agreement" for a contract with a Florida company)
     # (a word naming a kind of document, "JV", "NDA", is never a party's proper name)
+    # nor is an ordinary word of the language typed in lower case ("unused holiday" for "Holiday RV
+    # Superstores", :mod:`core.commonwords`): alone it is the question's subject, not a name
     strong |= {i for i, (name, _) in held.items()
-               if name in profile.proper and i not in in_run and tokens[i].word not in KIND_WORDS}
+               if name in profile.proper and i not in in_run and tokens[i].word not in KIND_WORDS
+               and not ordinary_word(tokens[i].word)}
     for i in held:
         for j in held:
             if j != i and held[j][0] != held[i][0] and abs(j - i) <= _NEAR and all(
