@@ -32,14 +32,17 @@ from wordfreq import zipf_frequency
 ORDINARY_ZIPF = 4.0
 #: Languages whose words are looked up (the questions' languages).
 LANGUAGES = ("en", "es")
+#: wordfreq's "small" lists hold every word of Zipf 3 and more (enough for the test at Zipf 4), 0.3 MB
+#: for both languages (the "large" ones are 3 MB; the frozen app bundles only these two, build.spec).
+WORDLIST = "small"
 
 
 @lru_cache(maxsize=65536)
 def ordinary_word(word: str) -> bool:
     """Whether ``word`` (one word, any case) is an ordinary word of English or Spanish: its Zipf
-    frequency in either (``wordfreq``, "best" list) is at least :data:`ORDINARY_ZIPF`.
+    frequency in either (``wordfreq``, :data:`WORDLIST` lists) is at least :data:`ORDINARY_ZIPF`.
     Words with digits and words of one or two letters are never ordinary here (identifiers,
     initials: "rv", "3at" are names when a document holds them)."""
     if len(word) < 3 or any(c.isdigit() for c in word):
         return False
-    return any(zipf_frequency(word, lang) >= ORDINARY_ZIPF for lang in LANGUAGES)
+    return any(zipf_frequency(word, lang, wordlist=WORDLIST) >= ORDINARY_ZIPF for lang in LANGUAGES)
