@@ -16,6 +16,10 @@ Added to them, the short forms people write:
 * a file name's *compounds* and their parts: "PcquoteComInc_1999…" gives "pcquotecominc",
   "pcquote", "com" (camel case split), and a compound without its company-form suffix
   ("pcquotecom"): a question writing "PcquoteCom" or "FLOTEKINDUSTRIES" names it;
+* the *parts of joined names* (:func:`name_parts`): camel-case parts of the first page's names
+  ("BicycleTX Ltd" → "bicycle") and a capital-letter file-name compound cut into words the
+  document itself capitalises ("BICYCLETHERAPEUTICSPLC" with "Bicycle Therapeutics plc" in the
+  text → "bicycle", "therapeutics"): the party's name where the file name runs it together;
 * *initialisms* of the head's multi-word names (:func:`initialisms`): "General Electric Capital
   Corporation" → "gecc" and "gec", "A.B. Watley" → "abw", "Affinity Group, Inc." → "agi". A
   contract usually defines its own short forms ("FCC") and those are capitalised words already;

@@ -31,9 +31,13 @@ file-name compounds, initialisms; re-exported here).
    weighs 1 and a word in every profile about 0: ``log((N + 1) / (df + 0.5)) / log((N + 1) /
    1.5)``, times :data:`WEAK_WORD` unless the word *names* that document in the question (a
    proper name of it, written capitalised as a name, or next to another of its naming words,
-   :func:`_strong`). A question word may also meet a naming word as the start of a file-name
+   :func:`_strong`; an ordinary word of the language typed in lower case — "unused holiday" against
+   "Holiday RV Superstores", :func:`core.commonwords.ordinary_word` — is not a name however its
+   document writes it, and initials starting one of the document's words or initialisms count
+   with the name they start: "GE Capital"). A question word may also meet a naming word as the start of a file-name
    compound ("FLOTEKINDUSTRIES", :data:`PREFIX_WORD`), with a small misspelling of a proper name
-   ("Purolater", "vayar": Levenshtein distance 1, or 2 from 8 letters, same first letter, not a plural;
+   ("Purolater", "vayar": Levenshtein distance 1, or 2 from 8 letters, same first letter, not a plural
+   nor an ordinary word: "premises" is no misspelled "Premier";
    two edits keep :data:`FUZZY_WORD` of the weight), or through the Spanish name of a kind of contract ("el contrato
    de patrocinio" → "sponsorship", :data:`core.docnames.KIND_ES_EN`). A document is the
    question's scope when its score is at least :data:`MIN_SCORE` and at least :data:`MARGIN`
