@@ -26,8 +26,6 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from wordfreq import zipf_frequency
-
 #: A word at least this frequent (Zipf scale) in English or Spanish is an ordinary word (module docstring).
 ORDINARY_ZIPF = 4.0
 #: Languages whose words are looked up (the questions' languages).
@@ -45,4 +43,6 @@ def ordinary_word(word: str) -> bool:
     initials: "rv", "3at" are names when a document holds them)."""
     if len(word) < 3 or any(c.isdigit() for c in word):
         return False
+    from wordfreq import zipf_frequency  # imported on first use: 0.3 s, not paid at start-up
+
     return any(zipf_frequency(word, lang, wordlist=WORDLIST) >= ORDINARY_ZIPF for lang in LANGUAGES)
