@@ -455,16 +455,25 @@ def _strong(tokens: list[_Token], held: dict[int, tuple[str, float]], profile: D
     # ("Florida" in "the Florida Chemical supply agreement" for a contract with a Florida company)
     # (a word naming a kind of document, "JV", "NDA", is never a party's proper name)
     # nor is an ordinary word of the language typed in lower case ("unused holiday" for "Holiday RV
-    # Superstores", :mod:`core.commonwords`): alone it is the question's subject, not a name
+    # Superstores", :mod:`core.commonwords`) unless another word of the document's file name or title
+    # stands in the question too ("can king assign the promotion agreement"): alone it is the
+    # question's subject, not a name
+    titled = _titled(profile)
+    with_title = {name for name, _ in held.values() if name in titled}
     strong |= {i for i, (name, _) in held.items()
                if name in profile.proper and i not in in_run and tokens[i].word not in KIND_WORDS
-               and not ordinary_word(tokens[i].word)}
+               and (not ordinary_word(tokens[i].word) or with_title - {name})}
     for i in held:
         for j in held:
             if j != i and held[j][0] != held[i][0] and abs(j - i) <= _NEAR and all(
                     tokens[k].word in GENERIC for k in range(min(i, j) + 1, max(i, j))):
                 strong.add(i)
     return strong
+
+
+def _titled(profile: DocProfile) -> frozenset[str]:
+    """The naming words of ``profile``'s file name and title (not those of its first page)."""
+    return frozenset(file_words(profile.doc_id)) | frozenset(fold_words(profile.title))
 
 
 _DOC_NOUN = re.compile(r"^(?:" + _DOC_SINGULAR + r"|" + _DOC_PLURAL + r")$")

@@ -458,6 +458,8 @@ def test_names_written_as_names_still_scope(cuad_pdf: DocResolver) -> None:
     assert _scope(cuad_pdf, "Does the Holiday RV endorsement deal have an arbitration clause?") == ["HOLIDAYRVSUPERSTORESINC"]
     assert _scope(cuad_pdf, "can holiday rv end the endorsement early?") == ["HOLIDAYRVSUPERSTORESINC"]
     assert _scope(cuad_pdf, "How much notice does purolator need to give to end the agreement?") == ["DYNAMEXINC"]
+    # an ordinary word that is a party's name, typed in lower case, with a word of the contract's title
+    assert _scope(cuad_pdf, "can king assign the promotion agreement?") == ["KINGPHARMACEUTICALSINC"]
 
 
 def test_party_named_by_a_part_of_the_file_names_compound(cuad_pdf: DocResolver) -> None:
