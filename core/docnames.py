@@ -219,7 +219,7 @@ _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 MIN_PART = 3
 
 
-def _segment(compound: str, words: set[str]) -> list[str] | None:
+def segment(compound: str, words: set[str]) -> list[str] | None:
     """``compound`` cut into the fewest words of ``words`` (at least two, each at least
     :data:`MIN_PART` letters; a company-form suffix may end it), or None (dynamic programming
     over the cut points, as word segmentation is usually done)."""
@@ -230,7 +230,8 @@ def _segment(compound: str, words: set[str]) -> list[str] | None:
         for start in range(end):
             prev = best[start]
             piece = compound[start:end]
-            if prev is None or not (piece in words and len(piece) >= MIN_PART or end == n and piece in _FORM_SUFFIXES):
+            if prev is None or piece == compound or not (
+                    piece in words and len(piece) >= MIN_PART or end == n and piece in _FORM_SUFFIXES):
                 continue
             if best[end] is None or len(prev) + 1 < len(best[end]):
                 best[end] = prev + [piece]
@@ -260,7 +261,7 @@ def name_parts(head: str, body: str, names: set[str]) -> set[str]:
     capitalised -= GENERIC
     for compound in names:
         if len(compound) >= 2 * MIN_PART and compound not in capitalised:
-            out.update(_segment(compound, capitalised) or ())
+            out.update(segment(compound, capitalised) or ())
     return {w for w in out if len(w) >= MIN_PART and w not in GENERIC and not w.isdigit()}
 
 

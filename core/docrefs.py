@@ -70,6 +70,7 @@ from __future__ import annotations
 import bisect
 import math
 import re
+from functools import lru_cache
 from dataclasses import dataclass, field
 from urllib.parse import unquote
 
@@ -95,6 +96,7 @@ from core.docnames import (  # noqa: F401 - re-exported: callers import them fro
     fold_words,
     name_word,
     file_words,
+    segment,
     sentence_start,
     word_root,
     word_spans,
@@ -455,14 +457,14 @@ def _strong(tokens: list[_Token], held: dict[int, tuple[str, float]], profile: D
     # ("Florida" in "the Florida Chemical supply agreement" for a contract with a Florida company)
     # (a word naming a kind of document, "JV", "NDA", is never a party's proper name)
     # nor is an ordinary word of the language typed in lower case ("unused holiday" for "Holiday RV
-    # Superstores", :mod:`core.commonwords`) unless another word of the document's file name or title
-    # stands in the question too ("can king assign the promotion agreement"): alone it is the
-    # question's subject, not a name
+    # Superstores", :mod:`core.commonwords`) unless it is a word of the document's file name or title
+    # and another one stands in the question too ("can king assign the promotion agreement"; not the
+    # defined term "employee" beside "service"): alone it is the question's subject, not a name
     titled = _titled(profile)
     with_title = {name for name, _ in held.values() if name in titled}
     strong |= {i for i, (name, _) in held.items()
                if name in profile.proper and i not in in_run and tokens[i].word not in KIND_WORDS
-               and (not ordinary_word(tokens[i].word) or with_title - {name})}
+               and (not ordinary_word(tokens[i].word) or name in titled and with_title - {name})}
     for i in held:
         for j in held:
             if j != i and held[j][0] != held[i][0] and abs(j - i) <= _NEAR and all(
@@ -471,9 +473,14 @@ def _strong(tokens: list[_Token], held: dict[int, tuple[str, float]], profile: D
     return strong
 
 
+@lru_cache(maxsize=4096)
 def _titled(profile: DocProfile) -> frozenset[str]:
-    """The naming words of ``profile``'s file name and title (not those of its first page)."""
-    return frozenset(file_words(profile.doc_id)) | frozenset(fold_words(profile.title))
+    """The words of ``profile``'s file name and title (not those of its first page), the parts of
+    its file-name compounds included ("KINGPHARMACEUTICALSINC" → "king", "pharmaceuticals")."""
+    words = set(file_words(profile.doc_id)) | set(fold_words(profile.title))
+    for w in list(words):
+        words.update(segment(w, set(profile.names)) or ())
+    return frozenset(words)
 
 
 _DOC_NOUN = re.compile(r"^(?:" + _DOC_SINGULAR + r"|" + _DOC_PLURAL + r")$")
