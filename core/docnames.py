@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 from urllib.parse import unquote
@@ -263,6 +264,16 @@ def name_parts(head: str, body: str, names: set[str]) -> set[str]:
         if len(compound) >= 2 * MIN_PART and compound not in capitalised:
             out.update(segment(compound, capitalised) or ())
     return {w for w in out if len(w) >= MIN_PART and w not in GENERIC and not w.isdigit()}
+
+
+@lru_cache(maxsize=4096)
+def title_words(profile: DocProfile) -> frozenset[str]:
+    """The words of ``profile``'s file name and title (not those of its first page), the parts of
+    its file-name compounds included ("KINGPHARMACEUTICALSINC" → "king", "pharmaceuticals")."""
+    words = set(file_words(profile.doc_id)) | set(fold_words(profile.title))
+    for w in list(words):
+        words.update(segment(w, set(profile.names)) or ())
+    return frozenset(words)
 
 
 #: A company name: capitalised words ending in a company form ("Tellurian Health Systems, Inc.").

@@ -70,7 +70,6 @@ from __future__ import annotations
 import bisect
 import math
 import re
-from functools import lru_cache
 from dataclasses import dataclass, field
 from urllib.parse import unquote
 
@@ -96,8 +95,8 @@ from core.docnames import (  # noqa: F401 - re-exported: callers import them fro
     fold_words,
     name_word,
     file_words,
-    segment,
     sentence_start,
+    title_words,
     word_root,
     word_spans,
 )
@@ -460,7 +459,7 @@ def _strong(tokens: list[_Token], held: dict[int, tuple[str, float]], profile: D
     # Superstores", :mod:`core.commonwords`) unless it is a word of the document's file name or title
     # and another one stands in the question too ("can king assign the promotion agreement"; not the
     # defined term "employee" beside "service"): alone it is the question's subject, not a name
-    titled = _titled(profile)
+    titled = title_words(profile)
     with_title = {name for name, _ in held.values() if name in titled}
     strong |= {i for i, (name, _) in held.items()
                if name in profile.proper and i not in in_run and tokens[i].word not in KIND_WORDS
@@ -471,16 +470,6 @@ def _strong(tokens: list[_Token], held: dict[int, tuple[str, float]], profile: D
                     tokens[k].word in GENERIC for k in range(min(i, j) + 1, max(i, j))):
                 strong.add(i)
     return strong
-
-
-@lru_cache(maxsize=4096)
-def _titled(profile: DocProfile) -> frozenset[str]:
-    """The words of ``profile``'s file name and title (not those of its first page), the parts of
-    its file-name compounds included ("KINGPHARMACEUTICALSINC" → "king", "pharmaceuticals")."""
-    words = set(file_words(profile.doc_id)) | set(fold_words(profile.title))
-    for w in list(words):
-        words.update(segment(w, set(profile.names)) or ())
-    return frozenset(words)
 
 
 _DOC_NOUN = re.compile(r"^(?:" + _DOC_SINGULAR + r"|" + _DOC_PLURAL + r")$")
