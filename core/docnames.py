@@ -16,6 +16,10 @@ Added to them, the short forms people write:
 * a file name's *compounds* and their parts: "PcquoteComInc_1999…" gives "pcquotecominc",
   "pcquote", "com" (camel case split), and a compound without its company-form suffix
   ("pcquotecom"): a question writing "PcquoteCom" or "FLOTEKINDUSTRIES" names it;
+* the *parts of joined names* (:func:`name_parts`): camel-case parts of the first page's names
+  ("BicycleTX Ltd" → "bicycle") and a capital-letter file-name compound cut into words the
+  document itself capitalises ("BICYCLETHERAPEUTICSPLC" with "Bicycle Therapeutics plc" in the
+  text → "bicycle", "therapeutics"): the party's name where the file name runs it together;
 * *initialisms* of the head's multi-word names (:func:`initialisms`): "General Electric Capital
   Corporation" → "gecc" and "gec", "A.B. Watley" → "abw", "Affinity Group, Inc." → "agi". A
   contract usually defines its own short forms ("FCC") and those are capitalised words already;
@@ -34,6 +38,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 from urllib.parse import unquote
@@ -48,8 +53,9 @@ PROPER_CHUNKS = 12
 #: (the product or project a contract is about: "Glumetza" first appears on its 11th page).
 SALIENT_MIN = 3
 #: Version of the naming words' definition: profiles stored with another are derived again
-#: (:func:`core.store.profiles.read_profiles`). 2: possessives, compounds, initialisms, proper names.
-PROFILE_VERSION = 2
+#: (:func:`core.store.profiles.read_profiles`). 2: possessives, compounds, initialisms, proper names;
+#: 3: the parts of joined names (:func:`name_parts`).
+PROFILE_VERSION = 3
 
 #: A word of a name: letters and digits, inner and final apostrophes kept ("Acme's", "Industries'").
 NAME_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*['’]?", re.UNICODE)
@@ -209,6 +215,67 @@ def initialisms(run: list[str]) -> set[str]:
     return {w for w in out if 3 <= len(w) <= 6 and w not in GENERIC}
 
 
+_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
+#: Shortest part of a compound name (letters) taken as a naming word.
+MIN_PART = 3
+
+
+def segment(compound: str, words: set[str]) -> list[str] | None:
+    """``compound`` cut into the fewest words of ``words`` (at least two, each at least
+    :data:`MIN_PART` letters; a company-form suffix may end it), or None (dynamic programming
+    over the cut points, as word segmentation is usually done)."""
+    n = len(compound)
+    best: list[list[str] | None] = [None] * (n + 1)
+    best[0] = []
+    for end in range(1, n + 1):
+        for start in range(end):
+            prev = best[start]
+            piece = compound[start:end]
+            if prev is None or piece == compound or not (
+                    piece in words and len(piece) >= MIN_PART or end == n and piece in _FORM_SUFFIXES):
+                continue
+            if best[end] is None or len(prev) + 1 < len(best[end]):
+                best[end] = prev + [piece]
+    parts = best[n]
+    return parts if parts is not None and len(parts) >= 2 else None
+
+
+def name_parts(head: str, body: str, names: set[str]) -> set[str]:
+    """The words of a document's own name that its file name or first page write joined.
+
+    * Camel-case parts of the first page's capitalised words: "BicycleTX Ltd" → "bicycle" (the
+      file-name compounds are split so already, :func:`file_words`).
+    * The parts of a compound among ``names`` (a file name "BICYCLETHERAPEUTICSPLC_…" in capitals,
+      where no case shows the cuts) cut into capitalised words the text writes: "Bicycle
+      Therapeutics plc" on page 2 → "bicycle", "therapeutics". Only cuts into words the document
+      itself capitalises: no dictionary guesses at a company's name.
+
+    Returns folded words (:func:`name_word`), none generic, each at least :data:`MIN_PART` letters.
+    """
+    out: set[str] = set()
+    for m in NAME_WORD.finditer(head):
+        raw = m.group(0)
+        if raw[0].isupper() and _CAMEL.search(raw):
+            out.update(fold_words(_CAMEL.sub(" ", raw)))
+    capitalised = {name_word(m.group(0)) for m in NAME_WORD.finditer(body) if m.group(0)[0].isupper()}
+    capitalised |= out
+    capitalised -= GENERIC
+    for compound in names:
+        if len(compound) >= 2 * MIN_PART and compound not in capitalised:
+            out.update(segment(compound, capitalised) or ())
+    return {w for w in out if len(w) >= MIN_PART and w not in GENERIC and not w.isdigit()}
+
+
+@lru_cache(maxsize=4096)
+def title_words(profile: DocProfile) -> frozenset[str]:
+    """The words of ``profile``'s file name and title (not those of its first page), the parts of
+    its file-name compounds included ("KINGPHARMACEUTICALSINC" → "king", "pharmaceuticals")."""
+    words = set(file_words(profile.doc_id)) | set(fold_words(profile.title))
+    for w in list(words):
+        words.update(segment(w, set(profile.names)) or ())
+    return frozenset(words)
+
+
 #: A company name: capitalised words ending in a company form ("Tellurian Health Systems, Inc.").
 _COMPANY = re.compile(r"\b([A-Z][\w'’&-]*)(?:\s+[A-Z][\w'’&.-]*){0,4},?\s+(?:Inc|LLC|L\.L\.C|Ltd|Limited|Corp|"
                       r"Corporation|Company|GmbH|AG|S\.A|S\.L|PLC|plc|LP|LLP|AS|NV|BV)\b")
@@ -235,6 +302,7 @@ def build_profile(doc_id: str, path: str, title: str, head: str, text: str = "")
     for run in runs:
         names |= initialisms(run)
     body = text or head
+    names |= name_parts(head[:HEAD_CHARS], body, names)
     lower: set[str] = set()
     alone: set[str] = set()  # capitalised words seen outside a longer capitalised name
     counts: dict[str, int] = {}

@@ -31,9 +31,13 @@ file-name compounds, initialisms; re-exported here).
    weighs 1 and a word in every profile about 0: ``log((N + 1) / (df + 0.5)) / log((N + 1) /
    1.5)``, times :data:`WEAK_WORD` unless the word *names* that document in the question (a
    proper name of it, written capitalised as a name, or next to another of its naming words,
-   :func:`_strong`). A question word may also meet a naming word as the start of a file-name
+   :func:`_strong`; an ordinary word of the language typed in lower case — "unused holiday" against
+   "Holiday RV Superstores", :func:`core.commonwords.ordinary_word` — is not a name however its
+   document writes it, and initials starting one of the document's words or initialisms count
+   with the name they start: "GE Capital"). A question word may also meet a naming word as the start of a file-name
    compound ("FLOTEKINDUSTRIES", :data:`PREFIX_WORD`), with a small misspelling of a proper name
-   ("Purolater", "vayar": Levenshtein distance 1, or 2 from 8 letters, same first letter, not a plural;
+   ("Purolater", "vayar": Levenshtein distance 1, or 2 from 8 letters, same first letter, not a plural
+   nor an ordinary word: "premises" is no misspelled "Premier";
    two edits keep :data:`FUZZY_WORD` of the weight), or through the Spanish name of a kind of contract ("el contrato
    de patrocinio" → "sponsorship", :data:`core.docnames.KIND_ES_EN`). A document is the
    question's scope when its score is at least :data:`MIN_SCORE` and at least :data:`MARGIN`
@@ -72,6 +76,7 @@ from urllib.parse import unquote
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Levenshtein
 
+from core.commonwords import ordinary_word
 from core.docref_grammar import _DOC_PLURAL, _DOC_SINGULAR, collection_question, joined_names  # noqa: F401
 from core.docnames import (  # noqa: F401 - re-exported: callers import them from here
     GENERIC,
@@ -91,6 +96,7 @@ from core.docnames import (  # noqa: F401 - re-exported: callers import them fro
     name_word,
     file_words,
     sentence_start,
+    title_words,
     word_root,
     word_spans,
 )
@@ -152,6 +158,8 @@ class _Token:
     """Written as a name: capitalised, not at a sentence start."""
     alts: tuple[str, ...] = ()
     """English title words of a Spanish kind of contract ("patrocinio" → "sponsorship")."""
+    initials: bool = False
+    """Written in capitals, 2 to 4 letters: maybe the initials of a longer name ("GE" Capital)."""
 
 
 def _question_tokens(question: str) -> list[_Token]:
@@ -160,7 +168,7 @@ def _question_tokens(question: str) -> list[_Token]:
     out = []
     for w, start, end, raw in word_spans(question):
         out.append(_Token(w, start, end, raw[0].isupper() and not sentence_start(question, start),
-                          KIND_ES_EN.get(w, ())))
+                          KIND_ES_EN.get(w, ()), raw.isupper() and raw.isalpha() and 2 <= len(raw) <= 4))
     words = [t.word for t in out]
     for phrase, english in KIND_ES_EN_PHRASES.items():
         n = len(phrase)
@@ -247,6 +255,8 @@ class DocResolver:
             i += 1
         if out:
             return out
+        if ordinary_word(word):  # "employer" is a word, not a misspelled "Employee" (a proper name)
+            return []
         limit = 1 if len(word) < 8 else 2
         for name, distance, _ in process.extract(word, self.proper_vocabulary, scorer=Levenshtein.distance,
                                                  score_cutoff=limit, limit=5):
@@ -432,16 +442,28 @@ def _strong(tokens: list[_Token], held: dict[int, tuple[str, float]], profile: D
         run = [k for k in range(i, j + 1)
                if tokens[k].word not in GENERIC and tokens[k].word not in KIND_WORDS and tokens[k].word not in protected]
         found = [k for k in run if k in held]
+        # initials that start one of the document's initialisms or words ("GE Capital" for "General
+        # Electric Capital Corporation", initialism "gecc") belong to its name: they count for the
+        # run, and score nothing themselves
+        initials = [k for k in run if k not in held and tokens[k].initials
+                    and any(len(n) > len(tokens[k].word) and n.startswith(tokens[k].word) for n in profile.names)]
         if len(run) > 1:
             in_run.update(run)
-        if found and len(found) * 2 > len(run):
+        if found and (len(found) + len(initials)) * 2 > len(run):
             strong.update(found)
         i = j + 1
     # a proper name of the document names it, unless it stands in a longer name that does not
     # ("Florida" in "the Florida Chemical supply agreement" for a contract with a Florida company)
     # (a word naming a kind of document, "JV", "NDA", is never a party's proper name)
+    # nor is an ordinary word of the language typed in lower case ("unused holiday" for "Holiday RV
+    # Superstores", :mod:`core.commonwords`) unless it is a word of the document's file name or title
+    # and another one stands in the question too ("can king assign the promotion agreement"; not the
+    # defined term "employee" beside "service"): alone it is the question's subject, not a name
+    titled = title_words(profile)
+    with_title = {name for name, _ in held.values() if name in titled}
     strong |= {i for i, (name, _) in held.items()
-               if name in profile.proper and i not in in_run and tokens[i].word not in KIND_WORDS}
+               if name in profile.proper and i not in in_run and tokens[i].word not in KIND_WORDS
+               and (not ordinary_word(tokens[i].word) or name in titled and with_title - {name})}
     for i in held:
         for j in held:
             if j != i and held[j][0] != held[i][0] and abs(j - i) <= _NEAR and all(
