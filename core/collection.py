@@ -24,7 +24,8 @@ retrieval, span scoring, threshold and verification. Then, per document:
   "a Florida corporation" in a preamble does not. Of several such sentences, the one covering most
   of the question's weighted terms is shown (then the earlier retrieved). No score threshold is involved; nothing is fitted.
 * **No required word** ("Which of these agreements can be terminated for convenience?"): a
-  document matches when its own passages answer (the grid cell is ``answered``); ``weak`` and
+  document matches when its own passages answer (the grid cell is ``answered``), by its first passage
+  that scores at the answer's threshold (not one the answer marks "weaker"); ``weak`` and
   ``not_found`` documents are listed as searched and not matching, with their closest passage.
 
 The matching passages are the answer's claims (verified by :func:`core.verify.verify_claims`, each
@@ -332,8 +333,8 @@ def collection_answer(workspace, question: str, settings: Settings, trace: Trace
                 claim = _verified(workspace, settings, *found)
             else:
                 finding.missing = [r.label for r in required]
-        elif cell.status == "answered" and answer is not None and answer.claims:
-            claim = answer.claims[0]
+        elif cell.status == "answered" and answer is not None:
+            claim = _over_bar(answer)
         if claim is not None:
             finding.matches, finding.claim = True, len(claims)
             claims.append(claim)
@@ -354,6 +355,17 @@ def collection_answer(workspace, question: str, settings: Settings, trace: Trace
                             suggestion="Try the words the documents themselves would use, or open the review grid.")
     return Answer(question=question, workspace=workspace.name, status="abstained", kind="passages",
                   abstention=abstention, trace=trace, documents=findings)
+
+
+def _over_bar(answer: Answer):
+    """The first claim of a document's answered passages result that scores at its threshold or over
+    (:func:`core.passage_decision.below_bar`): the passage the document matches by. The shown order
+    reads more than the score, so the first claim may be one the answer marks "weaker" (under the
+    threshold, not a match); ``None`` when every claim is (the document is then not listed as matching)."""
+    from core.passage_decision import below_bar
+
+    below = below_bar([c.passage_score for c in answer.claims], answer.trace.passage_threshold)
+    return next((c for c, weak in zip(answer.claims, below) if not weak and c.citations), None)
 
 
 def _closest(answer: Answer):

@@ -165,3 +165,32 @@ def test_past_the_limit_the_documents_retrieval_ranks_first_are_searched_and_the
     assert _matching(answer) == [MJ]  # the workspace-wide retrieval ranks the Florida contract among the first
     assert "(3 more documents were not searched: at most 3 per question; `verbatim grid` searches them all)" \
         in format_answer(answer)
+
+
+def test_a_document_matches_by_a_passage_at_its_threshold_not_by_a_weaker_one(contracts: Workspace) -> None:
+    """Review 2026-12-02: a document's answered passages result may list first a passage under its threshold
+    (the shown order reads more than the score; the ordinary answer marks it "weaker"). The collection
+    answer showed that first passage as the document's match; it must show one that reaches the threshold."""
+    from core.grid import GridColumn, compute_cell
+    from core.passage_decision import below_bar
+
+    question = "Which of these agreements have an exclusivity clause?"
+    settings = Settings(backend="passages")
+    answer = _ask(contracts, question)
+    _, hashes = contracts.doc_profiles()
+    checked = 0
+    for finding in answer.documents:
+        cell = compute_cell(contracts, finding.doc_id, GridColumn(id="question", question=question), settings,
+                            PassagesBackend(), hashes.get(finding.doc_id, ""), lambda: False)
+        own = cell.answer
+        if cell.status != "answered":
+            continue
+        below = below_bar([c.passage_score for c in own.claims], own.trace.passage_threshold)
+        checked += below[0]  # this document's first passage is a weaker one: the case under test
+        if finding.matches:
+            shown = answer.claims[finding.claim]
+            assert shown.passage_score >= own.trace.passage_threshold, finding.doc_id
+            assert shown.text == next(c.text for c, b in zip(own.claims, below) if not b)
+        else:
+            assert all(below), finding.doc_id  # answered by no passage at its threshold: not a match
+    assert checked  # the corpus holds the case (Flotek, Holiday RV: first passages 0.54 / 0.62 under 0.7)
