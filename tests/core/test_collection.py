@@ -194,3 +194,14 @@ def test_a_document_matches_by_a_passage_at_its_threshold_not_by_a_weaker_one(co
         else:
             assert all(below), finding.doc_id  # answered by no passage at its threshold: not a match
     assert checked  # the corpus holds the case (Flotek, Holiday RV: first passages 0.54 / 0.62 under 0.7)
+
+
+def test_a_place_typed_in_lower_case_still_restricts(contracts: Workspace) -> None:
+    """Review 2026-12-02: "florida" in lower case was no requirement (only capitalised words were), so the
+    question fell to the presence rule and every document with a governing-law clause (Delaware, California …)
+    was listed as governed by Florida law."""
+    assert [r.label for r in requirements("which of these agreements are governed by florida law?")] == ["florida"]
+    assert _matching(_ask(contracts, "which of these agreements are governed by florida law?")) == [MJ]
+    assert _matching(_ask(contracts, "which of these agreements are governed by california law?")) == [HOLIDAY]
+    nevada = _ask(contracts, "which of these agreements are governed by nevada law?")
+    assert nevada.status == "abstained" and not any(f.matches for f in nevada.documents)
