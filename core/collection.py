@@ -13,7 +13,8 @@ retrieval, span scoring, threshold and verification. Then, per document:
 * **Required words.** A question that restricts by a name or a number ("Florida", "New York",
   "30 days") asks which documents say *that*: a clause about the same subject naming another state
   does not match. :func:`required_words` takes the question's words written as names (capitalised,
-  not at a sentence start) and its numbers, leaving out document nouns and kinds ("Agreements",
+  not at a sentence start) and its numbers (a number with a unit as that fact, :mod:`core.facts`:
+  "3 years" is held by "thirty-six (36) months", not by "3.0 SCOPE" or "three (3) days"), leaving out document nouns and kinds ("Agreements",
   "NDA"), the words of the clause type the question asks about ("Law" of governing law) and the
   collection frame. A place the question names in any form and case (``resources/places/``:
   "English law", "la ley de Nueva York", "ley japonesa") is one requirement that any of its forms
@@ -46,6 +47,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from core.docnames import GENERIC, KIND_WORDS, fold, sentence_start, word_spans
+from core.facts import Fact
 from core.settings import Settings
 from core.types import (
     Abstention,
@@ -113,6 +115,10 @@ class Requirement:
 
     words: tuple[str, ...]
     forms: tuple[tuple[str, ...], ...] = ()
+    fact: Fact | None = None
+    """For a number the question gives with a unit ("3 years", "$5 million", "10%"): that fact
+    (:func:`core.facts.facts_of`), held by a text that carries it in any form (:func:`_holds`), not by
+    the bare digits ("3.0 SCOPE", "three (3) days" do not hold "3 years")."""
 
     @property
     def label(self) -> str:
@@ -180,9 +186,14 @@ def requirements(question: str) -> list[Requirement]:
         found.append((i, Requirement(best[0], best[1])))
         covered.update(best[0])
         i += len(best[0])
+    from core.facts import facts_of
+
+    # a number with a unit is required as that fact (Requirement.fact), a bare number as its digits
+    facts = [f for f in facts_of(question) if f.kind in ("duration", "money", "percent")]
     for w in required_words(question):
         if w not in covered:
-            found.append((words.index(w) if w in words else len(words), Requirement((w,))))
+            fact = next((f for f in facts if w in re.findall(r"\d+", f.text)), None)
+            found.append((words.index(w) if w in words else len(words), Requirement((w,), fact=fact)))
     return [r for _, r in sorted(found, key=lambda x: x[0])]
 
 
@@ -210,9 +221,11 @@ def _span_tokens(text: str) -> set[str]:
 
 
 def _holds(text: str, required: list[Requirement]) -> bool:
+    from core.facts import carries
+
     words = [w for w, _s, _e, _r in word_spans(text)]
     stems = _span_tokens(text)
-    return all(r.held_by(words, stems) for r in required)
+    return all(r.held_by(words, stems) if r.fact is None else carries(text, r.fact) for r in required)
 
 
 def matching_sentence(question: str, required: list[Requirement], chunks: list[Chunk], workspace=None

@@ -527,6 +527,12 @@ def check_facts(claim: str, quotes: list[str], lang: str | None = None, date_ord
     return FactsCheck(missing, uncertain)
 
 
+def carries(text: str, fact: Fact, date_order: str = "") -> bool:
+    """Whether ``text`` carries ``fact`` in any form, as :func:`check_facts` finds a claim's fact in a quote
+    (``text`` read permissively: "thirty-six (36) months" carries the duration 3 years)."""
+    return _match(fact, facts_of(text, permissive=True, date_order=date_order)) == 2
+
+
 def missing_facts(claim: str, quotes: list[str], lang: str | None = None, date_order: str = "") -> list[Fact]:
     """Facts of ``claim`` that none of ``quotes`` carries (empty list: the check passes).
 

@@ -205,3 +205,21 @@ def test_a_place_typed_in_lower_case_still_restricts(contracts: Workspace) -> No
     assert _matching(_ask(contracts, "which of these agreements are governed by california law?")) == [HOLIDAY]
     nevada = _ask(contracts, "which of these agreements are governed by nevada law?")
     assert nevada.status == "abstained" and not any(f.matches for f in nevada.documents)
+
+
+def test_a_number_with_a_unit_is_required_as_that_fact_not_as_its_digits(contracts: Workspace) -> None:
+    """Review 2026-12-02: "3" of "a term of 3 years" was a bare token, held by section numbers ("… 3.0 SCOPE
+    OF SERVICES", "3. Term and Termination.") and by "three (3) days": Dynamex, Flotek and a Holiday RV
+    heading were listed as matching, not Holiday RV's "the term … shall be three years"."""
+    from core.collection import _holds
+
+    three_years = requirements("Which of these agreements have a term of 3 years?")
+    assert _holds("the term of this Agreement shall be three years", three_years)
+    assert _holds("a term of thirty-six (36) months", three_years)
+    assert not _holds("shall continue until terminated. 3.0 SCOPE OF SERVICES", three_years)
+    assert not _holds("within three (3) days of the date of the purchase order", three_years)
+    answer = _ask(contracts, "Which of these agreements have a term of 3 years?")
+    matching = _matching(answer)
+    assert HOLIDAY in matching and DYNAMEX not in matching and FLOTEK not in matching
+    holiday = next(f for f in answer.documents if f.doc_id.endswith(HOLIDAY))
+    assert "shall be three years" in answer.claims[holiday.claim].text
