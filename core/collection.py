@@ -120,9 +120,15 @@ class Requirement:
     (:func:`core.facts.facts_of`), held by a text that carries it in any form (:func:`_holds`), not by
     the bare digits ("3.0 SCOPE", "three (3) days" do not hold "3 years")."""
 
+    alternatives: tuple["Requirement", ...] = ()
+    """Requirements the question joins by "or" ("New York or Delaware law"): any one of them holds this
+    one (:func:`_alternatives`); ``()`` otherwise."""
+
     @property
     def label(self) -> str:
-        """The question's words, as shown ("new york")."""
+        """The question's words, as shown ("new york"; "new york or delaware")."""
+        if self.alternatives:
+            return " or ".join(a.label for a in self.alternatives)
         return " ".join(self.words)
 
     def held_by(self, words: list[str], stems: set[str] | None = None) -> bool:
@@ -183,7 +189,7 @@ def requirements(question: str) -> list[Requirement]:
         if best is None:
             i += 1
             continue
-        found.append((i, Requirement(best[0], best[1])))
+        found.append((i, i + len(best[0]), Requirement(best[0], best[1])))
         covered.update(best[0])
         i += len(best[0])
     from core.facts import facts_of
@@ -193,8 +199,39 @@ def requirements(question: str) -> list[Requirement]:
     for w in required_words(question):
         if w not in covered:
             fact = next((f for f in facts if w in re.findall(r"\d+", f.text)), None)
-            found.append((words.index(w) if w in words else len(words), Requirement((w,), fact=fact)))
-    return [r for _, r in sorted(found, key=lambda x: x[0])]
+            at = words.index(w) if w in words else len(words)
+            found.append((at, at + 1, Requirement((w,), fact=fact)))
+    return _alternatives(words, sorted(found, key=lambda x: x[0]))
+
+
+_OR = frozenset({"or", "o", "u"})
+#: Words that may stand between two alternatives beside "or" ("New York law or Delaware law", "the laws of
+#: Florida or of the State of Texas", "ley de Florida o de Texas"). Closed class.
+_OR_FILLER = frozenset({"of", "the", "state", "province", "law", "laws", "de", "del", "la", "el", "los", "las",
+                        "estado", "provincia", "ley", "leyes"})
+
+
+def _alternatives(words: list[str], found: list[tuple[int, int, Requirement]]) -> list[Requirement]:
+    """``found`` (start, end word index, requirement; question order) with the runs the question joins by
+    "or" made one requirement that any of them holds ("New York or Delaware", "Florida, Texas or Utah"):
+    required together, a document would need every place, and no contract is governed by two laws."""
+    groups: list[tuple[list[Requirement], bool]] = []
+    prev_end = None
+    for start, end, r in found:
+        gap = set(words[prev_end:start]) if prev_end is not None and start >= prev_end else None
+        if gap is not None and gap <= _OR | _OR_FILLER and (not gap or gap & _OR):
+            groups[-1][0].append(r)
+            groups[-1] = (groups[-1][0], groups[-1][1] or bool(gap & _OR))
+        else:
+            groups.append(([r], False))
+        prev_end = end
+    out: list[Requirement] = []
+    for group, joined in groups:
+        if joined and len(group) > 1:
+            out.append(Requirement(tuple(w for r in group for w in r.words), alternatives=tuple(group)))
+        else:
+            out.extend(group)
+    return out
 
 
 def _root_in(word: str, words: set[str]) -> bool:
@@ -225,7 +262,12 @@ def _holds(text: str, required: list[Requirement]) -> bool:
 
     words = [w for w, _s, _e, _r in word_spans(text)]
     stems = _span_tokens(text)
-    return all(r.held_by(words, stems) if r.fact is None else carries(text, r.fact) for r in required)
+    def held(r: Requirement) -> bool:
+        if r.alternatives:
+            return any(held(a) for a in r.alternatives)
+        return r.held_by(words, stems) if r.fact is None else carries(text, r.fact)
+
+    return all(held(r) for r in required)
 
 
 def matching_sentence(question: str, required: list[Requirement], chunks: list[Chunk], workspace=None

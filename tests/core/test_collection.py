@@ -223,3 +223,14 @@ def test_a_number_with_a_unit_is_required_as_that_fact_not_as_its_digits(contrac
     assert HOLIDAY in matching and DYNAMEX not in matching and FLOTEK not in matching
     holiday = next(f for f in answer.documents if f.doc_id.endswith(HOLIDAY))
     assert "shall be three years" in answer.claims[holiday.claim].text
+
+
+def test_places_joined_by_or_are_alternatives(contracts: Workspace) -> None:
+    """Review 2026-12-02: "New York or Delaware law" required both places in one sentence, so no document
+    matched and the answer said none of them is governed by either (Flotek: Delaware; King: New York)."""
+    either, = requirements("Which of these agreements are governed by New York or Delaware law?")
+    assert either.label == "new york or delaware"
+    assert [r.label for r in requirements("Which are governed by Florida and New York law?")] == ["florida", "new york"]
+    assert [r.label for r in requirements("¿Cuáles se rigen por la ley de Florida o de Texas?")] == ["florida or texas"]
+    assert _matching(_ask(contracts, "Which of these agreements are governed by New York or Delaware law?")) == \
+        sorted([FLOTEK, KING])
