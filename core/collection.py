@@ -45,9 +45,9 @@ import time
 from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from core.docnames import GENERIC, KIND_WORDS, fold, sentence_start, word_spans
-from core.facts import Fact
 from core.settings import Settings
 from core.types import (
     Abstention,
@@ -63,6 +63,9 @@ from core.types import (
     ScopeInfo,
     Trace,
 )
+
+if TYPE_CHECKING:
+    from core.facts import Fact  # imported where used: text2num is not paid by the window's import
 
 MAX_DOCUMENTS = 60
 """Documents searched at most for one question about the collection: about a minute of a 2-core
