@@ -450,13 +450,32 @@ def _consulted(answer: Answer) -> list[ConsultedDoc]:
     return list(by_doc.values())
 
 
+def names_one_document(workspace, question: str, settings: Settings) -> bool:
+    """Whether ``question``, though its grammar is a collection's ("all prior agreements"), is about the one
+    document it names in the singular (:meth:`core.docrefs.DocResolver.resolve`: "Does the Flotek agreement
+    supersede all prior agreements?"). Review 2026-12-02: asked of every document with "Flotek" required, it
+    showed a Flotek sentence about minimum quantities as the match. "Which of the King agreements…" (plural
+    only) stays a question about the collection."""
+    from core.clauses import match_clause_types
+    from core.docref_grammar import singular_reference
+    from core.docrefs import DocResolver
+
+    if not singular_reference(question):
+        return False
+    matches = match_clause_types(question) if settings.clause_expansion else []
+    protected = frozenset().union(*(m.words for m in matches)) if matches else frozenset()
+    profiles, _ = workspace.doc_profiles()
+    eligible = workspace.eligible_doc_ids()
+    return bool(DocResolver([p for d, p in profiles.items() if d in eligible]).resolve(question, protected).doc_ids)
+
+
 def ask(workspace, question: str, settings: Settings | None = None, *, backend=None,
         cancel: Callable[[], bool] | None = None, history=None, follow_up: bool | None = None,
         scope: list[str] | None = None) -> Generator[ProgressEvent, None, Answer]:
     """What asking a question runs (``verbatim ask``, the window): :func:`collection_answer` for a
     question about the collection answered with passages — no document chosen (``scope`` ``None``),
     not read as a follow-up on request, references resolved (not ``--all-docs``), two documents or
-    more — else :func:`core.pipeline.answer_question` with the same arguments (see there).
+    more, not one document the question names (:func:`names_one_document`) — else :func:`core.pipeline.answer_question` with the same arguments (see there).
 
     A question about the collection is never a follow-up ("these agreements" are the workspace's,
     not the previous answer's): the history is not read for it.
@@ -469,7 +488,8 @@ def ask(workspace, question: str, settings: Settings | None = None, *, backend=N
     cancel = cancel or (lambda: False)
     if (scope is None and follow_up is not True and settings.resolve_references and collection_question(question)
             and len(workspace.eligible_doc_ids()) > 1
-            and (backend.name if backend is not None else backend_choice(settings)) == "passages"):
+            and (backend.name if backend is not None else backend_choice(settings)) == "passages"
+            and not names_one_document(workspace, question, settings)):
         t0 = time.perf_counter()
         trace = Trace()
         answer = yield from collection_answer(workspace, question.strip(), settings, trace, cancel, backend)

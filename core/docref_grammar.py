@@ -55,6 +55,18 @@ def collection_question(question: str) -> bool:
     return _COLLECTION.search(" ".join(fold_words(question))) is not None
 
 
+_EACH = frozenset({"each", "every", "cada", "any", "other"})
+_SINGULAR_NOUN = re.compile(rf"^{_DOC_SINGULAR}$")
+
+
+def singular_reference(question: str) -> bool:
+    """Whether ``question`` refers to a document in the singular ("the Flotek agreement", "el contrato de
+    Flotek"), not after "each/every/any (other)/cada": a question about the collection by its grammar ("all
+    prior agreements") may still be about the one document it names (:meth:`core.docrefs.DocResolver.resolve`)."""
+    words = fold_words(question)
+    return any(_SINGULAR_NOUN.match(w) and not _EACH & set(words[max(0, i - 2):i]) for i, w in enumerate(words))
+
+
 def joined_names(words: list[str], compounds: list[str], generic: frozenset[str]) -> dict[int, tuple[str, float]]:
     """Question word index → ``(compound, share)`` for the runs of 2 to :data:`MAX_JOINED` adjacent
     ``words`` (folded) that, joined, are a compound of ``compounds`` (sorted): share 1.0 when equal,

@@ -77,7 +77,7 @@ from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Levenshtein
 
 from core.commonwords import ordinary_word
-from core.docref_grammar import _DOC_PLURAL, _DOC_SINGULAR, collection_question, joined_names  # noqa: F401
+from core.docref_grammar import _DOC_PLURAL, _DOC_SINGULAR, collection_question, joined_names, singular_reference  # noqa: F401,E501
 from core.docnames import (  # noqa: F401 - re-exported: callers import them from here
     GENERIC,
     HEAD_CHARS,
@@ -303,7 +303,7 @@ class DocResolver:
 
     # --- resolution ----------------------------------------------------------------------
 
-    def resolve(self, question: str, protected: frozenset[str] = frozenset()) -> Resolution:
+    def resolve(self, question: str, protected: frozenset[str] = frozenset(), collection: bool = True) -> Resolution:
         """Which documents ``question`` names (module docstring), and the question without the names.
 
         A workspace with one eligible document has nothing to resolve.
@@ -312,11 +312,18 @@ class DocResolver:
             protected: folded words that must not count as naming words nor be removed (the
                 words of a clause type the question asks about: "right of first offer" in a
                 question is the clause, even when a contract's title says "Right of First Offer").
+            collection: ``False``: rule 1 off (the names are resolved whatever the grammar). With it, a
+                question about the collection by its grammar that refers to a document in the singular
+                and names exactly one (unambiguously) is that document's ("Does the Flotek agreement
+                supersede all prior agreements?"; review 2026-12-02).
         """
         if len(self.profiles) < 2:
             return Resolution(query=question)
-        if collection_question(question):
-            return Resolution(query=question, evidence="collection")
+        if collection and collection_question(question):  # unless it names one document ("the X agreement")
+            named = self.resolve(question, protected, collection=False) if singular_reference(question) else None
+            if named is None or len(named.doc_ids) != 1 or named.ambiguous:
+                return Resolution(query=question, evidence="collection")
+            return named
         files = self._file_named(question)
         if files:
             chosen_profiles = list({p.doc_id: p for group in files for p in group}.values())

@@ -234,3 +234,20 @@ def test_places_joined_by_or_are_alternatives(contracts: Workspace) -> None:
     assert [r.label for r in requirements("¿Cuáles se rigen por la ley de Florida o de Texas?")] == ["florida or texas"]
     assert _matching(_ask(contracts, "Which of these agreements are governed by New York or Delaware law?")) == \
         sorted([FLOTEK, KING])
+
+
+def test_a_question_about_one_named_document_with_collection_words_is_that_documents(contracts: Workspace) -> None:
+    """Review 2026-12-02: "all prior agreements" made "Does the Flotek agreement supersede all prior agreements?"
+    a question about the collection: asked of every document with "Flotek" required, it showed a Flotek sentence
+    about minimum quantities as the match, not Flotek's entire-agreement clause."""
+    from core.collection import names_one_document
+
+    settings = Settings(backend="passages")
+    assert names_one_document(contracts, "Does the Flotek agreement supersede all prior agreements?", settings)
+    assert names_one_document(contracts, "¿El contrato de Flotek sustituye todos los acuerdos anteriores?", settings)
+    assert not names_one_document(contracts, "Which of the King agreements have a liability cap?", settings)  # plural
+    assert not names_one_document(contracts, "Which of these agreements are governed by Florida law?", settings)
+    answer = _ask(contracts, "Does the Flotek agreement supersede all prior agreements?")
+    assert answer.documents == []  # answered as a question about Flotek
+    assert answer.trace.scope.doc_ids and answer.trace.scope.doc_ids[0].endswith(FLOTEK)
+    assert answer.status == "answered" and any("Entire Agreement" in c.text for c in answer.claims)
