@@ -72,6 +72,8 @@ def collection_markdown(answer: Answer) -> list[str]:
         return []
     matching = [f for f in docs if f.matches]
     lines = ["*" + _t(SUMMARY).format(n=len(docs), m=len(matching)) + "*", ""]
+    if getattr(answer.trace, "not_searched", 0):  # an export must not read as if every document was searched
+        lines += ["*" + _t(NOT_SEARCHED).format(n=answer.trace.not_searched, max=MAX_DOCUMENTS) + "*", ""]
     others = [f.doc_id for f in docs if not f.matches]
     if others:
         lines += [f"**{_t('Searched, no matching passage')}:** " + "; ".join(others), ""]
