@@ -34,7 +34,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from core.errors import Cancelled
-from core.grid_cells import ShownPassage, cell_passages
+from core.grid_cells import ShownPassage, cell_passages, rested_first
 from core.grid_decision import clause_form
 from core.grid_decision import FORM_THRESHOLD, present_log_odds, present_probability
 from core.grid_decision import evidence as cell_evidence
@@ -115,10 +115,11 @@ class GridCell(BaseModel):
 
     @property
     def citation(self) -> Citation | None:
-        """The citation shown for the cell: the first verified one, else the first weak candidate."""
+        """The citation shown for the cell: the first verified one of a passage the answer rests on
+        (:func:`core.grid_cells.rested_first`), else the first weak candidate."""
         if self.answer is None:
             return None
-        for claim in self.answer.claims:
+        for claim in rested_first(self.answer):
             if claim.citations:
                 return claim.citations[0]
         for cand in _candidates(self.answer):
@@ -202,11 +203,11 @@ def cell_from_answer(doc_id: str, column: GridColumn, answer: Answer, doc_hash: 
         z = present_log_odds(clause_form_margin, near)
         cell.evidence.update({"form_margin": round(float(clause_form_margin), 4), "log_odds": round(z, 4)})
         if z >= FORM_THRESHOLD and answer.status in ("answered", "partial") and answer.claims:
-            cell.status, cell.text = "answered", answer.claims[0].text
+            cell.status, cell.text = "answered", rested_first(answer)[0].text
         elif z >= FORM_THRESHOLD and shown:
             cell.status, cell.text = "weak", shown[0].text
     elif answer.status in ("answered", "partial") and answer.claims:
-        claim = answer.claims[0]
+        claim = rested_first(answer)[0]
         cell.status = "answered"
         cell.text = claim.text
     elif shown and prob is not None:

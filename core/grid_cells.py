@@ -53,10 +53,22 @@ class ShownPassage(BaseModel):
         return self.context.text if self.context is not None else self.text
 
 
+def rested_first(answer: Answer) -> list:
+    """``answer.claims`` with those at or over its threshold first, each group in the answer's order: an
+    answered passages result orders its passages by more than the score, and may list first one it marks
+    "weaker" (:func:`core.passage_decision.below_bar`); a cell shows first a passage the answer rests on
+    (review 2026-12-02). Claims without a score (model answers) keep their order."""
+    from core.passage_decision import below_bar
+
+    below = below_bar([getattr(c, "passage_score", None) for c in answer.claims], answer.trace.passage_threshold)
+    return [c for c, b in zip(answer.claims, below) if not b] + [c for c, b in zip(answer.claims, below) if b]
+
+
 def _answer_passages(answer: Answer) -> list[ShownPassage]:
-    """The answer's own passages, best first: verified claims' first citations, else the weak candidates."""
+    """The answer's own passages, one it rests on first (:func:`rested_first`): verified claims' first
+    citations, else the weak candidates."""
     out: list[ShownPassage] = []
-    for claim in answer.claims:
+    for claim in rested_first(answer):
         if not claim.citations:
             continue
         cit = claim.citations[0]
@@ -118,7 +130,7 @@ def cell_passages(answer: Answer, workspace=None, settings=None, question: str |
                   limit: int = CELL_PASSAGES, place_scores: list[float] | None = None) -> list[ShownPassage]:
     """The passages a cell shows (at most ``limit``, distinct places), best first.
 
-    The answer's own passages come first (its best one always); the remaining places are the best
+    The answer's own passages come first (one it rests on always, :func:`rested_first`); the remaining places are the best
     spans of the retrieved chunks in retrieval order (``answer.trace.context``, read from
     ``workspace``), skipping a place already shown. With ``workspace=None`` (or a model answer,
     whose passages are its verified quotes) only the answer's own passages are used.

@@ -251,3 +251,27 @@ def test_a_question_about_one_named_document_with_collection_words_is_that_docum
     assert answer.documents == []  # answered as a question about Flotek
     assert answer.trace.scope.doc_ids and answer.trace.scope.doc_ids[0].endswith(FLOTEK)
     assert answer.status == "answered" and any("Entire Agreement" in c.text for c in answer.claims)
+
+
+def test_an_answered_grid_cell_shows_first_a_passage_its_answer_rests_on(contracts: Workspace) -> None:
+    """Review 2026-12-02 (core.grid, same fixture): an answered cell took its text, quote and first shown place
+    from the answer's first passage, which may score under the answer's threshold (marked "weaker" by
+    `verbatim ask`): Flotek's "exclusivity" cell showed a 0.54 passage under 0.7 as its answer."""
+    from core.grid import GridColumn, compute_cell
+    from core.passage_decision import below_bar
+
+    column = GridColumn(id="exclusivity", question="Which of these agreements have an exclusivity clause?")
+    _, hashes = contracts.doc_profiles()
+    weaker_first = 0
+    for doc_id in sorted(contracts.eligible_doc_ids()):
+        cell = compute_cell(contracts, doc_id, column, Settings(backend="passages"), PassagesBackend(),
+                            hashes.get(doc_id, ""), lambda: False)
+        if cell.status != "answered":
+            continue
+        answer = cell.answer
+        below = below_bar([c.passage_score for c in answer.claims], answer.trace.passage_threshold)
+        weaker_first += below[0]
+        rests_on = next(c for c, b in zip(answer.claims, below) if not b)
+        assert cell.text == rests_on.text and cell.quote == rests_on.citations[0].quote, doc_id
+        assert cell.passages[0].text == rests_on.citations[0].quote, doc_id
+    assert weaker_first  # the fixture holds the case (Flotek, Holiday RV)
