@@ -179,8 +179,9 @@ def _places() -> tuple[tuple[tuple[str, ...], ...], ...]:
 def requirements(question: str) -> list[Requirement]:
     """What a matching sentence must hold (module docstring): each place the question names in a form
     of ``resources/places/`` (any case), then each other :func:`required_words` word; question order."""
-    words = [w for w, _s, _e, _r in word_spans(question)]
-    found: list[tuple[int, Requirement]] = []
+    spans = word_spans(question)
+    words = [w for w, _s, _e, _r in spans]
+    found: list[tuple[int, int, Requirement]] = []
     covered: set[str] = set()
     i = 0
     while i < len(words):
@@ -204,7 +205,7 @@ def requirements(question: str) -> list[Requirement]:
             fact = next((f for f in facts if w in re.findall(r"\d+", f.text)), None)
             at = words.index(w) if w in words else len(words)
             found.append((at, at + 1, Requirement((w,), fact=fact)))
-    return _alternatives(words, sorted(found, key=lambda x: x[0]))
+    return _alternatives(question, spans, sorted(found, key=lambda x: x[0]))
 
 
 _OR = frozenset({"or", "o", "u"})
@@ -214,15 +215,18 @@ _OR_FILLER = frozenset({"of", "the", "state", "province", "law", "laws", "de", "
                         "estado", "provincia", "ley", "leyes"})
 
 
-def _alternatives(words: list[str], found: list[tuple[int, int, Requirement]]) -> list[Requirement]:
-    """``found`` (start, end word index, requirement; question order) with the runs the question joins by
-    "or" made one requirement that any of them holds ("New York or Delaware", "Florida, Texas or Utah"):
-    required together, a document would need every place, and no contract is governed by two laws."""
+def _alternatives(question: str, spans: list, found: list[tuple[int, int, Requirement]]) -> list[Requirement]:
+    """``found`` (start, end word index in ``spans``, requirement; question order) with the runs the question
+    joins by "or" made one requirement that any of them holds ("New York or Delaware", "Florida, Texas or
+    Utah": a comma between two of them, "or" before the last): required together, a document would need
+    every place, and no contract is governed by two laws. Adjacent names without a comma stay apart."""
+    words = [w for w, _s, _e, _r in spans]
     groups: list[tuple[list[Requirement], bool]] = []
     prev_end = None
     for start, end, r in found:
         gap = set(words[prev_end:start]) if prev_end is not None and start >= prev_end else None
-        if gap is not None and gap <= _OR | _OR_FILLER and (not gap or gap & _OR):
+        comma = gap == set() and 0 < prev_end and start < len(spans) and "," in question[spans[prev_end - 1][2]:spans[start][1]]
+        if gap is not None and gap <= _OR | _OR_FILLER and (gap & _OR or comma):
             groups[-1][0].append(r)
             groups[-1] = (groups[-1][0], groups[-1][1] or bool(gap & _OR))
         else:

@@ -232,6 +232,11 @@ def test_places_joined_by_or_are_alternatives(contracts: Workspace) -> None:
     assert either.label == "new york or delaware"
     assert [r.label for r in requirements("Which are governed by Florida and New York law?")] == ["florida", "new york"]
     assert [r.label for r in requirements("¿Cuáles se rigen por la ley de Florida o de Texas?")] == ["florida or texas"]
+    assert [r.label for r in requirements("Which are governed by Florida, Texas or Utah law?")] == \
+        ["florida or texas or utah"]
+    # adjacent names without a comma are not alternatives of what follows ("IBM Watson or Oracle")
+    assert [r.label for r in requirements("Which contracts of IBM Watson or Oracle have a cap?")] == \
+        ["ibm", "watson or oracle"]
     assert _matching(_ask(contracts, "Which of these agreements are governed by New York or Delaware law?")) == \
         sorted([FLOTEK, KING])
 
