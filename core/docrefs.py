@@ -72,7 +72,8 @@ from urllib.parse import unquote
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Levenshtein
 
-from core.docref_grammar import _DOC_PLURAL, _DOC_SINGULAR, collection_question, joined_names  # noqa: F401
+from core.docref_grammar import (  # noqa: F401
+    _DOC_PLURAL, _DOC_SINGULAR, COMPANY_FORMS, collection_question, complete_title_spans, joined_names)
 from core.docnames import (  # noqa: F401 - re-exported: callers import them from here
     GENERIC,
     HEAD_CHARS,
@@ -527,6 +528,7 @@ def strip_reference(question: str, names: frozenset[str], protected: frozenset[s
     joint venture deal") names the document and goes with it.
     """
     content = frozenset() if proper is None else _kind_content(question, names, proper)
+    clause_words = protected
     protected = protected | content
     names = (names | also) - content
     tokens = list(NAME_WORD.finditer(question))
@@ -545,7 +547,7 @@ def strip_reference(question: str, names: frozenset[str], protected: frozenset[s
             kinds.append("g")
         else:
             kinds.append("o")
-    cut: list[tuple[int, int]] = []
+    runs: list[tuple[int, int]] = []
     i = 0
     while i < len(tokens):
         if kinds[i] == "o":
@@ -556,10 +558,20 @@ def strip_reference(question: str, names: frozenset[str], protected: frozenset[s
                 question[tokens[j].end():tokens[j + 1].start()]):
             j += 1
         if any(kinds[x] == "n" and (x in strong or name_word(tokens[x].group(0)) in also) for x in range(i, j + 1)):
-            cut.append((tokens[i].start(), tokens[j].end()))
+            runs.append((i, j))
         i = j + 1
-    if not cut:
+    if not runs:
         return expand_kind_abbreviations(question)
+    # the whole title the question names the document by, not only the words the resolver knows
+    # ("… for Terpene Products", "R. C. Boyd", "(Dynamex Inc.)"): core.docref_grammar
+    words = [(name_word(m.group(0)), m.start(), m.end(), m.group(0)[0].isupper()
+              and not sentence_start(question, m.start())) for m in tokens]
+    stop = {x for x, m in enumerate(tokens) if _in_identifier(question, m.start(), m.end())
+            or words[x][0] in clause_words}
+    runs = complete_title_spans(question, words, runs, stop)
+    kept = [kinds[x] for x in range(len(tokens)) if not any(a <= x <= b for a, b in runs)]
+    cut = [(tokens[a].start(), _title_end(question, tokens[a].start(), tokens[b].end(), words[b][0]))
+           for a, b in runs]
     out, pos = [], 0
     for a, b in cut:
         out.append(question[pos:a])
@@ -568,5 +580,25 @@ def strip_reference(question: str, names: frozenset[str], protected: frozenset[s
     cleaned = re.sub(r"\s+", " ", "".join(out))
     cleaned = re.sub(r"[\"“'‘«`]\s*[\"”'’»`]", "", cleaned)  # the quotes a removed file name leaves
     cleaned = re.sub(r"\s+([,.;:?!])", r"\1", cleaned).strip(" ,")
-    return expand_kind_abbreviations(cleaned if any(k == "o" for k in kinds) and fold_words(cleaned) else question)
+    cleaned = re.sub(r",+(?=[.;:?!])", "", cleaned)  # "…, and by whom, under the X Agreement?"
+    return expand_kind_abbreviations(cleaned if any(k == "o" for k in kept) and fold_words(cleaned) else question)
+
+
+def _title_end(text: str, start: int, end: int, last: str) -> int:
+    """``end`` moved past the punctuation the removed span ``text[start:end]`` owns: the period of a
+    final initial or company form ("Inc."), a closing parenthesis or quote it opened."""
+    if text[end:end + 1] == "." and (len(last) == 1 or last in COMPANY_FORMS):
+        end += 1
+    piece = text[start:end]
+    while end < len(text):
+        c = text[end]
+        if c == ")" and piece.count("(") > piece.count(")"):
+            pass
+        elif c in "\"”’»'" and sum(piece.count(q) for q in "\"“‘«'") % 2 == 1:
+            pass
+        else:
+            break
+        piece += c
+        end += 1
+    return end
 
