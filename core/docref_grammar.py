@@ -1,6 +1,6 @@
-"""Two pieces of document-reference grammar used by :mod:`core.docrefs`, kept apart to keep that module
-readable: questions about the whole collection, and names written in several words that a file name
-writes as one compound.
+"""Three pieces of document-reference grammar used by :mod:`core.docrefs`, kept apart to keep that module
+readable: questions about the whole collection, names written in several words that a file name
+writes as one compound, and the whole title a question names its document by.
 
 **Collection** (:func:`collection_question`): "which of these agreements", "all the contracts",
 "¿cuáles de estos contratos?" — a plural document noun after a quantifier, "which (of)" or a
@@ -13,6 +13,12 @@ document as a whole. Each word alone may name nothing ("biotech") or little ("mj
 name); together they are the document's own name, stronger evidence than words several documents
 share ("joint venture"). Nothing is fitted: the share is the one of a compound's start written as
 one word (:data:`core.docrefs.MIN_PREFIX_SHARE`).
+
+**Title spans** (:func:`complete_title_spans`, :func:`title_end`): "the Supply Agreement between Florida
+Chemical Company, LLC and Flotek Chemistry, LLC for Terpene Products" is removed whole, not only its
+parties' names ("Whose law controls the interpretation Products?" scored the recitals). Hand-written
+closed-class grammar (no library parses a title span in English and Spanish offline): see the comment
+above :data:`TITLE_JOINERS`; the figures are in bench/README.md ("The whole title …", 2026-12-02).
 """
 
 from __future__ import annotations
@@ -94,7 +100,13 @@ def joined_names(words: list[str], compounds: list[str], generic: frozenset[str]
 # knows (parties, file-name words) are only part of it: the product in "for Terpene Products", a position
 # ("for Chief Business Officer Position"), initials ("R. C."). Closed-class grammar (English and Spanish),
 # nothing fitted: capitalised words, the function words that join the words of a title (only between two
-# capitalised words), company forms after a comma, abbreviation periods, parentheses and quotes.
+# capitalised words), company forms after a comma, abbreviation periods, parentheses and quotes. A span
+# grows only when it is a title — it holds a document noun or follows one ("Agreement between …",
+# "contrato de agencia de GE Capital"): capitalised words next to a name are not a title by themselves
+# ("Who won Super Bowl XLIX?" keeps "XLIX"). It never crosses a word of the clause asked about (a
+# document noun included: "transfer the … Agreement" keeps "Agreement" for assignment), an identifier,
+# a possessive ("Glamis's Mexican properties"), a kind abbreviation before a lower-case document noun
+# ("the MJ Biotech JV agreement"), nor a comma that no company form follows.
 
 #: Function words inside a title, crossed only between two capitalised words ("Agreement between General",
 #: "Products for 'Honey Hole'", "contrato de Nigel"). Not "with/in/on": "the Acme agreement with New York law".
@@ -219,3 +231,24 @@ def complete_title_spans(text: str, words: list[tuple[str, int, int, bool]], cut
         else:
             merged.append((i, j))
     return merged
+
+
+def title_end(text: str, start: int, end: int, last: str) -> int:
+    """``end`` (character offset) moved past the punctuation the removed span ``text[start:end]`` owns: the
+    period of a final initial or company form (``last``, folded: "Inc."), a closing parenthesis or quote
+    it opened."""
+    if text[end:end + 1] == "." and (len(last) == 1 or last in COMPANY_FORMS):
+        end += 1
+    piece = text[start:end]
+    while end < len(text):
+        c = text[end]
+        if c == ")" and piece.count("(") > piece.count(")"):
+            pass
+        elif c in "\"”’»'" and sum(piece.count(q) for q in "\"“‘«'") % 2 == 1:
+            pass
+        else:
+            break
+        piece += c
+        end += 1
+    return end
+

@@ -73,7 +73,7 @@ from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Levenshtein
 
 from core.docref_grammar import (  # noqa: F401
-    _DOC_PLURAL, _DOC_SINGULAR, COMPANY_FORMS, collection_question, complete_title_spans, joined_names)
+    _DOC_PLURAL, _DOC_SINGULAR, collection_question, complete_title_spans, joined_names, title_end)
 from core.docnames import (  # noqa: F401 - re-exported: callers import them from here
     GENERIC,
     HEAD_CHARS,
@@ -512,7 +512,9 @@ def strip_reference(question: str, names: frozenset[str], protected: frozenset[s
     the whole run goes, generic words included ("the Duckwall agreement"). Protected words end a run,
     and so do the words of an identifier (a whitespace-delimited piece mixing letters and digits,
     "REF-7731-B", "ART-12.3(b)"): it is the question's subject even where it also names the
-    document that lists it. ``also``: question words known to name the document in this
+    document that lists it. Each run then grows to the whole title span it lies in
+    (:func:`core.docref_grammar.complete_title_spans`: "… for Terpene Products", "R. C. Boyd", "(Dynamex
+    Inc.)", with the article and preposition attaching it), clause words still ending it. ``also``: question words known to name the document in this
     question (:meth:`DocResolver.resolve` found them: a proper name typed in lower case, a
     misspelling, a Spanish kind of contract such as "patrocinio"), removed as if written as names. Returns the question
     itself when the result would be empty or hold no word outside the removed runs.
@@ -570,7 +572,7 @@ def strip_reference(question: str, names: frozenset[str], protected: frozenset[s
             or words[x][0] in clause_words}
     runs = complete_title_spans(question, words, runs, stop)
     kept = [kinds[x] for x in range(len(tokens)) if not any(a <= x <= b for a, b in runs)]
-    cut = [(tokens[a].start(), _title_end(question, tokens[a].start(), tokens[b].end(), words[b][0]))
+    cut = [(tokens[a].start(), title_end(question, tokens[a].start(), tokens[b].end(), words[b][0]))
            for a, b in runs]
     out, pos = [], 0
     for a, b in cut:
@@ -580,25 +582,7 @@ def strip_reference(question: str, names: frozenset[str], protected: frozenset[s
     cleaned = re.sub(r"\s+", " ", "".join(out))
     cleaned = re.sub(r"[\"“'‘«`]\s*[\"”'’»`]", "", cleaned)  # the quotes a removed file name leaves
     cleaned = re.sub(r"\s+([,.;:?!])", r"\1", cleaned).strip(" ,")
+    cleaned = re.sub(r"^[;:]\s*", "", cleaned)  # "Consider <title>; What is …" → "What is …"
     cleaned = re.sub(r",+(?=[.;:?!])", "", cleaned)  # "…, and by whom, under the X Agreement?"
     return expand_kind_abbreviations(cleaned if any(k == "o" for k in kept) and fold_words(cleaned) else question)
-
-
-def _title_end(text: str, start: int, end: int, last: str) -> int:
-    """``end`` moved past the punctuation the removed span ``text[start:end]`` owns: the period of a
-    final initial or company form ("Inc."), a closing parenthesis or quote it opened."""
-    if text[end:end + 1] == "." and (len(last) == 1 or last in COMPANY_FORMS):
-        end += 1
-    piece = text[start:end]
-    while end < len(text):
-        c = text[end]
-        if c == ")" and piece.count("(") > piece.count(")"):
-            pass
-        elif c in "\"”’»'" and sum(piece.count(q) for q in "\"“‘«'") % 2 == 1:
-            pass
-        else:
-            break
-        piece += c
-        end += 1
-    return end
 

@@ -431,6 +431,10 @@ def test_the_whole_title_naming_the_document_is_removed(cuad: DocResolver) -> No
                          "Company, LLC and Flotek Chemistry, LLC for Terpene Products?")
     assert res.doc_ids == ["txt/FLOTEKINDUSTRIESINCCN_05_09_2019-EX-10.1-SUPPLY AGREEMENT.txt"]
     assert res.query == "Whose law controls the interpretation?"
+    # the template form: the title, then the question after a semicolon
+    res = _resolve(cuad, "Consider the Agency Agreement between General Electric Capital Corporation and Duckwall-Alco "
+                         "Stores, Inc. for Equipment Leasing; What is the renewal term for this contract?")
+    assert res.query == "What is the renewal term for this contract?"
 
 
 @pytest.mark.parametrize(("question", "query"), [
