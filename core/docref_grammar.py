@@ -26,7 +26,7 @@ from __future__ import annotations
 import bisect
 import re
 
-from core.docnames import KIND_ABBREVIATIONS, KIND_ES_EN, KIND_WORDS, fold_words
+from core.docnames import KIND_ABBREVIATIONS, KIND_ES_EN, KIND_WORDS, NAME_WORD, fold_words, name_word
 
 MIN_JOINED_SHARE = 0.6
 """Shortest start of a compound (share of its letters) that a joined name may be."""
@@ -252,3 +252,36 @@ def title_end(text: str, start: int, end: int, last: str) -> int:
         end += 1
     return end
 
+
+_DOC_NOUN = re.compile(r"^(?:" + _DOC_SINGULAR + r"|" + _DOC_PLURAL + r")$")
+
+
+def _kind_content(question: str, names: frozenset[str], proper: frozenset[str]) -> frozenset[str]:
+    """Words of ``question`` naming a kind of contract used as content, not as a reference (see
+    :func:`strip_reference`): typed in lower case, naming words of the document but none of its
+    proper names, and not qualifying a document noun (the first word after the run of kind words
+    is not "agreement", "contract", "deal", "contrato"…)."""
+    words = [(name_word(m.group(0)), m.group(0)) for m in NAME_WORD.finditer(question)]
+    out = set()
+    for i, (f, raw) in enumerate(words):
+        if not (raw.islower() and f in names and f in KIND_WORDS and f not in proper):
+            continue
+        j = i + 1
+        while j < len(words) and words[j][0] in KIND_WORDS:
+            j += 1
+        if j < len(words) and _DOC_NOUN.match(words[j][0]):
+            continue
+        out.add(f)
+    return frozenset(out)
+
+
+def _in_identifier(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` lies in a whitespace-delimited piece holding both letters and digits."""
+    a = start
+    while a > 0 and not text[a - 1].isspace():
+        a -= 1
+    b = end
+    while b < len(text) and not text[b].isspace():
+        b += 1
+    piece = text[a:b]
+    return any(c.isdigit() for c in piece) and any(c.isalpha() for c in piece)

@@ -77,8 +77,9 @@ from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Levenshtein
 
 from core.commonwords import ordinary_word
-from core.docref_grammar import (  # noqa: F401
-    _DOC_PLURAL, _DOC_SINGULAR, collection_question, complete_title_spans, joined_names, title_end)
+from core.docref_grammar import (  # noqa: F401 - _in_identifier re-exported (core.passages' docs)
+    _in_identifier, _kind_content, collection_question, complete_title_spans,
+    joined_names, title_end)
 from core.docnames import (  # noqa: F401 - re-exported: callers import them from here
     GENERIC,
     HEAD_CHARS,
@@ -473,28 +474,6 @@ def _strong(tokens: list[_Token], held: dict[int, tuple[str, float]], profile: D
     return strong
 
 
-_DOC_NOUN = re.compile(r"^(?:" + _DOC_SINGULAR + r"|" + _DOC_PLURAL + r")$")
-
-
-def _kind_content(question: str, names: frozenset[str], proper: frozenset[str]) -> frozenset[str]:
-    """Words of ``question`` naming a kind of contract used as content, not as a reference (see
-    :func:`strip_reference`): typed in lower case, naming words of the document but none of its
-    proper names, and not qualifying a document noun (the first word after the run of kind words
-    is not "agreement", "contract", "deal", "contrato"…)."""
-    words = [(name_word(m.group(0)), m.group(0)) for m in NAME_WORD.finditer(question)]
-    out = set()
-    for i, (f, raw) in enumerate(words):
-        if not (raw.islower() and f in names and f in KIND_WORDS and f not in proper):
-            continue
-        j = i + 1
-        while j < len(words) and words[j][0] in KIND_WORDS:
-            j += 1
-        if j < len(words) and _DOC_NOUN.match(words[j][0]):
-            continue
-        out.add(f)
-    return frozenset(out)
-
-
 #: Farthest apart (in words) two naming words of one document strengthen each other.
 _NEAR = 4
 
@@ -510,18 +489,6 @@ def _strong_positions(tokens: list[tuple[str, bool]], names: frozenset[str]) -> 
     toks = [_Token(w, 0, 0, as_name) for w, as_name in tokens]
     held = {i: (w, 1.0) for i, (w, _) in enumerate(tokens) if w in names and w not in GENERIC}
     return _strong(toks, held, DocProfile("", "", frozenset()))
-
-
-def _in_identifier(text: str, start: int, end: int) -> bool:
-    """Whether ``text[start:end]`` lies in a whitespace-delimited piece holding both letters and digits."""
-    a = start
-    while a > 0 and not text[a - 1].isspace():
-        a -= 1
-    b = end
-    while b < len(text) and not text[b].isspace():
-        b += 1
-    piece = text[a:b]
-    return any(c.isdigit() for c in piece) and any(c.isalpha() for c in piece)
 
 
 def strip_reference(question: str, names: frozenset[str], protected: frozenset[str] = frozenset(),
