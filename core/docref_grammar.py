@@ -1,6 +1,6 @@
-"""Two pieces of document-reference grammar used by :mod:`core.docrefs`, kept apart to keep that module
-readable: questions about the whole collection, and names written in several words that a file name
-writes as one compound.
+"""Three pieces of document-reference grammar used by :mod:`core.docrefs`, kept apart to keep that module
+readable: questions about the whole collection, names written in several words that a file name
+writes as one compound, and the whole title a question names its document by.
 
 **Collection** (:func:`collection_question`): "which of these agreements", "all the contracts",
 "¿cuáles de estos contratos?" — a plural document noun after a quantifier, "which (of)" or a
@@ -13,6 +13,12 @@ document as a whole. Each word alone may name nothing ("biotech") or little ("mj
 name); together they are the document's own name, stronger evidence than words several documents
 share ("joint venture"). Nothing is fitted: the share is the one of a compound's start written as
 one word (:data:`core.docrefs.MIN_PREFIX_SHARE`).
+
+**Title spans** (:func:`complete_title_spans`, :func:`title_end`): "the Supply Agreement between Florida
+Chemical Company, LLC and Flotek Chemistry, LLC for Terpene Products" is removed whole, not only its
+parties' names ("Whose law controls the interpretation Products?" scored the recitals). Hand-written
+closed-class grammar (no library parses a title span in English and Spanish offline): see the comment
+above :data:`TITLE_JOINERS`; the figures are in bench/README.md ("The whole title …", 2026-12-02).
 """
 
 from __future__ import annotations
@@ -20,7 +26,7 @@ from __future__ import annotations
 import bisect
 import re
 
-from core.docnames import fold_words
+from core.docnames import KIND_ABBREVIATIONS, KIND_ES_EN, KIND_WORDS, NAME_WORD, fold_words, name_word
 
 MIN_JOINED_SHARE = 0.6
 """Shortest start of a compound (share of its letters) that a joined name may be."""
@@ -96,3 +102,198 @@ def joined_names(words: list[str], compounds: list[str], generic: frozenset[str]
                         out[j] = best
                 break
     return out
+
+
+# --- Title spans ------------------------------------------------------------------------------
+# A question that names its document by its title writes the whole title as one title-cased span:
+# "the Supply Agreement between Florida Chemical Company, LLC and Flotek Chemistry, LLC for Terpene
+# Products", "the Sponsorship Agreement between R. C. Boyd Enterprises, LLC and Cano Petroleum, Inc. for
+# 'Honey Hole'", "el contrato de agencia entre GE Capital y Duckwall-ALCO". The naming words the resolver
+# knows (parties, file-name words) are only part of it: the product in "for Terpene Products", a position
+# ("for Chief Business Officer Position"), initials ("R. C."). Closed-class grammar (English and Spanish),
+# nothing fitted: capitalised words, the function words that join the words of a title (only between two
+# capitalised words), company forms after a comma, abbreviation periods, parentheses and quotes. A span
+# grows only when it is a title — it holds a document noun or follows one ("Agreement between …",
+# "contrato de agencia de GE Capital"): capitalised words next to a name are not a title by themselves
+# ("Who won Super Bowl XLIX?" keeps "XLIX"). It never crosses a word of the clause asked about (a
+# document noun included: "transfer the … Agreement" keeps "Agreement" for assignment), an identifier,
+# a possessive ("Glamis's Mexican properties"), a kind abbreviation before a lower-case document noun
+# ("the MJ Biotech JV agreement"), nor a comma that no company form follows.
+
+#: Function words inside a title, crossed only between two capitalised words ("Agreement between General",
+#: "Products for 'Honey Hole'", "contrato de Nigel"). Not "with/in/on": "the Acme agreement with New York law".
+TITLE_JOINERS = frozenset("of for and & between among the a an de del y e entre para la las el los".split())
+#: An article, and a preposition before it, that attach a title to the question ("under the …", "of the …",
+#: "según el …"): removed with the title.
+TITLE_ARTICLES = frozenset("the this that said el la los las este esta dicho dicha".split())
+TITLE_PREPOSITIONS = frozenset(
+    "under of in over to for by from on within throughout en de del bajo segun con sobre para por".split())
+#: Company forms written after a comma inside a name ("Duckwall-Alco Stores, Inc.").
+COMPANY_FORMS = frozenset("inc incorporated corp corporation co llc ltd limited plc lp llp sa sl sau slu gmbh ag nv bv srl spa".split())
+_DOC_NOUN_WORD = re.compile(r"^(?:" + _DOC_SINGULAR + r"|" + _DOC_PLURAL + r")$")
+_SEPARATOR = re.compile(r"^[\s,\-&'\"“”‘’«»().]*$")
+
+
+def complete_title_spans(text: str, words: list[tuple[str, int, int, bool]], cuts: list[tuple[int, int]],
+                         stop: set[int]) -> list[tuple[int, int]]:
+    """The word ranges ``cuts`` (inclusive word indexes into ``words``) grown to the whole title span they
+    lie in (see the comment above), sorted and merged.
+
+    Args:
+        text: the question.
+        words: ``(folded word, start, end, capitalised)`` for each word of ``text`` (character offsets;
+            capitalised: written with a capital and not at a sentence start).
+        cuts: the naming runs found by :func:`core.docrefs.strip_reference`.
+        stop: word indexes a span never crosses (clause words the question asks about, identifiers).
+    Returns:
+        The grown ranges, inclusive, non-overlapping, in order.
+    """
+    def joins(i: int, j: int) -> bool:  # words i and j = i + 1 are in one span (nothing but separators)
+        gap = text[words[i][2]:words[j][1]]
+        if not _SEPARATOR.match(gap):
+            return False
+        if "," in gap and words[j][0] not in COMPANY_FORMS:
+            return False  # "…Equipment Leasing, can either side": a comma ends a title unless "…, Inc."
+        if "." in gap and text[words[j][1]].isupper() and not words[j][3]:
+            return False  # a period before a sentence's first word, not an abbreviation's ("R. C. Boyd")
+        return True
+
+    def doc_noun(k: int) -> bool:  # a document noun written in lower case: a description, not a title
+        return 0 <= k < len(words) and text[words[k][1]].islower() and _DOC_NOUN_WORD.match(words[k][0]) is not None
+
+    def title_word(k: int) -> bool:
+        # a capitalised word, not the modifier of a lower-case description ("the MJ Biotech JV agreement",
+        # "el acuerdo de PI de Premier": the kind the question asks about stays)
+        return k not in stop and words[k][3] and words[k][0] not in KIND_ABBREVIATIONS and not (doc_noun(k + 1) and joins(k, k + 1)) and not (
+            k >= 2 and words[k - 1][0] in ("de", "del") and doc_noun(k - 2))
+
+    def titled(i: int, j: int) -> bool:
+        """Whether words i..j hold a document noun, or follow one through joining and kind words
+        ("Agreement between R. C. Boyd", "contrato de agencia de GE Capital")."""
+        if any(_DOC_NOUN_WORD.match(words[k][0]) for k in range(i, j + 1)):
+            return True
+        k = i - 1
+        while k >= 0 and joins(k, k + 1):
+            if _DOC_NOUN_WORD.match(words[k][0]):
+                return True
+            if words[k][0] not in TITLE_JOINERS and words[k][0] not in KIND_WORDS and words[k][0] not in KIND_ES_EN:
+                return False
+            k -= 1
+        return False
+
+    def possessive(k: int) -> bool:  # "Glamis's Mexican properties": a name ends at its possessive
+        end = words[k][2]
+        if text[end - 2:end] in ("'s", "’s"):
+            return True
+        # "Industries' obligations", not the closing quote of "for 'Honey Hole'"
+        return text[end - 1] in "'’" and text[end - 2] in "sS" and text[:end - 1].count(text[end - 1]) % 2 == 0
+
+    out = []
+    for i0, j0 in cuts:
+        i, j = i0, j0
+        # rightwards: capitalised words, and joiners between two capitalised words
+        while j + 1 < len(words) and joins(j, j + 1) and not possessive(j):
+            k = j + 1
+            if title_word(k):
+                j = k
+                continue
+            if not words[j][3]:
+                break
+            m = k
+            while m < len(words) and m not in stop and words[m][0] in TITLE_JOINERS and not words[m][3] \
+                    and (m == k or joins(m - 1, m)):
+                m += 1
+            if m > k and m < len(words) and joins(m - 1, m) and title_word(m):
+                j = m
+                continue
+            break
+        # leftwards: the same
+        while i > 0 and joins(i - 1, i):
+            k = i - 1
+            if title_word(k):
+                i = k
+                continue
+            if not words[i][3]:
+                break
+            m = k
+            while m >= 0 and m not in stop and words[m][0] in TITLE_JOINERS and not words[m][3] \
+                    and (m == k or joins(m, m + 1)):
+                m -= 1
+            if m < k and m >= 0 and joins(m, m + 1) and title_word(m):
+                i = m
+                continue
+            break
+        # only a title: a span holding a document noun ("the Supply Agreement between … for Terpene Products",
+        # "el contrato de agencia de GE Capital"). Capitalised words next to a name are not a title by
+        # themselves: "Who won Super Bowl XLIX?", "the General Manager for the Broncos" keep them.
+        if not titled(i, j):
+            i, j = i0, j0
+        # then the article and the preposition that attach the name
+        # (not before a possessive: "over Acme's records" — the preposition governs "records")
+        if i > 0 and not possessive(j) and i - 1 not in stop and words[i - 1][0] in TITLE_ARTICLES and joins(i - 1, i):
+            i -= 1
+        if i > 0 and not possessive(j) and i - 1 not in stop and words[i - 1][0] in TITLE_PREPOSITIONS and joins(i - 1, i):
+            i -= 1
+        out.append((i, j))
+    out.sort()
+    merged: list[tuple[int, int]] = []
+    for i, j in out:
+        if merged and (i <= merged[-1][1] or i == merged[-1][1] + 1 and joins(i - 1, i)):
+            merged[-1] = (merged[-1][0], max(merged[-1][1], j))
+        else:
+            merged.append((i, j))
+    return merged
+
+
+def title_end(text: str, start: int, end: int, last: str) -> int:
+    """``end`` (character offset) moved past the punctuation the removed span ``text[start:end]`` owns: the
+    period of a final initial or company form (``last``, folded: "Inc."), a closing parenthesis or quote
+    it opened."""
+    if text[end:end + 1] == "." and (len(last) == 1 or last in COMPANY_FORMS):
+        end += 1
+    piece = text[start:end]
+    while end < len(text):
+        c = text[end]
+        if c == ")" and piece.count("(") > piece.count(")"):
+            pass
+        elif c in "\"”’»'" and sum(piece.count(q) for q in "\"“‘«'") % 2 == 1:
+            pass
+        else:
+            break
+        piece += c
+        end += 1
+    return end
+
+
+_DOC_NOUN = re.compile(r"^(?:" + _DOC_SINGULAR + r"|" + _DOC_PLURAL + r")$")
+
+
+def _kind_content(question: str, names: frozenset[str], proper: frozenset[str]) -> frozenset[str]:
+    """Words of ``question`` naming a kind of contract used as content, not as a reference (see
+    :func:`strip_reference`): typed in lower case, naming words of the document but none of its
+    proper names, and not qualifying a document noun (the first word after the run of kind words
+    is not "agreement", "contract", "deal", "contrato"…)."""
+    words = [(name_word(m.group(0)), m.group(0)) for m in NAME_WORD.finditer(question)]
+    out = set()
+    for i, (f, raw) in enumerate(words):
+        if not (raw.islower() and f in names and f in KIND_WORDS and f not in proper):
+            continue
+        j = i + 1
+        while j < len(words) and words[j][0] in KIND_WORDS:
+            j += 1
+        if j < len(words) and _DOC_NOUN.match(words[j][0]):
+            continue
+        out.add(f)
+    return frozenset(out)
+
+
+def _in_identifier(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` lies in a whitespace-delimited piece holding both letters and digits."""
+    a = start
+    while a > 0 and not text[a - 1].isspace():
+        a -= 1
+    b = end
+    while b < len(text) and not text[b].isspace():
+        b += 1
+    piece = text[a:b]
+    return any(c.isdigit() for c in piece) and any(c.isalpha() for c in piece)

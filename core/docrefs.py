@@ -77,7 +77,9 @@ from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Levenshtein
 
 from core.commonwords import ordinary_word
-from core.docref_grammar import _DOC_PLURAL, _DOC_SINGULAR, collection_question, joined_names, singular_reference  # noqa: F401,E501
+from core.docref_grammar import (  # noqa: F401 - _in_identifier re-exported (core.passages' docs)
+    _in_identifier, _kind_content, collection_question, complete_title_spans,
+    joined_names, singular_reference, title_end)
 from core.docnames import (  # noqa: F401 - re-exported: callers import them from here
     GENERIC,
     HEAD_CHARS,
@@ -479,28 +481,6 @@ def _strong(tokens: list[_Token], held: dict[int, tuple[str, float]], profile: D
     return strong
 
 
-_DOC_NOUN = re.compile(r"^(?:" + _DOC_SINGULAR + r"|" + _DOC_PLURAL + r")$")
-
-
-def _kind_content(question: str, names: frozenset[str], proper: frozenset[str]) -> frozenset[str]:
-    """Words of ``question`` naming a kind of contract used as content, not as a reference (see
-    :func:`strip_reference`): typed in lower case, naming words of the document but none of its
-    proper names, and not qualifying a document noun (the first word after the run of kind words
-    is not "agreement", "contract", "deal", "contrato"…)."""
-    words = [(name_word(m.group(0)), m.group(0)) for m in NAME_WORD.finditer(question)]
-    out = set()
-    for i, (f, raw) in enumerate(words):
-        if not (raw.islower() and f in names and f in KIND_WORDS and f not in proper):
-            continue
-        j = i + 1
-        while j < len(words) and words[j][0] in KIND_WORDS:
-            j += 1
-        if j < len(words) and _DOC_NOUN.match(words[j][0]):
-            continue
-        out.add(f)
-    return frozenset(out)
-
-
 #: Farthest apart (in words) two naming words of one document strengthen each other.
 _NEAR = 4
 
@@ -518,18 +498,6 @@ def _strong_positions(tokens: list[tuple[str, bool]], names: frozenset[str]) -> 
     return _strong(toks, held, DocProfile("", "", frozenset()))
 
 
-def _in_identifier(text: str, start: int, end: int) -> bool:
-    """Whether ``text[start:end]`` lies in a whitespace-delimited piece holding both letters and digits."""
-    a = start
-    while a > 0 and not text[a - 1].isspace():
-        a -= 1
-    b = end
-    while b < len(text) and not text[b].isspace():
-        b += 1
-    piece = text[a:b]
-    return any(c.isdigit() for c in piece) and any(c.isalpha() for c in piece)
-
-
 def strip_reference(question: str, names: frozenset[str], protected: frozenset[str] = frozenset(),
                     also: frozenset[str] = frozenset(), proper: frozenset[str] | None = None) -> str:
     """``question`` without the runs of words that name a document.
@@ -540,7 +508,9 @@ def strip_reference(question: str, names: frozenset[str], protected: frozenset[s
     the whole run goes, generic words included ("the Duckwall agreement"). Protected words end a run,
     and so do the words of an identifier (a whitespace-delimited piece mixing letters and digits,
     "REF-7731-B", "ART-12.3(b)"): it is the question's subject even where it also names the
-    document that lists it. ``also``: question words known to name the document in this
+    document that lists it. Each run then grows to the whole title span it lies in
+    (:func:`core.docref_grammar.complete_title_spans`: "… for Terpene Products", "R. C. Boyd", "(Dynamex
+    Inc.)", with the article and preposition attaching it), clause words still ending it. ``also``: question words known to name the document in this
     question (:meth:`DocResolver.resolve` found them: a proper name typed in lower case, a
     misspelling, a Spanish kind of contract such as "patrocinio"), removed as if written as names. Returns the question
     itself when the result would be empty or hold no word outside the removed runs.
@@ -556,6 +526,7 @@ def strip_reference(question: str, names: frozenset[str], protected: frozenset[s
     joint venture deal") names the document and goes with it.
     """
     content = frozenset() if proper is None else _kind_content(question, names, proper)
+    clause_words = protected
     protected = protected | content
     names = (names | also) - content
     tokens = list(NAME_WORD.finditer(question))
@@ -574,7 +545,7 @@ def strip_reference(question: str, names: frozenset[str], protected: frozenset[s
             kinds.append("g")
         else:
             kinds.append("o")
-    cut: list[tuple[int, int]] = []
+    runs: list[tuple[int, int]] = []
     i = 0
     while i < len(tokens):
         if kinds[i] == "o":
@@ -585,10 +556,20 @@ def strip_reference(question: str, names: frozenset[str], protected: frozenset[s
                 question[tokens[j].end():tokens[j + 1].start()]):
             j += 1
         if any(kinds[x] == "n" and (x in strong or name_word(tokens[x].group(0)) in also) for x in range(i, j + 1)):
-            cut.append((tokens[i].start(), tokens[j].end()))
+            runs.append((i, j))
         i = j + 1
-    if not cut:
+    if not runs:
         return expand_kind_abbreviations(question)
+    # the whole title the question names the document by, not only the words the resolver knows
+    # ("… for Terpene Products", "R. C. Boyd", "(Dynamex Inc.)"): core.docref_grammar
+    words = [(name_word(m.group(0)), m.start(), m.end(), m.group(0)[0].isupper()
+              and not sentence_start(question, m.start())) for m in tokens]
+    stop = {x for x, m in enumerate(tokens) if _in_identifier(question, m.start(), m.end())
+            or words[x][0] in clause_words}
+    runs = complete_title_spans(question, words, runs, stop)
+    kept = [kinds[x] for x in range(len(tokens)) if not any(a <= x <= b for a, b in runs)]
+    cut = [(tokens[a].start(), title_end(question, tokens[a].start(), tokens[b].end(), words[b][0]))
+           for a, b in runs]
     out, pos = [], 0
     for a, b in cut:
         out.append(question[pos:a])
@@ -597,5 +578,7 @@ def strip_reference(question: str, names: frozenset[str], protected: frozenset[s
     cleaned = re.sub(r"\s+", " ", "".join(out))
     cleaned = re.sub(r"[\"“'‘«`]\s*[\"”'’»`]", "", cleaned)  # the quotes a removed file name leaves
     cleaned = re.sub(r"\s+([,.;:?!])", r"\1", cleaned).strip(" ,")
-    return expand_kind_abbreviations(cleaned if any(k == "o" for k in kinds) and fold_words(cleaned) else question)
+    cleaned = re.sub(r"^[;:]\s*", "", cleaned)  # "Consider <title>; What is …" → "What is …"
+    cleaned = re.sub(r",+(?=[.;:?!])", "", cleaned)  # "…, and by whom, under the X Agreement?"
+    return expand_kind_abbreviations(cleaned if any(k == "o" for k in kept) and fold_words(cleaned) else question)
 

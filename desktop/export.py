@@ -1,6 +1,6 @@
 """Exporting a conversation: where the save dialog opens, and writing Markdown or PDF.
 
-The Markdown itself is :func:`desktop.render.conversation_markdown` (dated, with the
+The Markdown itself is :func:`desktop.render_markdown.conversation_markdown` (dated, with the
 workspace, each question, its verification status and every citation's document,
 page and page label); this module only places and writes it.
 """

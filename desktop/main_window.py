@@ -65,7 +65,7 @@ from desktop.conversation import ConversationView
 from desktop.export import ask_export_path, export_job
 from desktop.history_controller import HistoryController
 from desktop.indexing_controller import IndexingController
-from desktop.render import conversation_markdown, entry_markdown
+from desktop.render_markdown import conversation_markdown, entry_markdown
 from desktop.scope_controller import ScopeController
 from desktop.status_controller import StatusController
 from desktop.watch_controller import WatchController, watch_batches  # noqa: F401 - re-exported

@@ -1,4 +1,5 @@
-"""Answers as HTML (for the conversation view) and Markdown (copy, export).
+"""Answers as HTML (for the conversation view); their Markdown (copy, export) is
+:mod:`desktop.render_markdown`.
 
 Pure functions over core models: no widgets, no I/O. Links in the HTML use
 private schemes the conversation view interprets:
@@ -21,11 +22,10 @@ from dataclasses import dataclass, field
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 
 from core.followup import fallback_previous
-from core.passage_context import marked_text
 from core.passage_decision import BELOW_NOTE, below_bar
 from core.passages import PASSAGES_HEADER, WEAK_HEADER
 from core.types import Answer, Citation
-from desktop.render_collection import collection_html, collection_markdown
+from desktop.render_collection import collection_html
 from desktop.texts import abstention_text, answer_status_text, model_text, plurals, reason_text, warning_text
 
 _CTX = "Render"
@@ -412,82 +412,6 @@ def _rejected_html(entry_index: int, entry: Entry) -> str:
     return "".join(out)
 
 
-def entry_markdown(entry: Entry) -> str:
-    """Markdown of one entry: the question, claims with ``[n]``, sources with quotes, removed sentences."""
-    a = entry.answer
-    lines = [f"## {a.question}", ""]
-    if _read_as(a):
-        lines += [f"*{read_as_text(a)}*", ""]
-    if scope_text(a):
-        lines += [f"*{scope_text(a)}*", ""]
-    if language_text(a):
-        lines += [f"> {language_text(a)}", ""]
-    lines += collection_markdown(a)
-    if a.kind == "passages" and a.status != "abstained":
-        lines += [f"*{_t(PASSAGES_HEADER)}*", ""]
-        contexts = [claim.context for claim in a.claims for _ in claim.citations]
-        groups = _weaker_groups(a, _passage_groups(entry.citations(), contexts))
-        if any(weak for _, weak in groups):
-            lines += [f"*{_t(BELOW_NOTE)}*", ""]
-        for group, weak in groups:
-            n, cit, context = group[0]
-            text = marked_text(context, "**", "**") if context else display_quote(cit.quote)
-            refs = "".join(f"[{m}]" for m, _, _ in group)
-            lines += [f"> {'[' + _t('weaker') + '] ' if weak else ''}“{text}” {refs}", ">", f"> — {cit.doc_id}, {citation_place(cit)} · {citation_check(cit)}  ",
-                      f"> `{cit.path}`", ""]
-    elif a.status == "abstained" and a.abstention is not None:
-        ab = a.abstention
-        badge = QCoreApplication.translate(_CTX, "No evidence in the documents")
-        lines += [f"**{badge}** ({ab.marker}) — {abstention_text(ab.message)}", "",
-                  f"*{_t('Searched for')}:* {query_text(a, ab.query)}", ""]
-        for doc in ab.consulted:
-            lines.append(f"- {doc.doc_id} — {_t('pages')} {', '.join(str(p) for p in doc.pages)}")
-        lines.append("")
-        if getattr(ab, "candidates", None):
-            lines += [f"**{_t(WEAK_HEADER)}** — *{_t(WEAK_NOTE)}*", ""]
-            for w in ab.candidates:
-                text = marked_text(w.context, "**", "**") if w.context else display_quote(w.text)
-                lines += [f"> [{_t('weak')}] “{text}”", ">", f"> — {w.doc_id}, {_t('page')} {w.page}  ",
-                          f"> `{w.path}`", ""]
-    else:
-        if a.conflicting_evidence:
-            lines += [f"**{_t('CONFLICT')} — {_t('The cited passages disagree')}.** {_t(CONFLICT_NOTE)}", ""]
-        elif a.trace.model_conflicting_evidence:
-            lines += [f"*{_t(UNSHOWN_CONFLICT_NOTE)}*", ""]
-        if a.status == "partial":
-            lines += [f"*{answer_status_text('partial')}*", ""]
-        n = 0
-        for claim in a.claims:
-            refs = []
-            for _ in claim.citations:
-                n += 1
-                refs.append(f"[{n}]")
-            lines.append(f"{'- ' if a.conflicting_evidence else ''}{claim.text} {''.join(refs)}")
-            if claim.warning is not None:
-                lines.append(f"{'  ' if a.conflicting_evidence else ''}*⚠ {warning_text(claim.warning.reason)}*")
-        lines += ["", f"**{_t('Sources')}**", ""]
-        for n, cit in enumerate(entry.citations(), 1):
-            marks = ""
-            if getattr(cit, "modality", "text") == "ocr":
-                marks += f" ({_t('OCR — check the page')})"
-            if cit.doc_id in entry.stale:
-                marks += f" ({_t('changed since this answer')})"
-            lines.append(f"{n}. {cit.doc_id}, {citation_place(cit)}{marks} · {citation_check(cit)}: "
-                         f"“{display_quote(cit.quote)}”  ")
-            lines.append(f"   `{cit.path}`")
-        lines.append("")
-    if any(r.claim for r in a.rejected):
-        kept = {c.text for c in a.claims}
-        lines += [f"**{_t('Not verified')}**", ""]
-        for claim, items in _rejected_groups(a).items():
-            if claim in kept:
-                continue
-            why = "; ".join(reason_text(r.reason) for r in _shown(items))
-            lines.append(f"- ~~{claim or _t('(the whole answer)')}~~ — {why}")
-        lines.append("")
-    return "\n".join(lines)
-
-
 def rejected_summary(removed: int, dropped: int) -> str:
     """"2 sentences removed, 1 citation dropped" with Qt's plural forms; a zero count is left out."""
     parts = []
@@ -514,35 +438,6 @@ def citation_check(cit: Citation) -> str:
     if kind in ("exact", "normalized"):
         return _t("verified: {kind} match").format(kind=_t(kind))
     return _t("verified: {kind} match, {score}/100").format(kind=_t(kind), score=f"{cit.score:.0f}")
-
-
-def _when(seconds: float) -> str:
-    """Local date and time, ISO order (unambiguous in every locale): "2026-12-01 23:40"."""
-    import time as _time
-
-    return _time.strftime("%Y-%m-%d %H:%M", _time.localtime(seconds))
-
-
-def conversation_markdown(workspace: str, entries: list[Entry], exported_at: float | None = None) -> str:
-    """Markdown of a whole conversation for an export: titled with the workspace, dated, and each
-    entry with the time it was asked and its verification status under its question.
-
-    Args:
-        exported_at: Unix time, seconds, of the export (``None``: now).
-    """
-    import time as _time
-
-    when = _when(exported_at if exported_at is not None else _time.time())
-    head = [f"# Verbatim — {workspace}", "",
-            f"*{_t('Workspace')}: {workspace} · {_t('Exported')}: {when}*", ""]
-    parts = []
-    for e in entries:
-        question, _, rest = entry_markdown(e).partition("\n")
-        meta = [answer_status_text(e.answer.status)]
-        if e.asked_at:
-            meta.insert(0, f"{_t('Asked')}: {_when(e.asked_at)}")
-        parts.append("\n".join([question, "", f"*{' · '.join(meta)}*", rest]))
-    return "\n".join(head + parts)
 
 
 # Strings used inside f-strings or through a helper, listed for pyside6-lupdate

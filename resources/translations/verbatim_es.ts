@@ -728,263 +728,263 @@
 <context>
     <name>Render</name>
     <message>
-        <location filename="../../desktop/render.py" line="561" />
+        <location filename="../../desktop/render.py" line="456" />
         <source>the document changed since this answer</source>
         <translation>el documento cambió después de esta respuesta</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="562" />
+        <location filename="../../desktop/render.py" line="457" />
         <source>Searched for</source>
         <translation>Se buscó</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="563" />
+        <location filename="../../desktop/render.py" line="458" />
         <source>Documents consulted</source>
         <translation>Documentos consultados</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="564" />
+        <location filename="../../desktop/render.py" line="459" />
         <source>pages</source>
         <translation>páginas</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="565" />
+        <location filename="../../desktop/render.py" line="460" />
         <source>No document matched the question.</source>
         <translation>Ningún documento coincidió con la pregunta.</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="566" />
+        <location filename="../../desktop/render.py" line="461" />
         <source>some sentences were removed because no quote could be verified.</source>
         <translation>se quitaron algunas frases porque no se pudo verificar ninguna cita.</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="567" />
+        <location filename="../../desktop/render.py" line="462" />
         <source>Sources</source>
         <translation>Fuentes</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="568" />
+        <location filename="../../desktop/render.py" line="463" />
         <source>OCR — check the page</source>
         <translation>OCR — compruebe la página</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="569" />
+        <location filename="../../desktop/render.py" line="464" />
         <source>changed since this answer</source>
         <translation>cambió después de esta respuesta</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="570" />
+        <location filename="../../desktop/render.py" line="465" />
         <source>page</source>
         <translation>página</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="586" />
+        <location filename="../../desktop/render.py" line="481" />
         <source>Read together with the previous question: “{previous}”</source>
         <translation>Leída junto con la pregunta anterior: «{previous}»</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="587" />
+        <location filename="../../desktop/render.py" line="482" />
         <source>Read as: {rewrite}</source>
         <translation>Leída como: {rewrite}</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="588" />
+        <location filename="../../desktop/render.py" line="483" />
         <source>{question} (with the previous question: {previous})</source>
         <translation>{question} (junto con la pregunta anterior: {previous})</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="589" />
+        <location filename="../../desktop/render.py" line="484" />
         <source>search as I wrote it</source>
         <translation>buscar tal como la escribí</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="594" />
+        <location filename="../../desktop/render.py" line="489" />
         <source>No evidence in the documents</source>
         <translation>Sin pruebas en los documentos</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="580" />
+        <location filename="../../desktop/render.py" line="475" />
         <source>hide</source>
         <translation>ocultar</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="551" />
+        <location filename="../../desktop/render.py" line="446" />
         <source>Passages that match your question — not an answer written by a model</source>
         <extracomment>Names of the languages core detects (``core.translate``), as they read inside a sentence.</extracomment>
         <translation>Pasajes que coinciden con su pregunta — no es una respuesta escrita por un modelo</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="552" />
+        <location filename="../../desktop/render.py" line="447" />
         <source>Verifying each sentence as the model writes…</source>
         <translation>Verificando cada frase mientras el modelo escribe…</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="553" />
+        <location filename="../../desktop/render.py" line="448" />
         <source>{n} verified so far</source>
         <translation>{n} verificadas hasta ahora</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="554" />
+        <location filename="../../desktop/render.py" line="449" />
         <source>Show matching passages</source>
         <translation>Mostrar los pasajes que coinciden</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="555" />
+        <location filename="../../desktop/render.py" line="450" />
         <source>Closest passages (not an answer)</source>
         <translation>Pasajes más cercanos (no son una respuesta)</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="556" />
+        <location filename="../../desktop/render.py" line="451" />
         <source>No passage scored high enough to answer. These came closest; the matching sentences are marked inside their clause. Read them before concluding that the documents are silent.</source>
         <translation>Ningún pasaje obtuvo la puntuación necesaria para responder. Estos son los más cercanos; las frases que coinciden están marcadas dentro de su cláusula. Léalos antes de concluir que los documentos no dicen nada.</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="557" />
+        <location filename="../../desktop/render.py" line="452" />
         <source>weak</source>
         <translation>débil</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="558" />
+        <location filename="../../desktop/render.py" line="453" />
         <source>weaker</source>
         <translation>más débil</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="559" />
+        <location filename="../../desktop/render.py" line="454" />
         <source>Passages marked “weaker” score under what an answer needs: read them as the closest text, not as matches.</source>
         <translation>Los pasajes marcados como «más débil» no llegan a la puntuación que necesita una respuesta: léalos como el texto más cercano, no como coincidencias.</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="560" />
+        <location filename="../../desktop/render.py" line="455" />
         <source>the sentences of the documents that match the question, without a model</source>
         <translation>las frases de los documentos que coinciden con la pregunta, sin modelo</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="571" />
+        <location filename="../../desktop/render.py" line="466" />
         <source>(printed {label})</source>
         <translation>(impresa {label})</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="572" />
+        <location filename="../../desktop/render.py" line="467" />
         <source>verified: {kind} match</source>
         <translation>verificada: coincidencia {kind}</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="573" />
+        <location filename="../../desktop/render.py" line="468" />
         <source>verified: {kind} match, {score}/100</source>
         <translation>verificada: coincidencia {kind}, {score}/100</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="574" />
+        <location filename="../../desktop/render.py" line="469" />
         <source>exact</source>
         <translation>exacta</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="575" />
+        <location filename="../../desktop/render.py" line="470" />
         <source>normalized</source>
         <translation>normalizada</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="576" />
+        <location filename="../../desktop/render.py" line="471" />
         <source>fuzzy</source>
         <translation>aproximada</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="577" />
+        <location filename="../../desktop/render.py" line="472" />
         <source>Workspace</source>
         <translation>Espacio de trabajo</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="578" />
+        <location filename="../../desktop/render.py" line="473" />
         <source>Exported</source>
         <translation>Exportado</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="579" />
+        <location filename="../../desktop/render.py" line="474" />
         <source>Asked</source>
         <translation>Preguntado</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="581" />
+        <location filename="../../desktop/render.py" line="476" />
         <source>show why</source>
         <translation>ver por qué</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="582" />
+        <location filename="../../desktop/render.py" line="477" />
         <source>Not verified</source>
         <translation>Sin verificar</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="583" />
+        <location filename="../../desktop/render.py" line="478" />
         <source>(the whole answer)</source>
         <translation>(toda la respuesta)</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="584" />
+        <location filename="../../desktop/render.py" line="479" />
         <source>citation dropped, sentence kept</source>
         <translation>cita descartada, frase conservada</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="585" />
+        <location filename="../../desktop/render.py" line="480" />
         <source>sentence removed</source>
         <translation>frase quitada</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="590" />
+        <location filename="../../desktop/render.py" line="485" />
         <source>search all documents</source>
         <translation>buscar en todos los documentos</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="591" />
+        <location filename="../../desktop/render.py" line="486" />
         <source>Your question could mean any of {n} documents; searched in all of them: {names}</source>
         <translation>Su pregunta puede referirse a cualquiera de {n} documentos; se buscó en todos: {names}</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="592" />
+        <location filename="../../desktop/render.py" line="487" />
         <source>Searched in the documents you chose: {names}</source>
         <translation>Se buscó en los documentos que eligió: {names}</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="593" />
+        <location filename="../../desktop/render.py" line="488" />
         <source>Searching in: {names} (the document your question names)</source>
         <translation>Buscando en: {names} (el documento que nombra su pregunta)</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="595" />
+        <location filename="../../desktop/render.py" line="490" />
         <source>Your question is in {question} and the documents are in {documents}: the search by meaning cannot relate the two languages, so only keywords translated by the legal vocabulary were searched. Ask in the documents' language, or set up Ollama to translate the question.</source>
         <translation>La pregunta está en {question} y los documentos en {documents}: la búsqueda por significado no relaciona los dos idiomas, así que solo se buscaron las palabras clave traducidas por el vocabulario jurídico. Pregunte en el idioma de los documentos o configure Ollama para traducir la pregunta.</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="596" />
+        <location filename="../../desktop/render.py" line="491" />
         <source>English</source>
         <translation>inglés</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="597" />
+        <location filename="../../desktop/render.py" line="492" />
         <source>Spanish</source>
         <translation>español</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="598" />
+        <location filename="../../desktop/render.py" line="493" />
         <source>CONFLICT</source>
         <translation>CONFLICTO</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="599" />
+        <location filename="../../desktop/render.py" line="494" />
         <source>The cited passages disagree</source>
         <translation>Los pasajes citados no coinciden</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="600" />
+        <location filename="../../desktop/render.py" line="495" />
         <source>What each passage says</source>
         <translation>Lo que dice cada pasaje</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="601" />
+        <location filename="../../desktop/render.py" line="496" />
         <source>Verbatim gives no single answer: the passages below say different things about this question. Each sentence reports one passage; read them and decide.</source>
         <translation>Verbatim no da una única respuesta: los pasajes siguientes dicen cosas distintas sobre esta pregunta. Cada frase recoge un pasaje; léalos y decida.</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="602" />
+        <location filename="../../desktop/render.py" line="497" />
         <source>The model reported that the documents disagree, but fewer than two verified passages show it; the verified sentences are shown as they are.</source>
         <translation>El modelo indicó que los documentos no coinciden, pero menos de dos pasajes verificados lo muestran; las frases verificadas se muestran tal cual.</translation>
     </message>

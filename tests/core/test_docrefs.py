@@ -480,3 +480,49 @@ def test_ordinary_word_list() -> None:
 
     assert ordinary_word("holiday") and ordinary_word("Vacaciones") and ordinary_word("premises")
     assert not ordinary_word("purolator") and not ordinary_word("veoneer") and not ordinary_word("rv")
+
+
+# --- the whole title a question names its document by (issue #20, -para abstentions) ---------------
+# "Whose law controls the interpretation of the Supply Agreement between Florida Chemical Company, LLC
+# and Flotek Chemistry, LLC for Terpene Products?" kept "Products" (a title word the resolver does not
+# know as a name) in the query the passages are scored with: "Whose law controls the interpretation
+# Products?". The invented titles below were written for this test (none is a dev-set title).
+
+def test_the_whole_title_naming_the_document_is_removed(cuad: DocResolver) -> None:
+    res = _resolve(cuad, "Whose law controls the interpretation of the Supply Agreement between Florida Chemical "
+                         "Company, LLC and Flotek Chemistry, LLC for Terpene Products?")
+    assert res.doc_ids == ["txt/FLOTEKINDUSTRIESINCCN_05_09_2019-EX-10.1-SUPPLY AGREEMENT.txt"]
+    assert res.query == "Whose law controls the interpretation?"
+    # the template form: the title, then the question after a semicolon
+    res = _resolve(cuad, "Consider the Agency Agreement between General Electric Capital Corporation and Duckwall-Alco "
+                         "Stores, Inc. for Equipment Leasing; What is the renewal term for this contract?")
+    assert res.query == "What is the renewal term for this contract?"
+
+
+@pytest.mark.parametrize(("question", "query"), [
+    # the product after "for", a parenthesised name, initials with their periods
+    ("Which law governs the Supply Agreement between Loop Industries, Inc. and Kestrel Packaging Ltd. for "
+     "Bottle-Grade Flakes?", "Which law governs?"),
+    ("Under the Supply Agreement between Loop Industries, Inc. and Kestrel Packaging Ltd. (Orvane Group), can "
+     "either party end it early?", "can either party end it early?"),
+    ("When does the Employment Agreement between Tellurian Health Systems, Inc. and Dr. I. M. Vasquez for Chief "
+     "Medical Officer end?", "When does end?"),
+    # Spanish: the title with its joining words ("entre … y … para el …") and the article attaching it; a
+    # word of the clause asked about stays ("ceder el Contrato": assignment)
+    ("¿Qué ley rige el Contrato de Patrocinio entre Jacksonville Jaguars, LLC y Riverbend Credit Union para el "
+     "Estadio Municipal?", "¿Qué ley rige?"),
+    ("¿Puede el Patrocinador ceder el Contrato de Patrocinio entre Jacksonville Jaguars, LLC y Riverbend Credit "
+     "Union para el Estadio Municipal a un tercero?", "¿Puede el Patrocinador ceder el Contrato a un tercero?"),
+])
+def test_a_title_is_removed_whole_with_its_joining_words(held_out: DocResolver, question: str, query: str) -> None:
+    assert _resolve(held_out, question).query == query
+
+
+def test_what_follows_a_name_but_is_not_a_title_stays() -> None:
+    """A name ends at its possessive ("Loop's Canadian subsidiaries"), and a kind abbreviation before a
+    lower-case document noun is the kind asked about, kept and written out."""
+    names = frozenset({"loop", "kestrel"})
+    assert strip_reference("Can Loop's Canadian subsidiaries order resin?", names, also=frozenset({"loop"})) == \
+        "Can Canadian subsidiaries order resin?"
+    assert strip_reference("Which law governs the Loop Kestrel JV agreement?", names) == \
+        "Which law governs JV (joint venture) agreement?"

@@ -19,7 +19,8 @@ def test_warned_claim_shows_its_warning_in_the_answer_view_and_export(qapp):
     from PySide6.QtGui import QTextDocument
 
     from desktop.i18n import install_translator
-    from desktop.render import Entry, entry_html, entry_markdown
+    from desktop.render import Entry, entry_html
+    from desktop.render_markdown import entry_markdown
 
     install_translator(qapp, "en")
     doc = QTextDocument()

@@ -10,7 +10,8 @@ from core.cli import format_answer
 from core.generate import GenerationResult
 from core.settings import Settings
 from core.types import Answer, Citation, Claim, Trace
-from desktop.render import CONFLICT_NOTE, Entry, entry_markdown
+from desktop.render import CONFLICT_NOTE, Entry
+from desktop.render_markdown import entry_markdown
 
 TIMEOUT_MS = 120_000
 

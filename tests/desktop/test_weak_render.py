@@ -26,7 +26,8 @@ def _weak_answer() -> Answer:
 
 
 def test_weak_passages_are_shown_marked_with_their_clause_and_open_their_page(qapp) -> None:
-    from desktop.render import Entry, entry_html, entry_markdown
+    from desktop.render import Entry, entry_html
+    from desktop.render_markdown import entry_markdown
 
     entry = Entry(answer=_weak_answer())
     html = entry_html(0, entry)
@@ -78,7 +79,8 @@ def test_a_passage_under_the_answer_threshold_is_shown_as_weaker_not_as_a_match(
     """Window and Markdown: the 0.95 passage in the matching look (yellow chip); the 0.20 one in its place,
     badge "[weaker]", grey chip and highlight, and the line saying what "weaker" means above the passages."""
     from core.passage_decision import BELOW_NOTE
-    from desktop.render import CHIP_STYLE, WEAK_CHIP_STYLE, Entry, entry_html, entry_markdown
+    from desktop.render import CHIP_STYLE, WEAK_CHIP_STYLE, Entry, entry_html
+    from desktop.render_markdown import entry_markdown
 
     entry = Entry(answer=_answered_with_a_weaker_passage())
     html = entry_html(0, entry).replace("&#x27;", "'")
