@@ -61,6 +61,7 @@ from core.passage_vectors import (  # noqa: F401  (re-exported: tests and benchm
     _threads_lock,
     _torch_threads,
 )
+from core.clause_heads import clause_openings
 from core.sentences import MAX_PAIR_CHARS, MIN_WORDS, sentence_spans  # noqa: F401  (re-exported)
 from core.settings import Settings
 from core.types import (
@@ -219,7 +220,8 @@ def score_spans(question: str, chunks: list[Chunk], workspace=None, *,
                 wording: list[str] | None = None, rank_weight: float = RANK_WEIGHT,
                 wording_weight: float = WORDING_WEIGHT, synonyms: bool = SYNONYMS,
                 fused: list[float] | None = None, fused_weight: float = FUSED_WEIGHT) -> list[Span]:
-    """The candidate sentences and adjacent pairs of sentences of ``chunks``, scored against ``question``.
+    """The candidate sentences and adjacent pairs of sentences of ``chunks``, scored against ``question``
+    (a pair's second sentence never opens a new clause, :func:`core.clause_heads.clause_starts`).
 
     Args:
         question: the text searched (the standalone question).
@@ -303,11 +305,13 @@ def score_spans(question: str, chunks: list[Chunk], workspace=None, *,
             order += fused_weight * relative[rank]
         return Span(chunk, s, e, cos + term_weight * cov, cos, cov, rank, cos_w, syn, order)
 
+    # a pair never joins the end of one clause to the start of the next (tryout 3 finding 5)
+    opens = clause_openings(units)
     spans: list[Span] = []
     for i in keep:
         chunk, s, e = units[i]
         spans.append(span(chunk, s, e, vec_of[i], unit_tokens[i], unit_cov[i]))
-        if i + 1 in vec_of and units[i + 1][0] is chunk:
+        if i + 1 in vec_of and units[i + 1][0] is chunk and not opens[i + 1]:
             e2 = units[i + 1][2]
             if e2 - s <= MAX_PAIR_CHARS:
                 v = vec_of[i] + vec_of[i + 1]
