@@ -11,9 +11,10 @@ A sentence opens a clause when it begins with a clause heading:
 * a clause word and its number: "Section 4", "ARTICLE V", "Cláusula 3", "Artículo 12 bis" (the chunker's own
   heading words, :data:`core.chunking._CLAUSE_WORDS`);
 * a Spanish ordinal heading: "TERCERA.", "Cuarta.-", "PRIMERO –";
-* a multi-level number "19.0 TERMINATION", "11.2 The Licensee …" — unless the clause in force (the last heading
-  before it in the chunk) has the same first number: "10.1 … consequential damages. 10.2 In no event … exceed …"
-  is one clause, the cap after the exclusion still pairs;
+* a multi-level number "19.0 TERMINATION", "11.2 The Licensee …" whose first number differs from the clause in
+  force (the last heading before it in the chunk): "10.1 … consequential damages. 10.2 In no event … exceed …" is
+  one clause, the cap after the exclusion still pairs, and so is a sub-number when no heading precedes it in the
+  chunk (the chunk starts inside a clause);
 * a single number or a Roman numeral followed by a short title: "11. No Assignment.", "12. Rights Cumulative.",
   "V. TERM" (a numbered list item "1. the Company shall pay …" is running text, not a title).
 
@@ -68,8 +69,8 @@ def heading_number(text: str) -> tuple[str, tuple[int, ...] | None] | None:
 
 def clause_starts(text: str, spans: list[tuple[int, int]]) -> list[bool]:
     """For each sentence ``text[s:e]`` of ``spans`` (in text order, character offsets), whether it opens a new
-    clause after the sentence before it (see the module docstring); the first sentence's flag says whether it
-    begins with a heading at all."""
+    clause after the sentence before it (see the module docstring); the first sentence follows unknown text (a
+    single-number, Roman or clause-word heading opens a clause there, a sub-number "24.2" does not)."""
     out: list[bool] = []
     current: tuple[int, ...] | None = None
     for i, (s, e) in enumerate(spans):
@@ -79,7 +80,9 @@ def clause_starts(text: str, spans: list[tuple[int, int]]) -> list[bool]:
             out.append(False)
             continue
         kind, number = head
-        same = kind == "multi" and current is not None and number is not None and number[0] == current[0]
+        # a sub-number continues the clause in force when it has the same first number, or when none is known
+        # (the chunk starts inside a clause: "… giving statements. 24.2 If the Executive's employment …")
+        same = kind == "multi" and (current is None or (number is not None and number[0] == current[0]))
         out.append(not lead_in and not same)
         if not lead_in:
             current = number

@@ -119,6 +119,20 @@ def clause_context(chunk: Chunk, spans: list[tuple[int, int]], sentences: list[t
     )
 
 
+HIGHLIGHT_MARKS = (("⟦", "⟧"), ("⟪", "⟫"), ("【", "】"), ("⦃", "⦄"), ("»", "«"))
+"""Marker pairs the CLI may put around a clause's highlighted sentences, first preferred: brackets that contracts
+do not use (OCR'd text holds « and », tryout 3: "1I629«7J"), so a marker is never read as document text."""
+
+
+def highlight_marks(texts: list[str]) -> tuple[str, str]:
+    """The first pair of :data:`HIGHLIGHT_MARKS` none of whose characters occurs in any of ``texts`` (the clauses
+    one answer prints), so the marks are unambiguous; the first pair when every pair occurs somewhere."""
+    for left, right in HIGHLIGHT_MARKS:
+        if not any(left in t or right in t for t in texts):
+            return left, right
+    return HIGHLIGHT_MARKS[0]
+
+
 def marked_text(context: PassageContext, left: str = "»", right: str = "«") -> str:
     """The clause with its highlighted sentences between ``left`` and ``right`` (CLI, Markdown),
     whitespace runs shown as one space."""

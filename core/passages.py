@@ -49,7 +49,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Generator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -172,6 +172,7 @@ class Span:
     cos_wording: float = 0.0
     synonyms: float | None = None
     order: float | None = None
+    crosses: bool = False
 
     @property
     def order_key(self) -> float:
@@ -219,7 +220,8 @@ def score_spans(question: str, chunks: list[Chunk], workspace=None, *,
                 threads: int | None = SCORING_THREADS, cache: bool = True, bridge: bool = True,
                 wording: list[str] | None = None, rank_weight: float = RANK_WEIGHT,
                 wording_weight: float = WORDING_WEIGHT, synonyms: bool = SYNONYMS,
-                fused: list[float] | None = None, fused_weight: float = FUSED_WEIGHT) -> list[Span]:
+                fused: list[float] | None = None, fused_weight: float = FUSED_WEIGHT,
+                crossing: bool = False) -> list[Span]:
     """The candidate sentences and adjacent pairs of sentences of ``chunks``, scored against ``question``
     (a pair's second sentence never opens a new clause, :func:`core.clause_heads.clause_starts`).
 
@@ -251,6 +253,9 @@ def score_spans(question: str, chunks: list[Chunk], workspace=None, *,
         fused: the retriever's fused score of each of ``chunks`` (same order; RRF, ``ScoredChunk.score``);
             :attr:`Span.order` adds ``fused_weight`` times the span's chunk's score over the best chunk's
             (0–1, :data:`FUSED_WEIGHT`). ``None``: no such term.
+        crossing: also return the pairs whose second sentence opens a new clause, with ``crosses=True``:
+            never shown, only read as the evidence of the answer/abstain decision, which was calibrated on them
+            (:func:`passages_answer`).
 
     Returns:
         Candidate spans (unsorted), each inside one chunk, with ``score`` and ``order``.
@@ -311,13 +316,14 @@ def score_spans(question: str, chunks: list[Chunk], workspace=None, *,
     for i in keep:
         chunk, s, e = units[i]
         spans.append(span(chunk, s, e, vec_of[i], unit_tokens[i], unit_cov[i]))
-        if i + 1 in vec_of and units[i + 1][0] is chunk and not opens[i + 1]:
+        if i + 1 in vec_of and units[i + 1][0] is chunk and (crossing or not opens[i + 1]):
             e2 = units[i + 1][2]
             if e2 - s <= MAX_PAIR_CHARS:
                 v = vec_of[i] + vec_of[i + 1]
                 v = v / (np.linalg.norm(v) or 1.0)
                 tokens = unit_tokens[i] | unit_tokens[i + 1]
-                spans.append(span(chunk, s, e2, v, tokens, terms.coverage(tokens, chunk.lang)))
+                pair = span(chunk, s, e2, v, tokens, terms.coverage(tokens, chunk.lang))
+                spans.append(replace(pair, crosses=True) if opens[i + 1] else pair)
     return spans
 
 
@@ -509,12 +515,14 @@ def passages_answer(
     t0 = time.perf_counter()
     scored = scoring_query(query, trace.scope)
     wording = clause_wording(trace.clause_types)
-    spans = score_spans(scored, ranked, workspace, term_weight=settings.passages_term_weight,
-                        candidates_per_chunk=settings.passages_candidates_per_chunk or None,
-                        threads=SCORING_THREADS, wording=wording, fused=fused)
+    evidence = score_spans(scored, ranked, workspace, term_weight=settings.passages_term_weight,
+                           candidates_per_chunk=settings.passages_candidates_per_chunk or None,
+                           threads=SCORING_THREADS, wording=wording, fused=fused, crossing=True)
+    # a pair across two clauses is never shown (tryout 3 finding 5), but stays evidence of the decision
+    spans = [s for s in evidence if not s.crosses]
     top = max(spans, key=lambda sp: sp.score, default=None)
     best = top.score if top is not None else None
-    threshold = decision_threshold(settings, spans, cleaned=scored != query, question=scored,
+    threshold = decision_threshold(settings, evidence, cleaned=scored != query, question=scored,
                                    clause_type=bool(wording))
     # The threshold decides whether the spans answer; once the best span passes it, the next ones are
     # shown ordered by score whatever their own (on CUAD the gold clause was the best span in a

@@ -25,6 +25,7 @@ from tests.conftest import CASES, CORPORA, data_home
 
 HOLIDAY = CORPORA / "cuad" / "pdf" / "HOLIDAYRVSUPERSTORESINC_04_15_2002-EX-10.13-ENDORSEMENT AGREEMENT.PDF"
 B43 = CASES / "B43_printed_page_numbers.pdf"
+COPPER = CORPORA / "cuad" / "pdf" / "WESTERN COPPER - NON-COMPETITION AGREEMENT.PDF"
 
 
 @pytest.fixture(scope="module")
@@ -33,6 +34,7 @@ def ws(tmp_path_factory) -> Workspace:
     folder.mkdir()
     shutil.copy(HOLIDAY, folder / "holiday.pdf")
     shutil.copy(B43, folder / "b43.pdf")
+    shutil.copy(COPPER, folder / "copper.pdf")
     with data_home(tmp_path_factory.mktemp("home")):
         workspace = Workspace("matter", Settings())
         run(index_folders(workspace, [folder]))
@@ -58,6 +60,12 @@ def test_no_candidate_span_runs_from_governing_law_into_no_assignment(ws) -> Non
     for t in texts:
         assert not ("Governing Law" in t and "No Assignment" in t), t
         assert not ("No Assignment" in t and "12. Counterparts" in t), t
+    # asked for (the passages answer's decision evidence, calibrated with them), crossing pairs come flagged
+    evidence = score_spans("Can either party assign the agreement to someone else?", [chunk], ws,
+                           candidates_per_chunk=None, crossing=True)
+    crossing = [s for s in evidence if s.crosses]
+    assert crossing and all(not s.crosses for s in spans)
+    assert any("Governing Law" in _words(s.text) and "No Assignment" in _words(s.text) for s in crossing)
     best = max(spans, key=lambda s: s.score)
     assert _words(best.text).startswith("11. No Assignment.")
     # the clause shown around the assignment sentence is clause 11 alone
@@ -88,7 +96,11 @@ def test_a_cap_after_an_exclusion_and_list_items_under_a_lead_in_still_pair() ->
     assert clause_starts(cap, sentence_spans(cap)) == [True, False, True]
     sub = ("10.1 Neither party shall be liable for consequential damages of any kind. 10.2 In no event shall the "
            "total liability exceed the fees paid. 11.1 This Agreement is governed by the laws of New York.")
-    assert clause_starts(sub, sentence_spans(sub)) == [True, False, True]
+    assert clause_starts(sub, sentence_spans(sub)) == [False, False, True]
+    # a chunk that starts inside clause 24: its sub-number continues it, clause 25 does not
+    inside = ("including giving statements and meeting with legal advisers of the Company. 24.2 If the employment "
+              "ends by reason of a reconstruction, the Executive shall have no claim.\n\n25. Notices. Notices shall be given in writing.")
+    assert clause_starts(inside, sentence_spans(inside)) == [False, False, True]
     items = ("The Supplier shall:\n1. Deliver the goods on time and in full.\n"
              "2. Replace any defective goods within ten days of notice.")
     assert clause_starts(items, sentence_spans(items)) == [False, False]
@@ -99,3 +111,29 @@ def test_a_cap_after_an_exclusion_and_list_items_under_a_lead_in_still_pair() ->
     sentences = sentence_spans(cap)
     c0, c1 = clause_bounds(chunk, *sentences[0], sentences)
     assert cap[c0:c1].startswith("13. Limitation") and cap[c0:c1].endswith("before the claim.")
+
+
+def test_the_cli_marks_highlights_with_brackets_the_clause_does_not_hold(ws) -> None:
+    """Western Copper's OCR'd text holds "1I629«7J": with » « as the marks, the CLI's clause read as if a highlight
+    ended there (tryout 3). The marks are now a pair of brackets that no printed clause holds."""
+    from core.cli_format import format_answer
+    from core.passage_context import clause_context, highlight_marks
+    from core.types import Answer, Citation, Claim, Trace
+
+    [chunk] = [c for c in _chunks(ws, "copper.pdf") if "«" in c.text]
+    sentences = sentence_spans(chunk.text, chunk.lang)
+    s, e = next(u for u in sentences if "«" in chunk.text[u[0]:u[1]])
+    context = clause_context(chunk, [(s, e)], sentences)
+    assert "«" in context.text and highlight_marks([context.text]) == ("⟦", "⟧")
+    assert highlight_marks([context.text, "a ⟦bracket⟧"]) == ("⟪", "⟫")
+    quote = chunk.text[s:e]
+    cit = Citation(chunk_id=chunk.chunk_id, doc_id=chunk.doc_id, path=chunk.path, page=chunk.page, quote=quote,
+                   match="exact", score=100, start=0, end=len(quote))
+    answer = Answer(question="q", workspace="matter", status="answered", kind="passages",
+                    claims=[Claim(text=quote, citations=[cit], context=context, passage_score=0.9)],
+                    trace=Trace(backend="passages", model="m", passage_threshold=0.5))
+    text = format_answer(answer)
+    assert "(⟦ ⟧ mark the sentences that match" in text
+    [line] = [ln for ln in text.splitlines() if ln.startswith("[1]")]
+    assert line.count("⟦") == 1 and line.count("⟧") == 1 and "«" in line and "»" not in line
+    assert _words(line[line.index("⟦") + 1:line.index("⟧")]) == _words(quote)
