@@ -18,7 +18,9 @@ A sentence opens a clause when it begins with a clause heading:
 * a single number or a Roman numeral followed by a short title: "11. No Assignment.", "12. Rights Cumulative.",
   "V. TERM" (a numbered list item "1. the Company shall pay …" is running text, not a title).
 
-A sentence after a lead-in (one ending in ":") never opens a clause: list items under a lead-in still pair.
+A sentence after a lead-in (one ending in ":") never opens a clause: list items under a lead-in still pair; nor
+does one after a piece of fewer than :data:`core.sentences.MIN_WORDS` words (a heading standing alone,
+"15 INTELLECTUAL PROPERTY" before "15.1 …"): a clause is not split from its own heading.
 These are layout rules of the documents, written by hand (no library segments legal clauses); the patterns follow
 the chunker's (:mod:`core.chunking`), which cuts chunks at the same headings.
 """
@@ -28,6 +30,7 @@ from __future__ import annotations
 import re
 
 from core.chunking import _CLAUSE_WORDS
+from core.sentences import MIN_WORDS
 
 _WORD_HEAD = re.compile(r"(?i:" + "|".join(p for _, p in _CLAUSE_WORDS) + r")(?=[ \t]*(?:[.:\u2013\u2014-]|$|\s+[A-ZÁÉÍÓÚÑ\"«(]))")
 _ORDINALS = ("primer[oa]|segund[oa]|tercer[oa]|cuart[oa]|quint[oa]|sext[oa]|s[ée]ptim[oa]|octav[oa]|noven[oa]|"
@@ -35,12 +38,15 @@ _ORDINALS = ("primer[oa]|segund[oa]|tercer[oa]|cuart[oa]|quint[oa]|sext[oa]|s[é
              "octav[oa]|noven[oa]))?|und[ée]cim[oa]|duod[ée]cim[oa]")
 _ORDINAL_HEAD = re.compile(r"(?i:" + _ORDINALS + r")[ \t]*[.:\u2013\u2014-]")
 _MULTI = re.compile(r"\(?(\d{1,3})((?:\.\d{1,3})+)\.?\)?[ \t\u00a0]+(?=[A-ZÁÉÍÓÚÑ(\"“])")
+# a number without its period before an all-capitals title alone on its line ("15 INTELLECTUAL PROPERTY")
+_BARE = re.compile(r"(\d{1,3})[ \t\u00a0]+(?=[A-ZÁÉÍÓÚÑ][A-ZÁÉÍÓÚÑÜ ,;&'’/-]{2,60}(?:\n|$))")
 _SINGLE = re.compile(r"\(?(\d{1,3}|[IVXLC]{1,6})[.)][ \t\u00a0]+")
-# A title after a single number: up to 8 capitalised words (short joining words allowed), ending in "." or ":" or
-# the line's end ("11. No Assignment.", "12. Rights Cumulative.", "7. TERM"), not running text ("1. the fee …").
+# A title after a single number: up to 8 capitalised words (short joining words, "," and ";" allowed), ending in
+# "." or ":" or the line's end ("11. No Assignment.", "5. Forecasts; Terpene Cost Information.", "7. TERM"), not
+# running text ("1. the fee …").
 _SMALL = r"(?:of|and|or|the|to|for|in|on|a|an|de|del|la|el|los|las|y|o|en|a|al)"
 _CAP_WORD = r"[A-ZÁÉÍÓÚÑ][\w'’&/-]*"
-_TITLE = re.compile(r"(?:" + _CAP_WORD + r")(?:[ \t\u00a0]+(?:" + _CAP_WORD + r"|" + _SMALL + r")){0,7}"
+_TITLE = re.compile(r"(?:" + _CAP_WORD + r")(?:[,;]?[ \t\u00a0]+(?:" + _CAP_WORD + r"|" + _SMALL + r")){0,7}"
                     r"[ \t\u00a0]*(?:[.:]|\n|$)")
 # or any short line standing as its own paragraph ("5. Governing law" and a blank line)
 _TITLE_LINE = re.compile(r"[A-ZÁÉÍÓÚÑ][^\n.;:]{0,60}(?:\n[ \t\u00a0]*\n|$)")
@@ -60,6 +66,9 @@ def heading_number(text: str) -> tuple[str, tuple[int, ...] | None] | None:
     m = _MULTI.match(t)
     if m:
         return "multi", (int(m.group(1)),) + tuple(int(p) for p in m.group(2).split(".")[1:])
+    m = _BARE.match(t)
+    if m:
+        return "single", (int(m.group(1)),)
     m = _SINGLE.match(t)
     if m and (_TITLE.match(t, m.end()) or _TITLE_LINE.match(t, m.end())):
         n = m.group(1)
@@ -75,7 +84,11 @@ def clause_starts(text: str, spans: list[tuple[int, int]]) -> list[bool]:
     current: tuple[int, ...] | None = None
     for i, (s, e) in enumerate(spans):
         head = heading_number(text[s:e])
-        lead_in = i > 0 and text[spans[i - 1][0]:spans[i - 1][1]].rstrip().endswith(":")
+        prev = text[spans[i - 1][0]:spans[i - 1][1]] if i else ""
+        # after a lead-in, or after a piece too short to be a clause ("15 INTELLECTUAL PROPERTY", "ARTICLE V"),
+        # a heading continues what came before
+        listed = prev.rstrip().endswith(":")
+        lead_in = i > 0 and (listed or len(prev.split()) < MIN_WORDS)
         if head is None:
             out.append(False)
             continue
@@ -84,7 +97,7 @@ def clause_starts(text: str, spans: list[tuple[int, int]]) -> list[bool]:
         # (the chunk starts inside a clause: "… giving statements. 24.2 If the Executive's employment …")
         same = kind == "multi" and (current is None or (number is not None and number[0] == current[0]))
         out.append(not lead_in and not same)
-        if not lead_in:
+        if not listed:
             current = number
     return out
 
@@ -102,4 +115,28 @@ def clause_openings(units: list[tuple[object, int, int]]) -> list[bool]:
         flags = clause_starts(chunk.text, [(s, e) for _, s, e in units[i:j]])
         out += [True] + flags[1:]
         i = j
+    return out
+
+
+def split_crossing(chosen: list, spans: list) -> list:
+    """``chosen`` (:class:`core.passages.Span`, shown order) with every pair that runs across a clause start
+    (``crosses``) replaced by its two sentences, each its own passage in its own clause: the single-sentence spans
+    of ``spans`` with the pair's chunk and ends (both are there: a pair is offered only when both of its sentences
+    are candidates). A sentence already shown, or overlapping one shown, is not added twice."""
+    out: list = []
+
+    def add(sp) -> None:
+        if not any(o.chunk.chunk_id == sp.chunk.chunk_id and o.start < sp.end and sp.start < o.end for o in out):
+            out.append(sp)
+
+    singles = {(sp.chunk.chunk_id, sp.start): sp for sp in spans if not sp.crosses}
+    ends = {(sp.chunk.chunk_id, sp.end): sp for sp in spans if not sp.crosses}
+    for sp in chosen:
+        if not sp.crosses:
+            add(sp)
+            continue
+        first, second = singles.get((sp.chunk.chunk_id, sp.start)), ends.get((sp.chunk.chunk_id, sp.end))
+        for part in (first, second):
+            if part is not None and part is not sp:
+                add(part)
     return out

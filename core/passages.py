@@ -61,7 +61,7 @@ from core.passage_vectors import (  # noqa: F401  (re-exported: tests and benchm
     _threads_lock,
     _torch_threads,
 )
-from core.clause_heads import clause_openings
+from core.clause_heads import clause_openings, split_crossing
 from core.sentences import MAX_PAIR_CHARS, MIN_WORDS, sentence_spans  # noqa: F401  (re-exported)
 from core.settings import Settings
 from core.types import (
@@ -254,8 +254,8 @@ def score_spans(question: str, chunks: list[Chunk], workspace=None, *,
             :attr:`Span.order` adds ``fused_weight`` times the span's chunk's score over the best chunk's
             (0–1, :data:`FUSED_WEIGHT`). ``None``: no such term.
         crossing: also return the pairs whose second sentence opens a new clause, with ``crosses=True``:
-            never shown, only read as the evidence of the answer/abstain decision, which was calibrated on them
-            (:func:`passages_answer`).
+            they compete and decide as before (the decision and the order were calibrated with them), but
+            :func:`passages_answer` shows such a pair as its two sentences (:func:`core.clause_heads.split_crossing`).
 
     Returns:
         Candidate spans (unsorted), each inside one chunk, with ``score`` and ``order``.
@@ -515,14 +515,12 @@ def passages_answer(
     t0 = time.perf_counter()
     scored = scoring_query(query, trace.scope)
     wording = clause_wording(trace.clause_types)
-    evidence = score_spans(scored, ranked, workspace, term_weight=settings.passages_term_weight,
-                           candidates_per_chunk=settings.passages_candidates_per_chunk or None,
-                           threads=SCORING_THREADS, wording=wording, fused=fused, crossing=True)
-    # a pair across two clauses is never shown (tryout 3 finding 5), but stays evidence of the decision
-    spans = [s for s in evidence if not s.crosses]
+    spans = score_spans(scored, ranked, workspace, term_weight=settings.passages_term_weight,
+                        candidates_per_chunk=settings.passages_candidates_per_chunk or None,
+                        threads=SCORING_THREADS, wording=wording, fused=fused, crossing=True)
     top = max(spans, key=lambda sp: sp.score, default=None)
     best = top.score if top is not None else None
-    threshold = decision_threshold(settings, evidence, cleaned=scored != query, question=scored,
+    threshold = decision_threshold(settings, spans, cleaned=scored != query, question=scored,
                                    clause_type=bool(wording))
     # The threshold decides whether the spans answer; once the best span passes it, the next ones are
     # shown ordered by score whatever their own (on CUAD the gold clause was the best span in a
@@ -537,6 +535,8 @@ def passages_answer(
         # the span that reached the threshold is not among those ordered first (Span.order): the answer shows the
         # passage it rests on, in place of one it overlaps or of the last (issue #20; the others are marked weaker)
         chosen = [top] + [s for s in chosen if not _overlaps(s, top)][:settings.passages_max - 1]
+    # a pair across a clause start is shown as its two sentences, each in its own clause (tryout 3 finding 5)
+    chosen = split_crossing(chosen, spans)
     trace.timings_ms["score"] = round((time.perf_counter() - t0) * 1000, 1)
     trace.passage_best_score = round(best, 4) if best is not None else None
     trace.passage_threshold = threshold

@@ -13,7 +13,7 @@ import shutil
 
 import pytest
 
-from core.clause_heads import clause_starts
+from core.clause_heads import clause_starts, split_crossing
 from core.passage_context import clause_bounds
 from core.passages import score_spans
 from core.pipeline import index_folders, run
@@ -65,7 +65,11 @@ def test_no_candidate_span_runs_from_governing_law_into_no_assignment(ws) -> Non
                            candidates_per_chunk=None, crossing=True)
     crossing = [s for s in evidence if s.crosses]
     assert crossing and all(not s.crosses for s in spans)
-    assert any("Governing Law" in _words(s.text) and "No Assignment" in _words(s.text) for s in crossing)
+    [pair] = [s for s in crossing if "Governing Law" in _words(s.text) and "No Assignment" in _words(s.text)]
+    # chosen for the answer, such a pair is shown as its two sentences, each its own passage
+    shown = split_crossing([pair], evidence)
+    assert [_words(s.text)[:20] for s in shown] == ["10. Governing Law. T", "11. No Assignment. N"]
+    assert all(not s.crosses for s in shown) and shown[0].end < shown[1].start
     best = max(spans, key=lambda s: s.score)
     assert _words(best.text).startswith("11. No Assignment.")
     # the clause shown around the assignment sentence is clause 11 alone
@@ -101,6 +105,12 @@ def test_a_cap_after_an_exclusion_and_list_items_under_a_lead_in_still_pair() ->
     inside = ("including giving statements and meeting with legal advisers of the Company. 24.2 If the employment "
               "ends by reason of a reconstruction, the Executive shall have no claim.\n\n25. Notices. Notices shall be given in writing.")
     assert clause_starts(inside, sentence_spans(inside)) == [False, False, True]
+    # a heading alone on its line opens its clause and stays with its first sub-clause (Bicycle's "15 INTELLECTUAL
+    # PROPERTY" before "15.1 …")
+    bare = ("14.3 The Employee shall return all property of the Company on termination.\n\n15 INTELLECTUAL PROPERTY"
+            "\n\n15.1 For the purpose of this paragraph IPRs means all rights.\n\n15.2 You shall disclose all "
+            "Inventions to the Company promptly.")
+    assert clause_starts(bare, sentence_spans(bare)) == [False, True, False]
     items = ("The Supplier shall:\n1. Deliver the goods on time and in full.\n"
              "2. Replace any defective goods within ten days of notice.")
     assert clause_starts(items, sentence_spans(items)) == [False, False]
@@ -137,3 +147,22 @@ def test_the_cli_marks_highlights_with_brackets_the_clause_does_not_hold(ws) -> 
     [line] = [ln for ln in text.splitlines() if ln.startswith("[1]")]
     assert line.count("⟦") == 1 and line.count("⟧") == 1 and "«" in line and "»" not in line
     assert _words(line[line.index("⟦") + 1:line.index("⟧")]) == _words(quote)
+
+
+def test_the_passages_answer_shows_no_passage_across_two_clauses(ws) -> None:
+    """The whole passages answer (retrieval, scoring, selection, verification, clauses): no passage and no clause
+    shown runs from one numbered clause into the next. Before, both answers showed one: Holiday RV "10. Governing
+    Law … 11. No Assignment …" (tryout 3 Q8), B43 "SEGUNDA. Duración … TERCERA. Honorarios …"."""
+    from core.passages import PassagesBackend
+    from core.pipeline import answer_question
+
+    for question, wanted in [("Can Holiday RV assign the endorsement agreement without consent?",
+                              "No Assignment. Neither this Agreement"),
+                             ("¿Cuáles son los honorarios del consultor?", "3.250 euros")]:
+        answer = run(answer_question(ws, question, Settings(), backend=PassagesBackend()))
+        shown = answer.claims or (answer.abstention.candidates if answer.abstention else [])
+        texts = [_words(c.text) for c in shown] + [_words(c.context.text) for c in shown if c.context]
+        assert any(wanted in t for t in texts), question
+        for t in texts:
+            assert not ("Governing Law" in t and "No Assignment" in t), t
+            assert sum(w in t for w in ("SEGUNDA.", "TERCERA.", "CUARTA.")) <= 1, t
