@@ -19,7 +19,7 @@ A sentence opens a clause when it begins with a clause heading:
   "V. TERM" (a numbered list item "1. the Company shall pay …" is running text, not a title).
 
 A sentence after a lead-in (one ending in ":") never opens a clause: list items under a lead-in still pair; nor
-does one after a piece of fewer than :data:`core.sentences.MIN_WORDS` words (a heading standing alone,
+does one after a piece of fewer than :data:`MIN_WORDS` words (a heading standing alone,
 "15 INTELLECTUAL PROPERTY" before "15.1 …"): a clause is not split from its own heading.
 These are layout rules of the documents, written by hand (no library segments legal clauses); the patterns follow
 the chunker's (:mod:`core.chunking`), which cuts chunks at the same headings.
@@ -30,7 +30,10 @@ from __future__ import annotations
 import re
 
 from core.chunking import _CLAUSE_WORDS
-from core.sentences import MIN_WORDS
+
+MIN_WORDS = 6
+"""A piece of fewer words (a heading such as "12. Term.", a list label) cannot be read, nor be a clause, alone;
+:data:`core.sentences.MIN_WORDS` is this value (defined here so that the two modules do not import each other)."""
 
 _WORD_HEAD = re.compile(r"(?i:" + "|".join(p for _, p in _CLAUSE_WORDS) + r")(?=[ \t]*(?:[.:\u2013\u2014-]|$|\s+[A-ZÁÉÍÓÚÑ\"«(]))")
 _ORDINALS = ("primer[oa]|segund[oa]|tercer[oa]|cuart[oa]|quint[oa]|sext[oa]|s[ée]ptim[oa]|octav[oa]|noven[oa]|"

@@ -3,9 +3,10 @@ read alone joined to their neighbour (split from :mod:`core.passages`, which re-
 
 from __future__ import annotations
 
-MIN_WORDS = 6
-"""A sentence of fewer words (a heading such as "12. Term.", a list label) is joined to
-the sentence after it (the one before it at the end of a chunk): it cannot be read alone."""
+from core.clause_heads import MIN_WORDS, clause_starts
+
+# MIN_WORDS (6): a sentence of fewer words (a heading such as "12. Term.", a list label) is joined to the sentence
+# after it (the one before it at the end of a chunk): it cannot be read alone.
 
 MAX_PAIR_CHARS = 700
 """Joined pieces (:func:`sentence_spans`) and adjacent sentences offered as one span stay this short."""
@@ -35,8 +36,6 @@ def sentence_spans(text: str, lang: str = "en") -> list[tuple[int, int]]:
       joined to a readable sentence before it, nor a last short piece ("20.0 NOTICE") to the one before it.
     """
     import sentencex
-
-    from core.clause_heads import clause_starts
 
     raw: list[tuple[int, int]] = []
     for b in sentencex.get_sentence_boundaries(lang if lang in ("en", "es") else "en", text):
