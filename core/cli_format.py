@@ -105,7 +105,7 @@ def format_rejected(answer: Answer) -> list[str]:
 def format_answer(answer: Answer) -> str:
     """Human-readable answer: claims with numbered citations, or the abstention; then what was
     not verified (:func:`format_rejected`), as the window shows it."""
-    from core.passage_context import marked_text
+    from core.passage_context import highlight_marks, marked_text
 
     lines: list[str] = []
     if answer.trace.standalone_question and answer.trace.standalone_question != answer.question:
@@ -144,12 +144,13 @@ def format_answer(answer: Answer) -> str:
             from core.passages import WEAK_HEADER
 
             lines.append(f"{WEAK_HEADER}:")
-            lines.append("  (the closest the documents hold, under the score a passage needs to answer; "
-                         "\u00bb \u00ab mark the closest sentences inside their clause)")
             weak = answer.abstention.candidates
+            left, right = highlight_marks([w.context.text for w in weak if w.context])
+            lines.append("  (the closest the documents hold, under the score a passage needs to answer; "
+                         f"{left} {right} mark the closest sentences inside their clause)")
             for group in same_clause_groups([w.context for w in weak]):
                 first = weak[group[0]]
-                text = marked_text(first.context) if first.context else " ".join(first.text.split())
+                text = marked_text(first.context, left, right) if first.context else " ".join(first.text.split())
                 numbers = ", ".join(str(i + 1) for i in group)
                 scores = ", ".join(f"{weak[i].score:.2f}" for i in group)
                 lines.append(f"  (weak {numbers}) \u201c{text}\u201d \u2014 {first.doc_id}, page {first.page} "
@@ -162,8 +163,9 @@ def format_answer(answer: Answer) -> str:
 
             below = below_bar([c.passage_score for c in answer.claims], answer.trace.passage_threshold)
             lines.append(PASSAGES_HEADER + ":")
+            left, right = highlight_marks([c.context.text for c in answer.claims if c.context])
             if any(c.context for c in answer.claims):
-                lines.append("(\u00bb \u00ab mark the sentences that match; around them, the clause they are in)")
+                lines.append(f"({left} {right} mark the sentences that match; around them, the clause they are in)")
             if any(below):
                 lines.append(f"({BELOW_NOTE})")
             lines.append("")
@@ -193,8 +195,8 @@ def format_answer(answer: Answer) -> str:
                 if index not in shown_with:  # its clause was printed with an earlier passage's
                     continue
                 cit = claim.citations[0]
-                # the clause the passage sits in, its matching sentences between » « (small-to-big)
-                text = marked_text(claim.context) if claim.context else " ".join(claim.text.split())
+                # the clause the passage sits in, its matching sentences between marks it does not hold (small-to-big)
+                text = marked_text(claim.context, left, right) if claim.context else " ".join(claim.text.split())
                 marks = [f"[{i + 1}]" for i in shown_with[index]]
                 score = (f" (score {', '.join(f'{answer.claims[i].passage_score:.2f}' for i in shown_with[index])})"
                          if index in weaker else "")

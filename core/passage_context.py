@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 
+from core.clause_heads import clause_starts
 from core.sentences import sentence_spans
 from core.types import Chunk, PassageContext, WeakPassage
 
@@ -38,6 +39,20 @@ def _paragraph(text: str, start: int, end: int) -> tuple[int, int]:
     return p0, max(p1, end)
 
 
+def _within_clause(text: str, sentences: list[tuple[int, int]], start: int, end: int, p0: int,
+                   p1: int) -> tuple[int, int]:
+    """``[p0, p1)`` narrowed to the clause of ``text[start:end]``: from the last sentence at or before ``start``
+    that opens a clause, up to the first one after ``end`` that does (:func:`core.clause_heads.clause_starts`)."""
+    opens = clause_starts(text, sentences)
+    for (s, _), new in zip(sentences, opens):
+        if new and p0 < s <= start:
+            p0 = s
+        elif new and s >= end:
+            p1 = min(p1, s)
+            break
+    return p0, max(p1, end)
+
+
 def clause_bounds(chunk: Chunk, start: int, end: int, sentences: list[tuple[int, int]] | None = None,
                   max_chars: int = MAX_CONTEXT_CHARS) -> tuple[int, int]:
     """The clause around ``chunk.text[start:end]``: ``(c0, c1)`` chunk offsets, characters.
@@ -47,7 +62,9 @@ def clause_bounds(chunk: Chunk, start: int, end: int, sentences: list[tuple[int,
       then the previous one, alternately, while the clause stays within ``max_chars``;
     * then, if the clause ends where the span ends and the chunk goes on, the next sentence is
       added (it may be in the next paragraph: a cap after an exclusion) when the clause stays
-      within ``max_chars``.
+      within ``max_chars``;
+    * never across the start of another numbered or titled clause (:func:`core.clause_heads.clause_starts`):
+      "10. Governing Law …" and "11. No Assignment …" in one paragraph are two clauses.
 
     Args:
         sentences: the chunk's sentences as ``(start, end)`` chunk offsets
@@ -59,7 +76,7 @@ def clause_bounds(chunk: Chunk, start: int, end: int, sentences: list[tuple[int,
     text = chunk.text
     if sentences is None:
         sentences = sentence_spans(text, chunk.lang)
-    p0, p1 = _paragraph(text, start, end)
+    p0, p1 = _within_clause(text, sentences, start, end, *_paragraph(text, start, end))
     c0, c1 = start, end
     if p1 - p0 <= max_chars:
         c0, c1 = min(p0, start), max(p1, end)
@@ -81,8 +98,9 @@ def clause_bounds(chunk: Chunk, start: int, end: int, sentences: list[tuple[int,
             if not grew:
                 break
     if c1 == end:
-        nxt = next((s for s in sentences if s[0] >= c1), None)
-        if nxt is not None and nxt[1] - c0 <= max_chars:
+        k = next((k for k, s in enumerate(sentences) if s[0] >= c1), None)
+        nxt = sentences[k] if k is not None else None
+        if nxt is not None and nxt[1] - c0 <= max_chars and not clause_starts(text, sentences[:k + 1])[k]:
             c1 = nxt[1]
     return c0, c1
 
@@ -99,6 +117,20 @@ def clause_context(chunk: Chunk, spans: list[tuple[int, int]], sentences: list[t
         page=first[0].page if first else chunk.page,
         highlights=sorted((s - c0, e - c0) for s, e in spans),
     )
+
+
+HIGHLIGHT_MARKS = (("⟦", "⟧"), ("⟪", "⟫"), ("【", "】"), ("⦃", "⦄"), ("»", "«"))
+"""Marker pairs the CLI may put around a clause's highlighted sentences, first preferred: brackets that contracts
+do not use (OCR'd text holds « and », tryout 3: "1I629«7J"), so a marker is never read as document text."""
+
+
+def highlight_marks(texts: list[str]) -> tuple[str, str]:
+    """The first pair of :data:`HIGHLIGHT_MARKS` none of whose characters occurs in any of ``texts`` (the clauses
+    one answer prints), so the marks are unambiguous; the first pair when every pair occurs somewhere."""
+    for left, right in HIGHLIGHT_MARKS:
+        if not any(left in t or right in t for t in texts):
+            return left, right
+    return HIGHLIGHT_MARKS[0]
 
 
 def marked_text(context: PassageContext, left: str = "»", right: str = "«") -> str:

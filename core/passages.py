@@ -49,7 +49,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Generator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -61,6 +61,7 @@ from core.passage_vectors import (  # noqa: F401  (re-exported: tests and benchm
     _threads_lock,
     _torch_threads,
 )
+from core.clause_heads import clause_openings, split_crossing
 from core.sentences import MAX_PAIR_CHARS, MIN_WORDS, sentence_spans  # noqa: F401  (re-exported)
 from core.settings import Settings
 from core.types import (
@@ -171,6 +172,7 @@ class Span:
     cos_wording: float = 0.0
     synonyms: float | None = None
     order: float | None = None
+    crosses: bool = False
 
     @property
     def order_key(self) -> float:
@@ -218,8 +220,10 @@ def score_spans(question: str, chunks: list[Chunk], workspace=None, *,
                 threads: int | None = SCORING_THREADS, cache: bool = True, bridge: bool = True,
                 wording: list[str] | None = None, rank_weight: float = RANK_WEIGHT,
                 wording_weight: float = WORDING_WEIGHT, synonyms: bool = SYNONYMS,
-                fused: list[float] | None = None, fused_weight: float = FUSED_WEIGHT) -> list[Span]:
-    """The candidate sentences and adjacent pairs of sentences of ``chunks``, scored against ``question``.
+                fused: list[float] | None = None, fused_weight: float = FUSED_WEIGHT,
+                crossing: bool = False) -> list[Span]:
+    """The candidate sentences and adjacent pairs of sentences of ``chunks``, scored against ``question``
+    (a pair's second sentence never opens a new clause, :func:`core.clause_heads.clause_starts`).
 
     Args:
         question: the text searched (the standalone question).
@@ -249,6 +253,9 @@ def score_spans(question: str, chunks: list[Chunk], workspace=None, *,
         fused: the retriever's fused score of each of ``chunks`` (same order; RRF, ``ScoredChunk.score``);
             :attr:`Span.order` adds ``fused_weight`` times the span's chunk's score over the best chunk's
             (0–1, :data:`FUSED_WEIGHT`). ``None``: no such term.
+        crossing: also return the pairs whose second sentence opens a new clause, with ``crosses=True``:
+            they compete and decide as before (the decision and the order were calibrated with them), but
+            :func:`passages_answer` shows such a pair as its two sentences (:func:`core.clause_heads.split_crossing`).
 
     Returns:
         Candidate spans (unsorted), each inside one chunk, with ``score`` and ``order``.
@@ -303,17 +310,20 @@ def score_spans(question: str, chunks: list[Chunk], workspace=None, *,
             order += fused_weight * relative[rank]
         return Span(chunk, s, e, cos + term_weight * cov, cos, cov, rank, cos_w, syn, order)
 
+    # a pair never joins the end of one clause to the start of the next (tryout 3 finding 5)
+    opens = clause_openings(units)
     spans: list[Span] = []
     for i in keep:
         chunk, s, e = units[i]
         spans.append(span(chunk, s, e, vec_of[i], unit_tokens[i], unit_cov[i]))
-        if i + 1 in vec_of and units[i + 1][0] is chunk:
+        if i + 1 in vec_of and units[i + 1][0] is chunk and (crossing or not opens[i + 1]):
             e2 = units[i + 1][2]
             if e2 - s <= MAX_PAIR_CHARS:
                 v = vec_of[i] + vec_of[i + 1]
                 v = v / (np.linalg.norm(v) or 1.0)
                 tokens = unit_tokens[i] | unit_tokens[i + 1]
-                spans.append(span(chunk, s, e2, v, tokens, terms.coverage(tokens, chunk.lang)))
+                pair = span(chunk, s, e2, v, tokens, terms.coverage(tokens, chunk.lang))
+                spans.append(replace(pair, crosses=True) if opens[i + 1] else pair)
     return spans
 
 
@@ -507,7 +517,7 @@ def passages_answer(
     wording = clause_wording(trace.clause_types)
     spans = score_spans(scored, ranked, workspace, term_weight=settings.passages_term_weight,
                         candidates_per_chunk=settings.passages_candidates_per_chunk or None,
-                        threads=SCORING_THREADS, wording=wording, fused=fused)
+                        threads=SCORING_THREADS, wording=wording, fused=fused, crossing=True)
     top = max(spans, key=lambda sp: sp.score, default=None)
     best = top.score if top is not None else None
     threshold = decision_threshold(settings, spans, cleaned=scored != query, question=scored,
@@ -525,6 +535,8 @@ def passages_answer(
         # the span that reached the threshold is not among those ordered first (Span.order): the answer shows the
         # passage it rests on, in place of one it overlaps or of the last (issue #20; the others are marked weaker)
         chosen = [top] + [s for s in chosen if not _overlaps(s, top)][:settings.passages_max - 1]
+    # a pair across a clause start is shown as its two sentences, each in its own clause (tryout 3 finding 5)
+    chosen = split_crossing(chosen, spans)
     trace.timings_ms["score"] = round((time.perf_counter() - t0) * 1000, 1)
     trace.passage_best_score = round(best, 4) if best is not None else None
     trace.passage_threshold = threshold

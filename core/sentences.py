@@ -3,9 +3,10 @@ read alone joined to their neighbour (split from :mod:`core.passages`, which re-
 
 from __future__ import annotations
 
-MIN_WORDS = 6
-"""A sentence of fewer words (a heading such as "12. Term.", a list label) is joined to
-the sentence after it (the one before it at the end of a chunk): it cannot be read alone."""
+from core.clause_heads import MIN_WORDS, clause_starts
+
+# MIN_WORDS (6): a sentence of fewer words (a heading such as "12. Term.", a list label) is joined to the sentence
+# after it (the one before it at the end of a chunk): it cannot be read alone.
 
 MAX_PAIR_CHARS = 700
 """Joined pieces (:func:`sentence_spans`) and adjacent sentences offered as one span stay this short."""
@@ -30,7 +31,9 @@ def sentence_spans(text: str, lang: str = "en") -> list[tuple[int, int]]:
     * a piece of fewer than :data:`MIN_WORDS` words (a heading such as "12. Term.") or one
       that does not end a sentence (:func:`_ends_open`: a heading without a period, a line
       ending in "if—" or ":") is joined to the piece after it;
-    * a piece that starts with a lower-case letter continues the one before it.
+    * a piece that starts with a lower-case letter continues the one before it;
+    * but a piece that opens a new numbered or titled clause (:func:`core.clause_heads.clause_starts`) is never
+      joined to a readable sentence before it, nor a last short piece ("20.0 NOTICE") to the one before it.
     """
     import sentencex
 
@@ -43,15 +46,19 @@ def sentence_spans(text: str, lang: str = "en") -> list[tuple[int, int]]:
             e -= 1
         if e > s:
             raw.append((s, e))
+    opens = clause_starts(text, raw)
     units: list[tuple[int, int]] = []
-    for s, e in raw:
+    last_opens = False  # whether the last unit begins with a piece that opens a clause
+    for (s, e), new_clause in zip(raw, opens):
         if units and e - units[-1][0] <= MAX_PAIR_CHARS:
             prev = text[units[-1][0]:units[-1][1]]
-            if len(prev.split()) < MIN_WORDS or _ends_open(prev) or text[s].islower():
+            short = len(prev.split()) < MIN_WORDS
+            if (short or _ends_open(prev) or text[s].islower()) and (short or not new_clause):
                 units[-1] = (units[-1][0], e)
                 continue
         units.append((s, e))
-    if len(units) > 1 and len(text[units[-1][0]:units[-1][1]].split()) < MIN_WORDS \
+        last_opens = new_clause
+    if len(units) > 1 and len(text[units[-1][0]:units[-1][1]].split()) < MIN_WORDS and not last_opens \
             and units[-1][1] - units[-2][0] <= MAX_PAIR_CHARS:
         units[-2:] = [(units[-2][0], units[-1][1])]
     return units

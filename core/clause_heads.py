@@ -1,0 +1,145 @@
+"""Where a new numbered or titled clause starts among a chunk's sentences (issue #20, tryout 3 finding 5).
+
+The passages answer scores single sentences and adjacent pairs of sentences (:func:`core.passages.score_spans`)
+and shows the clause around a span (:func:`core.passage_context.clause_bounds`). Neither may join the end of one
+clause to the start of the next: "10. Governing Law … conflicts of laws. 11. No Assignment. Neither …" as one
+highlight cites the governing-law clause for an assignment answer. :func:`clause_starts` says which sentences open
+a new clause; a pair, a joined sentence or a shown clause does not run across one.
+
+A sentence opens a clause when it begins with a clause heading:
+
+* a clause word and its number: "Section 4", "ARTICLE V", "Cláusula 3", "Artículo 12 bis" (the chunker's own
+  heading words, :data:`core.chunking._CLAUSE_WORDS`);
+* a Spanish ordinal heading: "TERCERA.", "Cuarta.-", "PRIMERO –";
+* a multi-level number "19.0 TERMINATION", "11.2 The Licensee …" whose first number differs from the clause in
+  force (the last heading before it in the chunk): "10.1 … consequential damages. 10.2 In no event … exceed …" is
+  one clause, the cap after the exclusion still pairs, and so is a sub-number when no heading precedes it in the
+  chunk (the chunk starts inside a clause);
+* a single number or a Roman numeral followed by a short title: "11. No Assignment.", "12. Rights Cumulative.",
+  "V. TERM" (a numbered list item "1. the Company shall pay …" is running text, not a title).
+
+A sentence after a lead-in (one ending in ":") never opens a clause: list items under a lead-in still pair; nor
+does one after a piece of fewer than :data:`MIN_WORDS` words (a heading standing alone,
+"15 INTELLECTUAL PROPERTY" before "15.1 …"): a clause is not split from its own heading.
+These are layout rules of the documents, written by hand (no library segments legal clauses); the patterns follow
+the chunker's (:mod:`core.chunking`), which cuts chunks at the same headings.
+"""
+
+from __future__ import annotations
+
+import re
+
+from core.chunking import _CLAUSE_WORDS
+
+MIN_WORDS = 6
+"""A piece of fewer words (a heading such as "12. Term.", a list label) cannot be read, nor be a clause, alone;
+:data:`core.sentences.MIN_WORDS` is this value (defined here so that the two modules do not import each other)."""
+
+_WORD_HEAD = re.compile(r"(?i:" + "|".join(p for _, p in _CLAUSE_WORDS) + r")(?=[ \t]*(?:[.:\u2013\u2014-]|$|\s+[A-ZÁÉÍÓÚÑ\"«(]))")
+_ORDINALS = ("primer[oa]|segund[oa]|tercer[oa]|cuart[oa]|quint[oa]|sext[oa]|s[ée]ptim[oa]|octav[oa]|noven[oa]|"
+             "d[ée]cim[oa](?:[ \t]*(?:primer[oa]|segund[oa]|tercer[oa]|cuart[oa]|quint[oa]|sext[oa]|s[ée]ptim[oa]|"
+             "octav[oa]|noven[oa]))?|und[ée]cim[oa]|duod[ée]cim[oa]")
+_ORDINAL_HEAD = re.compile(r"(?i:" + _ORDINALS + r")[ \t]*[.:\u2013\u2014-]")
+_MULTI = re.compile(r"\(?(\d{1,3})((?:\.\d{1,3})+)\.?\)?[ \t\u00a0]+(?=[A-ZÁÉÍÓÚÑ(\"“])")
+# a number without its period before an all-capitals title alone on its line ("15 INTELLECTUAL PROPERTY")
+_BARE = re.compile(r"(\d{1,3})[ \t\u00a0]+(?=[A-ZÁÉÍÓÚÑ][A-ZÁÉÍÓÚÑÜ ,;&'’/-]{2,60}(?:\n|$))")
+_SINGLE = re.compile(r"\(?(\d{1,3}|[IVXLC]{1,6})[.)][ \t\u00a0]+")
+# A title after a single number: up to 8 capitalised words (short joining words, "," and ";" allowed), ending in
+# "." or ":" or the line's end ("11. No Assignment.", "5. Forecasts; Terpene Cost Information.", "7. TERM"), not
+# running text ("1. the fee …").
+_SMALL = r"(?:of|and|or|the|to|for|in|on|a|an|de|del|la|el|los|las|y|o|en|a|al)"
+_CAP_WORD = r"[A-ZÁÉÍÓÚÑ][\w'’&/-]*"
+_TITLE = re.compile(r"(?:" + _CAP_WORD + r")(?:[,;]?[ \t\u00a0]+(?:" + _CAP_WORD + r"|" + _SMALL + r")){0,7}"
+                    r"[ \t\u00a0]*(?:[.:]|\n|$)")
+# or any short line standing as its own paragraph ("5. Governing law" and a blank line)
+_TITLE_LINE = re.compile(r"[A-ZÁÉÍÓÚÑ][^\n.;:]{0,60}(?:\n[ \t\u00a0]*\n|$)")
+
+
+def heading_number(text: str) -> tuple[str, tuple[int, ...] | None] | None:
+    """The clause heading ``text`` begins with, if any: ``(kind, number)``.
+
+    ``kind`` is ``"word"`` (a clause word and its number, or a Spanish ordinal), ``"multi"`` (a multi-level number,
+    ``number`` its parts, "19.0" → ``(19, 0)``) or ``"single"`` (a single number or Roman numeral and a title,
+    ``number`` ``(11,)``, or ``None`` for a Roman numeral). ``None``: ``text`` does not begin with a heading.
+    Leading whitespace is skipped.
+    """
+    t = text.lstrip()
+    if _WORD_HEAD.match(t) or _ORDINAL_HEAD.match(t):
+        return "word", None
+    m = _MULTI.match(t)
+    if m:
+        return "multi", (int(m.group(1)),) + tuple(int(p) for p in m.group(2).split(".")[1:])
+    m = _BARE.match(t)
+    if m:
+        return "single", (int(m.group(1)),)
+    m = _SINGLE.match(t)
+    if m and (_TITLE.match(t, m.end()) or _TITLE_LINE.match(t, m.end())):
+        n = m.group(1)
+        return "single", (int(n),) if n.isdigit() else None
+    return None
+
+
+def clause_starts(text: str, spans: list[tuple[int, int]]) -> list[bool]:
+    """For each sentence ``text[s:e]`` of ``spans`` (in text order, character offsets), whether it opens a new
+    clause after the sentence before it (see the module docstring); the first sentence follows unknown text (a
+    single-number, Roman or clause-word heading opens a clause there, a sub-number "24.2" does not)."""
+    out: list[bool] = []
+    current: tuple[int, ...] | None = None
+    for i, (s, e) in enumerate(spans):
+        head = heading_number(text[s:e])
+        prev = text[spans[i - 1][0]:spans[i - 1][1]] if i else ""
+        # after a lead-in, or after a piece too short to be a clause ("15 INTELLECTUAL PROPERTY", "ARTICLE V"),
+        # a heading continues what came before
+        listed = prev.rstrip().endswith(":")
+        lead_in = i > 0 and (listed or len(prev.split()) < MIN_WORDS)
+        if head is None:
+            out.append(False)
+            continue
+        kind, number = head
+        # a sub-number continues the clause in force when it has the same first number, or when none is known
+        # (the chunk starts inside a clause: "… giving statements. 24.2 If the Executive's employment …")
+        same = kind == "multi" and (current is None or (number is not None and number[0] == current[0]))
+        out.append(not lead_in and not same)
+        if not listed:
+            current = number
+    return out
+
+
+def clause_openings(units: list[tuple[object, int, int]]) -> list[bool]:
+    """:func:`clause_starts` over ``(chunk, start, end)`` sentences of several chunks (each chunk's sentences
+    consecutive, in text order), one flag per sentence; a chunk's first sentence is always flagged."""
+    out: list[bool] = []
+    i = 0
+    while i < len(units):
+        chunk = units[i][0]
+        j = i
+        while j < len(units) and units[j][0] is chunk:
+            j += 1
+        flags = clause_starts(chunk.text, [(s, e) for _, s, e in units[i:j]])
+        out += [True] + flags[1:]
+        i = j
+    return out
+
+
+def split_crossing(chosen: list, spans: list) -> list:
+    """``chosen`` (:class:`core.passages.Span`, shown order) with every pair that runs across a clause start
+    (``crosses``) replaced by its two sentences, each its own passage in its own clause: the single-sentence spans
+    of ``spans`` with the pair's chunk and ends (both are there: a pair is offered only when both of its sentences
+    are candidates). A sentence already shown, or overlapping one shown, is not added twice."""
+    out: list = []
+
+    def add(sp) -> None:
+        if not any(o.chunk.chunk_id == sp.chunk.chunk_id and o.start < sp.end and sp.start < o.end for o in out):
+            out.append(sp)
+
+    singles = {(sp.chunk.chunk_id, sp.start): sp for sp in spans if not sp.crosses}
+    ends = {(sp.chunk.chunk_id, sp.end): sp for sp in spans if not sp.crosses}
+    for sp in chosen:
+        if not sp.crosses:
+            add(sp)
+            continue
+        first, second = singles.get((sp.chunk.chunk_id, sp.start)), ends.get((sp.chunk.chunk_id, sp.end))
+        for part in (first, second):
+            if part is not None and part is not sp:
+                add(part)
+    return out
