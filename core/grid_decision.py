@@ -154,7 +154,7 @@ FORM_THRESHOLD = -0.25
 def form_margin(candidates) -> float | None:
     """The best ``form_margin`` (:mod:`core.grid_places`) of the candidate spans of a cell's retrieved
     chunks: how much more some span of them reads like the asked clause type's wording than like any
-    other type's (cosines, -1 … 1). ``None`` without candidates or without a clause type (all 0)."""
+    other type's (a difference of cosines, -2 … 2). ``None`` without candidates or without a clause type (all 0)."""
     vals = [c.features.get("form_margin", 0.0) for c in candidates]
     if not vals or all(c.features.get("form", 0.0) == 0.0 for c in candidates):
         return None
