@@ -18,7 +18,7 @@ type only ("Which of these agreements can be terminated for convenience?"), wher
 when its own passages answer (a grid cell ``answered``); figures over the labelled (document,
 category) pairs of CUAD's cases only (present: an answerable case; absent: a must-abstain case).
 
-Usage: ``python bench/collection.py --index-dir /work/evalidx-docs [--family law|presence]
+Usage: ``python bench/collection.py --index-dir <index copy> [--family law|presence]
 [--forms en,en2,es] [--out R.json]`` (the ``cuad-txt`` workspace of a ``verbatim eval`` index dir).
 """
 

@@ -24,7 +24,7 @@ today's order. Reads the records of ``passages_select.py collect``; no model, no
 
 Usage::
 
-    python bench/passages_order.py --records /work/selection-records2.json
+    python bench/passages_order.py --records <records of bench/passages_select.py collect>
 """
 
 from __future__ import annotations
