@@ -39,11 +39,11 @@ def _paragraph(text: str, start: int, end: int) -> tuple[int, int]:
     return p0, max(p1, end)
 
 
-def _within_clause(text: str, sentences: list[tuple[int, int]], start: int, end: int, p0: int,
+def _within_clause(sentences: list[tuple[int, int]], opens: list[bool], start: int, end: int, p0: int,
                    p1: int) -> tuple[int, int]:
-    """``[p0, p1)`` narrowed to the clause of ``text[start:end]``: from the last sentence at or before ``start``
-    that opens a clause, up to the first one after ``end`` that does (:func:`core.clause_heads.clause_starts`)."""
-    opens = clause_starts(text, sentences)
+    """``[p0, p1)`` narrowed to the clause of the span ``[start, end)``: from the last sentence at or before ``start``
+    that opens a clause, up to the first one after ``end`` that does (``opens``: the sentences'
+    :func:`core.clause_heads.clause_starts`)."""
     for (s, _), new in zip(sentences, opens):
         if new and p0 < s <= start:
             p0 = s
@@ -76,7 +76,8 @@ def clause_bounds(chunk: Chunk, start: int, end: int, sentences: list[tuple[int,
     text = chunk.text
     if sentences is None:
         sentences = sentence_spans(text, chunk.lang)
-    p0, p1 = _within_clause(text, sentences, start, end, *_paragraph(text, start, end))
+    opens = clause_starts(text, sentences)  # each flag reads only the sentences before it
+    p0, p1 = _within_clause(sentences, opens, start, end, *_paragraph(text, start, end))
     c0, c1 = start, end
     if p1 - p0 <= max_chars:
         c0, c1 = min(p0, start), max(p1, end)
@@ -100,7 +101,7 @@ def clause_bounds(chunk: Chunk, start: int, end: int, sentences: list[tuple[int,
     if c1 == end:
         k = next((k for k, s in enumerate(sentences) if s[0] >= c1), None)
         nxt = sentences[k] if k is not None else None
-        if nxt is not None and nxt[1] - c0 <= max_chars and not clause_starts(text, sentences[:k + 1])[k]:
+        if nxt is not None and nxt[1] - c0 <= max_chars and not opens[k]:
             c1 = nxt[1]
     return c0, c1
 
