@@ -424,10 +424,9 @@ def _over_bar(answer: Answer):
     (:func:`core.passage_decision.below_bar`): the passage the document matches by. The shown order
     reads more than the score, so the first claim may be one the answer marks "weaker" (under the
     threshold, not a match); ``None`` when every claim is (the document is then not listed as matching)."""
-    from core.passage_decision import below_bar
+    from core.grid_cells import rested_on
 
-    below = below_bar([c.passage_score for c in answer.claims], answer.trace.passage_threshold)
-    return next((c for c, weak in zip(answer.claims, below) if not weak and c.citations), None)
+    return next((c for c in rested_on(answer) if c.citations), None)
 
 
 def _closest(answer: Answer):
