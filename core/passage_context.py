@@ -120,6 +120,34 @@ def clause_context(chunk: Chunk, spans: list[tuple[int, int]], sentences: list[t
     )
 
 
+def verify_source_spans(places: list[tuple[Chunk, int, int]], delivered: dict[str, Chunk], settings) -> tuple[list, list]:
+    """Each ``chunk.text[start:end]`` of ``places`` as a passage claim quoting itself where it stands, checked by
+    :func:`core.verify.verify_claims` against ``delivered`` (chunk id → chunk) with ``settings``' verifier options
+    (as :func:`core.passages.passages_answer` and :func:`core.collection.collection_answer` show passages).
+
+    Returns ``(claims, rejected)``: the claims (``places`` order) whose every citation matched exactly; one that
+    matched only after normalization (cannot happen for source text) is never shown as exact: its claim is left
+    out and the citation added to ``rejected``. ``model_construct``: a passage may be longer than a model's quote
+    is allowed to be (300 characters)."""
+    from core.ingest import span_rects_cached
+    from core.types import MatchKind, ModelAnswer, ModelCitation, ModelClaim, Rejected, RejectReason
+    from core.verify import verify_claims
+
+    proposal = ModelAnswer.model_construct(
+        answer_found=True, complete_answer=True, conflicting_evidence=False, missing="",
+        claims=[ModelClaim.model_construct(text=chunk.text[s:e], citations=[
+            ModelCitation.model_construct(chunk_id=chunk.chunk_id, quote=chunk.text[s:e])]) for chunk, s, e in places])
+    claims, rejected = verify_claims(
+        proposal, delivered, min_quote_chars=settings.min_quote_chars, fuzzy_threshold=settings.fuzzy_threshold,
+        rects=span_rects_cached(), check_facts=settings.check_facts)
+    for claim in claims:
+        for cit in claim.citations:
+            if cit.match != MatchKind.exact:
+                rejected.append(Rejected(claim=claim.text, chunk_id=cit.chunk_id, reason=RejectReason.quote_not_found,
+                                         detail="matched only after normalization"))
+    return [c for c in claims if all(cit.match == MatchKind.exact for cit in c.citations)], rejected
+
+
 HIGHLIGHT_MARKS = (("⟦", "⟧"), ("⟪", "⟫"), ("【", "】"), ("⦃", "⦄"), ("»", "«"))
 """Marker pairs the CLI may put around a clause's highlighted sentences, first preferred: brackets that contracts
 do not use (OCR'd text holds « and », tryout 3: "1I629«7J"), so a marker is never read as document text."""
