@@ -55,10 +55,6 @@ from core.types import (
     Chunk,
     ConsultedDoc,
     DocumentFinding,
-    MatchKind,
-    ModelAnswer,
-    ModelCitation,
-    ModelClaim,
     ProgressEvent,
     ScopeInfo,
     Trace,
@@ -309,22 +305,12 @@ def _verified(workspace, settings: Settings, chunk: Chunk, start: int, end: int)
     """The span ``chunk.text[start:end]`` as a verified passage claim with its clause (as
     :func:`core.passages.passages_answer` makes them), or ``None`` if the verifier does not find it
     exactly where it is cited (cannot happen for source text; never shown if it did)."""
-    from core.ingest import span_rects_cached
-    from core.passage_context import attach_contexts, in_delivered
-    from core.verify import verify_claims
+    from core.passage_context import attach_contexts, in_delivered, verify_source_spans
 
-    text = chunk.text[start:end]
-    proposal = ModelAnswer.model_construct(
-        answer_found=True, complete_answer=True, conflicting_evidence=False, missing="",
-        claims=[ModelClaim.model_construct(text=text, citations=[
-            ModelCitation.model_construct(chunk_id=chunk.chunk_id, quote=text)])])
-    claims, _rejected = verify_claims(
-        proposal, {chunk.chunk_id: chunk}, min_quote_chars=settings.min_quote_chars,
-        fuzzy_threshold=settings.fuzzy_threshold, rects=span_rects_cached(), check_facts=settings.check_facts)
-    claims = [c for c in claims if c.citations and all(cit.match == MatchKind.exact for cit in c.citations)]
+    claims, _rejected = verify_source_spans([(chunk, start, end)], {chunk.chunk_id: chunk}, settings)
     if not claims:
         return None
-    attach_contexts(claims, in_delivered(workspace.manifest, {text: (chunk, start, end)}))
+    attach_contexts(claims, in_delivered(workspace.manifest, {chunk.text[start:end]: (chunk, start, end)}))
     return claims[0]
 
 
@@ -424,10 +410,9 @@ def _over_bar(answer: Answer):
     (:func:`core.passage_decision.below_bar`): the passage the document matches by. The shown order
     reads more than the score, so the first claim may be one the answer marks "weaker" (under the
     threshold, not a match); ``None`` when every claim is (the document is then not listed as matching)."""
-    from core.passage_decision import below_bar
+    from core.grid_cells import rested_on
 
-    below = below_bar([c.passage_score for c in answer.claims], answer.trace.passage_threshold)
-    return next((c for c, weak in zip(answer.claims, below) if not weak and c.citations), None)
+    return next((c for c in rested_on(answer) if c.citations), None)
 
 
 def _closest(answer: Answer):

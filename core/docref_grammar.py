@@ -265,9 +265,6 @@ def title_end(text: str, start: int, end: int, last: str) -> int:
     return end
 
 
-_DOC_NOUN = re.compile(r"^(?:" + _DOC_SINGULAR + r"|" + _DOC_PLURAL + r")$")
-
-
 def _kind_content(question: str, names: frozenset[str], proper: frozenset[str]) -> frozenset[str]:
     """Words of ``question`` naming a kind of contract used as content, not as a reference (see
     :func:`strip_reference`): typed in lower case, naming words of the document but none of its
@@ -281,7 +278,7 @@ def _kind_content(question: str, names: frozenset[str], proper: frozenset[str]) 
         j = i + 1
         while j < len(words) and words[j][0] in KIND_WORDS:
             j += 1
-        if j < len(words) and _DOC_NOUN.match(words[j][0]):
+        if j < len(words) and _DOC_NOUN_WORD.match(words[j][0]):
             continue
         out.add(f)
     return frozenset(out)

@@ -53,15 +53,23 @@ class ShownPassage(BaseModel):
         return self.context.text if self.context is not None else self.text
 
 
-def rested_first(answer: Answer) -> list:
-    """``answer.claims`` with those at or over its threshold first, each group in the answer's order: an
-    answered passages result orders its passages by more than the score, and may list first one it marks
-    "weaker" (:func:`core.passage_decision.below_bar`); a cell shows first a passage the answer rests on
-    (review 2026-12-02). Claims without a score (model answers) keep their order."""
+def rested_on(answer: Answer) -> list:
+    """``answer.claims`` at or over its threshold, in the answer's order (the passages it rests on; not those it
+    marks "weaker", :func:`core.passage_decision.below_bar`). Claims without a score (model answers): all."""
     from core.passage_decision import below_bar
 
     below = below_bar([getattr(c, "passage_score", None) for c in answer.claims], answer.trace.passage_threshold)
-    return [c for c, b in zip(answer.claims, below) if not b] + [c for c, b in zip(answer.claims, below) if b]
+    return [c for c, b in zip(answer.claims, below) if not b]
+
+
+def rested_first(answer: Answer) -> list:
+    """``answer.claims`` with those at or over its threshold first (:func:`rested_on`), each group in the answer's
+    order: an answered passages result orders its passages by more than the score, and may list first one it marks
+    "weaker"; a cell shows first a passage the answer rests on (review 2026-12-02). Claims without a score (model
+    answers) keep their order."""
+    over = rested_on(answer)
+    kept = {id(c) for c in over}
+    return over + [c for c in answer.claims if id(c) not in kept]
 
 
 def _answer_passages(answer: Answer) -> list[ShownPassage]:

@@ -39,11 +39,11 @@ def _paragraph(text: str, start: int, end: int) -> tuple[int, int]:
     return p0, max(p1, end)
 
 
-def _within_clause(text: str, sentences: list[tuple[int, int]], start: int, end: int, p0: int,
+def _within_clause(sentences: list[tuple[int, int]], opens: list[bool], start: int, end: int, p0: int,
                    p1: int) -> tuple[int, int]:
-    """``[p0, p1)`` narrowed to the clause of ``text[start:end]``: from the last sentence at or before ``start``
-    that opens a clause, up to the first one after ``end`` that does (:func:`core.clause_heads.clause_starts`)."""
-    opens = clause_starts(text, sentences)
+    """``[p0, p1)`` narrowed to the clause of the span ``[start, end)``: from the last sentence at or before ``start``
+    that opens a clause, up to the first one after ``end`` that does (``opens``: the sentences'
+    :func:`core.clause_heads.clause_starts`)."""
     for (s, _), new in zip(sentences, opens):
         if new and p0 < s <= start:
             p0 = s
@@ -76,7 +76,8 @@ def clause_bounds(chunk: Chunk, start: int, end: int, sentences: list[tuple[int,
     text = chunk.text
     if sentences is None:
         sentences = sentence_spans(text, chunk.lang)
-    p0, p1 = _within_clause(text, sentences, start, end, *_paragraph(text, start, end))
+    opens = clause_starts(text, sentences)  # each flag reads only the sentences before it
+    p0, p1 = _within_clause(sentences, opens, start, end, *_paragraph(text, start, end))
     c0, c1 = start, end
     if p1 - p0 <= max_chars:
         c0, c1 = min(p0, start), max(p1, end)
@@ -100,7 +101,7 @@ def clause_bounds(chunk: Chunk, start: int, end: int, sentences: list[tuple[int,
     if c1 == end:
         k = next((k for k, s in enumerate(sentences) if s[0] >= c1), None)
         nxt = sentences[k] if k is not None else None
-        if nxt is not None and nxt[1] - c0 <= max_chars and not clause_starts(text, sentences[:k + 1])[k]:
+        if nxt is not None and nxt[1] - c0 <= max_chars and not opens[k]:
             c1 = nxt[1]
     return c0, c1
 
@@ -117,6 +118,34 @@ def clause_context(chunk: Chunk, spans: list[tuple[int, int]], sentences: list[t
         page=first[0].page if first else chunk.page,
         highlights=sorted((s - c0, e - c0) for s, e in spans),
     )
+
+
+def verify_source_spans(places: list[tuple[Chunk, int, int]], delivered: dict[str, Chunk], settings) -> tuple[list, list]:
+    """Each ``chunk.text[start:end]`` of ``places`` as a passage claim quoting itself where it stands, checked by
+    :func:`core.verify.verify_claims` against ``delivered`` (chunk id → chunk) with ``settings``' verifier options
+    (as :func:`core.passages.passages_answer` and :func:`core.collection.collection_answer` show passages).
+
+    Returns ``(claims, rejected)``: the claims (``places`` order) whose every citation matched exactly; one that
+    matched only after normalization (cannot happen for source text) is never shown as exact: its claim is left
+    out and the citation added to ``rejected``. ``model_construct``: a passage may be longer than a model's quote
+    is allowed to be (300 characters)."""
+    from core.ingest import span_rects_cached
+    from core.types import MatchKind, ModelAnswer, ModelCitation, ModelClaim, Rejected, RejectReason
+    from core.verify import verify_claims
+
+    proposal = ModelAnswer.model_construct(
+        answer_found=True, complete_answer=True, conflicting_evidence=False, missing="",
+        claims=[ModelClaim.model_construct(text=chunk.text[s:e], citations=[
+            ModelCitation.model_construct(chunk_id=chunk.chunk_id, quote=chunk.text[s:e])]) for chunk, s, e in places])
+    claims, rejected = verify_claims(
+        proposal, delivered, min_quote_chars=settings.min_quote_chars, fuzzy_threshold=settings.fuzzy_threshold,
+        rects=span_rects_cached(), check_facts=settings.check_facts)
+    for claim in claims:
+        for cit in claim.citations:
+            if cit.match != MatchKind.exact:
+                rejected.append(Rejected(claim=claim.text, chunk_id=cit.chunk_id, reason=RejectReason.quote_not_found,
+                                         detail="matched only after normalization"))
+    return [c for c in claims if all(cit.match == MatchKind.exact for cit in c.citations)], rejected
 
 
 HIGHLIGHT_MARKS = (("⟦", "⟧"), ("⟪", "⟫"), ("【", "】"), ("⦃", "⦄"), ("»", "«"))

@@ -67,10 +67,6 @@ from core.settings import Settings
 from core.types import (
     Answer,
     Chunk,
-    MatchKind,
-    ModelAnswer,
-    ModelCitation,
-    ModelClaim,
     ProgressEvent,
     ScopeInfo,
     Trace,
@@ -505,9 +501,7 @@ def passages_answer(
     Raises:
         Cancelled: ``cancel()`` turned true.
     """
-    from core.ingest import span_rects_cached
-    from core.passage_context import attach_contexts, in_delivered, weak_passage
-    from core.verify import verify_claims
+    from core.passage_context import attach_contexts, in_delivered, verify_source_spans, weak_passage
 
     trace.backend, trace.model = PassagesBackend.name, PASSAGES_MODEL
     trace.context = [c.chunk_id for c in ranked]
@@ -545,28 +539,14 @@ def passages_answer(
     if not chosen:
         return _kind(abstain(NO_PASSAGE_MESSAGE, ranked))
     # Source text by construction; the verifier still checks every span where it is cited.
-    # model_construct: a passage may be longer than a model's quote is allowed to be (300).
-    proposal = ModelAnswer.model_construct(
-        answer_found=True, complete_answer=True, conflicting_evidence=False, missing="",
-        claims=[ModelClaim.model_construct(text=s.text, citations=[
-            ModelCitation.model_construct(chunk_id=s.chunk.chunk_id, quote=s.text)]) for s in chosen],
-    )
     t1 = time.perf_counter()
-    delivered = {c.chunk_id: c for c in ranked}
-    claims, rejected = verify_claims(
-        proposal, delivered, min_quote_chars=settings.min_quote_chars, fuzzy_threshold=settings.fuzzy_threshold,
-        rects=span_rects_cached(), check_facts=settings.check_facts,
-    )
+    claims, rejected = verify_source_spans([(s.chunk, s.start, s.end) for s in chosen],
+                                           {c.chunk_id: c for c in ranked}, settings)
     trace.timings_ms["verify"] = round((time.perf_counter() - t1) * 1000, 1)
     by_text = {s.text: s for s in chosen}
     for claim in claims:
-        span = by_text.get(claim.text)
-        for cit in claim.citations:
-            if cit.match != MatchKind.exact:  # cannot happen for source text; never shown as exact if it did
-                rejected.append(_rejected(claim.text, cit.chunk_id, "matched only after normalization"))
-        if span is not None:
-            claim.passage_score = round(span.score, 4)
-    claims = [c for c in claims if all(cit.match == MatchKind.exact for cit in c.citations)]
+        if claim.text in by_text:
+            claim.passage_score = round(by_text[claim.text].score, 4)
     # The clause may run into the neighbouring chunk (small-to-big continuation): a deciding sentence cut
     # at a chunk end is shown whole. Scores above were taken on the stored chunks.
     attach_contexts(claims, in_delivered(workspace.manifest,
@@ -591,9 +571,3 @@ def _overlaps(a: Span, b: Span) -> bool:
 def _kind(answer: Answer) -> Answer:
     answer.kind = "passages"
     return answer
-
-
-def _rejected(claim: str, chunk_id: str, detail: str):
-    from core.types import Rejected, RejectReason
-
-    return Rejected(claim=claim, chunk_id=chunk_id, reason=RejectReason.quote_not_found, detail=detail)

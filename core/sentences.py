@@ -52,8 +52,7 @@ def sentence_spans(text: str, lang: str = "en") -> list[tuple[int, int]]:
     for (s, e), new_clause in zip(raw, opens):
         if units and e - units[-1][0] <= MAX_PAIR_CHARS:
             prev = text[units[-1][0]:units[-1][1]]
-            short = len(prev.split()) < MIN_WORDS
-            if (short or _ends_open(prev) or text[s].islower()) and (short or not new_clause):
+            if len(prev.split()) < MIN_WORDS or (not new_clause and (_ends_open(prev) or text[s].islower())):
                 units[-1] = (units[-1][0], e)
                 continue
         units.append((s, e))

@@ -53,7 +53,9 @@ def _two_claims(chunks: dict[str, str]) -> str:
     })
 
 
-def _window(qtbot, tmp_path, settings: Settings, backend=None):
+def _window(qtbot, tmp_path, settings: Settings, backend=None, *, shown: bool = False):
+    """A window on the workspace "lease" holding :data:`LEASE`, indexed; ``shown``: sized 1440×900 and shown
+    (also used by test_weak_panel and test_history_other_process)."""
     from desktop.main_window import MainWindow
 
     folder = tmp_path / "lease"
@@ -61,6 +63,9 @@ def _window(qtbot, tmp_path, settings: Settings, backend=None):
     (folder / "lease.txt").write_text(LEASE, encoding="utf-8")
     window = MainWindow(settings, workspace="lease", backend=backend)
     qtbot.addWidget(window)
+    if shown:
+        window.resize(1440, 900)
+        window.show()
     qtbot.waitUntil(lambda: window.workspace_name == "lease", timeout=TIMEOUT_MS)
     with qtbot.waitSignal(window.indexing_finished, timeout=TIMEOUT_MS):
         window.start_indexing(str(folder))

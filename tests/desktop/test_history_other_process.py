@@ -11,11 +11,7 @@ from __future__ import annotations
 import core  # noqa: F401
 from core.history import History
 from core.settings import Settings
-
-TIMEOUT_MS = 240_000
-LEASE = ("The Tenant shall pay the monthly rent of 1,200 euros on the first business day of each month. "
-         "The lease runs for a term of three (3) years from 1 March 2024. "
-         "Either party may terminate the lease with ninety (90) days written notice.\n")
+from tests.desktop.test_answer_flow import TIMEOUT_MS, _window
 
 
 def _ask_and_store(qtbot, window, question: str, entries: int):
@@ -28,18 +24,7 @@ def _ask_and_store(qtbot, window, question: str, entries: int):
 
 
 def test_the_answer_just_given_stays_current_when_another_process_added_rows(qtbot, tmp_path) -> None:
-    from desktop.main_window import MainWindow
-
-    folder = tmp_path / "lease"
-    folder.mkdir()
-    (folder / "lease.txt").write_text(LEASE, encoding="utf-8")
-    window = MainWindow(Settings(backend="passages"), workspace="lease")
-    qtbot.addWidget(window)
-    window.resize(1440, 900)
-    window.show()
-    qtbot.waitUntil(lambda: window.workspace_name == "lease", timeout=TIMEOUT_MS)
-    with qtbot.waitSignal(window.indexing_finished, timeout=TIMEOUT_MS):
-        window.start_indexing(str(folder))
+    window = _window(qtbot, tmp_path, Settings(backend="passages"), shown=True)
     first = _ask_and_store(qtbot, window, "When is the monthly rent paid?", 1)
 
     # another process (`verbatim ask`) answers two questions in the same workspace

@@ -10,29 +10,14 @@ from __future__ import annotations
 import core  # noqa: F401
 from core.settings import Settings
 from desktop.citation_panel import QUOTE_STYLE, WEAK_QUOTE_STYLE
-
-TIMEOUT_MS = 240_000
-LEASE = ("The Tenant shall pay the monthly rent of 1,200 euros on the first business day of each month. "
-         "The lease runs for a term of three (3) years from 1 March 2024. "
-         "Either party may terminate the lease with ninety (90) days written notice.\n")
+from tests.desktop.test_answer_flow import TIMEOUT_MS, _window
 
 
 def test_a_weak_passage_in_the_side_panel_is_marked_as_not_an_answer(qtbot, tmp_path) -> None:
     from PySide6.QtWidgets import QApplication
 
     from desktop.i18n import install_translator
-    from desktop.main_window import MainWindow
-
-    folder = tmp_path / "lease"
-    folder.mkdir()
-    (folder / "lease.txt").write_text(LEASE, encoding="utf-8")
-    window = MainWindow(Settings(backend="passages"), workspace="lease")
-    qtbot.addWidget(window)
-    window.resize(1440, 900)
-    window.show()
-    qtbot.waitUntil(lambda: window.workspace_name == "lease", timeout=TIMEOUT_MS)
-    with qtbot.waitSignal(window.indexing_finished, timeout=TIMEOUT_MS):
-        window.start_indexing(str(folder))
+    window = _window(qtbot, tmp_path, Settings(backend="passages"), shown=True)
     panel = window.side_panel
 
     with qtbot.waitSignal(window.answer_ready, timeout=TIMEOUT_MS) as blocker:
