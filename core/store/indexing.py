@@ -57,6 +57,7 @@ from core.store.scan import (  # re-exported: core.cluster, bench/ and tests imp
     resume_point,
     triage_file,
 )
+from core.store.scan import cheap_look
 from core.store.scan import scan_folders as _scan
 from core.store.writes import DocumentWrite
 from core.textproc import detect_language
@@ -372,11 +373,12 @@ class _NextFile:
                 st = path.stat()
             except OSError:
                 continue  # the run records it
+            look = cheap_look(self.scan, doc_id, st)
+            if look == "unchanged":
+                continue  # triage_file skips it
+            if look == "maybe_moved":
+                return  # triage_file decides, the file is read in order
             prev = self.scan.known.get(doc_id)
-            if prev and prev[0] == st.st_size and prev[1] == st.st_mtime:
-                continue  # unchanged: triage_file skips it
-            if prev is None and st.st_size in self.scan.gone_sizes:
-                return  # perhaps a moved document: triage_file decides, the file is read in order
             known = prev[2] if prev else None
             future: Future = Future()
 
