@@ -105,7 +105,7 @@ def format_rejected(answer: Answer) -> list[str]:
 def format_answer(answer: Answer) -> str:
     """Human-readable answer: claims with numbered citations, or the abstention; then what was
     not verified (:func:`format_rejected`), as the window shows it."""
-    from core.passage_context import highlight_marks, marked_text
+    from core.passage_context import highlight_marks, marked_text, same_clause_groups
 
     lines: list[str] = []
     if answer.trace.standalone_question and answer.trace.standalone_question != answer.question:
@@ -251,20 +251,6 @@ def collection_lines(answer: Answer) -> list[str]:
             lines.append(f"  - {f.doc_id}{near}")
     lines.append("")
     return lines
-
-
-def same_clause_groups(contexts: list) -> list[list[int]]:
-    """Indices of passages grouped by the clause they are shown in, first occurrence order.
-
-    ``contexts``: each passage's :class:`core.types.PassageContext` or None. Passages of one chunk
-    whose clauses overlap share one context highlighting all of them (core.passage_context
-    .attach_contexts); printing it once per passage showed the same clause twice (tryout,
-    2026-12-02). A passage without a context is its own group."""
-    groups: dict[object, list[int]] = {}
-    for i, ctx in enumerate(contexts):
-        key = (ctx.chunk_id, ctx.start, ctx.end) if ctx is not None else ("", i, i)
-        groups.setdefault(key, []).append(i)
-    return list(groups.values())
 
 
 def show_claim(event) -> None:

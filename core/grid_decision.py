@@ -92,17 +92,13 @@ def evidence(near: float | None, place_scores: list[float], form: float | None =
 
 @lru_cache(maxsize=256)
 def _wording_vectors(clause_id: str):
-    """L2-normalised vectors of a clause type's contract wording (``None``: unknown type or no wording)."""
-    import numpy as np
+    """L2-normalised vectors of a clause type's contract wording (``None``: unknown type or no wording):
+    its rows of :func:`core.grid_places._wording_matrix`, so each phrase is embedded once per process."""
+    from core.grid_places import _wording_matrix
 
-    from core.clauses import vocabulary
-    from core.store import get_embedder
-
-    phrases = next((list(c.wording) for c in vocabulary().clauses if c.id == clause_id), [])
-    if not phrases:
-        return None
-    v = np.asarray(get_embedder().get_text_embedding_batch(phrases), dtype=np.float32)
-    return v / np.maximum(np.linalg.norm(v, axis=1, keepdims=True), 1e-9)
+    owners, mat = _wording_matrix()
+    rows = [i for i, owner in enumerate(owners) if owner == clause_id]
+    return mat[rows] if rows else None
 
 
 def clause_form(clause_ids: list[str], spans: list[str]) -> float | None:

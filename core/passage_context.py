@@ -241,3 +241,16 @@ def in_delivered(manifest, spans: dict[str, tuple[Chunk, int, int]]) -> dict[str
         off = ext.text.find(chunk.text) if ext is not chunk else 0
         out[text] = (ext, s + off, e + off) if off >= 0 else (chunk, s, e)
     return out
+
+
+def same_clause_groups(contexts: list) -> list[list[int]]:
+    """Indices of passages grouped by the clause they are shown in, first occurrence order.
+
+    ``contexts``: each passage's :class:`core.types.PassageContext` or None. Passages of one chunk
+    whose clauses overlap share one context highlighting all of them (:func:`attach_contexts`); printing it once per passage showed the same clause twice (tryout,
+    2026-12-02). A passage without a context is its own group."""
+    groups: dict[object, list[int]] = {}
+    for i, ctx in enumerate(contexts):
+        key = (ctx.chunk_id, ctx.start, ctx.end) if ctx is not None else ("", i, i)
+        groups.setdefault(key, []).append(i)
+    return list(groups.values())

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 
 from core.followup import fallback_previous
+from core.passage_context import same_clause_groups
 from core.passage_decision import BELOW_NOTE, below_bar
 from core.passages import PASSAGES_HEADER, WEAK_HEADER
 from core.types import Answer, Citation
@@ -308,19 +309,10 @@ def _context_html(context, style: str) -> str:
 
 def _passage_groups(citations: list[Citation], contexts: list) -> list[list]:
     """``[(n, citation, context)]`` groups (``n`` the 1-based chip) of passages shown once: passages
-    whose clause is the same (core.passages gives spans of one clause the same context) share it."""
-    groups: list[list] = []
-    seen: dict[tuple, list] = {}
-    for n, (cit, context) in enumerate(zip(citations, contexts), 1):
-        key = (context.chunk_id, context.start, context.end) if context is not None else None
-        if key is not None and key in seen:
-            seen[key].append((n, cit, context))
-            continue
-        group = [(n, cit, context)]
-        groups.append(group)
-        if key is not None:
-            seen[key] = group
-    return groups
+    whose clause is the same (core.passages gives spans of one clause the same context) share it
+    (:func:`core.passage_context.same_clause_groups`, as the CLI groups them)."""
+    contexts = contexts[:len(citations)]
+    return [[(i + 1, citations[i], contexts[i]) for i in group] for group in same_clause_groups(contexts)]
 
 
 def _weaker_groups(answer: Answer, groups: list[list]) -> list[tuple[list, bool]]:

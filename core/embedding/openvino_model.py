@@ -269,13 +269,13 @@ class OpenVINOEmbedder:
         order = sorted(range(len(texts)), key=lambda i: len(encs[i].ids))
         # at least one request per stream (both cores busy), at most ``batch`` texts per request
         parts = min(len(order), max(self.streams, -(-len(order) // self.batch)))
-        groups = [order[len(order) * g // parts:len(order) * (g + 1) // parts] for g in range(parts)]
-        results: list[tuple[list[int], np.ndarray] | None] = [None] * parts
         if parts == 1:
             feed, mask = self._feed(encs)
             request = self._compiled.create_infer_request()
             hidden = request.infer(feed)[self._compiled.outputs[0]]
             return self._pool(hidden, mask)
+        groups = [order[len(order) * g // parts:len(order) * (g + 1) // parts] for g in range(parts)]
+        results: list[tuple[list[int], np.ndarray] | None] = [None] * parts
         masks = {}
 
         def done(request, g: int) -> None:  # in OpenVINO's thread: pool while the output is this request's

@@ -178,12 +178,12 @@ def decide(c: Comparison, policy: Policy = POLICY) -> PolarityVerdict:
 def _decide(c: Comparison, policy: Policy) -> PolarityVerdict:
     conflicts = list(c.strong) + list(c.weak)
     if not c.strong and (c.agreements or not c.weak):
+        flipped = ("the claim states as a rule what its quotes make conditional, or the reverse "
+                   "(\"shall not … unless\" / \"shall … unless\")")
         if policy.cond_flips and c.cond_flips and policy.cond_remove and not c.agreements:
-            return PolarityVerdict("contradict", "the claim states as a rule what its quotes make conditional, or the "
-                                   "reverse (\"shall not … unless\" / \"shall … unless\")", 0, 0)
+            return PolarityVerdict("contradict", flipped, 0, 0)
         if policy.cond_flips and c.cond_flips and policy.warn_on != "none":
-            return PolarityVerdict("unsure", "the claim states as a rule what its quotes make conditional, or the "
-                                   "reverse (\"shall not … unless\" / \"shall … unless\")", 0, c.agreements)
+            return PolarityVerdict("unsure", flipped, 0, c.agreements)
         return PolarityVerdict("agree", "", 0, c.agreements)
     reason = _reason(c)
     structural = policy.structural and (c.swapped or c.required > 0)  # roles swapped across an exception; with <-> without consent

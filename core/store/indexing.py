@@ -57,6 +57,7 @@ from core.store.scan import (  # re-exported: core.cluster, bench/ and tests imp
     resume_point,
     triage_file,
 )
+from core.store.scan import cheap_look
 from core.store.scan import scan_folders as _scan
 from core.store.writes import DocumentWrite
 from core.textproc import detect_language
@@ -331,6 +332,18 @@ def document_write(
 _PARSING = threading.Lock()
 
 
+def _prepare_locked(
+    ws: WorkspaceHandle, path: Path, doc_id: str, root: Path, size: int, mtime: float, known: str | None
+) -> PreparedDocument:
+    """:func:`prepare_document` with the workspace's chunk settings, holding :data:`_PARSING`
+    (the run's own read and the read-ahead thread's are the same call)."""
+    with _PARSING:
+        return prepare_document(
+            path, doc_id, root, size, mtime, chunk_tokens=ws.settings.chunk_tokens,
+            overlap_tokens=ws.settings.chunk_overlap_tokens, known_sha256=known,
+        )
+
+
 class _NextFile:
     """The parsing of the next file to read, in one background thread while this one is embedded.
 
@@ -360,24 +373,20 @@ class _NextFile:
                 st = path.stat()
             except OSError:
                 continue  # the run records it
+            look = cheap_look(self.scan, doc_id, st)
+            if look == "unchanged":
+                continue  # triage_file skips it
+            if look == "maybe_moved":
+                return  # triage_file decides, the file is read in order
             prev = self.scan.known.get(doc_id)
-            if prev and prev[0] == st.st_size and prev[1] == st.st_mtime:
-                continue  # unchanged: triage_file skips it
-            if prev is None and st.st_size in self.scan.gone_sizes:
-                return  # perhaps a moved document: triage_file decides, the file is read in order
             known = prev[2] if prev else None
-            settings = self.ws.settings
             future: Future = Future()
 
             def read(path=path, doc_id=doc_id, root=root, st=st, known=known, future=future) -> None:
                 if not future.set_running_or_notify_cancel():
                     return
                 try:
-                    with _PARSING:
-                        prepared = prepare_document(
-                            path, doc_id, root, st.st_size, st.st_mtime, chunk_tokens=settings.chunk_tokens,
-                            overlap_tokens=settings.chunk_overlap_tokens, known_sha256=known)
-                    future.set_result(prepared)
+                    future.set_result(_prepare_locked(self.ws, path, doc_id, root, st.st_size, st.st_mtime, known))
                 except BaseException as exc:  # noqa: BLE001 - handed to the run, which re-raises it
                     future.set_exception(exc)
 
@@ -435,13 +444,8 @@ def _local_files(
         prev = scan.known.get(doc_id)
         known = prev[2] if prev else None
         prepared = ahead.take(i, st.st_size, st.st_mtime, known)
-        if prepared is None:
-            with _PARSING:  # after a dropped read-ahead, wait until it stops parsing
-                prepared = prepare_document(
-                    path, doc_id, root, st.st_size, st.st_mtime,
-                    chunk_tokens=ws.settings.chunk_tokens, overlap_tokens=ws.settings.chunk_overlap_tokens,
-                    known_sha256=known,
-                )
+        if prepared is None:  # after a dropped read-ahead, this waits until it stops parsing
+            prepared = _prepare_locked(ws, path, doc_id, root, st.st_size, st.st_mtime, known)
         if READ_AHEAD:
             ahead.start_after(i)
         if not settle_prepared(ws, report, prepared):

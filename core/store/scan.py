@@ -165,6 +165,18 @@ def _root_of(path: Path, roots: list[Path]) -> str:
     return next((str(r) for r in roots if p == str(r) or p.startswith(str(r).rstrip(os.sep) + os.sep)), str(roots[0]))
 
 
+def cheap_look(scan: IndexScan, doc_id: str, st: os.stat_result) -> str:
+    """What :func:`triage_file` (and the indexing read-ahead) make of a file's stat, no side effects:
+    ``"unchanged"`` (same size and mtime as indexed), ``"maybe_moved"`` (a new doc id with the size
+    of a gone document: perhaps that document moved, decided by its sha256), else ``"read"``."""
+    prev = scan.known.get(doc_id)
+    if prev and prev[0] == st.st_size and prev[1] == st.st_mtime:
+        return "unchanged"
+    if prev is None and st.st_size in scan.gone_sizes:
+        return "maybe_moved"
+    return "read"
+
+
 def triage_file(
     ws: WorkspaceHandle, scan: IndexScan, report: IndexReport, path: Path, doc_id: str, root: Path
 ) -> os.stat_result | DocumentWrite | None:
@@ -182,12 +194,12 @@ def triage_file(
     except OSError as exc:
         report.failures.append(FileError(path=str(path), reason=f"cannot read ({exc.strerror})"))
         return None
-    prev = scan.known.get(doc_id)
-    if prev and prev[0] == st.st_size and prev[1] == st.st_mtime:
+    look = cheap_look(scan, doc_id, st)
+    if look == "unchanged":
         report.unchanged += 1
         scan.clear_failure(ws, path)
         return None
-    if prev is None and st.st_size in scan.gone_sizes:
+    if look == "maybe_moved":
         moved = _moved_document(ws, path, doc_id, root, st, scan.gone_by_sha)
         if moved is not None:
             scan.gone.pop(moved.renamed_from, None)

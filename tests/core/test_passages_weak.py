@@ -142,7 +142,7 @@ def test_under_the_threshold_the_closest_passages_are_shown_as_weak(b46) -> None
 
 def test_passages_sharing_a_clause_are_grouped_so_the_cli_prints_it_once() -> None:
     """Two weak passages in one clause printed the same clause twice (tryout, 2026-12-02)."""
-    from core.cli_format import same_clause_groups
+    from core.passage_context import same_clause_groups
     from core.types import PassageContext
 
     clause = PassageContext(chunk_id="a.pdf#3", text="9. Term. One year. Renewable.", start=10, end=39,

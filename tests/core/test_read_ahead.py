@@ -35,6 +35,13 @@ def _folder(tmp_path: Path) -> Path:
     return folder
 
 
+def _rewrite(path: Path) -> None:
+    """New text for ``path``: its size and mtime change (mtime moved 5 s on, past any clock grain)."""
+    path.write_text(_text(7, "assignee"), encoding="utf-8")
+    st = path.stat()
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 5_000_000_000))
+
+
 class Recorder:
     """Wraps ``indexing.prepare_document`` and the embedder: which thread read which file, and
     what was being read while a batch was embedded."""
@@ -128,9 +135,7 @@ def test_a_file_changed_after_it_was_read_ahead_is_read_again(
             while ("b.txt", "verbatim-read-ahead") not in rec.reads or "b.txt" in rec.reading:
                 assert time.monotonic() < deadline
                 time.sleep(0.02)
-            (folder / "b.txt").write_text(_text(7, "assignee"), encoding="utf-8")
-            st = (folder / "b.txt").stat()
-            os.utime(folder / "b.txt", ns=(st.st_atime_ns, st.st_mtime_ns + 5_000_000_000))
+            _rewrite(folder / "b.txt")
             changed.append(True)
 
     rec = Recorder(monkeypatch, on_embed=change_b)
@@ -157,9 +162,7 @@ def test_a_file_changed_while_it_is_read_ahead_is_never_parsed_twice_at_once(
             while "b.txt" not in rec.reading:
                 assert time.monotonic() < deadline
                 time.sleep(0.02)
-            (folder / "b.txt").write_text(_text(7, "assignee"), encoding="utf-8")
-            st = (folder / "b.txt").stat()
-            os.utime(folder / "b.txt", ns=(st.st_atime_ns, st.st_mtime_ns + 5_000_000_000))
+            _rewrite(folder / "b.txt")
             changed.append(True)
 
     rec = Recorder(monkeypatch, on_embed=change_b)
@@ -170,6 +173,7 @@ def test_a_file_changed_while_it_is_read_ahead_is_never_parsed_twice_at_once(
     assert [name for name, _ in rec.reads].count("b.txt") == 2  # read ahead, dropped, read again in turn
     assert rec.most_at_once == 1
     assert "assignee" in " ".join(_index(ws)[0].values())
+
 
 def test_unchanged_files_are_not_read_ahead(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, restore_embedder) -> None:
     folder = _folder(tmp_path)
