@@ -201,19 +201,29 @@ def test_cancel_during_embedding_does_not_wait_for_the_file_read_ahead(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, restore_embedder) -> None:
     folder = _folder(tmp_path)
     stop = threading.Event()
-    rec = Recorder(monkeypatch, on_embed=lambda texts: stop.set())
+    reading = threading.Event()  # the read-ahead has started b.txt
+    release = threading.Event()  # b.txt's read is held until the run has returned
+    read_done = threading.Event()
+    # cancel while a.txt embeds, once the read-ahead is inside b.txt's read
+    rec = Recorder(monkeypatch, on_embed=lambda texts: (reading.wait(30), stop.set()))
     slow = rec.prepare
 
-    def slower(path, *args, **kwargs):
+    def held(path, *args, **kwargs):
         if path.name == "b.txt":
-            time.sleep(3)
+            reading.set()
+            release.wait(60)
+            read_done.set()
         return slow(path, *args, **kwargs)
 
-    monkeypatch.setattr(indexing, "prepare_document", slower)
+    monkeypatch.setattr(indexing, "prepare_document", held)
     ws = Workspace("ahead", Settings())
-    t = time.perf_counter()
-    report = run(index_folders(ws, [folder], cancel=stop.is_set))
-    assert report.cancelled
-    assert time.perf_counter() - t < 3  # b.txt's 3 s read is not waited for
+    try:
+        report = run(index_folders(ws, [folder], cancel=stop.is_set))
+        assert report.cancelled and reading.is_set()
+        # the run returned while b.txt's read was still held: it did not wait for the read-ahead
+        # (no timing: a run that waited would return only after the read ended)
+        assert not read_done.is_set()
+    finally:
+        release.set()
     names = {d["doc_id"].rsplit("/", 1)[-1] for d in ws.documents()}
     assert "b.txt" not in names and "c.txt" not in names
