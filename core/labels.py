@@ -59,6 +59,14 @@ _SMALL_WORDS = frozenset(
     "and or of the to in on for by with from a an at as its de del la las el los y e o u en por para con sin al".split()
 )
 _WORD = re.compile(r"[^\W\d_][\w'’\-]*")
+_NEGATIONS = frozenset("no not never nor none nothing ni nunca ningún ninguna nada".split())
+"""A negation after the heading's first word states something ("PSF MAKES NO WARRANTIES"); as the first
+word, or after a conjunction or a separator, it names a clause ("No Waiver", "Assignment; No Third-Party
+Beneficiaries")."""
+_DETERMINERS = frozenset("no any all the a an each every such its their this these those".split())
+"""A word ending in "s" before one of these is a third-person verb ("PSF DISCLAIMS ALL WARRANTIES",
+"LICENSOR MAKES NO REPRESENTATIONS"): a heading is a noun phrase, where a plural noun is not followed by a
+determiner."""
 
 
 def label_kind(quote: str) -> str | None:
@@ -83,6 +91,8 @@ def label_kind(quote: str) -> str | None:
         return None
     if any(w.casefold() in _VERBS for w in words) or not words[0][0].isupper():
         return None  # a verb makes a statement; a heading starts with a capital ("the Supplier and ...")
+    if _states(body):
+        return None  # "PSF MAKES NO REPRESENTATIONS OR WARRANTIES, EXPRESS OR IMPLIED." (2026-12-02, fifth session)
     if re.search(r"[.;:!?]\s+\S", body):
         return None  # two sentences (or a heading followed by its text): not a bare heading
     content = [w for w in words if len(w) >= 4 and w.casefold() not in _SMALL_WORDS]
@@ -93,3 +103,19 @@ def label_kind(quote: str) -> str | None:
     if numbered and words[0][0].isupper():
         return "heading"  # "5. Duración del contrato": sentence case after a clause number
     return None
+
+
+def _states(body: str) -> bool:
+    """True when ``body`` has the marks of a sentence that no heading has: a negation inside the phrase
+    (after a word that is not a conjunction or a separator) or a third-person verb before a determiner.
+    Contracts write their disclaimers in capitals ("LICENSOR MAKES NO WARRANTIES", "PSF DISCLAIMS ALL
+    WARRANTIES"); without this they read as headings and a claim citing one was removed (``heading_only``)."""
+    toks = re.findall(r"[^\W\d_][\w'’\-]*|[;,:.–—-]", body)
+    for prev, tok, nxt in zip([""] + toks, toks, toks[1:] + [""]):
+        low, before = tok.casefold(), prev.casefold()
+        if low in _NEGATIONS and before and before not in ("and", "or", "y", "o", "e", "u", ";", ",", ":", ".", "–", "—", "-"):
+            return True
+        if (low.endswith("s") and not low.endswith("ss") and len(low) > 3 and nxt.casefold() in _DETERMINERS
+                and before not in ("", "of", "and", "or", "de", "y")):
+            return True
+    return False

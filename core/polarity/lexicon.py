@@ -110,7 +110,8 @@ RULES_OFF: set[str] = set()
 RULES = ("list_item", "subordinate", "coordinated_head", "proviso", "and_that", "relative", "deontic",
          "object_no", "exception_pending", "new_subject", "light_verb", "finite_verb", "passive_agent",
          "in_the_event", "restricted_to", "predicative_non", "separate_from", "head_compare", "role_restricted",
-         "condition_flipped", "prefix_non", "widened", "permission_modal", "ban_from", "absent")
+         "condition_flipped", "prefix_non", "widened", "permission_modal", "ban_from", "absent", "contact_clause",
+         "reduced_relative")
 """The rules :data:`RULES_OFF` can switch off (added to the reader on 2026-12-02; see bench/README.md,
 "rule ablation"): each names one rule of :mod:`core.polarity.scope` or :mod:`core.polarity.compare`."""
 
@@ -231,6 +232,18 @@ PERMISSION_MODALS = frozenset({"may", "can", "could", "podrá", "podrán", "podr
 
 RELATIVES = frozenset({"which", "who", "whom", "whose", "cual", "cuales", "quien", "quienes", "cuyo", "cuya"})
 """Words that open a relative clause: what it says of its noun is described, not asserted or denied."""
+
+SUBJECT_PRONOUNS = frozenset({"you", "it", "they", "we", "he", "she", "i"})
+"""Pronouns that can be a clause's subject. After a noun and before a verb they open a relative clause
+with its pronoun left out (a "contact clause": "any agreement [that] *you may have executed*", "code
+[that] *it has removed*"; English grammar, e.g. Quirk et al. 1985, §17.12): the main clause's negation
+does not reach it (added 2026-12-02, fifth session)."""
+
+REDUCED_PREPOSITIONS = frozenset({"with", "by", "under", "in", "to", "for", "on", "from", "pursuant", "hereunder",
+                                  "thereunder", "herein"})
+"""Words after a past participle that follows its noun ("an agreement *executed with* the Licensor",
+"rights *granted under* this Agreement"): the participle opens a reduced relative clause, which
+describes the noun (added 2026-12-02, fifth session)."""
 
 LIGHT_VERBS = frozenset({"deemed", "intended", "construed", "considered", "interpreted", "treated", "regarded",
                          "considerado", "considerada", "entendido", "entendida", "interpretado", "interpretada"})

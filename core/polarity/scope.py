@@ -222,6 +222,7 @@ class _Reader:
         self.optional = False  # after "need not" / "is not required to" in this clause
         self.modal = ""  # the last modal of this clause
         self.relative = False  # in a relative clause
+        self.reduced = False  # in a reduced relative clause ("an agreement executed with X"), to the next comma
         self.subordinate = False  # an adverbial clause ("If no program exists,"): its comma ends it
         self.short: list[list[int]] = []  # [value, words left] of upper bounds and outside "without"
 
@@ -259,6 +260,7 @@ class _Reader:
         the exception follows a comma ("shall not, without Y, assign"): after its closing comma
         the negation resumes, over conditional words."""
         self.condition = True
+        self.reduced = False
         if self.pending is not None and _on("exception_pending"):  # "has no authority to act except as provided"
             for i in self.pending:
                 self.words[i].polarity = 1
@@ -297,7 +299,7 @@ class _Reader:
                                    excepted=self.after_exception,
                                    cond=(self.only_subject or self.list_cond or self.cond_mode) and bool(pol),
                                    head=self.want_head and not light, only=self.only,
-                                   relative=self.relative and _on("relative"),
+                                   relative=(self.relative and _on("relative")) or self.reduced,
                                    optional=self.optional and not self.after_exception,
                                    duty=self.modal in lx.DUTY_MODALS and not self.active,
                                    lacking=bool(self.short), clause=self.clause_no,
@@ -358,7 +360,7 @@ def read(text_parts: list[str]) -> Reading:
             elif tok == "," and r.subordinate and not r.list_base and _on("subordinate"):
                 r.end_clause(base=0)  # "If no program exists, Supplier will accept": the condition ends here
             elif tok == ",":
-                r.agent = False
+                r.agent = r.reduced = False
                 r.short = []  # "without X," ends at the comma
                 r.after_exception = False  # "Unless X agrees, Y may not": the exception ends here
                 if r.fronted is not None and r.fronted_end is None:
@@ -385,6 +387,12 @@ def read(text_parts: list[str]) -> Reading:
                 r.subordinate = tok in lx.SUBORDINATORS
                 r.relative = tok in lx.RELATIVES or (tok == "that" and prev not in ("and", "or")
                                                        and nxt in ("is", "are", "was", "were", "shall", "will", "may"))
+            elif (tok in lx.SUBJECT_PRONOUNS and lang == "en" and k and nxt in lx.MODALS and words
+                  and prev == words[-1].text and not words[-1].head and _on("contact_clause")):
+                # "any agreement you may have executed", "code it has removed": a relative clause without
+                # its pronoun (a noun, then a subject pronoun and a verb); the main clause's negation ends here
+                r.end_clause(base=0)
+                r.relative = True
             elif tok == "zzother":
                 if r.pending is None and r.active and r.neg:  # "not enforceable by anyone other than the parties"
                     r.exception()
@@ -486,6 +494,14 @@ def read(text_parts: list[str]) -> Reading:
                 relation = tok in lx.INCLUSION and r.active and len(words) == r.since
                 if tok in lx.PERMISSIONS and r.active and r.neg:
                     r.negate_subject()
+                reduced = (lang == "en" and r.active and not r.want_head and nxt in lx.REDUCED_PREPOSITIONS
+                           and tok.endswith(("ed", "en")) and words and prev == words[-1].text
+                           and not words[-1].head and tok not in lx.MODALS and _on("reduced_relative"))
+                if reduced:
+                    # "shall not supersede any agreement executed with Licensor": a participle after its noun
+                    # opens a reduced relative clause, which describes the noun: its words are compared
+                    # weakly, like a relative clause's, up to the next comma, exception or clause boundary
+                    r.reduced = True
                 r.add(tok, sw)
                 if duty_denied:  # "no party shall be obliged to X", "nothing requires it to X": X is left to the party
                     r.optional = r.want_head = True

@@ -23,6 +23,10 @@ from core.verify import verify_claims
     ("(iv)", "clause number"),
     ("Cláusula 5.ª Duración del contrato", "heading"),  # an ordinal mark after the number (was None)
     ("Section 1st. Definitions", "heading"),
+    ("No Waiver", "heading"),  # a negation as the first word, or after a separator, names the clause
+    ("Waiver and No Third Party Rights", "heading"),
+    ("Representations and Warranties of the Parties", "heading"),
+    ("Rights of Termination", "heading"),
     ('1.3 "Confidential Information" means', "defined term"),
     ('(the "Agreement")', "defined term"),
     ('"Effective Date"', "defined term"),
@@ -43,6 +47,10 @@ def test_labels_are_recognised(quote: str, kind: str) -> None:
     "the Supplier and the Client",
     "(b) lend money to any third party",
     "(the Territory)",
+    # disclaimers in capitals are statements (2026-12-02, fifth session: were read as headings)
+    "PSF MAKES NO REPRESENTATIONS OR WARRANTIES, EXPRESS OR IMPLIED.",
+    "LICENSOR DISCLAIMS ALL WARRANTIES",
+    "Company Makes No Representations",
 ])
 def test_statements_and_fragments_with_facts_are_not_labels(quote: str) -> None:
     assert label_kind(quote) is None

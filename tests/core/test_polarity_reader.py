@@ -198,3 +198,39 @@ def test_an_only_dropped_and_the_act_widened_is_warned() -> None:
 def test_modality_in_other_words_reads_the_same(claim: str, quote: str, expected: str) -> None:
     # bench/support.py --metamorphic: the same meaning in other words must give the same outcome
     assert check_polarity(claim, [quote]).outcome == expected
+
+
+# Fifth session of 2026-12-02: a relative clause without its pronoun, a reduced relative clause, and the
+# predicate's negation agreeing while its object moved. Sentences written here from general drafting.
+
+def test_a_contact_clause_is_not_in_the_main_negation() -> None:
+    # "any agreement you may have executed": a relative clause without "that"; its verb is not denied
+    words = read(["Nothing herein shall supersede any separate agreement you may have executed with the Licensor."]).words
+    executed = next(w for w in words if w.text == "executed")
+    supersede = next(w for w in words if w.text == "supersede")
+    assert supersede.polarity == 1 and executed.polarity == 0 and executed.relative
+    verdict = check_polarity("The License does not override a separate agreement executed with the Licensor.",
+                             ["Nothing herein shall supersede any separate agreement you may have executed with the Licensor."])
+    assert verdict.outcome != "contradict"
+
+
+def test_a_reduced_relative_clause_is_compared_weakly() -> None:
+    # "an agreement executed with X": the participle describes the noun; the negation is the main verb's
+    words = read(["The Supplier shall not assign any rights granted under this Agreement, without consent."]).words
+    granted = next(w for w in words if w.text == "granted")
+    assert granted.relative
+    assert not next(w for w in words if w.text == "assign").relative
+    # the main clause's flip is still removed
+    assert check_polarity("The Supplier may assign the rights granted under this Agreement.",
+                          ["The Supplier shall not assign any rights granted under this Agreement."]).outcome == "contradict"
+
+
+def test_the_predicates_negation_agrees_while_its_object_moves() -> None:
+    c = compare("The Licensee is prohibited from attempting to alter the recipients' rights.",
+                ("The Licensee may not attempt to alter or restrict the recipients' rights.",))
+    assert c.head_agreements and not c.headed
+    assert decide(c, replace(POLICY, head_agrees=True)).outcome == "agree"
+    # a flip of the predicate itself is never cleared by an agreement elsewhere
+    flip = compare("The Licensee may alter the recipients' rights.",
+                   ("The Licensee may not attempt to alter or restrict the recipients' rights.",))
+    assert decide(flip, replace(POLICY, head_agrees=True)).outcome != "agree"
