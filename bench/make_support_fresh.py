@@ -2,7 +2,7 @@
 import json, re, sys
 from pathlib import Path
 D = Path("bench/data/support_fresh")
-T = {n: (D / f"{n}.txt").read_text(encoding="utf-8") for n in ("apache-2.0", "mpl-2.0", "psf")}
+T = {p.stem: p.read_text(encoding="utf-8") for p in D.glob("*.txt")}
 
 def exact(doc, q):
     pat = r"(?:\s|\*)+".join(re.escape(w) for w in q.split())
@@ -13,6 +13,21 @@ def exact(doc, q):
     assert 15 <= len(" ".join(s.split())) <= 600, (len(s), q)
     return s
 
+
+
+def build(q: dict, pairs: list, prefix: str, out_name: str) -> None:
+    out = []
+    for i, (kind, claim, keys) in enumerate(pairs, 1):
+        doc = q[keys[0]][0]
+        out.append({"id": f"{prefix}-{i:03d}", "claim": claim, "quotes": [exact(*q[k]) for k in keys],
+                    "label": "keep" if kind.startswith("keep") else "remove", "kind": kind,
+                    "source_doc": f"bench/data/support_fresh/{doc}.txt", "note": ""})
+    Path(out_name).write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in out), encoding="utf-8")
+    from collections import Counter
+    print(out_name, len(out), Counter(r["kind"] for r in out))
+
+
+# ---- set 1 (Apache-2.0, MPL-2.0, PSF), committed 2026-12-02 before its first run
 A, M, P = "apache-2.0", "mpl-2.0", "psf"
 Q = {
  "a_deriv": (A, "Derivative Works shall not include works that remain separable from, or merely link (or bind by name) to the interfaces of, the Work and Derivative Works thereof."),
@@ -130,12 +145,76 @@ PAIRS = [
  ("remove_flipped", "The software may be distributed only without a fee.", ["p_fee"]),
  ("remove_flipped", "Richard Stallman considers 1.6.1 GPL-compatible.", ["p_1_6_1"]),
 ]
-out = []
-for i, (kind, claim, keys) in enumerate(PAIRS, 1):
-    doc = Q[keys[0]][0]
-    out.append({"id": f"fresh-{i:03d}", "claim": claim, "quotes": [exact(*Q[k]) for k in keys],
-                "label": "keep" if kind.startswith("keep") else "remove", "kind": kind,
-                "source_doc": f"bench/data/support_fresh/{doc}.txt", "note": ""})
-Path("bench/data/support_fresh.jsonl").write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in out), encoding="utf-8")
-from collections import Counter
-print(len(out), Counter(r["kind"] for r in out))
+build(Q, PAIRS, "fresh", "bench/data/support_fresh.jsonl")
+
+# ---- set 2 (OFL via STIX, DejaVu/Bitstream Vera, BSD-3 via pandas), written after set 1's errors were read and
+# committed before its own first run
+O, V, B = "ofl-stix", "dejavu", "bsd-3-pandas"
+Q2 = {
+ "o_sold": (O, "Neither the Font Software nor any of its individual components, in Original or Modified Versions, may be sold by itself."),
+ "o_bundled": (O, "Original or Modified Versions of the Font Software may be bundled, redistributed and/or sold with any software, provided that each copy contains the above copyright notice and this license."),
+ "o_rfn": (O, "No Modified Version of the Font Software may use the Reserved Font Name(s) unless explicit written permission is granted by the corresponding Copyright Holder."),
+ "o_primary": (O, "This restriction only applies to the primary font name as presented to the users."),
+ "o_names": (O, "The name(s) of the Copyright Holder(s) or the Author(s) of the Font Software shall not be used to promote, endorse or advertise any Modified Version, except to acknowledge the contribution(s) of the Copyright Holder(s) and the Author(s) or with their explicit written permission."),
+ "o_other": (O, "must be distributed entirely under this license, and must not be distributed under any other license."),
+ "o_document": (O, "The requirement for fonts to remain under this license does not apply to any document created using the Font Software."),
+ "o_void": (O, "This license becomes null and void if any of the above conditions are not met."),
+ "o_freely": (O, "The OFL allows the licensed fonts to be used, studied, modified and redistributed freely as long as they are not sold by themselves."),
+ "v_renamed": (V, "only if the fonts are renamed to names not containing either the words \"Bitstream\" or the word \"Vera\"."),
+ "v_sold": (V, "The Font Software may be sold as part of a larger software package but no copy of one or more of the Font Software typefaces may be sold by itself."),
+ "v_gnome": (V, "the names of Gnome, the Gnome Foundation, and Bitstream Inc., shall not be used in advertising or otherwise to promote the sale, use or other dealings in this Font Software without prior written authorization from the Gnome Foundation or Bitstream Inc., respectively."),
+ "v_liable": (V, "IN NO EVENT SHALL BITSTREAM OR THE GNOME FOUNDATION BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER LIABILITY"),
+ "v_included": (V, "The above copyright and trademark notices and this permission notice shall be included in all copies of one or more of the Font Software typefaces."),
+ "b_neither": (B, "Neither the name of the copyright holder nor the names of its contributors may be used to endorse or promote products derived from this software without specific prior written permission."),
+ "b_redistrib": (B, "Redistribution and use in source and binary forms, with or without modification, are permitted provided that the following conditions are met:"),
+ "b_retain": (B, "Redistributions of source code must retain the above copyright notice, this list of conditions and the following disclaimer."),
+ "b_disclaimed": (B, "THE IMPLIED WARRANTIES OF MERCHANTABILITY AND FITNESS FOR A PARTICULAR PURPOSE ARE DISCLAIMED."),
+ "b_liable": (B, "IN NO EVENT SHALL THE COPYRIGHT HOLDER OR CONTRIBUTORS BE LIABLE FOR ANY DIRECT, INDIRECT, INCIDENTAL, SPECIAL, EXEMPLARY, OR CONSEQUENTIAL DAMAGES"),
+}
+PAIRS2 = [
+ ("keep_paraphrase", "The Font Software and its components cannot be sold on their own.", ["o_sold"]),
+ ("keep_paraphrase", "No component of the Font Software may be sold by itself, whether original or modified.", ["o_sold"]),
+ ("keep_positive_restatement", "The Font Software may only be sold together with other software, not alone.", ["o_sold"]),
+ ("keep_paraphrase", "Modified versions of the Font Software may be sold with software if each copy contains the copyright notice and the license.", ["o_bundled"]),
+ ("keep_paraphrase", "A Modified Version may not use a Reserved Font Name without explicit written permission from the Copyright Holder.", ["o_rfn"]),
+ ("keep_positive_restatement", "Using a Reserved Font Name in a Modified Version requires the Copyright Holder's explicit written permission.", ["o_rfn"]),
+ ("keep_paraphrase", "The restriction applies only to the primary font name shown to users.", ["o_primary"]),
+ ("keep_paraphrase", "The Copyright Holders' names may not be used to advertise a Modified Version, except to acknowledge their contribution or with their written permission.", ["o_names"]),
+ ("keep_positive_restatement", "Promoting a Modified Version with the Authors' names requires their explicit written permission, unless it only acknowledges their contribution.", ["o_names"]),
+ ("keep_paraphrase", "The Font Software must not be distributed under any license other than this one.", ["o_other"]),
+ ("keep_positive_restatement", "The Font Software must be distributed exclusively under this license.", ["o_other"]),
+ ("keep_paraphrase", "Documents created with the Font Software do not have to remain under this license.", ["o_document"]),
+ ("keep_positive_restatement", "Documents created using the fonts are exempt from the requirement to remain under the license.", ["o_document"]),
+ ("keep_paraphrase", "If the conditions are not met, the license becomes void.", ["o_void"]),
+ ("keep_paraphrase", "The fonts may be used and modified freely, provided they are not sold by themselves.", ["o_freely"]),
+ ("keep_paraphrase", "The fonts may be modified only if they are renamed so that the names contain neither Bitstream nor Vera.", ["v_renamed"]),
+ ("keep_positive_restatement", "Modified fonts must be renamed to names that exclude the words Bitstream and Vera.", ["v_renamed"]),
+ ("keep_paraphrase", "The Font Software can be sold as part of a larger software package, but a copy of a typeface cannot be sold alone.", ["v_sold"]),
+ ("keep_paraphrase", "The names of Gnome and Bitstream may not be used to promote the Font Software without their prior written authorization.", ["v_gnome"]),
+ ("keep_positive_restatement", "Promoting the Font Software with the Gnome Foundation's name requires its prior written authorization.", ["v_gnome"]),
+ ("keep_paraphrase", "Bitstream and the Gnome Foundation are never liable for any claim or damages.", ["v_liable"]),
+ ("keep_paraphrase", "Every copy of the Font Software typefaces must include the copyright notices and the permission notice.", ["v_included"]),
+ ("keep_paraphrase", "The copyright holder's name cannot be used to promote derived products without specific prior written permission.", ["b_neither"]),
+ ("keep_paraphrase", "Neither the copyright holder's name nor its contributors' names may be used to endorse derived products unless specific written permission is given first.", ["b_neither"]),
+ ("keep_positive_restatement", "Endorsing products derived from the software with the contributors' names requires specific prior written permission.", ["b_neither"]),
+ ("keep_paraphrase", "Use and redistribution in source or binary form, modified or not, are permitted if the conditions are met.", ["b_redistrib"]),
+ ("keep_two_quote", "Redistributing the source code, with or without modification, is permitted only if it retains the copyright notice.", ["b_redistrib", "b_retain"]),
+ ("keep_paraphrase", "The implied warranties of merchantability and fitness for a particular purpose are disclaimed.", ["b_disclaimed"]),
+ ("keep_positive_restatement", "There is no implied warranty of fitness for a particular purpose.", ["b_disclaimed"]),
+ ("keep_paraphrase", "The copyright holder and contributors are not liable for any direct or consequential damages.", ["b_liable"]),
+ ("remove_flipped", "The Font Software may be sold by itself.", ["o_sold"]),
+ ("remove_flipped", "A Modified Version may use a Reserved Font Name without the Copyright Holder's permission.", ["o_rfn"]),
+ ("remove_scope", "The restriction applies to every font name except the primary one.", ["o_primary"]),
+ ("remove_flipped", "The Authors' names may be used to advertise any Modified Version.", ["o_names"]),
+ ("remove_flipped", "The Font Software may be distributed under another license.", ["o_other"]),
+ ("remove_flipped", "Documents created using the Font Software must remain under this license.", ["o_document"]),
+ ("remove_flipped", "The fonts may be modified without being renamed.", ["v_renamed"]),
+ ("remove_scope", "A copy of a typeface may be sold by itself, but not as part of a larger software package.", ["v_sold"]),
+ ("remove_flipped", "The names of Gnome and Bitstream may be used to promote the Font Software without written authorization.", ["v_gnome"]),
+ ("remove_flipped", "Bitstream is liable for damages arising from the Font Software.", ["v_liable"]),
+ ("remove_flipped", "The contributors' names may be used to endorse derived products without permission.", ["b_neither"]),
+ ("remove_flipped", "The implied warranties of merchantability are not disclaimed.", ["b_disclaimed"]),
+ ("remove_flipped", "The copyright holder is liable for consequential damages.", ["b_liable"]),
+]
+
+build(Q2, PAIRS2, "fresh2", "bench/data/support_fresh2.jsonl")
