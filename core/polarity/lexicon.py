@@ -38,6 +38,9 @@ _SER = r"(?:(?:ser[áa]n?|es|son|sea|sean|podr[áa]n?\s+ser|deber[áa]n?\s+ser)\
 PHRASES: list[tuple[re.Pattern[str], str]] = [(re.compile(p, re.IGNORECASE), r) for p, r in [
     # idioms: no polarity
     (r"\bnot\s+only\b|\bno\s+s[óo]lo\b|\bno\s+solamente\b|\bwhether\s+or\s+not\b", " "),
+    # an elliptical "or not" closing a phrase ("modified or not, are permitted" = "whether modified or not"),
+    # Spanish "o no" (2026-12-02, fifth session)
+    (r"\bor\s+not\b(?=\s*(?:[,.;:)]|$))|\bo\s+no\b(?=\s*(?:[,.;:)]|$))", " "),
     (r"\b(?:including\s+)?(?:but\s+)?(?:without\s+(?:limitation|limiting|prejudice)|not\s+limited\s+to)\b", " "),
     (r"\bsin\s+(?:perjuicio|limitaci[óo]n)\b|\bno\s+obstante\b|\bsin\s+que\s+ello\b", " , "),
     (r"\bno\s*\.\s*(?=\d)|\bn[º°]\s*(?=\d)|\bno\s+(?=\d)", " "),
@@ -85,6 +88,14 @@ PHRASES: list[tuple[re.Pattern[str], str]] = [(re.compile(p, re.IGNORECASE), r) 
     (r"(?<!is )(?<!are )(?<!be )\babsent\s+(?=[a-z])", " without "),
     # conditional clauses written as a phrase: "in the event (that) X," = "if X,"
     (r"\bin\s+the\s+event\s+(?:that\s+|of\s+)?|\bin\s+case\s+(?=\w)(?!of\b)", " if "),
+    # "to the extent (that) X" / "insofar as X" = "if X" (2026-12-02, fifth session): "shall not apply to A to the
+    # extent applicable law prohibits it" negates "apply", not what the law does
+    # Not after a comma: "shall not, to the extent permitted by law, be liable" is a parenthesis inside the
+    # negation, and an "if" there would end the clause (and the negation) at its closing comma.
+    # Nor after "except" / "save" / "only" / "but": "except to the extent that X" is an exception, read as one.
+    (r"(?<!,)(?<!,\s)(?<!except\s)(?<!save\s)(?<!only\s)(?<!but\s)(?<!solely\s)"
+     r"\bto\s+the\s+extent\s+(?:that\s+)?(?!necessary\b|required\b|possible\b|practicable\b)"
+     r"|(?<!,)(?<!,\s)(?<!except\s)(?<!only\s)\bin\s*so(?:\s+)?far\s+as\b", " if "),
     # a restriction to a set states the set: "use is restricted to the Approved Use" = "may use only for it"
     (r"\b(?:restricted|confined)\s+(?:solely\s+|exclusively\s+)?to\b", " zzonly "),
     # a predicative "non-" adjective is a sentential negation: "is non-refundable" = "is not refundable"
@@ -111,11 +122,12 @@ RULES = ("list_item", "subordinate", "coordinated_head", "proviso", "and_that", 
          "object_no", "exception_pending", "new_subject", "light_verb", "finite_verb", "passive_agent",
          "in_the_event", "restricted_to", "predicative_non", "separate_from", "head_compare", "role_restricted",
          "condition_flipped", "prefix_non", "widened", "permission_modal", "ban_from", "absent", "contact_clause",
-         "reduced_relative")
+         "reduced_relative", "to_the_extent")
 """The rules :data:`RULES_OFF` can switch off (added to the reader on 2026-12-02; see bench/README.md,
 "rule ablation"): each names one rule of :mod:`core.polarity.scope` or :mod:`core.polarity.compare`."""
 
 _PHRASE_RULE_STARTS = (("deontic", r"\bneed\s+not"), ("in_the_event", r"\bin\s+the\s+event"),
+                       ("to_the_extent", r"(?<!,)(?<!,\s)(?<!except\s)"),
                        ("restricted_to", r"\b(?:restricted|confined)"), ("predicative_non", r"\b(is|are|be|"),
                        ("separate_from", r"\bseparate"), ("permission_modal", r"\b(?:is|are|shall\s+be|will\s+be|be)\s+(not"),
                        ("permission_modal", r"\b(?:has|have"), ("permission_modal", r"\b(?:est"),

@@ -164,6 +164,9 @@ def tokens(text: str) -> list[tuple[str, str]]:
     ``original`` keeps the case of the source word (a capitalised "Restricted" is a
     defined term, not a cue)."""
     text = text.replace("’", "'").replace("‘", "'")
+    # a box drawn around a clause ("*  limitation of liability shall not apply  *") is not text: the phrase
+    # rewrites below must see "to the extent" across its line break (2026-12-02, fifth session)
+    text = re.sub(r"(?<!\S)[*|#=+]+(?!\S)", " ", text)
     text = re.sub(r"\b([Nn]on)[-‐‑]", r"\1", text).replace("-", " ")  # "non-refundable": a prefix, not a cue
     for i, (pattern, repl) in enumerate(lx.PHRASES):
         if lx.RULES_OFF and lx.PHRASE_RULE.get(i) in lx.RULES_OFF:

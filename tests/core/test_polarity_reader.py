@@ -234,3 +234,40 @@ def test_the_predicates_negation_agrees_while_its_object_moves() -> None:
     flip = compare("The Licensee may alter the recipients' rights.",
                    ("The Licensee may not attempt to alter or restrict the recipients' rights.",))
     assert decide(flip, replace(POLICY, head_agrees=True)).outcome != "agree"
+
+
+def test_to_the_extent_is_a_condition_after_the_predicate_only() -> None:
+    # "shall not apply to A to the extent the law prohibits it": the law's prohibition is the condition, not negated
+    faithful = check_polarity("The limitation does not cover liability for death where the law prohibits such a limitation.",
+                              ["This limitation shall not apply to liability for death to the extent applicable law "
+                               "prohibits such limitation."])
+    assert faithful.outcome == "agree"
+    assert check_polarity("The limitation applies to liability for death.",
+                          ["This limitation shall not apply to liability for death to the extent applicable law "
+                           "prohibits such limitation."]).outcome == "contradict"
+    # between commas inside the negation it is a parenthesis: the negation goes on after it
+    assert check_polarity("The Supplier may be liable for lost profits.",
+                          ["In no event shall the Supplier, to the extent permitted by law, be liable for lost profits."]
+                          ).outcome == "contradict"
+
+
+def test_a_box_drawn_around_a_clause_is_not_text() -> None:
+    boxed = ["*  This limitation shall not apply to liability for death to the   *\n*  extent applicable law prohibits "
+             "such limitation.   *"]
+    assert check_polarity("The limitation does not cover liability for death where the law prohibits such a limitation.",
+                          boxed).outcome == "agree"
+
+
+def test_an_elliptical_or_not_carries_no_negation() -> None:
+    # "modified or not, X is permitted" = "whether modified or not": X is stated
+    assert check_polarity("Copies, modified or not, may be redistributed.",
+                          ["Copies may be redistributed with or without modification."]).outcome == "agree"
+    assert check_polarity("Copies, modified or not, may not be redistributed.",
+                          ["Copies may be redistributed with or without modification."]).outcome == "contradict"
+
+
+def test_except_to_the_extent_stays_an_exception() -> None:
+    quote = ["The Recipient shall not disclose Confidential Information except to the extent that disclosure is "
+             "required by law."]
+    assert check_polarity("The Recipient may not disclose Confidential Information unless the law requires it.",
+                          quote).outcome == "agree"
