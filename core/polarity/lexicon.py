@@ -214,6 +214,9 @@ RESTATEMENTS = frozenset({
     "void", "invalid", "only", "solely", "exclusively", "outside", "except", "unless", "refrain", "avoid", "omit",
     "confidencial", "confidenciales", "secreto", "libre", "exento", "excluido", "excluida", "prohibido", "prohibida",
     "limitado", "limitada", "subsiste", "subsisten", "mantiene", "conserva", "solo", "sólo", "únicamente",
+    # 2026-12-02, fifth session: "remain unaffected / unimpaired / intact" = "is not limited / affected",
+    # "is reserved to X" = "no one other than X may"
+    "unaffected", "unimpaired", "intact", "reserved", "reservado", "reservada", "intacto", "intacta",
 })
 """Words that carry a polarity by their meaning ("keep X confidential" = "not disclose X",
 "survives" = "is not ended"): a claim that uses one its quotes do not may restate a negation

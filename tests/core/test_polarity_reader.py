@@ -271,3 +271,21 @@ def test_except_to_the_extent_stays_an_exception() -> None:
              "required by law."]
     assert check_polarity("The Recipient may not disclose Confidential Information unless the law requires it.",
                           quote).outcome == "agree"
+
+
+def test_a_restating_word_that_absorbs_the_negation_agrees() -> None:
+    policy = replace(POLICY, restated_agrees=True)
+    quote = ("The Recipient shall not disclose the terms of this Agreement to any third party.",)
+    # "keep X confidential" restates "shall not disclose X": every conflict goes one way
+    assert decide(compare("The Recipient must keep the terms of this Agreement confidential from third parties.", quote),
+                  policy).outcome == "agree"
+    # the negation moved between two parties ("A has no obligation, while B remains liable"): conflicts both ways
+    moved = compare("After termination the Agent has no further obligation for unpaid fees, while the Principal remains "
+                    "liable to the Agent.",
+                    ("While the Principal shall have no further obligation to the Agent following termination, the Agent "
+                     "shall remain liable for all unpaid fees.",))
+    # (head_agrees and the actor check off: this rule alone must not clear it)
+    assert decide(moved, replace(policy, head_agrees=False, actors=False)).outcome != "agree"
+    # and without the rule, the restatement is only warned
+    assert decide(compare("The Recipient must keep the terms of this Agreement confidential from third parties.", quote),
+                  replace(policy, restated_agrees=False)).outcome == "unsure"
