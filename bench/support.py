@@ -232,7 +232,7 @@ def cv_report(warn_weight: float, markdown: bool, with_learned: bool = False, er
         print(f"  held out {Path(doc).name[:48]:48s} chose remove_on={pol.remove_on} warn_on={pol.warn_on} "
               f"structural={pol.structural} cond_flips={pol.cond_flips} aligned_wins={getattr(pol, 'aligned_wins', '-')} "
               f"cond_remove={getattr(pol, 'cond_remove', '-')} actors={getattr(pol, 'actors', '-')} "
-              f"widened={getattr(pol, 'widened', '-')} head_agrees={getattr(pol, 'head_agrees', '-')} restated_agrees={getattr(pol, 'restated_agrees', '-')}")
+              f"widened={getattr(pol, 'widened', '-')}")
     held = sorted({Path(r["source_doc"]).name[:40] for r in rows if r["held_out"]})
     print(f"held-out third (seed {HELD_OUT_SEED}): {', '.join(held)}")
     for title, sel in (("pool", rows), ("pairs_dev.jsonl rows", [r for r in rows if r["in_dev"]]),

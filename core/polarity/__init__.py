@@ -136,32 +136,21 @@ class Policy:
     """A claim that states plainly an act its quotes allow only for something, naming none of it
     (:attr:`Comparison.widened`: "may use it for any purpose" / "may use it only to evaluate X"),
     is warned (added 2026-12-02, fourth session)."""
-    head_agrees: bool = False
-    """Conflicts only off the predicate (objects, modifiers: no conflict on a predicate, no role swap) while
-    the predicate's negation agrees on both sides (:attr:`Comparison.head_agreements`) are not evidence:
-    the claim negates the same act and moved, restated or absorbed its object into an antonym ("does not
-    modify the License" / "leaves the License unmodified"). Added 2026-12-02, fifth session."""
-    restated_agrees: bool = False
-    """A claim that uses a restating word its quotes lack (:data:`core.polarity.lexicon.RESTATEMENTS`:
-    "remains", "confidential", "exclusively") and whose conflicts all go one way and none is on a predicate
-    (no role swap, no flipped rule) agrees: the restating word absorbed the negation ("must keep X
-    confidential" / "shall not disclose X"). Conflicts both ways mean the negation moved between parts
-    ("A has no obligation, while B remains liable"): still warned. Added 2026-12-02, fifth session."""
 
 
-POLICIES = tuple(Policy(r, w, s, f, a, cr, ac, wi, ha, ra) for r in ("aligned", "predicate", "predicate_or_two")
+POLICIES = tuple(Policy(r, w, s, f, a, cr, ac, wi) for r in ("aligned", "predicate", "predicate_or_two")
                  for w in ("any", "strong", "none") for s in (True, False) for f in (True, False)
                  for a in (False, True) for cr in ((False, True) if f else (False,)) for ac in (True, False)
-                 for wi in (True, False) for ha in (False, True) for ra in (False, True))
+                 for wi in (True, False))
 """The decision policies compared by ``bench/support.py --cv`` (leave-documents-out)."""
 
 POLICY = Policy("predicate", "any", structural=False, cond_flips=True, aligned_wins=True, cond_remove=True,
-                actors=True, widened=True, head_agrees=True, restated_agrees=True)
-"""The policy in use. Fifth session of 2026-12-02: ``head_agrees`` and ``restated_agrees`` are chosen in all
-15 folds of the leave-one-contract-out; ``head_agrees`` changes no pair of the working two thirds and, on
-the 73 pairs written from three licences outside the pool (``bench/data/support_fresh.jsonl``), clears 2
-warnings on faithful claims; ``restated_agrees`` clears 2 working warnings on faithful claims (and 2 fresh
-ones) and changes no other outcome. Fourth session of 2026-12-02: ``actors`` (a shared word said of another actor is
+                actors=True, widened=True)
+"""The policy in use. Fifth session of 2026-12-02: unchanged. Two switches that the cross-validation chose in
+every fold were dropped (bench/README.md, fifth session): clearing conflicts off the predicate when the
+predicate's negation agrees, and clearing one-way conflicts when the claim uses a restating word; each let
+contradictions written to test it through silently ("may not sell outside the Territory" / "within",
+"the terms are not confidential" / "shall not disclose the terms"), which the pool's pairs never test. Fourth session of 2026-12-02: ``actors`` (a shared word said of another actor is
 warned) ties with ``actors=False`` in every fold (on the working two thirds it fires on one
 contradiction, already warned, and on no faithful claim), and ``widened`` (an "only" dropped and the
 act widened) ties too (it fires on no pair of the working two thirds); ties are broken toward the
@@ -192,12 +181,6 @@ def decide(c: Comparison, policy: Policy = POLICY) -> PolarityVerdict:
 
 def _decide(c: Comparison, policy: Policy) -> PolarityVerdict:
     conflicts = list(c.strong) + list(c.weak)
-    if (policy.head_agrees and conflicts and c.head_agreements and not c.headed and not c.swapped
-            and not c.cond_flips):
-        return PolarityVerdict("agree", "", 0, c.agreements)
-    if (policy.restated_agrees and conflicts and c.restated and not c.headed and not c.swapped and not c.cond_flips
-            and len({in_claim for _, in_claim in conflicts}) == 1):
-        return PolarityVerdict("agree", "", 0, c.agreements)
     if not c.strong and (c.agreements or not c.weak):
         flipped = ("the claim states as a rule what its quotes make conditional, or the reverse "
                    "(\"shall not … unless\" / \"shall … unless\")")

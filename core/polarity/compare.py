@@ -66,9 +66,6 @@ class Comparison:
     """Predicates the quotes allow only for something ("use it *only* to evaluate") that the claim states
     with no restriction and without what the restriction admits ("may use it for other purposes"):
     :func:`_widened`."""
-    head_agreements: int = 0
-    """Shared words negated on both sides, and nowhere stated, that are the predicate on at least one side:
-    the negation itself agrees ("shall not modify the License" / "leaves the License unmodified"), whatever its object does."""
     actors: tuple[str, ...] = ()
     """Shared words whose clause has another actor on each side (:func:`_actor_changes`): "A has no
     obligation, B remains liable" against "B has no obligation, A remains liable"."""
@@ -241,7 +238,7 @@ def compare(claim: str, quotes: tuple[str, ...]) -> Comparison:
     qw = _with_prefixes(quote_read.words, claim_read.words, lang)
     strong: list[tuple[str, bool | None]] = []
     weak: list[tuple[str, bool | None]] = []
-    agreements = headed = compared = aligned = required = cond_flips = head_agreements = 0
+    agreements = headed = compared = aligned = required = cond_flips = 0
     swapped = False
     c_index, q_index = _index(cw), _index(qw)
     both_except = any(w.excepted for w in cw) and any(w.excepted for w in qw)
@@ -312,13 +309,11 @@ def compare(claim: str, quotes: tuple[str, ...]) -> Comparison:
                 required += 1  # "without Y's consent" as the rule's exception on one side, "without consent" plainly on the other
         elif 1 in c_pols & q_pols:
             agreements += 1
-            # only a predicate negated wherever it occurs: "is not liable for A, but is liable for B" contrasts
-            head_agreements += c_pols == q_pols == {1} and any(x.head for x in c_occ + q_occ)
     return Comparison(
         strong=tuple(strong), weak=tuple(weak), agreements=agreements, headed=headed,
         aligned=aligned, required=required, cond_flips=cond_flips, restated=frozenset((claim_read.tokens & lx.RESTATEMENTS) - quote_read.tokens),
         claim_cues=claim_cues, quote_cues=quote_cues, overlap=shared / content if content else 0.0,
-        compared=compared, swapped=swapped, head_agreements=head_agreements, bound=any(t == "bound" for t, _ in strong + weak),
+        compared=compared, swapped=swapped, bound=any(t == "bound" for t, _ in strong + weak),
         claim_exception=claim_exc, quote_exception=quote_exc, actors=_actor_changes(cw, qw, c_index, q_index),
         widened=() if "widened" in lx.RULES_OFF else _widened(claim_read, quote_read, c_index, q_index))
 

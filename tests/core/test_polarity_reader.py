@@ -212,6 +212,9 @@ def test_a_contact_clause_is_not_in_the_main_negation() -> None:
     verdict = check_polarity("The License does not override a separate agreement executed with the Licensor.",
                              ["Nothing herein shall supersede any separate agreement you may have executed with the Licensor."])
     assert verdict.outcome != "contradict"
+    # and the main clause's own flip is seen once the relative clause no longer hides it (main: shown silently)
+    assert check_polarity("Licensor is liable for damages you may incur.",
+                          ["Licensor shall not be liable for any damages you may incur."]).outcome == "contradict"
 
 
 def test_a_reduced_relative_clause_is_compared_weakly() -> None:
@@ -223,17 +226,6 @@ def test_a_reduced_relative_clause_is_compared_weakly() -> None:
     # the main clause's flip is still removed
     assert check_polarity("The Supplier may assign the rights granted under this Agreement.",
                           ["The Supplier shall not assign any rights granted under this Agreement."]).outcome == "contradict"
-
-
-def test_the_predicates_negation_agrees_while_its_object_moves() -> None:
-    c = compare("The Licensee is prohibited from attempting to alter the recipients' rights.",
-                ("The Licensee may not attempt to alter or restrict the recipients' rights.",))
-    assert c.head_agreements and not c.headed
-    assert decide(c, replace(POLICY, head_agrees=True)).outcome == "agree"
-    # a flip of the predicate itself is never cleared by an agreement elsewhere
-    flip = compare("The Licensee may alter the recipients' rights.",
-                   ("The Licensee may not attempt to alter or restrict the recipients' rights.",))
-    assert decide(flip, replace(POLICY, head_agrees=True)).outcome != "agree"
 
 
 def test_to_the_extent_is_a_condition_after_the_predicate_only() -> None:
@@ -273,19 +265,22 @@ def test_except_to_the_extent_stays_an_exception() -> None:
                           quote).outcome == "agree"
 
 
-def test_a_restating_word_that_absorbs_the_negation_agrees() -> None:
-    policy = replace(POLICY, restated_agrees=True)
-    quote = ("The Recipient shall not disclose the terms of this Agreement to any third party.",)
-    # "keep X confidential" restates "shall not disclose X": every conflict goes one way
-    assert decide(compare("The Recipient must keep the terms of this Agreement confidential from third parties.", quote),
-                  policy).outcome == "agree"
-    # the negation moved between two parties ("A has no obligation, while B remains liable"): conflicts both ways
-    moved = compare("After termination the Agent has no further obligation for unpaid fees, while the Principal remains "
-                    "liable to the Agent.",
-                    ("While the Principal shall have no further obligation to the Agent following termination, the Agent "
-                     "shall remain liable for all unpaid fees.",))
-    # (head_agrees and the actor check off: this rule alone must not clear it)
-    assert decide(moved, replace(policy, head_agrees=False, actors=False)).outcome != "agree"
-    # and without the rule, the restatement is only warned
-    assert decide(compare("The Recipient must keep the terms of this Agreement confidential from third parties.", quote),
-                  replace(policy, restated_agrees=False)).outcome == "unsure"
+
+@pytest.mark.parametrize(("claim", "quote"), [
+    # the negated predicate agrees, its object flips: "the negation moved", never cleared by the agreement
+    ("The Licensee shall not use the Software for non-commercial purposes.",
+     "The Licensee shall not use the Software for commercial purposes."),
+    ("The Distributor may not sell outside the Territory.", "The Distributor may not sell within the Territory."),
+    ("Neither party may disclose the terms of this Agreement to its advisers.",
+     "Neither party may disclose the terms of this Agreement, except to its advisers."),
+    # a restating word in a claim that contradicts: the word alone cannot clear the conflict
+    ("The terms of this Agreement are not confidential.", "Neither Party shall disclose the terms of this Agreement"),
+    ("The Parties need not keep the terms of this Agreement confidential.",
+     "Neither Party shall disclose the terms of this Agreement"),
+    ("The terms of this Agreement remain public.", "Neither Party shall disclose the terms of this Agreement"),
+])
+def test_contradictions_a_shortcut_would_clear_stay_flagged(claim: str, quote: str) -> None:
+    """2026-12-02, fifth session: two policy shortcuts chosen by the cross-validation over the pool (agree when
+    the predicate's negation agrees; agree when a restating word explains one-way conflicts) were dropped
+    because they showed these contradictions without a warning."""
+    assert check_polarity(claim, [quote]).outcome != "agree"
