@@ -1,10 +1,16 @@
-"""Build bench/data/support_fresh.jsonl: quotes located whitespace-insensitively, stored exact."""
+"""Build bench/data/support_fresh.jsonl and support_fresh2.jsonl (hand-written claim-support pairs on licence
+texts outside the pool; see bench/data/support_fresh/README.md). Run from the checkout root:
+    python bench/make_support_fresh.py
+Each quote is located in its source whitespace-insensitively (a box's "*" between lines counts as space) and
+stored as the file's exact substring; a quote not found, or outside 15..600 characters, stops the build."""
 import json, re, sys
 from pathlib import Path
 D = Path("bench/data/support_fresh")
 T = {p.stem: p.read_text(encoding="utf-8") for p in D.glob("*.txt")}
 
-def exact(doc, q):
+def exact(doc: str, q: str) -> str:
+    """The exact substring of source ``doc`` that quote ``q`` matches (words in order, any whitespace or "*"
+    between them). Exits when it is not found; asserts 15..600 characters once whitespace is collapsed."""
     pat = r"(?:\s|\*)+".join(re.escape(w) for w in q.split())
     m = re.search(pat, T[doc])
     if not m:
@@ -16,6 +22,8 @@ def exact(doc, q):
 
 
 def build(q: dict, pairs: list, prefix: str, out_name: str) -> None:
+    """Write ``pairs`` ((kind, claim, quote keys) rows; quotes from ``q``: key -> (doc, text)) as JSONL rows
+    ``{id, claim, quotes, label, kind, source_doc, note}`` to ``out_name``, ids ``<prefix>-001`` on."""
     out = []
     for i, (kind, claim, keys) in enumerate(pairs, 1):
         doc = q[keys[0]][0]

@@ -291,9 +291,12 @@ def ablate(warn_weight: float) -> None:
     import core.polarity.lexicon as lx
     from core.polarity.compare import compare
 
+    import core.polarity.scope as sc
+
     def rerun() -> dict[str, dict]:
         compare.cache_clear()
         pol._check.cache_clear()
+        sc._stopwords.cache_clear()  # a rule may change the stopword set (cached)
         rows, _ = cross_validate(warn_weight)
         for r in rows:  # the shipped policy, fixed: the rule's own effect, without the policy re-chosen
             c = compare(r["claim"], tuple(r["quotes"]))
