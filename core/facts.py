@@ -82,6 +82,7 @@ from functools import lru_cache
 from text_to_num import alpha2digit
 
 from core.dates import MONTHS, scan_dates
+from core.fact_context import anchor_of, period_of
 from core.normalize import MARKS
 from core.textproc import NUMBER, SUPPORTED_LANGS, detect_language, number_readings
 
@@ -177,6 +178,10 @@ class Fact:
         unit: currency code (money), time unit (duration), else ``""``.
         text: the span of the (digit-converted) text the fact was read from.
         ambiguous: a numeric date whose readings depend on an unknown convention.
+        period: of an amount or percentage, the period it is a rate per ("month", "year", …;
+            ``""`` none stated; :func:`core.fact_context.period_of`).
+        anchor: of a duration, ``"before"``/``"after"`` the event it counts from (``""`` none
+            stated; :func:`core.fact_context.anchor_of`).
     """
 
     kind: str
@@ -184,11 +189,14 @@ class Fact:
     unit: str = ""
     text: str = ""
     ambiguous: bool = field(default=False, compare=False)
+    period: str = ""
+    anchor: str = ""
 
     def describe(self) -> str:
         """Short human text of the fact, for rejection messages."""
         unit = f" {self.unit}" if self.unit else ""
-        return f"{self.kind} '{self.text.strip()}'{unit}"
+        context = f" per {self.period}" if self.period else f" {self.anchor}" if self.anchor else ""
+        return f"{self.kind} '{self.text.strip()}'{unit}{context}"
 
 
 # "one thousand, one hundred": a comma inside a number written in words (num2words writes it so)
@@ -407,7 +415,9 @@ def _scan(text: str, date_order: str) -> list[Fact]:
         _attach(text, n)
         nums.append(n)
     _ranges(text, nums)
-    facts += [Fact(n.kind, n.values, n.unit, text=text[n.start : n.end]) for n in nums]
+    facts += [Fact(n.kind, n.values, n.unit, text=text[n.start : n.end],
+                   period=period_of(text, n.start, n.end) if n.kind in ("money", "percent") else "",
+                   anchor=anchor_of(text, n.end) if n.kind == "duration" else "") for n in nums]
     return facts
 
 
@@ -460,7 +470,16 @@ def _agree(c: tuple, q: tuple) -> bool:
 
 
 def _match(fact: Fact, offered: tuple[Fact, ...]) -> int:
-    """2: a quote carries ``fact``; 1: only under one reading of an ambiguous numeric date; 0: none."""
+    """2: a quote carries ``fact``; 1: only under one reading of an ambiguous numeric date; 0: none.
+
+    A claim's rate period or duration anchor (:mod:`core.fact_context`) must be among those the
+    quotes state with the same value, unless they state that value only without one: "1.5 % per
+    annum" is not carried by "1.5% per month", is by "1.5%" alone."""
+    context = fact.period or fact.anchor
+    if context and fact.kind in ("money", "percent", "duration"):
+        same = [q for q in offered if _match(Fact(fact.kind, fact.values, fact.unit), (q,)) == 2]
+        stated = {q.period or q.anchor for q in same}
+        return 2 if context in stated or (same and stated == {""}) else 0
     best = 0
     for q in offered:
         if fact.kind == "number":

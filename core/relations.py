@@ -1,0 +1,265 @@
+"""Opposite words and swapped roles: contradictions that carry no negation (issue #21).
+
+"The price will decrease by 5 % each year" citing "The price shall increase by five percent (5%)
+each year" passes the literal, facts and polarity checks: no number differs and nothing is
+negated. Nor does "Buyer shall pay Seller the Purchase Price" citing "Seller shall pay Buyer the
+Purchase Price". This module finds two such patterns; each is a contradiction only when the
+rest of the sentence lines up, so a paraphrase that uses another word is not touched.
+
+**Opposite words** (:data:`OPPOSITES`; English and Spanish, each pair a direct antonym in
+WordNet 3.1 — increase/decrease, minimum/maximum, greater/lesser, earlier/later, first/last,
+accept/reject, gross/net, renew/terminate as continue/end — or its Spanish equivalent in the
+RAE dictionary). The claim uses a word of one side, its quotes a word of the other, *and*:
+
+* the quotes never use the claim's side (quotes that hold both, "terminates unless renewed", are
+  a paraphrase this reading cannot follow), and the claim's own words of the quotes' side, if any,
+  do not stand next to the word that lines up (below);
+* no negation cue ("not", "no", "never", "without", "non-", "sin", "nunca", …) sits within four
+  words before either word ("not later than" / "earlier": two oppositions cancel; left to
+  :mod:`core.polarity`);
+* the words line up: the nearest content word after (or, for non-converse pairs, before) the
+  opposite word is the same stem on both sides ("the *price* shall increase" / "the *price* will
+  decrease"). "Before"/"after" ("prior to"/"following", "antes de"/"después de") are *converse*:
+  "A after B" says "B before A", so only the word after them (their object) is compared.
+
+**Swapped roles** (:data:`ROLES`: buyer/seller, lessor/lessee, licensor/licensee, …, the
+party names of contract templates, English and Spanish). In each text, a role written right
+before a modal and a verb is the one that acts ("Seller shall pay"); the claim's actor for a
+verb that the quotes give only to the converse role, and never to the claim's, is swapped.
+Not read: a passive ("shall be paid by"), a subject of two roles ("Buyer and Seller shall"),
+converse verbs ("Buyer shall pay" = "Seller shall receive payment"), and party names (those are
+:mod:`core.polarity`'s actors).
+
+Outcome (:class:`RelationVerdict`): ``contradict`` (the verifier removes the claim with reason
+``polarity_mismatch``, the reason that already tells the user "the sentence … states the
+opposite") or ``agree``. Both patterns ask for the alignment above, which a faithful
+paraphrase does not produce; measured by ``bench/support_relations.py`` (metamorphic rewrites:
+same-meaning synonyms must stay ``agree``, the opposite word must be caught; the pool's faithful
+pairs must all stay ``agree``).
+
+Why by hand: no installed library gives antonyms offline (WordNet data is not shipped); the
+lists are small and closed. Stems are Snowball's (PyStemmer, as :mod:`core.textproc`).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Literal
+
+import Stemmer
+
+from core.textproc import all_stopwords
+
+OPPOSITES: tuple[tuple[tuple[str, ...], tuple[str, ...], bool], ...] = (
+    # (one side, the other side, converse?)
+    (("increase", "increases", "increased", "increasing", "increment", "raise", "raised", "higher", "upward",
+      "aumentar", "aumento", "aumentará", "incrementar", "incremento", "incrementará", "subir", "subida"),
+     ("decrease", "decreases", "decreased", "decreasing", "reduce", "reduces", "reduced", "reduction", "lower",
+      "lowered", "downward", "disminuir", "disminución", "disminuirá", "reducir", "reducción", "reducirá",
+      "rebajar", "rebaja", "bajar", "bajada"), False),
+    (("minimum", "minimal", "mínimo", "mínima", "mínimos", "mínimas"),
+     ("maximum", "máximo", "máxima", "máximos", "máximas"), False),
+    (("greater", "greatest", "larger", "largest", "mayor"), ("lesser", "less", "fewer", "smaller", "smallest",
+                                                              "menor"), False),
+    (("earlier", "earliest"), ("later", "latest"), False),
+    (("first", "primer", "primero", "primera"), ("last", "final", "último", "última"), False),
+    (("accept", "accepts", "accepted", "acceptance", "aceptar", "acepta", "aceptará", "aceptación"),
+     ("reject", "rejects", "rejected", "rejection", "rechazar", "rechaza", "rechazará", "rechazo"), False),
+    (("gross", "bruto", "bruta", "brutos", "brutas"), ("net", "neto", "neta", "netos", "netas"), False),
+    (("renew", "renews", "renewed", "renewal", "renovar", "renueva", "renovará", "renovación", "prorrogar",
+      "prorroga", "prorrogará", "prórroga"),
+     ("terminate", "terminates", "terminated", "termination", "expire", "expires", "expired", "expiration",
+      "expiry", "extinguir", "extingue", "extinguirá", "extinción", "vencer", "vence", "vencerá", "vencimiento"),
+     False),
+    (("before", "prior_to", "preceding", "antes_de", "anterior_a", "con_anterioridad"),
+     ("after", "following", "subsequent_to", "después_de", "posterior_a", "tras", "con_posterioridad"), True),
+)
+"""Opposite words: ``(side A, side B, converse)``; multiword prepositions are joined by ``_``
+(:func:`_tokens` joins them). See the module docstring for the sources."""
+
+ROLES: tuple[tuple[str, str], ...] = (
+    ("buyer", "seller"), ("purchaser", "seller"), ("purchaser", "vendor"), ("buyer", "vendor"),
+    ("lessor", "lessee"), ("landlord", "tenant"), ("licensor", "licensee"), ("franchisor", "franchisee"),
+    ("lender", "borrower"), ("assignor", "assignee"), ("employer", "employee"), ("grantor", "grantee"),
+    ("comprador", "vendedor"), ("arrendador", "arrendatario"), ("licenciante", "licenciatario"),
+    ("franquiciador", "franquiciado"), ("prestamista", "prestatario"), ("cedente", "cesionario"),
+    ("empleador", "trabajador"),
+)
+"""Converse roles of a contract (party names of common English and Spanish templates)."""
+
+_NEGATION = frozenset({"not", "no", "never", "cannot", "neither", "nor", "without", "non", "nothing", "none",
+                       "sin", "nunca", "ni", "jamás", "ningún", "ninguna", "ninguno"})
+_MODALS = frozenset({"shall", "will", "may", "must", "can", "agrees", "agree", "deberá", "deberán", "podrá",
+                     "podrán", "debe", "deben", "puede", "pueden"})
+_NOT_VERBS = frozenset({"be", "have", "has", "is", "are", "was", "were", "does", "do", "not", "also", "hereby", "to",
+                        "ser", "estar", "es", "está", "tiene", "tendrá", "será", "no", "se", "en", "a"})
+_FINITE_EN = re.compile(r"[a-z]{2,}[^s']s")
+_FUTURE_ES = re.compile(r"[^\W\d_]{2,}(?:ará|erá|irá)n?")
+_JOINS = (("prior", "to"), ("subsequent", "to"), ("antes", "de"), ("después", "de"), ("anterior", "a"),
+          ("posterior", "a"), ("con", "anterioridad"), ("con", "posterioridad"))
+_WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
+_BREAK = re.compile(r"[;:.!?]")
+_WINDOW = 4
+
+
+@dataclass(frozen=True)
+class RelationVerdict:
+    """What :func:`check_relations` found: ``outcome`` and, for ``contradict``, a ``reason`` for the user."""
+
+    outcome: Literal["agree", "contradict"]
+    reason: str = ""
+
+
+def _plain(word: str) -> str:
+    return "".join(c for c in unicodedata.normalize("NFD", word.casefold()) if not unicodedata.combining(c))
+
+
+@lru_cache(maxsize=65536)
+def _stem(word: str) -> frozenset[str]:
+    """The word's Snowball stems in English and Spanish, accents stripped."""
+    return frozenset(_plain(Stemmer.Stemmer(lang).stemWord(word.casefold())) for lang in ("english", "spanish"))
+
+
+@lru_cache(maxsize=1)
+def _classes() -> tuple[dict[str, tuple[int, int]], dict[int, bool]]:
+    """Surface word (plain, case-folded) → (pair index, side); pair index → converse."""
+    words: dict[str, tuple[int, int]] = {}
+    for i, (a, b, _) in enumerate(OPPOSITES):
+        for side, group in enumerate((a, b)):
+            for w in group:
+                words[_plain(w)] = (i, side)
+    return words, {i: conv for i, (_, _, conv) in enumerate(OPPOSITES)}
+
+
+def _tokens(text: str) -> list[str]:
+    """Case-folded words and clause breaks ("."), with "prior to"-type prepositions joined, and
+    "prior"/"following" that are adjectives ("prior written notice", "the following terms") left
+    out of the before/after pair by not joining them."""
+    out: list[str] = []
+    text = re.sub(r"n['\u2019]t\b", " not", text).replace("-", " ")
+    for m in re.finditer(rf"{_WORD.pattern}|{_BREAK.pattern}", text):
+        w = m[0].casefold()
+        if out and (out[-1], w) in _JOINS:
+            out[-1] = f"{out[-1]}_{w}"
+            continue
+        out.append("." if _BREAK.fullmatch(w) else w)
+    # "the following" / "los siguientes" is an adjective, never the preposition "after"
+    return [("following_adj" if w == "following" and i and out[i - 1] in ("the", "such", "as") else w)
+            for i, w in enumerate(out)]
+
+
+def _content(word: str) -> bool:
+    return len(word) > 2 and word not in all_stopwords() and word not in _NEGATION and "_" not in word \
+        and _plain(word) not in _classes()[0] and word not in _MODALS
+
+
+def _neighbour(toks: list[str], i: int, step: int) -> frozenset[str]:
+    """Stems of the nearest content word from ``i`` in direction ``step`` within the clause and
+    :data:`_WINDOW` words, or an empty set."""
+    j = i + step
+    while 0 <= j < len(toks) and abs(j - i) <= _WINDOW and toks[j] != ".":
+        if _content(toks[j]):
+            return _stem(toks[j])
+        j += step
+    return frozenset()
+
+
+def _negated(toks: list[str], i: int) -> bool:
+    return any(t in _NEGATION for t in toks[max(0, i - _WINDOW) : i])
+
+
+def _opposite(claim: list[str], quotes: list[list[str]]) -> str:
+    words, converse = _classes()
+    qtoks = [t for q in quotes for t in q]
+
+    def sides(toks: list[str]) -> dict[int, set[int]]:
+        found: dict[int, set[int]] = {}
+        for t in toks:
+            if (c := words.get(_plain(t))) is not None:
+                found.setdefault(c[0], set()).add(c[1])
+        return found
+
+    q_sides = sides(qtoks)
+    for i, t in enumerate(claim):
+        c = words.get(_plain(t))
+        if c is None or q_sides.get(c[0]) != {1 - c[1]} or _negated(claim, i):
+            continue
+        # the claim's own words of the quotes' side, and what they stand next to: a claim that
+        # says both of the same thing ("renews unless terminated") is not read
+        own = [k for k, u in enumerate(claim) if words.get(_plain(u)) == (c[0], 1 - c[1])]
+        for q in quotes:
+            for j, u in enumerate(q):
+                if words.get(_plain(u)) != (c[0], 1 - c[1]) or _negated(q, j):
+                    continue
+                after = _neighbour(claim, i, 1) & _neighbour(q, j, 1)
+                before = frozenset() if converse[c[0]] else _neighbour(claim, i, -1) & _neighbour(q, j, -1)
+                shared = after | before
+                if shared and not any(shared & (_neighbour(claim, k, 1) | _neighbour(claim, k, -1)) for k in own):
+                    return f"'{t.replace('_', ' ')}' in the claim, '{u.replace('_', ' ')}' in its quotes"
+    return ""
+
+
+def _actors(toks: list[str]) -> set[tuple[str, frozenset[str]]]:
+    """(role, verb stems) pairs: a role right before a modal and a verb ("Seller shall pay")."""
+    roles = {r for pair in ROLES for r in pair}
+    out = set()
+    for i, t in enumerate(toks):
+        if t not in roles or i + 1 >= len(toks):
+            continue
+        if i and toks[i - 1] in ("and", "or", "nor", "y", "o", "ni", "of", "de", "by", "por"):
+            continue  # "Buyer and Seller shall", "each of Buyer and Seller", a passive's agent
+        nxt = toks[i + 1]
+        if nxt not in _MODALS:
+            # a finite verb right after the role: English present "pays" (not "-ss"), Spanish
+            # future "pagará(n)"; anything else ("Seller's", "Licensee Products") is no act
+            if (_FINITE_EN.fullmatch(nxt) or _FUTURE_ES.fullmatch(nxt)) and _content(nxt) \
+                    and nxt not in _NOT_VERBS:
+                out.add((t, _stem(nxt)))
+            continue
+        k = i + 2
+        while k < len(toks) and toks[k] in ("to", "hereby", "also", "promptly", "a"):
+            k += 1
+        if k >= len(toks) or toks[k] in _NOT_VERBS or toks[k] in _NEGATION or toks[k] == ".":
+            continue  # a passive or a negated act: left to core.polarity
+        out.add((t, _stem(toks[k])))
+    return out
+
+
+def _swapped(claim: list[str], quotes: list[list[str]]) -> str:
+    converse: dict[str, set[str]] = {}
+    for a, b in ROLES:
+        converse.setdefault(a, set()).add(b)
+        converse.setdefault(b, set()).add(a)
+    mine = _actors(claim)
+    theirs = {a for q in quotes for a in _actors(q)}
+    for role, verb in mine:
+        if any(r == role and v & verb for r, v in theirs):
+            continue
+        for other, v in theirs:
+            if other in converse[role] and v & verb:
+                return f"'{role}' acts in the claim where its quotes have '{other}'"
+    return ""
+
+
+@lru_cache(maxsize=4096)
+def _check(claim: str, quotes: tuple[str, ...]) -> RelationVerdict:
+    c, qs = _tokens(claim), [_tokens(q) for q in quotes]
+    reason = _opposite(c, qs) or _swapped(c, qs)
+    return RelationVerdict("contradict", reason) if reason else RelationVerdict("agree")
+
+
+def check_relations(claim: str, quotes: list[str]) -> RelationVerdict:
+    """Does ``claim`` state, with an opposite word or a swapped role, what its ``quotes`` state?
+
+    Args:
+        claim: the sentence shown to the user.
+        quotes: its verified quotes (read together).
+
+    Returns:
+        ``RelationVerdict("contradict", reason)`` when a pattern of the module docstring lines up,
+        else ``RelationVerdict("agree")``. Never raises on ordinary text.
+    """
+    return _check(claim, tuple(quotes))
