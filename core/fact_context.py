@@ -6,8 +6,8 @@ Effective Date" passed against "thirty (30) days prior to the Effective Date" (i
 contradictions that are not a negation). Two readings are added here, each a closed word list
 (English and Spanish) over the text right beside the number:
 
-* **period** of an amount or a percentage — ``"day" | "week" | "month" | "quarter" | "half"
-  | "year"`` or ``""`` (none stated): after it ("per month", "a month", "each month", "monthly",
+* **period** of an amount or a percentage — ``"hour" | "day" | "week" | "month" | "quarter" |
+  "half" | "year"`` or ``""`` (none stated): after it ("per month", "a month", "each month", "monthly",
   "/month", "per annum", "p.a.", "al mes", "por año", "mensuales", "anual") or before it, as an
   adjective of the noun the number is the value of ("a monthly fee of $2,000", "an annual rate of
   5 %", "renta mensual de 1.200 euros", at most two words between). "biweekly"/"bimonthly"/
@@ -38,6 +38,7 @@ import re
 
 # Period words → the period. Closed lists; a word meaning "twice"/"every two" is not here.
 _PERIOD_NOUNS = {
+    "hour": "hour", "hora": "hour",
     "day": "day", "days": "day", "día": "day", "dia": "day",
     "week": "week", "semana": "week",
     "month": "month", "mes": "month", "calendar month": "month",
@@ -46,6 +47,7 @@ _PERIOD_NOUNS = {
     "year": "year", "annum": "year", "año": "year", "ano": "year", "calendar year": "year",
 }
 _PERIOD_ADJECTIVES = {
+    "hourly": "hour",
     "daily": "day", "diario": "day", "diaria": "day", "diarios": "day", "diarias": "day",
     "weekly": "week", "semanal": "week", "semanales": "week",
     "monthly": "month", "mensual": "month", "mensuales": "month", "mensualmente": "month",
@@ -90,7 +92,7 @@ _EITHER = re.compile(rf"\s*(?:or|and/or|o|y/o)\s+(?:{_BEFORE}|{_AFTER})\b", re.I
 
 def period_of(text: str, start: int, end: int) -> str:
     """The period of the amount or percentage written at ``text[start:end]`` (see the module
-    docstring): ``"day" | "week" | "month" | "quarter" | "half" | "year"``, or ``""`` when the
+    docstring): ``"hour" | "day" | "week" | "month" | "quarter" | "half" | "year"``, or ``""`` when the
     text beside it states none. ``end`` is where the number (with an attached currency word, if
     any) ends; the currency or "%" after it is skipped here."""
     m = _PERIOD_AFTER.match(text, end)

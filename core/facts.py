@@ -330,7 +330,9 @@ def _attach(text: str, n: _Num) -> None:
     before = text[max(0, n.start - 12) : n.start]
     if re.match(r"\s*%", after):
         n.kind = "percent"
-    elif (w := re.match(r"\s*(?:de\s+)?([€$£]|[^\W\d_]+)", after, re.IGNORECASE)) and w[1].casefold() in _CURRENCY_WORDS:
+    # "2,000 U.S. dollars", "United States dollars": the country read with its dollar (a "Canadian dollar" is not one)
+    elif (w := re.match(r"\s*(?:de\s+)?(?:U\.\s?S\.|US(?=\s)|United\s+States)?\s*([€$£]|[^\W\d_]+)", after, re.IGNORECASE)) \
+            and w[1].casefold() in _CURRENCY_WORDS:
         n.kind, n.unit = "money", _CURRENCY_WORDS[w[1].casefold()]
         rest = text[n.end + w.end() : n.end + w.end() + 40]
         if (c := re.match(rf"\s*(?:,|con|y|and)\s+(\d{{1,2}})\s+{_CENTS}\b", rest, re.IGNORECASE)):

@@ -24,6 +24,8 @@ NOTICE = "Notice shall be given no later than thirty (30) days prior to the Effe
     ("Notice is given 30 days after the Effective Date.", NOTICE),
     ("Notice is given thirty days following the Effective Date.", NOTICE),
     ("El aviso se da 15 días después de la firma.", "con una antelación de quince (15) días antes de la firma"),
+    ("The fee is $250 per day.", "an hourly rate of two hundred fifty dollars ($250)"),
+    ("The fee is 2,000 USD.", "a fee of 2,000 Canadian dollars"),  # a Canadian dollar is no US dollar
 ])
 def test_a_different_period_or_anchor_is_missing(claim: str, quote: str) -> None:
     assert check_facts(claim, [quote]).missing
@@ -44,6 +46,9 @@ def test_a_different_period_or_anchor_is_missing(claim: str, quote: str) -> None
     ("Licensee may terminate 30 days after giving notice.", "Licensee may terminate on thirty (30) days' prior written notice."),
     ("Payment is due 30 days from invoice.", "Payment is due thirty (30) days after the invoice date."),
     ("El aviso se da 15 días antes de la firma.", "con quince (15) días de antelación a la firma"),
+    ("The fee is $250 per hour.", "an hourly rate of two hundred fifty dollars ($250)"),
+    ("The fee is 2,000 USD.", "a fee of two thousand U.S. dollars"),
+    ("The fee is $2,000.", "2,000 United States dollars"),
 ])
 def test_the_same_period_or_anchor_in_other_words_is_found(claim: str, quote: str) -> None:
     assert not check_facts(claim, [quote]).missing
