@@ -447,8 +447,11 @@ def facts_of(text: str, lang: str | None = None, *, permissive: bool = False, da
         for f in _scan(prepared, date_order):
             seen.setdefault(f, None)
         for code in SUPPORTED_LANGS:
-            for f in _scan(_words_to_digits(prepared, code, 0), date_order):
-                seen.setdefault(f, None)
+            # with ordinal words read and kept: "thirty second" is 32nd or 30 seconds, and a claim
+            # citing the sentence reads the latter (found in a self-citation probe, 2026-12-02)
+            for keep in (False, True):
+                for f in _scan(_words_to_digits(prepared, code, 0, keep_ordinals=keep), date_order):
+                    seen.setdefault(f, None)
         return tuple(seen)
     code = lang or detect_language(prepared)
     return tuple(_scan(_words_to_digits(prepared, code, 3, keep_ordinals=True), date_order))

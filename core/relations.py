@@ -8,8 +8,8 @@ rest of the sentence lines up, so a paraphrase that uses another word is not tou
 
 **Opposite words** (:data:`OPPOSITES`; English and Spanish, each pair a direct antonym in
 WordNet 3.1 — increase/decrease, minimum/maximum, greater/lesser, earlier/later, first/last,
-accept/reject, gross/net, renew/terminate as continue/end — or its Spanish equivalent in the
-RAE dictionary). The claim uses a word of one side, its quotes a word of the other, *and*:
+accept/reject, gross/net, renew/terminate as continue/end, begin/end, inclusive/exclusive,
+advance/arrears — or its Spanish equivalent in the RAE dictionary). The claim uses a word of one side, its quotes a word of the other, *and*:
 
 * the quotes never use the claim's side (quotes that hold both, "terminates unless renewed", are
   a paraphrase this reading cannot follow), and the claim's own words of the quotes' side, if any,
@@ -55,7 +55,7 @@ from core.textproc import all_stopwords
 
 OPPOSITES: tuple[tuple[tuple[str, ...], tuple[str, ...], bool], ...] = (
     # (one side, the other side, converse?)
-    (("increase", "increases", "increased", "increasing", "increment", "raise", "raised", "higher", "upward",
+    (("increase", "increases", "increased", "increasing", "increment", "raise", "raised", "higher", "upper", "upward",
       "aumentar", "aumento", "aumentará", "incrementar", "incremento", "incrementará", "subir", "subida"),
      ("decrease", "decreases", "decreased", "decreasing", "reduce", "reduces", "reduced", "reduction", "lower",
       "lowered", "downward", "disminuir", "disminución", "disminuirá", "reducir", "reducción", "reducirá",
@@ -74,6 +74,12 @@ OPPOSITES: tuple[tuple[tuple[str, ...], tuple[str, ...], bool], ...] = (
      ("terminate", "terminates", "terminated", "termination", "expire", "expires", "expired", "expiration",
       "expiry", "extinguir", "extingue", "extinguirá", "extinción", "vencer", "vence", "vencerá", "vencimiento"),
      False),
+    (("begin", "begins", "commence", "commences", "commencement", "start", "starts", "inicio", "comienza",
+      "comenzará", "empieza", "empezará"),
+     ("end", "ends", "terminate", "terminates", "termination", "expire", "expires", "expiration", "expiry", "fin",
+      "finaliza", "finalizará", "termina", "terminará", "vence", "vencerá", "vencimiento"), False),
+    (("inclusive",), ("exclusive",), False),
+    (("advance", "adelantado", "anticipado"), ("arrears", "vencido"), False),
     (("before", "prior_to", "preceding", "antes_de", "anterior_a", "con_anterioridad"),
      ("after", "following", "subsequent_to", "después_de", "posterior_a", "tras", "con_posterioridad"), True),
 )
@@ -86,7 +92,9 @@ ROLES: tuple[tuple[str, str], ...] = (
     ("lender", "borrower"), ("assignor", "assignee"), ("employer", "employee"), ("grantor", "grantee"),
     ("comprador", "vendedor"), ("arrendador", "arrendatario"), ("licenciante", "licenciatario"),
     ("franquiciador", "franquiciado"), ("prestamista", "prestatario"), ("cedente", "cesionario"),
-    ("empleador", "trabajador"),
+    ("empleador", "trabajador"), ("creditor", "debtor"), ("acreedor", "deudor"),
+    ("disclosing_party", "receiving_party"), ("indemnifying_party", "indemnified_party"),
+    ("parte_reveladora", "parte_receptora"),
 )
 """Converse roles of a contract (party names of common English and Spanish templates)."""
 
@@ -98,7 +106,8 @@ _NOT_VERBS = frozenset({"be", "have", "has", "is", "are", "was", "were", "does",
                         "ser", "estar", "es", "está", "tiene", "tendrá", "será", "no", "se", "en", "a"})
 _FINITE_EN = re.compile(r"[a-z]{2,}[^s']s")
 _FUTURE_ES = re.compile(r"[^\W\d_]{2,}(?:ará|erá|irá)n?")
-_JOINS = (("prior", "to"), ("subsequent", "to"), ("antes", "de"), ("después", "de"), ("anterior", "a"),
+_JOINS = (("disclosing", "party"), ("receiving", "party"), ("indemnifying", "party"), ("indemnified", "party"),
+          ("parte", "reveladora"), ("parte", "receptora"), ("prior", "to"), ("subsequent", "to"), ("antes", "de"), ("después", "de"), ("anterior", "a"),
           ("posterior", "a"), ("con", "anterioridad"), ("con", "posterioridad"))
 _WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
 _BREAK = re.compile(r"[;:.!?]")
@@ -124,14 +133,15 @@ def _stem(word: str) -> frozenset[str]:
 
 
 @lru_cache(maxsize=1)
-def _classes() -> tuple[dict[str, tuple[int, int]], dict[int, bool]]:
-    """Surface word (plain, case-folded) → (pair index, side); pair index → converse."""
-    words: dict[str, tuple[int, int]] = {}
+def _classes() -> tuple[dict[str, frozenset[tuple[int, int]]], dict[int, bool]]:
+    """Surface word (plain, case-folded) → its (pair index, side)s (a word may oppose two others:
+    "terminate" / "renew", "terminate" / "commence"); pair index → converse."""
+    words: dict[str, set[tuple[int, int]]] = {}
     for i, (a, b, _) in enumerate(OPPOSITES):
         for side, group in enumerate((a, b)):
             for w in group:
-                words[_plain(w)] = (i, side)
-    return words, {i: conv for i, (_, _, conv) in enumerate(OPPOSITES)}
+                words.setdefault(_plain(w), set()).add((i, side))
+    return {w: frozenset(c) for w, c in words.items()}, {i: conv for i, (_, _, conv) in enumerate(OPPOSITES)}
 
 
 def _tokens(text: str) -> list[str]:
@@ -178,76 +188,117 @@ def _opposite(claim: list[str], quotes: list[list[str]]) -> str:
     def sides(toks: list[str]) -> dict[int, set[int]]:
         found: dict[int, set[int]] = {}
         for t in toks:
-            if (c := words.get(_plain(t))) is not None:
-                found.setdefault(c[0], set()).add(c[1])
+            for pair, side in words.get(_plain(t), ()):
+                found.setdefault(pair, set()).add(side)
         return found
 
     q_sides = sides(qtoks)
     for i, t in enumerate(claim):
-        c = words.get(_plain(t))
-        if c is None or q_sides.get(c[0]) != {1 - c[1]} or _negated(claim, i):
+        if _negated(claim, i):
             continue
-        # the claim's own words of the quotes' side, and what they stand next to: a claim that
-        # says both of the same thing ("renews unless terminated") is not read
-        own = [k for k, u in enumerate(claim) if words.get(_plain(u)) == (c[0], 1 - c[1])]
-        for q in quotes:
-            for j, u in enumerate(q):
-                if words.get(_plain(u)) != (c[0], 1 - c[1]) or _negated(q, j):
-                    continue
-                after = _neighbour(claim, i, 1) & _neighbour(q, j, 1)
-                before = frozenset() if converse[c[0]] else _neighbour(claim, i, -1) & _neighbour(q, j, -1)
-                shared = after | before
-                if shared and not any(shared & (_neighbour(claim, k, 1) | _neighbour(claim, k, -1)) for k in own):
-                    return f"'{t.replace('_', ' ')}' in the claim, '{u.replace('_', ' ')}' in its quotes"
+        for pair, side in sorted(words.get(_plain(t), ())):
+            if q_sides.get(pair) == {1 - side} and (u := _aligned(claim, i, quotes, (pair, 1 - side), converse[pair])):
+                return f"'{t.replace('_', ' ')}' in the claim, '{u.replace('_', ' ')}' in its quotes"
     return ""
 
 
-def _actors(toks: list[str]) -> set[tuple[str, frozenset[str]]]:
-    """(role, verb stems) pairs: a role right before a modal and a verb ("Seller shall pay")."""
-    roles = {r for pair in ROLES for r in pair}
+def _aligned(claim: list[str], i: int, quotes: list[list[str]], other: tuple[int, int], converse: bool) -> str:
+    """The quotes' word of ``other`` (pair, side) that lines up with the claim's word ``i``, or ``""``."""
+    words = _classes()[0]
+    # the claim's own words of the quotes' side, and what they stand next to: a claim that says
+    # both of the same thing ("renews unless terminated") is not read
+    own = [k for k, u in enumerate(claim) if other in words.get(_plain(u), ())]
+    for q in quotes:
+        for j, u in enumerate(q):
+            if other not in words.get(_plain(u), ()) or _negated(q, j):
+                continue
+            after = _neighbour(claim, i, 1) & _neighbour(q, j, 1)
+            before = frozenset() if converse else _neighbour(claim, i, -1) & _neighbour(q, j, -1)
+            shared = after | before
+            if shared and not any(shared & (_neighbour(claim, k, 1) | _neighbour(claim, k, -1)) for k in own):
+                return u
+    return ""
+
+
+_NOT_PARTIES = frozenset({
+    "agreement", "contract", "term", "section", "article", "clause", "schedule", "exhibit", "notice", "party",
+    "parties", "this", "such", "each", "either", "neither", "any", "all", "the", "both", "no", "if", "upon", "in",
+    "unless", "except", "notwithstanding", "it", "they", "he", "she", "we", "you", "i", "nothing", "none",
+    "contrato", "cláusula", "parte", "partes", "el", "la", "los", "las", "cada", "ninguna", "ninguno"})
+_ROLE_WORDS = frozenset(r for pair in ROLES for r in pair)
+
+
+def _names(text: str) -> frozenset[str]:
+    """Party names a text writes as actors: a capitalised word right before a modal ("PCQ shall",
+    "the Company will"), case-folded, less the capitalised nouns that are no party (:data:`_NOT_PARTIES`)."""
+    found = re.findall(r"\b([A-Z][A-Za-z0-9&]+)\s+(?:shall|will|may|must|agrees|hereby)\b", text)
+    return frozenset(w.casefold() for w in found) - _NOT_PARTIES - _ROLE_WORDS
+
+
+def _actors(toks: list[str], names: frozenset[str]) -> set[tuple[str, frozenset[str], frozenset[str]]]:
+    """(actor, verb stems, object stems): a role or party name right before a modal and a verb ("Seller shall
+    pay the price"), or a role before a finite verb ("Seller pays", "el arrendador pagará"); the object is
+    the content words of the next four, parties left out."""
     out = set()
     for i, t in enumerate(toks):
-        if t not in roles or i + 1 >= len(toks):
+        if (t not in _ROLE_WORDS and t not in names) or i + 1 >= len(toks):
             continue
-        if i and toks[i - 1] in ("and", "or", "nor", "y", "o", "ni", "of", "de", "by", "por"):
+        if i and toks[i - 1] in ("and", "or", "nor", "y", "o", "ni", "of", "de", "by", "por", "than", "que"):
             continue  # "Buyer and Seller shall", "each of Buyer and Seller", a passive's agent
         nxt = toks[i + 1]
         if nxt not in _MODALS:
-            # a finite verb right after the role: English present "pays" (not "-ss"), Spanish
-            # future "pagará(n)"; anything else ("Seller's", "Licensee Products") is no act
-            if (_FINITE_EN.fullmatch(nxt) or _FUTURE_ES.fullmatch(nxt)) and _content(nxt) \
-                    and nxt not in _NOT_VERBS:
-                out.add((t, _stem(nxt)))
-            continue
-        k = i + 2
-        while k < len(toks) and toks[k] in ("to", "hereby", "also", "promptly", "a"):
-            k += 1
-        if k >= len(toks) or toks[k] in _NOT_VERBS or toks[k] in _NEGATION or toks[k] == ".":
-            continue  # a passive or a negated act: left to core.polarity
-        out.add((t, _stem(toks[k])))
+            # a finite verb right after a role: English present "pays" (not "-ss"), Spanish future
+            # "pagará(n)"; anything else ("Seller's", "Licensee Products") is no act
+            if t not in _ROLE_WORDS or not (_FINITE_EN.fullmatch(nxt) or _FUTURE_ES.fullmatch(nxt)) \
+                    or not _content(nxt) or nxt in _NOT_VERBS:
+                continue
+            k = i + 1
+        else:
+            k = i + 2
+            while k < len(toks) and toks[k] in ("to", "hereby", "also", "promptly", "a"):
+                k += 1
+            if k >= len(toks) or toks[k] in _NOT_VERBS or toks[k] in _NEGATION or toks[k] == ".":
+                continue  # a passive or a negated act: left to core.polarity
+        tail = []
+        for w in toks[k + 1 : k + 6]:
+            if w == ".":
+                break
+            if _content(w) and w not in _ROLE_WORDS and w not in names:
+                tail.append(w)
+        out.add((t, _stem(toks[k]), frozenset().union(*map(_stem, tail)) if tail else frozenset()))
     return out
 
 
-def _swapped(claim: list[str], quotes: list[list[str]]) -> str:
+def _swapped(claim: list[str], quotes: list[list[str]], names: frozenset[str]) -> str:
+    """Swapped actors: the claim's actor does what the quotes give only to another, on the same
+    object: for roles its converse (:data:`ROLES`), for names another party both texts name."""
     converse: dict[str, set[str]] = {}
     for a, b in ROLES:
         converse.setdefault(a, set()).add(b)
         converse.setdefault(b, set()).add(a)
-    mine = _actors(claim)
-    theirs = {a for q in quotes for a in _actors(q)}
-    for role, verb in mine:
-        if any(r == role and v & verb for r, v in theirs):
+    claim_words, quote_words = set(claim), {w for q in quotes for w in q}
+    theirs = {a for q in quotes for a in _actors(q, names)}
+    for actor, verb, obj in _actors(claim, names):
+        if not obj or any(r == actor and v & verb for r, v, _ in theirs):
             continue
-        for other, v in theirs:
-            if other in converse[role] and v & verb:
-                return f"'{role}' acts in the claim where its quotes have '{other}'"
+        for other, v, o in theirs:
+            if not (v & verb and o & obj) or other == actor:
+                continue
+            if other in converse.get(actor, ()) or (actor in names and other in names and other in claim_words
+                                                     and actor in quote_words):
+                return f"'{actor}' acts in the claim where its quotes have '{other}'"
     return ""
 
 
 @lru_cache(maxsize=4096)
 def _check(claim: str, quotes: tuple[str, ...]) -> RelationVerdict:
     c, qs = _tokens(claim), [_tokens(q) for q in quotes]
-    reason = _opposite(c, qs) or _swapped(c, qs)
+    joined = " ".join(quotes)
+    # an actor of either text that both texts name
+    names = frozenset(n for n in _names(claim) | _names(joined)
+                      if re.search(rf"\b{re.escape(n)}\b", claim, re.IGNORECASE)
+                      and re.search(rf"\b{re.escape(n)}\b", joined, re.IGNORECASE))
+    reason = _opposite(c, qs) or _swapped(c, qs, names)
     return RelationVerdict("contradict", reason) if reason else RelationVerdict("agree")
 
 
