@@ -112,12 +112,6 @@ def test_opposite_words_and_swapped_roles_contradict(claim: str, quote: str) -> 
     ("The licence is exclusive.", "Licensor grants an exclusive licence, inclusive of updates."),
 ])
 
-
-def test_a_sentence_citing_itself_keeps_its_numbers() -> None:
-    """"thirty second" is read as 30 in a claim; the same words in a quote offer that reading too
-    (before, only "32nd": the sentence citing itself was removed)."""
-    text = "Cano shall be identified as the lead sponsor, by having a thirty second lead-in promotion."
-    assert not check_facts(text, [text]).missing
 def test_faithful_restatements_are_not_read_as_opposites(claim: str, quote: str) -> None:
     assert check_relations(claim, [quote]).outcome == "agree"
 
@@ -140,3 +134,10 @@ def test_opposites_are_removed_in_the_funnel() -> None:
     assert [c.text for c in claims] == ["The price rises by 5% every year."]
     assert [r.reason for r in rejected] == [RejectReason.polarity_mismatch, RejectReason.fact_not_in_quote]
     assert "decrease" in rejected[0].detail and "per year" in rejected[1].detail
+
+
+def test_a_sentence_citing_itself_keeps_its_numbers() -> None:
+    """"thirty second" is read as 30 in a claim; the same words in a quote offer that reading too
+    (before, only "32nd": the sentence citing itself was removed)."""
+    text = "Cano shall be identified as the lead sponsor, by having a thirty second lead-in promotion."
+    assert not check_facts(text, [text]).missing
