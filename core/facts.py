@@ -58,6 +58,12 @@ Rules (``Fact.kind``):
   as the same identifier (case-folded, dashes unified), so "v2.10" never matches
   "v2.1" and "ART-12.3(b)" never "ART-12.3(a)".
 
+Periods and anchors (:mod:`core.fact_context`): an amount or percentage carries the period it is
+a rate per ("1.5 % per month", "a monthly fee of $2,000", "1.200 euros anuales"), a duration the
+event side it counts to ("30 days prior to" / "following"); a claim's period or anchor must be one
+its quotes give the same value, unless they give it none ("1.5 % per annum" is missing from "1.5%
+per month", found in "1.5%").
+
 Ranges: in "30 to 60 days", "30-60 days", "between 30 and 60 days", "entre 30 y 60
 días", "5-10 %" both numbers take the unit written after the second, and in "EUR 5 to
 10" both take the currency written before the first.
