@@ -14,8 +14,8 @@ advance/arrears — or its Spanish equivalent in the RAE dictionary). The claim 
 * the quotes never use the claim's side (quotes that hold both, "terminates unless renewed", are
   a paraphrase this reading cannot follow), and the claim's own words of the quotes' side, if any,
   do not stand next to the word that lines up (below);
-* no negation cue ("not", "no", "never", "without", "non-", "sin", "nunca", …) sits within four
-  words before either word ("not later than" / "earlier": two oppositions cancel; left to
+* no negation cue ("not", "no", "never", "without", "non-", "sin", "nunca", …) sits within eight
+  words before either word in its clause ("not later than" / "earlier": two oppositions cancel; left to
   :mod:`core.polarity`);
 * the words line up: the nearest content word after (or, for non-converse pairs, before) the
   opposite word is the same stem on both sides ("the *price* shall increase" / "the *price* will
@@ -112,6 +112,7 @@ _JOINS = (("disclosing", "party"), ("receiving", "party"), ("indemnifying", "par
 _WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
 _BREAK = re.compile(r"[;:.!?]")
 _WINDOW = 4
+_NEG_WINDOW = 8
 
 
 @dataclass(frozen=True)
@@ -178,7 +179,14 @@ def _neighbour(toks: list[str], i: int, step: int) -> frozenset[str]:
 
 
 def _negated(toks: list[str], i: int) -> bool:
-    return any(t in _NEGATION for t in toks[max(0, i - _WINDOW) : i])
+    """A negation cue among the :data:`_NEG_WINDOW` words before ``i`` in its clause ("shall not be
+    deemed to have accepted": five words back)."""
+    for t in reversed(toks[max(0, i - _NEG_WINDOW) : i]):
+        if t == ".":
+            return False
+        if t in _NEGATION:
+            return True
+    return False
 
 
 def _opposite(claim: list[str], quotes: list[list[str]]) -> str:
@@ -235,10 +243,10 @@ def _names(text: str) -> frozenset[str]:
     return frozenset(w.casefold() for w in found) - _NOT_PARTIES - _ROLE_WORDS
 
 
-def _actors(toks: list[str], names: frozenset[str]) -> set[tuple[str, frozenset[str], frozenset[str]]]:
+def _actors(toks: list[str], names: frozenset[str]) -> set[tuple[str, frozenset[str], frozenset[frozenset[str]]]]:
     """(actor, verb stems, object stems): a role or party name right before a modal and a verb ("Seller shall
     pay the price"), or a role before a finite verb ("Seller pays", "el arrendador pagará"); the object is
-    the content words of the next four, parties left out."""
+    the content words of the next five, up to an "and"/"or", parties left out (each word's stems)."""
     out = set()
     for i, t in enumerate(toks):
         if (t not in _ROLE_WORDS and t not in names) or i + 1 >= len(toks):
@@ -261,12 +269,27 @@ def _actors(toks: list[str], names: frozenset[str]) -> set[tuple[str, frozenset[
                 continue  # a passive or a negated act: left to core.polarity
         tail = []
         for w in toks[k + 1 : k + 6]:
-            if w == ".":
-                break
+            if w in (".", "and", "or", "y", "o"):
+                break  # a coordinated act may be another party's ("… and Licensee the patent costs")
             if _content(w) and w not in _ROLE_WORDS and w not in names:
                 tail.append(w)
-        out.add((t, _stem(toks[k]), frozenset().union(*map(_stem, tail)) if tail else frozenset()))
+        out.add((t, _stem(toks[k]), frozenset(map(_stem, tail))))
     return out
+
+
+def _acts(toks: list[str], actor: str, verb: frozenset[str]) -> bool:
+    """Whether ``toks`` give the act ``verb`` to ``actor`` anywhere in a clause it starts (within ten
+    words, so "Licensee shall, at its own expense, pay" counts): read generously, since a quote
+    that may say it must not be read as saying the opposite."""
+    for i, t in enumerate(toks):
+        if t != actor:
+            continue
+        for w in toks[i + 1 : i + 11]:
+            if w == ".":
+                break
+            if _stem(w) & verb:
+                return True
+    return False
 
 
 def _swapped(claim: list[str], quotes: list[list[str]], names: frozenset[str]) -> str:
@@ -279,10 +302,14 @@ def _swapped(claim: list[str], quotes: list[list[str]], names: frozenset[str]) -
     claim_words, quote_words = set(claim), {w for q in quotes for w in q}
     theirs = {a for q in quotes for a in _actors(q, names)}
     for actor, verb, obj in _actors(claim, names):
-        if not obj or any(r == actor and v & verb for r, v, _ in theirs):
+        if not obj or any(_acts(q, actor, verb) for q in quotes):
             continue
         for other, v, o in theirs:
-            if not (v & verb and o & obj) or other == actor:
+            # the same act on (two thirds of) the claim's object: "pay the filing costs" is not
+            # "pay the maintenance costs"
+            theirs_obj = frozenset().union(*o) if o else frozenset()
+            if not v & verb or sum(bool(w & theirs_obj) for w in obj) < max(1, -(-2 * len(obj) // 3)) \
+                    or other == actor:
                 continue
             if other in converse.get(actor, ()) or (actor in names and other in names and other in claim_words
                                                      and actor in quote_words):

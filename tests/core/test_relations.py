@@ -110,6 +110,10 @@ def test_opposite_words_and_swapped_roles_contradict(claim: str, quote: str) -> 
     ("Licensee shall pay the annual fee.", "The annual fee shall be borne by Licensee; Licensor shall pay all taxes."),
     ("PCQ shall pay the monthly fee.", "ABW shall pay the setup fee and PCQ shall pay the monthly fee."),
     ("The licence is exclusive.", "Licensor grants an exclusive licence, inclusive of updates."),
+    ("Buyer may reject non-conforming goods.", "Buyer shall not be deemed to have accepted non-conforming goods."),
+    ("Licensee pays the filing costs.",
+     "Licensee shall, at its own expense, pay the filing costs; Licensor shall pay the maintenance costs."),
+    ("Licensee pays the patent costs.", "Licensor shall pay the maintenance costs and Licensee the patent costs."),
 ])
 
 def test_faithful_restatements_are_not_read_as_opposites(claim: str, quote: str) -> None:
