@@ -58,6 +58,12 @@ Rules (``Fact.kind``):
   as the same identifier (case-folded, dashes unified), so "v2.10" never matches
   "v2.1" and "ART-12.3(b)" never "ART-12.3(a)".
 
+Periods and anchors (:mod:`core.fact_context`): an amount or percentage carries the period it is
+a rate per ("1.5 % per month", "a monthly fee of $2,000", "1.200 euros anuales"), a duration the
+event side it counts to ("30 days prior to" / "following"); a claim's period or anchor must be one
+its quotes give the same value, unless they give it none ("1.5 % per annum" is missing from "1.5%
+per month", found in "1.5%").
+
 Ranges: in "30 to 60 days", "30-60 days", "between 30 and 60 days", "entre 30 y 60
 días", "5-10 %" both numbers take the unit written after the second, and in "EUR 5 to
 10" both take the currency written before the first.
@@ -82,6 +88,7 @@ from functools import lru_cache
 from text_to_num import alpha2digit
 
 from core.dates import MONTHS, scan_dates
+from core.fact_context import anchor_of, period_of
 from core.normalize import MARKS
 from core.textproc import NUMBER, SUPPORTED_LANGS, detect_language, number_readings
 
@@ -177,6 +184,10 @@ class Fact:
         unit: currency code (money), time unit (duration), else ``""``.
         text: the span of the (digit-converted) text the fact was read from.
         ambiguous: a numeric date whose readings depend on an unknown convention.
+        period: of an amount or percentage, the period it is a rate per ("month", "year", …;
+            ``""`` none stated; :func:`core.fact_context.period_of`).
+        anchor: of a duration, ``"before"``/``"after"`` the event it counts from (``""`` none
+            stated; :func:`core.fact_context.anchor_of`).
     """
 
     kind: str
@@ -184,11 +195,14 @@ class Fact:
     unit: str = ""
     text: str = ""
     ambiguous: bool = field(default=False, compare=False)
+    period: str = ""
+    anchor: str = ""
 
     def describe(self) -> str:
         """Short human text of the fact, for rejection messages."""
         unit = f" {self.unit}" if self.unit else ""
-        return f"{self.kind} '{self.text.strip()}'{unit}"
+        context = f" per {self.period}" if self.period else f" {self.anchor}" if self.anchor else ""
+        return f"{self.kind} '{self.text.strip()}'{unit}{context}"
 
 
 # "one thousand, one hundred": a comma inside a number written in words (num2words writes it so)
@@ -322,7 +336,9 @@ def _attach(text: str, n: _Num) -> None:
     before = text[max(0, n.start - 12) : n.start]
     if re.match(r"\s*%", after):
         n.kind = "percent"
-    elif (w := re.match(r"\s*(?:de\s+)?([€$£]|[^\W\d_]+)", after, re.IGNORECASE)) and w[1].casefold() in _CURRENCY_WORDS:
+    # "2,000 U.S. dollars", "United States dollars": the country read with its dollar (a "Canadian dollar" is not one)
+    elif (w := re.match(r"\s*(?:de\s+)?(?:U\.\s?S\.|US(?=\s)|United\s+States)?\s*([€$£]|[^\W\d_]+)", after, re.IGNORECASE)) \
+            and w[1].casefold() in _CURRENCY_WORDS:
         n.kind, n.unit = "money", _CURRENCY_WORDS[w[1].casefold()]
         rest = text[n.end + w.end() : n.end + w.end() + 40]
         if (c := re.match(rf"\s*(?:,|con|y|and)\s+(\d{{1,2}})\s+{_CENTS}\b", rest, re.IGNORECASE)):
@@ -407,7 +423,9 @@ def _scan(text: str, date_order: str) -> list[Fact]:
         _attach(text, n)
         nums.append(n)
     _ranges(text, nums)
-    facts += [Fact(n.kind, n.values, n.unit, text=text[n.start : n.end]) for n in nums]
+    facts += [Fact(n.kind, n.values, n.unit, text=text[n.start : n.end],
+                   period=period_of(text, n.start, n.end) if n.kind in ("money", "percent") else "",
+                   anchor=anchor_of(text, n.end) if n.kind == "duration" else "") for n in nums]
     return facts
 
 
@@ -435,8 +453,11 @@ def facts_of(text: str, lang: str | None = None, *, permissive: bool = False, da
         for f in _scan(prepared, date_order):
             seen.setdefault(f, None)
         for code in SUPPORTED_LANGS:
-            for f in _scan(_words_to_digits(prepared, code, 0), date_order):
-                seen.setdefault(f, None)
+            # with ordinal words read and kept: "thirty second" is 32nd or 30 seconds, and a claim
+            # citing the sentence reads the latter (found in a self-citation probe, 2026-12-02)
+            for keep in (False, True):
+                for f in _scan(_words_to_digits(prepared, code, 0, keep_ordinals=keep), date_order):
+                    seen.setdefault(f, None)
         return tuple(seen)
     code = lang or detect_language(prepared)
     return tuple(_scan(_words_to_digits(prepared, code, 3, keep_ordinals=True), date_order))
@@ -460,7 +481,16 @@ def _agree(c: tuple, q: tuple) -> bool:
 
 
 def _match(fact: Fact, offered: tuple[Fact, ...]) -> int:
-    """2: a quote carries ``fact``; 1: only under one reading of an ambiguous numeric date; 0: none."""
+    """2: a quote carries ``fact``; 1: only under one reading of an ambiguous numeric date; 0: none.
+
+    A claim's rate period or duration anchor (:mod:`core.fact_context`) must be among those the
+    quotes state with the same value, unless they state that value only without one: "1.5 % per
+    annum" is not carried by "1.5% per month", is by "1.5%" alone."""
+    context = fact.period or fact.anchor
+    if context and fact.kind in ("money", "percent", "duration"):
+        same = [q for q in offered if _match(Fact(fact.kind, fact.values, fact.unit), (q,)) == 2]
+        stated = {q.period or q.anchor for q in same}
+        return 2 if context in stated or (same and stated == {""}) else 0
     best = 0
     for q in offered:
         if fact.kind == "number":

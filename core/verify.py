@@ -22,7 +22,9 @@ Cheapest check first (DESIGN.md step 6):
    ``fact_not_in_quote`` (the missing facts in ``detail``). Removal rather than
    a flag, because a sentence shown to the user must be supported by its
    quotes: "within 60 days" citing "within thirty (30) days" is a verified
-   quote under a false sentence.
+   quote under a false sentence. With it, a claim that states its quotes with an
+   opposite word or swapped roles ("decrease" / "increase", "Buyer shall pay" /
+   "Seller shall pay", :mod:`core.relations`) is removed with ``polarity_mismatch``.
 5. polarity — the claim does not negate what its quotes state, nor the reverse
    (:func:`core.polarity.check_polarity`: "The deposit is not refundable" citing
    "The deposit is refundable"); otherwise the claim is removed with reason
@@ -50,6 +52,7 @@ from core.dates import date_order, has_numeric_date
 from core.facts import check_facts as _check_facts
 from core.labels import label_kind
 from core.polarity import check_polarity as polarity_verdict
+from core.relations import check_relations
 from core.normalize import MARKS, normalize, normalized, to_original_span
 from core.types import (
     Chunk,
@@ -433,6 +436,9 @@ def _whole_claim_problem(claim: str, kept: list[Citation], lang: str | None, che
             return RejectReason.date_ambiguous, (
                 "the quote's date reads differently day-first and month-first, and its document does not "
                 "show which: " + "; ".join(f.describe() for f in facts.uncertain))
+        relation = check_relations(claim, quotes)
+        if relation.outcome == "contradict":
+            return RejectReason.polarity_mismatch, "opposite: " + relation.reason
     if check_polarity:
         verdict = polarity_verdict(claim, quotes)
         if verdict.outcome == "contradict":
