@@ -53,6 +53,15 @@ def function_words() -> frozenset[str]:
     return _FUNCTION_WORDS
 
 
+def content_words(text: str) -> list[str]:
+    """The words of ``text`` (casefolded, ``\\w+``) that are neither function words (:func:`function_words`) nor
+    BM25 stopwords, in order: ``[]`` for "What did do?" (:func:`core.passages.scoring_query`)."""
+    from core.textproc import all_stopwords
+
+    stops = all_stopwords()
+    return [w for w in _WORD.findall(text.casefold()) if w not in stops and _fold(w) not in _FUNCTION_WORDS]
+
+
 def _fold(word: str) -> str:
     """``word`` without accents (NFKD, combining marks dropped)."""
     import unicodedata

@@ -334,13 +334,16 @@ def scoring_query(query: str, scope: ScopeInfo) -> str:
     score towards title lines, preambles and signature blocks. Measured on CUAD
     (``bench/passages.py``, bench/README.md "After document-aware retrieval"): passage hit
     without a threshold 0.32–0.35 scored against the question as asked, 0.49–0.53 against the
-    cleaned one. Otherwise, or when nothing searchable is left once the names are removed, the
-    question searched (``query``).
+    cleaned one. Otherwise, or when nothing searchable is left once the names are removed (no word
+    but :func:`core.passage_terms.function_words`: "What did Tesla Electric Light & Manufacturing do?"
+    left "What did do?", which scored 0.14 against the sentence that answers; issue #20, engineer "xlang"),
+    the question searched (``query``).
     """
+    from core.passage_terms import content_words
     from core.textproc import tokenize_query
 
     cleaned = scope.query.strip()
-    if scope.doc_ids and cleaned and cleaned != query and tokenize_query(cleaned):
+    if scope.doc_ids and cleaned and cleaned != query and tokenize_query(cleaned) and content_words(cleaned):
         return cleaned
     return query
 

@@ -83,3 +83,33 @@ def test_a_spanish_question_about_a_clause_the_english_contract_holds_is_answere
     assert answer.status == "answered", answer.abstention
     assert answer.trace.passage_threshold >= 0.36  # the model decided (its floor), not the 0.26 setting
     assert words in _on_screen(answer)
+
+
+# --- a question that is only its document's name and function words ------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def articles(tmp_path_factory) -> Workspace:
+    folder = tmp_path_factory.mktemp("docs") / "articles"
+    folder.mkdir()
+    for name in ("Nikola_Tesla.txt", "Kenya.txt", "Super_Bowl_50.txt"):
+        shutil.copy(CORPORA / "xquad_es" / "txt" / name, folder / name)
+    with data_home(tmp_path_factory.mktemp("home")):
+        workspace = Workspace("articles", Settings())
+        run(index_folders(workspace, [folder]))
+    return workspace
+
+
+def test_a_question_left_with_only_function_words_is_scored_as_asked(articles) -> None:
+    """XQuAD-es (English question over the Spanish article): "What did Tesla Electric Light & Manufacturing do?"
+    names the Tesla article; without its names it was scored as "What did do?" (BM25's English stopword list
+    keeps "what", "did", "do"), 0.14 against every sentence, an abstention. Nothing but function words left:
+    scored as asked, the company's sentence is the answer."""
+    from core.passages import scoring_query
+
+    answer = _ask(articles, "What did Tesla Electric Light & Manufacturing do?")
+    assert [d.rsplit("/", 1)[-1] for d in answer.trace.scope.doc_ids] == ["Nikola_Tesla.txt"]
+    assert answer.trace.scope.query.split() == ["What", "did", "do?"]
+    assert scoring_query(answer.question, answer.trace.scope) == answer.question
+    assert answer.status == "answered", answer.abstention
+    assert "instalaba sistemas de iluminación" in _on_screen(answer)
