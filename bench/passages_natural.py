@@ -189,7 +189,10 @@ def shown(record: dict, weight: float, settings, limit: int) -> list[dict]:
                    order=order_of(s, weight) if record["variant"] == "after" else None), s)
              for s in record["spans"]]
     by_id = {id(sp): s for sp, s in spans}
-    chosen = select_spans([sp for sp, _ in spans], max_total=limit, per_chunk=settings.passages_per_chunk)
+    # the records keep each span's clause (ctx), not its chunk's text, which counting clauses
+    # (select_spans(clauses=True), the app's default since the selection pass) reads: spans are counted here
+    chosen = select_spans([sp for sp, _ in spans], max_total=limit, per_chunk=settings.passages_per_chunk,
+                          clauses=False)
     return [by_id[id(sp)] for sp in chosen]
 
 

@@ -38,6 +38,46 @@ COGNATE_PREFIX = 5
 _WORD = re.compile(r"\w+", re.UNICODE)
 
 
+def function_words() -> frozenset[str]:
+    """Function words of English and Spanish (NLTK's stopword lists, as bm25s ships them:
+    ``STOPWORDS_EN_PLUS``, ``STOPWORDS_SPANISH``), accents stripped, for the cross-language word units
+    of :class:`QuestionTerms`.
+
+    Why a fuller list than BM25's (:func:`core.textproc.all_stopwords`, whose English list has 33 words):
+    across languages a question's function word ("what", "how", "his", "because"; "cuál", "quién",
+    "cómo", interrogatives written with their accent) never occurs in the other language's text, so
+    the workspace gives it the highest IDF (document frequency 0) and it is a unit of the coverage
+    that no span can hold: it lowered every cross-language span's term coverage, the more the more
+    such words the question has (issue #20, engineer "xlang"). Within one language BM25's IDF already
+    makes such words weigh little; the same-language coverage is unchanged."""
+    return _FUNCTION_WORDS
+
+
+def content_words(text: str) -> list[str]:
+    """The words of ``text`` (casefolded, ``\\w+``) that are neither function words (:func:`function_words`) nor
+    BM25 stopwords, in order: ``[]`` for "What did do?" (:func:`core.passages.scoring_query`)."""
+    from core.textproc import all_stopwords
+
+    stops = all_stopwords()
+    return [w for w in _WORD.findall(text.casefold()) if w not in stops and _fold(w) not in _FUNCTION_WORDS]
+
+
+def _fold(word: str) -> str:
+    """``word`` without accents (NFKD, combining marks dropped)."""
+    import unicodedata
+
+    return "".join(c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c))
+
+
+def _function_words() -> frozenset[str]:
+    from bm25s.stopwords import STOPWORDS_EN_PLUS, STOPWORDS_SPANISH
+
+    return frozenset(_fold(w.casefold()) for w in (*STOPWORDS_EN_PLUS, *STOPWORDS_SPANISH))
+
+
+_FUNCTION_WORDS = _function_words()
+
+
 def _idf(df: int, n: int) -> float:
     """Robertson–Spärck Jones IDF as bm25s computes it: ``log((N - df + 0.5) / (df + 0.5) + 1)``."""
     return math.log((n - df + 0.5) / (df + 0.5) + 1.0)
@@ -80,7 +120,9 @@ class QuestionTerms:
         self.context = context or []
         tokens = list(dict.fromkeys(tokenize_query(question)))
         stops = all_stopwords()
-        words = [w for w in dict.fromkeys(_WORD.findall(question.casefold())) if w not in stops]
+        function = function_words()
+        words = [w for w in dict.fromkeys(_WORD.findall(question.casefold()))
+                 if w not in stops and _fold(w) not in function]
         word_stems = [frozenset(tokenize(w, "en", stops=stops)) | frozenset(tokenize(w, "es", stops=stops))
                       for w in words]
         word_stems = [ws for ws in word_stems if ws]

@@ -334,13 +334,16 @@ def scoring_query(query: str, scope: ScopeInfo) -> str:
     score towards title lines, preambles and signature blocks. Measured on CUAD
     (``bench/passages.py``, bench/README.md "After document-aware retrieval"): passage hit
     without a threshold 0.32–0.35 scored against the question as asked, 0.49–0.53 against the
-    cleaned one. Otherwise, or when nothing searchable is left once the names are removed, the
-    question searched (``query``).
+    cleaned one. Otherwise, or when nothing searchable is left once the names are removed (no word
+    but :func:`core.passage_terms.function_words`: "What did Tesla Electric Light & Manufacturing do?"
+    left "What did do?", which scored 0.14 against the sentence that answers; issue #20, engineer "xlang"),
+    the question searched (``query``).
     """
+    from core.passage_terms import content_words
     from core.textproc import tokenize_query
 
     cleaned = scope.query.strip()
-    if scope.doc_ids and cleaned and cleaned != query and tokenize_query(cleaned):
+    if scope.doc_ids and cleaned and cleaned != query and tokenize_query(cleaned) and content_words(cleaned):
         return cleaned
     return query
 
@@ -373,20 +376,34 @@ def decision_threshold(settings: Settings, spans: list[Span], *, cleaned: bool, 
 
     The best span's language decides the scale its score is on (a workspace may mix languages). For a
     question scored without its document's names (``cleaned``) that asks for a clause type whose wording
-    is known (``clause_type``), its best span in its language, and ``settings.passages_decision ==
-    "evidence"``: the threshold of :func:`core.passage_decision.threshold`, from the evidence of every
-    span; otherwise :func:`min_score`. ``spans`` empty: :func:`min_score`'s threshold (nothing to answer with anyway).
+    is known (``clause_type``), its best span in its language or in :data:`WORDING_LANG`, and
+    ``settings.passages_decision == "evidence"``: the threshold of :func:`core.passage_decision.threshold`,
+    from the evidence of every span; otherwise :func:`min_score`. ``spans`` empty: :func:`min_score`'s threshold (nothing to answer with anyway).
     """
     top = max(spans, key=lambda sp: sp.score, default=None)
     cross = top is not None and is_cross_language(question, top.chunk)
     from core import passage_decision as pd
 
+    # A question in another language whose best span is in the wording's language (English) is decided by the
+    # model too: its strongest evidence, a span's cosine with the clause type's wording, is then measured within
+    # one language as on the cases it was fitted on (issue #20, engineer "xlang"; bench/passages_crossdecision.py)
     if top is None or settings.passages_decision != "evidence" or not pd.applies(
-            cleaned=cleaned, clause_type=clause_type, cross=cross):
+            cleaned=cleaned, clause_type=clause_type, cross=cross and top.chunk.lang != WORDING_LANG):
         return min_score(settings, cleaned=cleaned, cross=cross)
     evidence = [pd.SpanEvidence(cos=s.cosine, terms=s.terms, syn=s.synonyms, cos_wording=s.cos_wording)
                 for s in spans]
     return pd.threshold(pd.features(evidence, term_weight=settings.passages_term_weight))
+
+
+WORDING_LANG = "en"
+"""The language most of the clause vocabulary's wording is written in (``resources/clauses/clause_types.toml``:
+each type lists its contract wording in English first, a few Spanish phrases after) and the language of the
+bundled embedding model (all-MiniLM-L6-v2, English only). For a cross-language question whose best span is in
+this language, the cosine of a span with the clause type's wording (:attr:`Span.cos_wording`) compares two
+English texts, as it did on the same-language cases :mod:`core.passage_decision` was fitted on, so that model
+decides it (:func:`decision_threshold`); a span in the other language keeps the cross-language thresholds.
+Measured on cuad_natural ``-es`` (Spanish questions, English contracts), held out by contract:
+``bench/passages_crossdecision.py``, bench/README.md "Cross-language decision" (issue #20)."""
 
 
 def clause_wording(clause_types: list[str]) -> list[str]:

@@ -95,11 +95,11 @@ class Settings(BaseSettings):
     passages_decision: Literal["evidence", "score"] = Field(
         "evidence",
         description="How a passages answer decides to answer or abstain for a question that names its document, "
-        "asks for a clause type the vocabulary recognises and is answered in its own language: 'evidence' (a "
-        "logistic model over the best span's score, how closely a span is worded like the clause asked for, and "
-        "same-language synonyms; core.passage_decision, chosen by cross-validation grouped by contract, issue #20) "
-        "or 'score' (the best span's score against passages_min_score_scoped). Other questions always use the "
-        "thresholds.",
+        "asks for a clause type the vocabulary recognises and is answered in its own language or by an English span "
+        "(core.passages.WORDING_LANG): 'evidence' (a logistic model over the best span's score, how closely a span "
+        "is worded like the clause asked for, and same-language synonyms; core.passage_decision, chosen by "
+        "cross-validation grouped by contract, issue #20) or 'score' (the best span's score against "
+        "passages_min_score_scoped). Other questions always use the thresholds.",
     )
     grid_weak_ratio: float = Field(
         0.85, ge=0, le=2,

@@ -69,8 +69,8 @@ def test_the_features_of_real_spans() -> None:
 
 def test_only_a_named_document_a_clause_type_and_one_language_are_decided_by_the_evidence() -> None:
     """decision_threshold: the model for a question scored without its document's names (cleaned) that asks
-    for a clause type, in the language of its best span; the settings' thresholds otherwise, or when the
-    setting says 'score'."""
+    for a clause type, in the language of its best span or with an English best span; the settings' thresholds
+    otherwise, or when the setting says 'score'."""
     spans = _spans(UNRELATED, TERMINATION)
     settings = Settings()
     evidence = decision_threshold(settings, spans, cleaned=True, question=QUESTION, clause_type=True)
@@ -81,9 +81,14 @@ def test_only_a_named_document_a_clause_type_and_one_language_are_decided_by_the
     scored = Settings(passages_decision="score")
     assert decision_threshold(scored, spans, cleaned=True, question=QUESTION, clause_type=True) == \
         min_score(scored, cleaned=True)
-    # a Spanish question over the English clause: the cross-language threshold
+    # a Spanish question over the English clause: its best span is in the wording's language, the model decides
+    # (issue #20, engineer "xlang"); an English question over a Spanish clause keeps the cross-language threshold
     spanish = "¿Podemos resolver el contrato antes de tiempo?"
-    assert decision_threshold(settings, spans, cleaned=True, question=spanish, clause_type=True) == \
+    assert decision_threshold(settings, spans, cleaned=True, question=spanish, clause_type=True) == evidence
+    clausula = "Cualquiera de las partes podrá resolver este contrato con un preaviso de treinta días."
+    in_spanish = score_spans(QUESTION, [_chunk(clausula, 0, "es")], None, candidates_per_chunk=None, cache=False,
+                             wording=clause_wording(["termination_for_convenience"]))
+    assert decision_threshold(settings, in_spanish, cleaned=True, question=QUESTION, clause_type=True) == \
         min_score(settings, cleaned=True, cross=True)
     assert decision_threshold(settings, [], cleaned=True, question=QUESTION, clause_type=True) == \
         min_score(settings, cleaned=True)

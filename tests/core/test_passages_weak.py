@@ -223,6 +223,29 @@ def test_cognates_count_across_languages_only() -> None:
         _tokens(spanish), "es") < terms.coverage(_tokens(spanish), "es")
 
 
+def test_function_words_are_no_unit_of_the_cross_language_coverage() -> None:
+    """Across languages a function word of the question ("which", "have", "under"; "quién", "cuál" written
+    with their accent) never occurs in the documents' language: it was a unit of the coverage that no span
+    can hold, with the workspace's highest IDF, and lowered the coverage of the clause that answers (B46's
+    lease and supply agreement, issue #20, engineer "xlang"). Content words, names and numbers still count."""
+    from core.passage_terms import QuestionTerms, function_words
+
+    assert {"which", "have", "under", "who", "quien", "cual"} <= function_words()
+    courts = QuestionTerms("Which courts have jurisdiction over disputes under the lease?", None)
+    clause = (CASES / "B46_crosslingual" / "Contrato_arrendamiento_local_Triana.md").read_text(encoding="utf-8")
+    jurisdiction = clause[clause.index("Para cualquier controversia"):].strip()
+    assert not any(ws & {"have", "hav", "over", "under"} for ws, _ in courts.words)
+    assert courts.coverage(_tokens(jurisdiction), "es") == pytest.approx(2 / 3)  # 1/3 before: 3 of 6 units dead
+    supply = (CASES / "B46_crosslingual" / "Supply_Agreement_Norte.md").read_text(encoding="utf-8")
+    payment = next(line for line in supply.splitlines() if "invoice" in line)
+    who = QuestionTerms("¿Quién paga las facturas y en qué plazo?", None)
+    assert who.coverage(_tokens(payment), "en") == pytest.approx(0.5)  # 1/3 before ("quien" a unit)
+    # a content word, a name and a number stay units
+    named = QuestionTerms("How many shops does Vega Retail rent in 2024?", None)
+    kept = set().union(*(ws for ws, _ in named.words))
+    assert {"vega", "2024", "shop"} <= kept and not kept & {"how", "does"}
+
+
 # --- an answer's passages under its threshold (issue #20, tryout 2) -------------------------------------
 
 DEPOSIT = "How large is the security deposit under the shop lease?"
