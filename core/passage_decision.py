@@ -122,6 +122,25 @@ def threshold(values: list[float], floor: float = FLOOR) -> float:
     return max(floor, values[0] - logit(values) / WEIGHTS["score"])
 
 
+FORM_MIN_MARGIN = -0.02
+"""An answered passages result whose question the model decides (:func:`applies`) is turned into an abstention
+(its passages shown as weak) when no sentence or adjacent pair of its retrieved chunks reads more like the asked
+clause type's contract wording than like another type's by more than this (:func:`core.clause_form.form_margin`
+under it; the review grid's evidence, :mod:`core.grid_decision`). A contract without the clause still has
+sentences *about* its topic that score like an answer against the question (a term clause for "does it renew?",
+an appointment for "who owns the IP?"); they read like a neighbouring clause type. Chosen by
+``bench/passages_form_cv.py --features fm_all --raw --objective budget --budget 0.02`` (5-fold cross-validation
+grouped by contract over cuad_natural ``-nat``/``-para`` and the CUAD template cases, 10 partitions: in each
+fold the highest margin, on a 0.005 grid, whose answered gold quotes lost stay within 2 % of the training
+part's shown gold quotes); bench/README.md "Abstaining when the clause's form is not there"."""
+
+
+def form_rejects(margin: float | None) -> bool:
+    """Whether the clause-form margin (:func:`core.clause_form.form_margin`, ``None``: not read) turns an answer
+    into an abstention (:data:`FORM_MIN_MARGIN`)."""
+    return margin is not None and margin < FORM_MIN_MARGIN
+
+
 BELOW_NOTE = ("Passages marked \u201cweaker\u201d score under what an answer needs: read them as the closest text, "
               "not as matches.")
 """The line above the passages of an answered passages result when some score under its threshold (window, CLI,
