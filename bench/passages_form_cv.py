@@ -117,7 +117,8 @@ def fit(X: np.ndarray, y: np.ndarray):
 
 def choose_cut(p: np.ndarray, y: np.ndarray, hits: np.ndarray, total_hits: int, total_fa: int,
                objective: str, budget: float, grid=CUTS) -> float:
-    best_cut, best_val = grid[0], -1e9
+    # budget: no cut within it → -inf (nothing turned into an abstention)
+    best_cut, best_val = (float("-inf") if objective == "budget" else grid[0]), -1e9
     for cut in grid:
         drop = p < cut
         removed = int((drop & (y == 0)).sum())
@@ -188,8 +189,10 @@ def run(recs: list[dict], feats: list[str], objective: str, budget: float, folds
                 pt = Xt[:, 0] if raw else m.predict_proba(sc.transform(Xt))[:, 1]
                 flip |= {r["case_id"] for (r, _), q in zip(te, pt) if q < cut}
         per_rep.append(evaluate_flip(recs, flip))
+    fin = [c for c in cuts if c != float("-inf")] or [float("nan")]
     print(f"features {feats}, objective {objective}" + (f" budget {budget}" if objective == "budget" else "")
-          + f"; cut over folds {statistics.mean(cuts):.2f} ± {statistics.pstdev(cuts):.2f}; "
+          + f"; cut over folds {float(np.mean(fin)):.3f} ± {float(np.std(fin)):.3f}"
+          + f" ({len(cuts) - len(fin)} of {len(cuts)} folds: none within the budget); "
           f"weights (raw units) {np.round(np.mean(coefs, axis=0), 2).tolist()}")
     print("| set | false answers before → held out | false abstentions before → held out | passage hit before → held out |")
     print("|---|---|---|---|")
