@@ -496,7 +496,9 @@ def passages_answer(
         and single citation are the same source span (match ``exact``) and whose ``context``
         is the clause around it. Under the threshold an abstention (``NO_EVIDENCE``, zero
         claims) whose ``abstention.candidates`` are the closest verified spans, best first
-        (message :data:`WEAK_MESSAGE`; :data:`NO_PASSAGE_MESSAGE` when there is none).
+        (message :data:`WEAK_MESSAGE`; :data:`NO_PASSAGE_MESSAGE` when there is none); also over the
+        threshold when no retrieved sentence has the asked clause's form
+        (:func:`core.passage_decision.form_rejects`, ``trace.passage_form_margin``).
 
     Raises:
         Cancelled: ``cancel()`` turned true.
