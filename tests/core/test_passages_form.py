@@ -12,6 +12,7 @@ from core.passages import PassagesBackend
 from core.pipeline import answer_question, index_folders, run
 from core.settings import Settings
 from core.store import Workspace
+from tests.conftest import data_home
 
 # Written for these tests (not from an evaluation set): a sponsorship whose warranty clause has no duration
 # (a question about how long the warranties last must not be answered with it) and whose governing-law clause
@@ -49,13 +50,15 @@ This Endorsement Agreement is made between Redrock Oil, Inc. ("Redrock") and Pin
 
 @pytest.fixture(scope="module")
 def workspace(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("form") / "contracts"
+    root = tmp_path_factory.mktemp("form")
+    folder = root / "contracts"
     folder.mkdir()
     (folder / "lakeside_sponsorship.txt").write_text(SPONSOR, encoding="utf-8")
     (folder / "redrock_endorsement.txt").write_text(ENDORSE, encoding="utf-8")
-    ws = Workspace("form", Settings())
-    run(index_folders(ws, [folder]))
-    return ws
+    with data_home(root / "home"):  # a module fixture runs before the per-test home: its own data folder
+        ws = Workspace("form", Settings())
+        run(index_folders(ws, [folder]))
+        yield ws
 
 
 def _ask(ws, question: str, **settings):
