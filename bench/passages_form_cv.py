@@ -24,7 +24,7 @@ Held out: each case judged by the model of the fold that held its contract out; 
 averaged (min–max). Usage::
 
     python bench/passages_form_cv.py REC_nat.jsonl REC_para.jsonl REC_txt.jsonl --cases-root DIR \
-        --features fm_all,near [--objective budget --budget 0.02] [--final]
+        --features fm_all --raw [--objective budget --budget 0.02] [--auc] [--fixed fm_all:0]
 """
 
 from __future__ import annotations

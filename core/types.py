@@ -512,7 +512,8 @@ class Trace(BaseModel):
         "or passages_min_score_scoped when the spans were scored against the question without its document's names)."
     )
     passage_form_margin: float | None = Field(
-        None, description="Passages answer: the retrieved chunks' best clause-form margin (core.clause_form), when read.")
+        None, description="Passages answer: the retrieved chunks' best clause-form margin (core.clause_form), when read."
+    )
 
 
 class DocumentFinding(BaseModel):
