@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 import numpy as np
 
@@ -84,19 +83,11 @@ def _title_like(s: str) -> bool:
     return long_ > 0 and caps >= max(1, long_ - 1)
 
 
-@lru_cache(maxsize=1)
 def _wording_matrix():
-    """(owner type id per wording phrase, unit vectors one row per phrase) of every clause type."""
-    from core.clauses import vocabulary
-    from core.store import get_embedder
+    """(owner type id per wording phrase, unit vectors): :func:`core.clause_form.wording_matrix`."""
+    from core.clause_form import wording_matrix
 
-    owners, texts = [], []
-    for c in vocabulary().clauses:
-        for w in c.wording:
-            owners.append(c.id)
-            texts.append(w)
-    v = np.asarray(get_embedder().get_text_embedding_batch(texts), dtype=np.float32)
-    return owners, v / np.maximum(np.linalg.norm(v, axis=1, keepdims=True), 1e-9)
+    return wording_matrix()
 
 
 def _type_scores(sims: np.ndarray, owners: list[str], own: set[str]) -> dict[str, float]:
@@ -205,33 +196,11 @@ def clause_form_margin(answer, workspace) -> float | None:
     :data:`core.sentences.MAX_PAIR_CHARS`) of the answer's retrieved chunks. ``None`` without a clause
     type or a retrieved sentence. Vectors come from the passages answer's sentence cache.
     """
-    from core.passage_vectors import _embed_default
+    from core.clause_form import form_margin
     from core.passages import SCORING_THREADS
-    from core.sentences import MAX_PAIR_CHARS, sentence_spans
 
-    types = set(answer.trace.clause_types)
+    types = list(answer.trace.clause_types)
     if not types or not answer.trace.context:
         return None
     chunks = workspace.get_chunks(answer.trace.context)
-    texts: list[str] = []
-    for cid in answer.trace.context:
-        chunk = chunks.get(cid)
-        if chunk is None:
-            continue
-        units = sentence_spans(chunk.text, chunk.lang)
-        texts += [chunk.text[s:e] for s, e in units]
-        texts += [chunk.text[s:e2] for (s, _), (_, e2) in zip(units, units[1:]) if e2 - s <= MAX_PAIR_CHARS]
-    texts = list(dict.fromkeys(texts))
-    if not texts:
-        return None
-    owners, wmat = _wording_matrix()
-    _q, vecs = _embed_default(texts[0], texts, SCORING_THREADS)
-    vecs = vecs / np.maximum(np.linalg.norm(vecs, axis=1, keepdims=True), 1e-9)
-    sims = vecs @ wmat.T  # (texts, wording phrases); a type's phrases are contiguous (_wording_matrix)
-    starts = [i for i, o in enumerate(owners) if i == 0 or owners[i - 1] != o]
-    per_type = np.maximum.reduceat(sims, starts, axis=1)  # (texts, types): best phrase of each type
-    mine = np.array([owners[i] in types for i in starts])
-    if not mine.any() or mine.all():
-        return None
-    margin = per_type[:, mine].max(axis=1) - per_type[:, ~mine].max(axis=1)
-    return float(margin.max())
+    return form_margin(types, [chunks[c] for c in answer.trace.context if c in chunks], SCORING_THREADS)

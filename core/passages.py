@@ -513,7 +513,9 @@ def passages_answer(
         and single citation are the same source span (match ``exact``) and whose ``context``
         is the clause around it. Under the threshold an abstention (``NO_EVIDENCE``, zero
         claims) whose ``abstention.candidates`` are the closest verified spans, best first
-        (message :data:`WEAK_MESSAGE`; :data:`NO_PASSAGE_MESSAGE` when there is none).
+        (message :data:`WEAK_MESSAGE`; :data:`NO_PASSAGE_MESSAGE` when there is none); also over the
+        threshold when no retrieved sentence has the asked clause's form
+        (:func:`core.passage_decision.form_rejects`, ``trace.passage_form_margin``).
 
     Raises:
         Cancelled: ``cancel()`` turned true.
@@ -538,6 +540,13 @@ def passages_answer(
     # minority of cases: 22 of 103 gold quotes shown with this rule, 5 with the threshold as a floor).
     # Under it, the closest spans are still shown, as weak passages of the abstention (issue #20).
     weak = best is None or best < threshold
+    if not weak and _form_decides(settings, scored, query, wording, top):
+        # no retrieved sentence has the asked clause's form: the best span is about a neighbouring clause (abstain pass)
+        from core import passage_decision as pd
+        from core.clause_form import form_margin
+
+        trace.passage_form_margin = form_margin(trace.clause_types, ranked, SCORING_THREADS)
+        weak = pd.form_rejects(trace.passage_form_margin)
     # An answer shows passages_max clauses (a second sentence of a shown clause is one more highlight of it);
     # an abstention shows WEAK_MAX weak passages, each listed on its own (clauses not counted).
     chosen = select_spans(spans, max_total=WEAK_MAX if weak else settings.passages_max,
@@ -577,6 +586,15 @@ def passages_answer(
         return _kind(abstain(NO_PASSAGE_MESSAGE, ranked, rejected))
     return Answer(question=question, workspace=workspace.name, status="answered", kind="passages",
                   claims=claims, rejected=rejected, abstention=None, trace=trace)
+
+
+def _form_decides(settings: Settings, scored: str, query: str, wording: list[str], top: Span | None) -> bool:
+    """Whether the clause-form check (:func:`core.passage_decision.form_rejects`) reads this question: where the
+    evidence model decides (:func:`core.passage_decision.applies`, ``settings.passages_decision == "evidence"``)."""
+    from core import passage_decision as pd
+
+    return top is not None and settings.passages_decision == "evidence" and pd.applies(
+        cleaned=scored != query, clause_type=bool(wording), cross=is_cross_language(scored, top.chunk))
 
 
 def _overlaps(a: Span, b: Span) -> bool:

@@ -99,7 +99,8 @@ class Settings(BaseSettings):
         "(core.passages.WORDING_LANG): 'evidence' (a logistic model over the best span's score, how closely a span "
         "is worded like the clause asked for, and same-language synonyms; core.passage_decision, chosen by "
         "cross-validation grouped by contract, issue #20) or 'score' (the best span's score against "
-        "passages_min_score_scoped). Other questions always use the thresholds.",
+        "passages_min_score_scoped). 'evidence' also abstains when no retrieved sentence has the asked clause "
+        "type's form (core.passage_decision.FORM_MIN_MARGIN). Other questions always use the thresholds.",
     )
     grid_weak_ratio: float = Field(
         0.85, ge=0, le=2,

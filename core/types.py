@@ -511,6 +511,9 @@ class Trace(BaseModel):
         None, description="Passages answer: the abstention threshold it was compared with (settings.passages_min_score, "
         "or passages_min_score_scoped when the spans were scored against the question without its document's names)."
     )
+    passage_form_margin: float | None = Field(
+        None, description="Passages answer: the retrieved chunks' best clause-form margin (core.clause_form), when read."
+    )
 
 
 class DocumentFinding(BaseModel):

@@ -15,6 +15,7 @@ from core.pipeline import answer_question, index_folders, run
 from core.settings import Settings
 from core.store import Workspace
 from core.types import Abstention, Answer, Citation, Claim, Trace
+from tests.conftest import data_home
 
 # Written for these tests (not from an evaluation set): a sponsorship agreement whose "Government
 # Regulation" section repeats the words "laws" and "state" of a governing-law question, beside the
@@ -54,14 +55,18 @@ This Franchise Agreement is made between the Town of Millbrook ("Grantor") and V
 
 @pytest.fixture(scope="module")
 def workspace(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("places") / "contracts"
+    root = tmp_path_factory.mktemp("places")
+    folder = root / "contracts"
     folder.mkdir()
     (folder / "sponsorship.txt").write_text(SPONSOR, encoding="utf-8")
     (folder / "franchise.txt").write_text(FRANCHISE, encoding="utf-8")
-    ws = Workspace("places", Settings())
-    run(index_folders(ws, [folder]))
-    docs = {d["doc_id"].rsplit("/", 1)[-1]: d["doc_id"] for d in ws.documents()}
-    return ws, docs
+    # a module fixture runs before the per-test data folder (conftest verbatim_home): without its own, the
+    # workspace went to the user's data folder and kept the documents of every earlier run
+    with data_home(root / "home"):
+        ws = Workspace("places", Settings())
+        run(index_folders(ws, [folder]))
+        docs = {d["doc_id"].rsplit("/", 1)[-1]: d["doc_id"] for d in ws.documents()}
+        yield ws, docs
 
 
 def test_headings_of_numbered_and_line_sections() -> None:
