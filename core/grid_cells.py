@@ -169,7 +169,8 @@ def place_passages(question: str, chunks: list[Chunk], workspace, settings,
 
 
 def cell_passages(answer: Answer, workspace=None, settings=None, question: str | None = None,
-                  limit: int = CELL_PASSAGES, place_scores: list[float] | None = None) -> list[ShownPassage]:
+                  limit: int = CELL_PASSAGES, place_scores: list[float] | None = None,
+                  clause_types: list[str] | None = None) -> list[ShownPassage]:
     """The passages a cell shows (at most ``limit``, distinct places), best first.
 
     The answer's own passages come first (one it rests on always, :func:`rested_first`); the remaining places are the best
@@ -178,6 +179,8 @@ def cell_passages(answer: Answer, workspace=None, settings=None, question: str |
     whose passages are its verified quotes) only the answer's own passages are used.
     ``place_scores``, when given, receives the best span score of every retrieved chunk scored
     (all of them, not only the places shown: :func:`core.grid_decision.evidence` reads it).
+    ``clause_types``: the clause types the cell asks about (:func:`place_passages`); ``None`` = the
+    answer's ``trace.clause_types``.
     """
     own = _answer_passages(answer)
     shown: list[ShownPassage] = []
@@ -186,8 +189,9 @@ def cell_passages(answer: Answer, workspace=None, settings=None, question: str |
     if workspace is not None and settings is not None and answer.kind == "passages" and answer.trace.context:
         chunks = workspace.get_chunks(answer.trace.context)
         ranked = [chunks[c] for c in answer.trace.context if c in chunks]
-        extra = place_passages(question or answer.question, ranked, workspace, settings,
-                               clause_types=list(answer.trace.clause_types)) if ranked else []
+        extra = (place_passages(question or answer.question, ranked, workspace, settings,
+                               clause_types=list(answer.trace.clause_types if clause_types is None else clause_types))
+                 if ranked else [])
         if place_scores is not None:
             place_scores.extend(p.score for p in extra if p.score is not None)
     else:

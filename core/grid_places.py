@@ -197,19 +197,20 @@ def place_candidates(answer, workspace, settings, *, headings: bool = True) -> l
     return out
 
 
-def clause_form_margin(answer, workspace) -> float | None:
+def clause_form_margin(answer, workspace, clause_types: list[str] | None = None) -> float | None:
     """The cell's clause evidence, :func:`core.grid_decision.form_margin` of :func:`place_candidates`,
     computed without scoring the spans against the question (what the grid's decision alone needs):
     the best ``form_margin`` over every sentence and adjacent pair of sentences (the spans
     :func:`core.passages.score_spans` forms: same segmenter, pairs within one chunk of at most
-    :data:`core.sentences.MAX_PAIR_CHARS`) of the answer's retrieved chunks. ``None`` without a clause
+    :data:`core.sentences.MAX_PAIR_CHARS`) of the answer's retrieved chunks. ``clause_types``: the asked
+    types (a grid column's own type); ``None`` = ``answer.trace.clause_types``. ``None`` without a clause
     type or a retrieved sentence. Vectors come from the passages answer's sentence cache.
     """
     from core.passage_vectors import _embed_default
     from core.passages import SCORING_THREADS
     from core.sentences import MAX_PAIR_CHARS, sentence_spans
 
-    types = set(answer.trace.clause_types)
+    types = set(answer.trace.clause_types if clause_types is None else clause_types)
     if not types or not answer.trace.context:
         return None
     chunks = workspace.get_chunks(answer.trace.context)

@@ -1,12 +1,17 @@
-"""What a grid cell shows (core/grid_cells.py): a clause-type cell's place in a chunk is found among all its
-sentences, not only those sharing the question's words, and one clause delivered by two overlapping chunks is one
-place. Real text contracts, the real chunker, embedding model, bm25s and LanceDB index, the passages answer."""
+"""What a grid cell shows and asks (core/grid_cells.py, core/grid.py): a clause-type cell's place in a chunk is found
+among all its sentences, not only those sharing the question's words; one clause delivered by two overlapping chunks
+is one place; a column's own clause type, not the types its question's words name, is what the cell looks for.
+Real text contracts, the real chunker, embedding model, bm25s and LanceDB index, the passages answer."""
 
 from __future__ import annotations
 
 import pytest
 
+from core.grid import GridColumn, closeness, run_grid
 from core.grid_cells import ShownPassage, _overlaps, place_passages
+from core.grid_decision import FORM_THRESHOLD, present_log_odds
+from core.grid_places import clause_form_margin
+from core.passages import PassagesBackend
 from core.passage_context import clause_context
 from core.pipeline import index_folders, run
 from core.settings import Settings
@@ -28,6 +33,29 @@ LONG = "SUPPLY AGREEMENT\n\n1. Supply. " + " ".join(
     f"{n + 5} days of the Buyer's written order for lot {n}, packed as the specification of lot {n} requires."
     for n in range(1, 40)) + "\n"
 
+# Two NDAs alike but for a survival clause; the column asks how long the confidentiality obligations last
+# (clause type nda_survival), in words that name "confidentiality".
+NDA_HEAD = """MUTUAL NON-DISCLOSURE AGREEMENT
+
+This Mutual Non-Disclosure Agreement is made between Orchard Analytics Ltd and Pinewood Robotics Inc.
+
+1. Confidential Information. "Confidential Information" means any business, technical or financial information disclosed by one party to the other, marked as confidential.
+
+2. Obligations. The Recipient shall hold the Confidential Information in strict confidence, use it only to evaluate the proposed collaboration and not disclose it to any third party.
+
+3. Return. On request, the Recipient shall return or destroy all Confidential Information in its possession.
+"""
+NDA_SURVIVAL = NDA_HEAD + """
+4. Survival. The obligations of confidentiality under this Agreement shall survive for three (3) years after the termination or expiration of this Agreement.
+
+5. Governing Law. This Agreement is governed by the laws of the State of New York.
+"""
+NDA_PLAIN = NDA_HEAD + """
+4. Notices. Notices under this Agreement shall be given in writing to the addresses stated above.
+
+5. Governing Law. This Agreement is governed by the laws of the State of New York.
+"""
+
 
 @pytest.fixture(scope="module")
 def ws(tmp_path_factory):
@@ -39,6 +67,8 @@ def ws(tmp_path_factory):
     folder = tmp_path_factory.mktemp("contracts")
     (folder / "terms_services.txt").write_text(TERMS, encoding="utf-8")
     (folder / "long_supply.txt").write_text(LONG, encoding="utf-8")
+    (folder / "nda_survival.txt").write_text(NDA_SURVIVAL, encoding="utf-8")
+    (folder / "nda_plain.txt").write_text(NDA_PLAIN, encoding="utf-8")
     w = Workspace("cells", Settings())
     run(index_folders(w, [folder]))
     yield w
@@ -100,3 +130,25 @@ def test_one_clause_delivered_by_two_overlapping_chunks_is_one_place(ws) -> None
     s_f = far.text.rindex("Clause")
     p_f = shown(far, s_f, far.text.index("requires.", s_f) + len("requires."))
     assert not _overlaps(p_a, p_f)
+
+
+def test_a_column_looks_for_its_own_clause_type_not_the_types_its_words_name(ws) -> None:
+    """"How long do the confidentiality obligations last?" names confidentiality; its column asks nda_survival.
+    Read against the question's types, every NDA's confidentiality clause looks like the answer (the plain NDA
+    would show one); read against the column's type, the NDA without a survival clause is "not found" and the
+    other shows its survival clause."""
+    docs = {d["doc_id"].rsplit("/", 1)[-1]: d["doc_id"] for d in ws.documents()}
+    col = GridColumn(id="survival", question="How long do the confidentiality obligations last?", clause="nda_survival")
+    cells = run(run_grid(ws, [col], grid="nda", doc_ids=[docs["nda_survival.txt"], docs["nda_plain.txt"]],
+                         settings=ws.settings, backend=PassagesBackend()))
+    by = {c.doc_id.rsplit("/", 1)[-1]: c for c in cells}
+    for cell in cells:
+        assert cell.searched_clauses[0] == "nda_survival"
+        assert cell.evidence["form_margin"] == round(clause_form_margin(cell.answer, ws, ["nda_survival"]), 4)
+    plain, surv = by["nda_plain.txt"], by["nda_survival.txt"]
+    assert "nda_survival" != plain.answer.trace.clause_types[0]  # the question's words name another type first
+    # what the question's own types would have decided for the plain NDA: present (the failure this fixes)
+    assert present_log_odds(clause_form_margin(plain.answer, ws), closeness(plain.answer)) >= FORM_THRESHOLD
+    assert plain.status == "not_found" and plain.shown == []
+    assert surv.status in ("answered", "weak")
+    assert "shall survive for three (3) years" in surv.shown[0].shown_text
