@@ -498,14 +498,16 @@ def _passages_fallback(workspace, doc_id: str, col: GridColumn, settings: Settin
 
 
 def asked_types(col: GridColumn, answer: Answer) -> list[str]:
-    """The clause types a cell asks about: the column's own type (``col.clause``) when it has one the
-    vocabulary knows, else the types the question named (``answer.trace.clause_types``).
+    """The clause types a cell asks about: the column's own type (``[col.clause]``) when it has one the
+    vocabulary knows, else the types the retriever searched for the question (``answer.trace.clause_types``).
 
-    Why the column's type first: a column picked from the clause types knows what it asks, its question's
-    words may not say it ("How long do the confidentiality obligations last?" names confidentiality, asks
-    about nda_survival: 9 of the built-in template columns, English and Spanish, name another type or none),
-    and the clause-form decision compares a span with the asked type against every *other* type, so the
-    wrong type makes the right clause read as another's."""
+    Why the column's type: a column picked from the clause types knows what it asks, its question's words may
+    not say it ("How long do the confidentiality obligations last?" names confidentiality, asks about
+    nda_survival: 11 of the 42 built-in template columns, English and Spanish, name another type first or none),
+    and the clause-form decision compares a span with the asked types against every *other* type, so a wrong
+    type makes the right clause read as another's, and its own clauses as the answer. A free question keeps
+    every searched type: the first named type alone was measured on the CUAD dev cells and gained nothing held
+    out (bench/README.md, 2026-12-02 afternoon)."""
     from core.clauses import vocabulary
     from core.errors import CoreError
 

@@ -125,7 +125,8 @@ class Candidate:
     features: dict[str, float] = field(default_factory=dict)
 
 
-def place_candidates(answer, workspace, settings, *, headings: bool = True) -> list[Candidate]:
+def place_candidates(answer, workspace, settings, *, headings: bool = True,
+                     clause_types: list[str] | None = None) -> list[Candidate]:
     """Every candidate span of the retrieved chunks of a scoped passages ``answer`` with its evidence.
 
     Spans are :func:`core.passages.score_spans` of ``answer.trace.context`` (retrieval order) against
@@ -135,7 +136,8 @@ def place_candidates(answer, workspace, settings, *, headings: bool = True) -> l
     ``cos_wording``, ``order`` (the passages answer's), ``rank`` (0-based chunk position),
     ``form``, ``form_margin``, ``head``, ``head_margin`` (module doc; 0 without a clause type).
     ``[]`` for an answer without retrieved chunks. ``headings=False`` leaves ``head``/``head_margin`` 0
-    (the grid's decision does not read them; one embedding batch less).
+    (the grid's decision does not read them; one embedding batch less). ``clause_types``: the asked types
+    (:func:`core.grid.asked_types`); ``None`` = ``answer.trace.clause_types``.
     """
     from core.clauses import semantic_scores
     from core.passage_context import clause_context
@@ -147,7 +149,7 @@ def place_candidates(answer, workspace, settings, *, headings: bool = True) -> l
     chunks_by_id = workspace.get_chunks(answer.trace.context)
     chunks = [chunks_by_id[c] for c in answer.trace.context if c in chunks_by_id]
     question = scoring_query(answer.question, answer.trace.scope)
-    types = list(answer.trace.clause_types)
+    types = list(answer.trace.clause_types if clause_types is None else clause_types)
     vectors: dict[str, np.ndarray] = {}
 
     def embed(texts: list[str]) -> np.ndarray:
