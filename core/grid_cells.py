@@ -6,11 +6,14 @@ the clause that answers it; the retriever's order (BM25 ∥ dense ∥ the clause
 fused by RRF, :mod:`core.retrieval`) put the gold clause's chunk first more often than span
 scoring put its sentence first (CUAD dev cells, issue #25: gold in the first retrieved chunk 50
 of 77, in the best-scored span's clause 38 of 77; bench/README.md, "Review grid, 2026-12-02").
-A cell therefore shows, in this order and from distinct places (no two passages of one clause):
+A cell therefore shows, in this order and from distinct places (no two passages of one clause,
+even when two overlapping chunks deliver it: :data:`SAME_PLACE_SHARE`):
 
 1. the answer's best passage (or, under the threshold, its closest one), in its clause;
-2. for each of the next retrieved chunks, in retrieval order, that chunk's best-scoring span in
-   its clause (small-to-big, :func:`core.passage_context.clause_bounds`);
+2. for each of the next retrieved chunks, in retrieval order, that chunk's best span in its
+   clause (small-to-big, :func:`core.passage_context.clause_bounds`): best-scoring for a free
+   question, best by the answer's order with the clause type's wording for a clause-type cell
+   (:func:`place_passages`);
 
 up to :data:`CELL_PASSAGES` places. The spans are source text (``chunk.text[start:end]`` of a
 chunk of the cell's own document), never rewritten; they are display, not citations: a cell's
