@@ -6,8 +6,8 @@ For every labelled cell (as core.grid_eval builds them: the case's clause questi
 contract with the passages answer), records the answer's status and best score over threshold, and for
 each retrieved chunk (``trace.context``, retrieval order) every candidate span of
 :func:`core.passages.score_spans` (all sentences and adjacent pairs, with the clause type's wording)
-with its scores, its best cosine with one wording phrase of the question's clause types (``form``),
-whether its clause's heading names the clause type, and whether what it would show covers a gold
+with its scores, its best cosine with one wording phrase of the question's clause types (``form``;
+``--first-type``: the first named type only), whether its clause's heading names the clause type, and whether what it would show covers a gold
 quote (the evaluator's own test: span or checked clause, :func:`core.evaluate.span_covers`).
 It also records whether a gold quote lies in any chunk of the contract (the retrieval cap).
 No product setting is changed; the output feeds bench/grid_choose.py.
@@ -31,6 +31,9 @@ def main() -> None:
     p.add_argument("--index-dir", required=True)
     p.add_argument("--out", required=True)
     p.add_argument("--k", type=int, default=0, help="chunks retrieved (0: settings.scoped_top_k)")
+    p.add_argument("--first-type", action="store_true", help="the form evidence against the question's first "
+                   "named clause type only (default: every type the retriever searched, as core.grid for a free "
+                   "question)")
     args = p.parse_args()
 
     from core.evaluate import load_cases, open_workspaces, span_covers
@@ -61,7 +64,8 @@ def main() -> None:
         q = column_question(case)
         t = time.perf_counter()
         ans = run(answer_question(ws, q, settings, backend=PassagesBackend(), follow_up=False, scope=[doc_id]))
-        cands = place_candidates(ans, ws, settings)
+        types = list(ans.trace.clause_types[:1]) if args.first_type else None
+        cands = place_candidates(ans, ws, settings, clause_types=types)
         took = time.perf_counter() - t
         rows = []
         for c in cands:

@@ -47,7 +47,7 @@ CellStatus = Literal["answered", "weak", "not_found"]
 GRID_FILE = "grid.sqlite"
 #: Version of the way a cell is computed; a stored cell of another version is recomputed (its
 #: document unchanged or not), so a grid never mixes cells chosen by two rules.
-CELL_VERSION = 4
+CELL_VERSION = 5
 
 
 class GridColumn(BaseModel):
@@ -455,11 +455,14 @@ def compute_cell(workspace, doc_id: str, col: GridColumn, settings: Settings, ba
                                  follow_up=False, scope=[doc_id]))
     if answer.kind == "model" and answer.status == "abstained":
         return _passages_fallback(workspace, doc_id, col, settings, doc_hash, cancel)
+    types = asked_types(col, answer)
     scores: list[float] = []
-    shown = cell_passages(answer, workspace, settings, _scoring_question(col.question, answer), place_scores=scores)
-    return cell_from_answer(doc_id, col, answer, doc_hash, settings.grid_weak_ratio, shown,
+    shown = cell_passages(answer, workspace, settings, _scoring_question(col.question, answer), place_scores=scores,
+                          clause_types=types)
+    cell = cell_from_answer(doc_id, col, answer, doc_hash, settings.grid_weak_ratio, shown,
                             place_scores=scores if answer.kind == "passages" else None,
-                            clause_form_margin=_form_margin(answer, workspace, settings))
+                            clause_form_margin=_form_margin(answer, workspace, types))
+    return _searched(cell, types)
 
 
 def _passages_fallback(workspace, doc_id: str, col: GridColumn, settings: Settings, doc_hash: str,
@@ -478,9 +481,11 @@ def _passages_fallback(workspace, doc_id: str, col: GridColumn, settings: Settin
 
     answer = run(answer_question(workspace, col.question, settings, backend=PassagesBackend(), cancel=cancel,
                                  follow_up=False, scope=[doc_id]))
+    types = asked_types(col, answer)
     scores: list[float] = []
-    shown = cell_passages(answer, workspace, settings, _scoring_question(col.question, answer), place_scores=scores)
-    fm = _form_margin(answer, workspace, settings)
+    shown = cell_passages(answer, workspace, settings, _scoring_question(col.question, answer), place_scores=scores,
+                          clause_types=types)
+    fm = _form_margin(answer, workspace, types)
     if answer.status in ("answered", "partial") and answer.claims and fm is None:
         cell = cell_from_answer(doc_id, col, answer, doc_hash, settings.grid_weak_ratio, shown)
     else:
@@ -489,17 +494,48 @@ def _passages_fallback(workspace, doc_id: str, col: GridColumn, settings: Settin
     if cell.status == "answered":
         cell.status = "weak"  # a passage over the threshold, but the model did not answer: not an answer
         cell.text = shown[0].text if shown else cell.text
+    return _searched(cell, types)
+
+
+def asked_types(col: GridColumn, answer: Answer) -> list[str]:
+    """The clause types a cell asks about: the column's own type (``[col.clause]``) when it has one the
+    vocabulary knows, else the types the retriever searched for the question (``answer.trace.clause_types``).
+
+    Why the column's type: a column picked from the clause types knows what it asks, its question's words may
+    not say it ("How long do the confidentiality obligations last?" names confidentiality, asks about
+    nda_survival: 11 of the 42 built-in template columns, English and Spanish, name another type first or none),
+    and the clause-form decision compares a span with the asked types against every *other* type, so a wrong
+    type makes the right clause read as another's, and its own clauses as the answer. A free question keeps
+    every searched type: the first named type alone was measured on the CUAD dev cells and gained nothing held
+    out (bench/README.md, 2026-12-02 afternoon)."""
+    from core.clauses import vocabulary
+    from core.errors import CoreError
+
+    if col.clause:
+        try:
+            if any(c.id == col.clause for c in vocabulary().clauses):
+                return [col.clause]
+        except CoreError:
+            pass
+    return list(answer.trace.clause_types)
+
+
+def _searched(cell: GridCell, types: list[str]) -> GridCell:
+    """``cell`` with the asked ``types`` first among what it searched (and their names)."""
+    if types and cell.searched_clauses[:len(types)] != types:
+        cell.searched_clauses = list(dict.fromkeys(types + cell.searched_clauses))
+        cell.searched_labels = _labels(cell.searched_clauses)
     return cell
 
 
-def _form_margin(answer: Answer, workspace, settings: Settings) -> float | None:
-    """:func:`core.grid_decision.form_margin` of a passages answer's retrieved chunks when its question
-    names a clause type (``trace.clause_types``); ``None`` otherwise (the older rules decide)."""
-    if answer.kind != "passages" or not answer.trace.clause_types or not answer.trace.context:
+def _form_margin(answer: Answer, workspace, types: list[str]) -> float | None:
+    """:func:`core.grid_decision.form_margin` of a passages answer's retrieved chunks for the asked clause
+    ``types`` (:func:`asked_types`); ``None`` without one or for a model answer (the older rules decide)."""
+    if answer.kind != "passages" or not types or not answer.trace.context:
         return None
     from core.grid_places import clause_form_margin
 
-    return clause_form_margin(answer, workspace)
+    return clause_form_margin(answer, workspace, types)
 
 
 def _scoring_question(question: str, answer: Answer) -> str:

@@ -6,11 +6,14 @@ the clause that answers it; the retriever's order (BM25 ∥ dense ∥ the clause
 fused by RRF, :mod:`core.retrieval`) put the gold clause's chunk first more often than span
 scoring put its sentence first (CUAD dev cells, issue #25: gold in the first retrieved chunk 50
 of 77, in the best-scored span's clause 38 of 77; bench/README.md, "Review grid, 2026-12-02").
-A cell therefore shows, in this order and from distinct places (no two passages of one clause):
+A cell therefore shows, in this order and from distinct places (no two passages of one clause,
+even when two overlapping chunks deliver it: :data:`SAME_PLACE_SHARE`):
 
 1. the answer's best passage (or, under the threshold, its closest one), in its clause;
-2. for each of the next retrieved chunks, in retrieval order, that chunk's best-scoring span in
-   its clause (small-to-big, :func:`core.passage_context.clause_bounds`);
+2. for each of the next retrieved chunks, in retrieval order, that chunk's best span in its
+   clause (small-to-big, :func:`core.passage_context.clause_bounds`): best-scoring for a free
+   question, best by the answer's order with the clause type's wording for a clause-type cell
+   (:func:`place_passages`);
 
 up to :data:`CELL_PASSAGES` places. The spans are source text (``chunk.text[start:end]`` of a
 chunk of the cell's own document), never rewritten; they are display, not citations: a cell's
@@ -93,32 +96,66 @@ def _answer_passages(answer: Answer) -> list[ShownPassage]:
     return out
 
 
+SAME_PLACE_SHARE = 0.5
+"""Two shown passages of different chunks are one place when their shown texts share one common run of at
+least this share of the shorter text. Chunks overlap (the chunker repeats a chunk's last sentences at the
+start of the next), so one clause is often delivered by two chunks and cut differently by each; before
+this rule such a clause took two of a cell's three places (8 of the 109 CUAD dev cells, bench/README.md,
+2026-12-02 afternoon). One half: a clause cut by a chunk end keeps at least half of itself in practice;
+two different clauses share no run that long. Fixed a priori, not tuned."""
+
+
+def _same_text(a: str, b: str) -> bool:
+    """True when ``a`` and ``b`` share one common run of at least :data:`SAME_PLACE_SHARE` of the shorter's
+    words (whitespace-separated, compared exactly: both are source text). ``difflib`` (standard library)
+    finds the run; on words it takes ~0.2 ms for two clauses (~13 ms on characters)."""
+    import difflib
+
+    x, y = a.split(), b.split()
+    if not x or not y:
+        return False
+    m = difflib.SequenceMatcher(None, x, y, autojunk=False).find_longest_match(0, len(x), 0, len(y))
+    return m.size >= SAME_PLACE_SHARE * min(len(x), len(y))
+
+
 def _overlaps(a: ShownPassage, b: ShownPassage) -> bool:
-    """Same place: one chunk, overlapping clauses (or the same span text anywhere: chunks overlap)."""
+    """Same place: one chunk and overlapping clauses, or the same span text anywhere, or (chunks overlap)
+    shown texts that are mostly one run of source text (:func:`_same_text`)."""
     if a.text.strip() == b.text.strip():
         return True
-    if a.chunk_id != b.chunk_id or a.context is None or b.context is None:
-        return False
-    return a.context.start < b.context.end and b.context.start < a.context.end
+    if a.chunk_id == b.chunk_id and a.context is not None and b.context is not None:
+        return a.context.start < b.context.end and b.context.start < a.context.end
+    return _same_text(a.shown_text, b.shown_text)
 
 
-def place_passages(question: str, chunks: list[Chunk], workspace, settings) -> list[ShownPassage]:
-    """Per chunk of ``chunks`` (retrieval order), its best-scoring span in its clause.
+def place_passages(question: str, chunks: list[Chunk], workspace, settings,
+                   clause_types: list[str] | None = None) -> list[ShownPassage]:
+    """Per chunk of ``chunks`` (retrieval order), its best span in its clause.
 
     Spans are scored as the passages answer scores them (:func:`core.passages.score_spans`, the
     same settings; sentence vectors come from its session cache, so this costs little after the
-    answer). A chunk with no span is left out.
+    answer). Without ``clause_types`` (a free question) a chunk's best span is its best-scoring one
+    among the :attr:`Settings.passages_candidates_per_chunk` sentences sharing most of the question's
+    terms. With ``clause_types`` (``Trace.clause_types``: the cell asks about a clause type) every
+    sentence and adjacent pair is a candidate and the best is the highest :attr:`core.passages.Span.order`,
+    which adds the span's closeness to the types' contract wording: the clause often shares none of the
+    question's terms ("9. Term and Renewal. The term of this Agreement shall be one (1) year …" for "What
+    is the expiration date?"), so the term preselection left it out of its own chunk's place (CUAD dev
+    cells, bench/README.md, 2026-12-02 afternoon). Every sentence of those chunks is embedded anyway for
+    the cell's clause-form evidence (:func:`core.grid_places.clause_form_margin`), through the same cache.
+    A chunk with no span is left out.
     """
     from core.passage_context import clause_context
-    from core.passages import SCORING_THREADS, score_spans
+    from core.passages import SCORING_THREADS, clause_wording, score_spans
 
+    wording = clause_wording(list(clause_types or []))
     spans = score_spans(question, chunks, workspace, term_weight=settings.passages_term_weight,
-                        candidates_per_chunk=settings.passages_candidates_per_chunk or None,
-                        threads=SCORING_THREADS)
+                        candidates_per_chunk=None if wording else (settings.passages_candidates_per_chunk or None),
+                        threads=SCORING_THREADS, wording=wording or None)
     best: dict[str, object] = {}
     for sp in spans:
         cur = best.get(sp.chunk.chunk_id)
-        if cur is None or sp.score > cur.score:
+        if cur is None or (sp.order_key > cur.order_key if wording else sp.score > cur.score):
             best[sp.chunk.chunk_id] = sp
     out = []
     for chunk in chunks:
@@ -135,7 +172,8 @@ def place_passages(question: str, chunks: list[Chunk], workspace, settings) -> l
 
 
 def cell_passages(answer: Answer, workspace=None, settings=None, question: str | None = None,
-                  limit: int = CELL_PASSAGES, place_scores: list[float] | None = None) -> list[ShownPassage]:
+                  limit: int = CELL_PASSAGES, place_scores: list[float] | None = None,
+                  clause_types: list[str] | None = None) -> list[ShownPassage]:
     """The passages a cell shows (at most ``limit``, distinct places), best first.
 
     The answer's own passages come first (one it rests on always, :func:`rested_first`); the remaining places are the best
@@ -144,6 +182,8 @@ def cell_passages(answer: Answer, workspace=None, settings=None, question: str |
     whose passages are its verified quotes) only the answer's own passages are used.
     ``place_scores``, when given, receives the best span score of every retrieved chunk scored
     (all of them, not only the places shown: :func:`core.grid_decision.evidence` reads it).
+    ``clause_types``: the clause types the cell asks about (:func:`place_passages`); ``None`` = the
+    answer's ``trace.clause_types``.
     """
     own = _answer_passages(answer)
     shown: list[ShownPassage] = []
@@ -152,7 +192,9 @@ def cell_passages(answer: Answer, workspace=None, settings=None, question: str |
     if workspace is not None and settings is not None and answer.kind == "passages" and answer.trace.context:
         chunks = workspace.get_chunks(answer.trace.context)
         ranked = [chunks[c] for c in answer.trace.context if c in chunks]
-        extra = place_passages(question or answer.question, ranked, workspace, settings) if ranked else []
+        extra = (place_passages(question or answer.question, ranked, workspace, settings,
+                               clause_types=list(answer.trace.clause_types if clause_types is None else clause_types))
+                 if ranked else [])
         if place_scores is not None:
             place_scores.extend(p.score for p in extra if p.score is not None)
     else:

@@ -116,7 +116,8 @@ class Candidate:
     features: dict[str, float] = field(default_factory=dict)
 
 
-def place_candidates(answer, workspace, settings, *, headings: bool = True) -> list[Candidate]:
+def place_candidates(answer, workspace, settings, *, headings: bool = True,
+                     clause_types: list[str] | None = None) -> list[Candidate]:
     """Every candidate span of the retrieved chunks of a scoped passages ``answer`` with its evidence.
 
     Spans are :func:`core.passages.score_spans` of ``answer.trace.context`` (retrieval order) against
@@ -126,7 +127,8 @@ def place_candidates(answer, workspace, settings, *, headings: bool = True) -> l
     ``cos_wording``, ``order`` (the passages answer's), ``rank`` (0-based chunk position),
     ``form``, ``form_margin``, ``head``, ``head_margin`` (module doc; 0 without a clause type).
     ``[]`` for an answer without retrieved chunks. ``headings=False`` leaves ``head``/``head_margin`` 0
-    (the grid's decision does not read them; one embedding batch less).
+    (the grid's decision does not read them; one embedding batch less). ``clause_types``: the asked types
+    (:func:`core.grid.asked_types`); ``None`` = ``answer.trace.clause_types``.
     """
     from core.clauses import semantic_scores
     from core.passage_context import clause_context
@@ -138,7 +140,7 @@ def place_candidates(answer, workspace, settings, *, headings: bool = True) -> l
     chunks_by_id = workspace.get_chunks(answer.trace.context)
     chunks = [chunks_by_id[c] for c in answer.trace.context if c in chunks_by_id]
     question = scoring_query(answer.question, answer.trace.scope)
-    types = list(answer.trace.clause_types)
+    types = list(answer.trace.clause_types if clause_types is None else clause_types)
     vectors: dict[str, np.ndarray] = {}
 
     def embed(texts: list[str]) -> np.ndarray:
@@ -188,18 +190,19 @@ def place_candidates(answer, workspace, settings, *, headings: bool = True) -> l
     return out
 
 
-def clause_form_margin(answer, workspace) -> float | None:
+def clause_form_margin(answer, workspace, clause_types: list[str] | None = None) -> float | None:
     """The cell's clause evidence, :func:`core.grid_decision.form_margin` of :func:`place_candidates`,
     computed without scoring the spans against the question (what the grid's decision alone needs):
     the best ``form_margin`` over every sentence and adjacent pair of sentences (the spans
     :func:`core.passages.score_spans` forms: same segmenter, pairs within one chunk of at most
-    :data:`core.sentences.MAX_PAIR_CHARS`) of the answer's retrieved chunks. ``None`` without a clause
+    :data:`core.sentences.MAX_PAIR_CHARS`) of the answer's retrieved chunks. ``clause_types``: the asked
+    types (a grid column's own type); ``None`` = ``answer.trace.clause_types``. ``None`` without a clause
     type or a retrieved sentence. Vectors come from the passages answer's sentence cache.
     """
     from core.clause_form import form_margin
     from core.passages import SCORING_THREADS
 
-    types = list(answer.trace.clause_types)
+    types = list(answer.trace.clause_types if clause_types is None else clause_types)
     if not types or not answer.trace.context:
         return None
     chunks = workspace.get_chunks(answer.trace.context)
