@@ -594,7 +594,8 @@ def _form_decides(settings: Settings, scored: str, query: str, wording: list[str
     from core import passage_decision as pd
 
     return top is not None and settings.passages_decision == "evidence" and pd.applies(
-        cleaned=scored != query, clause_type=bool(wording), cross=is_cross_language(scored, top.chunk))
+        cleaned=scored != query, clause_type=bool(wording),
+        cross=is_cross_language(scored, top.chunk) and top.chunk.lang != WORDING_LANG)
 
 
 def _overlaps(a: Span, b: Span) -> bool:

@@ -85,6 +85,22 @@ def test_a_spanish_question_about_a_clause_the_english_contract_holds_is_answere
     assert words in _on_screen(answer)
 
 
+def test_a_spanish_question_whose_passages_lack_the_clause_form_is_not_answered(contracts) -> None:
+    """The clause-form check (core.passage_decision.form_rejects) reads a Spanish question over an English
+    contract too, as the evidence model does: cuad-0002-es asks who owns the IP created under the ALCO agency
+    agreement, which has no IP-ownership clause; its best span passes the model's threshold, but no retrieved
+    sentence reads like an IP-ownership clause (margin under the cut), so it abstains with weak passages. With
+    the check reading only same-language questions it was answered."""
+    from core.passage_decision import form_rejects
+
+    question = ("¿A quién corresponde la titularidad de la propiedad intelectual que se genere en el marco del "
+                "contrato de agencia de GE Capital con Duckwall-ALCO?")
+    answer = _ask(contracts, question)
+    assert answer.trace.scope.doc_ids and answer.trace.clause_types
+    assert answer.trace.passage_form_margin is not None and form_rejects(answer.trace.passage_form_margin)
+    assert answer.status == "abstained" and answer.abstention.candidates
+
+
 # --- a question that is only its document's name and function words ------------------------------------------
 
 
