@@ -47,6 +47,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 from core.clauses import ClauseMatch, match_by_meaning, match_clause_types
+from core.docref_grammar import kind_words, without_words
 from core.docrefs import DocResolver, Resolution, strip_reference
 from core.lexicon import expand_query, gloss
 from core.sentence_rank import sentence_index
@@ -308,27 +309,35 @@ def plan_searches(workspace: Workspace, question: str, settings: Settings, *, sc
     """
     exclude = workspace.ineligible_doc_ids()
     eligible_docs = workspace.eligible_doc_ids()
-    matches: list[ClauseMatch] = match_clause_types(question) if settings.clause_expansion else []
+    kinds = kind_words(question)
+    matches: list[ClauseMatch] = clause_types_asked(question, kinds) if settings.clause_expansion else []
     protected = frozenset().union(*(m.words for m in matches)) if matches else frozenset()
     info, keyword_query = resolve_scope(workspace, question, settings, scope, eligible_docs, protected, reference)
     only = set(info.doc_ids) if (info.doc_ids or info.method == "explicit") else None
     if settings.clause_expansion and keyword_query != question:
         # the clause types the question names without its document's name: a title's words
         # ("Non-Competition Agreement and Right of First Offer") are not the clause asked about
-        matches = match_clause_types(keyword_query)
+        matches = clause_types_asked(keyword_query, kinds)
 
     q_lang = question_language(question)
     doc_langs = tuple(searched_languages(workspace, info.doc_ids))
     check = LanguageCheck(q_lang, doc_langs, bridged_by="translation" if translation else "")
-    rendered = ""
+    rendered = probe_rendered = ""
     if check.differs and settings.lexicon_expansion:
         rendered = gloss(keyword_query, doc_langs[0], q_lang)
         rendered = "" if rendered == keyword_query else rendered
+        # what the clause vocabulary reads: the rendering without the document's kind ("el acuerdo de
+        # propiedad intelectual" names the document, not an IP clause), as for the question itself
+        kindless = without_words(keyword_query, kinds)
+        probe_rendered = gloss(kindless, doc_langs[0], q_lang) if kindless != keyword_query else rendered
+        probe_rendered = "" if probe_rendered == kindless else probe_rendered
+        if probe_rendered and not clause_types_asked(probe_rendered, frozenset()):
+            probe_rendered = rendered  # the kind was all it said about a clause
     if settings.clause_expansion and check.differs:
-        for text in (translation, rendered):
+        for text in (translation, probe_rendered):
             if text:  # the clause vocabulary's phrases in the documents' language
                 seen = {m.clause.id for m in matches}
-                matches += [m for m in match_clause_types(text) if m.clause.id not in seen]
+                matches += [m for m in clause_types_asked(text, frozenset()) if m.clause.id not in seen]
     vectors: dict[str, list[float]] = {}
 
     def vector(text: str) -> list[float]:
@@ -397,6 +406,20 @@ def plan_searches(workspace: Workspace, question: str, settings: Settings, *, sc
         searches.append(Search("bm25:identifiers", "identifier", 1.0, lambda t=text: workspace.bm25_search(
             t, settings.bm25_candidates, exclude, only)))
     return Plan(info, keyword_query, only, exclude, matches, check, searches)
+
+
+def clause_types_asked(text: str, kinds: frozenset[str] | None = None) -> list[ClauseMatch]:
+    """The clause types ``text`` (a question, its keyword query or its rendering) asks about
+    (:func:`core.clauses.match_clause_types`), read without the words that qualify a document noun:
+    "the intellectual property agreement", "el contrato de licencia" name the document
+    (:func:`core.docref_grammar.document_kind_spans`). ``kinds``: those words (folded) as found in the
+    question the text comes from (a keyword query has lost the names around them); default: found in
+    ``text``. When they are all the question says about a clause ("¿Qué dice el acuerdo de
+    confidencialidad?"), the types they name are returned."""
+    kindless = without_words(text, kind_words(text) if kinds is None else kinds)
+    if kindless == text:
+        return match_clause_types(text)
+    return match_clause_types(kindless) or match_clause_types(text)
 
 
 def fusion_k(settings: Settings, plan: Plan) -> int:
