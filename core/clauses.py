@@ -85,12 +85,11 @@ _STOP_FOLDED = frozenset(fold(w) for w in all_stopwords())
 _WORDS = re.compile(r"[^\W_]+(?:[-'’][^\W_]+)*", re.UNICODE)
 
 
-#: Negation words of both languages (:mod:`core.polarity.lexicon`'s cues, and "no"). The stopword lists
+#: Negation words of both languages (:data:`core.polarity.lexicon.NEGATION_WORDS`). The stopword lists
 #: drop them, so "no license granted" (no licence) and "licenses granted" (licence grant), "sin límite de
 #: responsabilidad" (uncapped) and "límite de responsabilidad" (cap) had the same content words: a phrase
 #: holding one matches only a question holding one.
-NEGATIONS = (polarity_lexicon.NEGATION | polarity_lexicon.CONTINUING | polarity_lexicon.NEG_DETERMINERS
-             | polarity_lexicon.WITHOUT | frozenset({"no", "non"}))
+NEGATIONS = polarity_lexicon.NEGATION_WORDS
 
 
 def _negated(text: str) -> bool:
