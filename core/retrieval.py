@@ -48,7 +48,7 @@ from dataclasses import dataclass, field
 
 from core.clauses import ClauseMatch, match_by_meaning, match_clause_types
 from core.docref_grammar import kind_words, without_words
-from core.docrefs import DocResolver, Resolution, strip_reference
+from core.docrefs import DocResolver, Resolution, fold, strip_reference
 from core.lexicon import expand_query, gloss
 from core.sentence_rank import sentence_index
 from core.settings import Settings
@@ -354,6 +354,7 @@ def plan_searches(workspace: Workspace, question: str, settings: Settings, *, sc
         # notices, asks about termination); chosen by cross-validation (bench/ranking.py)
         probe = translation or rendered or keyword_query
         probe_lang = doc_langs[0] if (translation or rendered) else q_lang
+        probe = _without_names(probe, protected)
         if probe_lang == "en":
             listed = {m.clause.id for m in matches}
             matches = matches + [m for m in match_by_meaning(vector(probe)) if m.clause.id not in listed]
@@ -420,6 +421,28 @@ def clause_types_asked(text: str, kinds: frozenset[str] | None = None) -> list[C
     if kindless == text:
         return match_clause_types(text)
     return match_clause_types(kindless) or match_clause_types(text)
+
+
+_NAME = re.compile(r"[^\W_]+(?:['’][^\W_]+)*", re.UNICODE)
+
+
+def _without_names(text: str, keep: frozenset[str]) -> str:
+    """``text`` without the words written as names — capitalised, but not its first word — unless their
+    casefolded, accent-stripped form is in ``keep`` (words of a clause type the question names: "Force
+    Majeure"). For the probe of clause types by meaning: "Would A.B. Watley need approval to hand to another
+    firm?" was nearest to NDA survival, "Would need approval to hand to another firm?" is nearest to
+    anti-assignment; a party's or product's name says nothing of the clause, and MiniLM weighs it.
+    Returns ``text`` when nothing would be left."""
+    words = list(_NAME.finditer(text))
+    drop = [m for i, m in enumerate(words) if i > 0 and m.group(0)[:1].isupper() and fold(m.group(0)) not in keep]
+    if not drop or len(drop) == len(words) - 1:
+        return text
+    out, at = [], 0
+    for m in drop:
+        out.append(text[at:m.start()])
+        at = m.end()
+    out.append(text[at:])
+    return " ".join("".join(out).split())
 
 
 def fusion_k(settings: Settings, plan: Plan) -> int:
