@@ -26,7 +26,8 @@ from __future__ import annotations
 import bisect
 import re
 
-from core.docnames import KIND_ABBREVIATIONS, KIND_ES_EN, KIND_WORDS, NAME_WORD, fold_words, name_word
+from core.docnames import KIND_ABBREVIATIONS, KIND_ES_EN, KIND_ES_EN_PHRASES, KIND_WORDS, NAME_WORD, fold, fold_words, name_word
+from core.polarity.lexicon import NEGATION_WORDS
 
 MIN_JOINED_SHARE = 0.6
 """Shortest start of a compound (share of its letters) that a joined name may be."""
@@ -395,3 +396,23 @@ def without_words(text: str, words: frozenset[str]) -> str:
         if name_word(m.group(0)) in words:
             chars[m.start():m.end()] = " " * (m.end() - m.start())
     return "".join(chars)
+
+
+#: Negation words, folded (:data:`core.polarity.lexicon.NEGATION_WORDS`): never part of a naming run.
+_NEGATIONS = frozenset(fold(w) for w in NEGATION_WORDS)
+
+
+def negation_outside_name(question: str, tokens: list[re.Match], i: int) -> bool:
+    """Whether ``tokens[i]`` (:data:`core.docnames.NAME_WORD` matches of ``question``) is a negation word of
+    the question ("… con GE Capital sin causa"), which a naming run never takes
+    (:func:`core.docrefs.strip_reference`), and not part of a name: a prefix ("Non-Competition Agreement")
+    or the start of a Spanish kind of contract ("acuerdo de no competencia",
+    :data:`core.docnames.KIND_ES_EN_PHRASES`)."""
+    word = name_word(tokens[i].group(0))
+    if word not in _NEGATIONS:
+        return False
+    end = tokens[i].end()
+    if question[end:end + 1] in "-‐–":
+        return False
+    nxt = name_word(tokens[i + 1].group(0)) if i + 1 < len(tokens) else ""
+    return not any(k[:2] == (word, nxt) for k in KIND_ES_EN_PHRASES)

@@ -77,10 +77,9 @@ from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Levenshtein
 
 from core.commonwords import ordinary_word
-from core.polarity.lexicon import NEGATION_WORDS
 from core.docref_grammar import (  # noqa: F401 - _in_identifier re-exported (core.passages' docs)
     _in_identifier, _kind_content, collection_question, complete_title_spans,
-    joined_names, singular_reference, title_end)
+    joined_names, negation_outside_name, singular_reference, title_end)
 from core.docnames import (  # noqa: F401 - re-exported: callers import them from here
     GENERIC,
     HEAD_CHARS,
@@ -499,21 +498,6 @@ def _strong_positions(tokens: list[tuple[str, bool]], names: frozenset[str]) -> 
     return _strong(toks, held, DocProfile("", "", frozenset()))
 
 
-#: Negation words, folded (:data:`core.polarity.lexicon.NEGATION_WORDS`): never part of a naming run.
-_NEGATIONS = frozenset(fold(w) for w in NEGATION_WORDS)
-
-
-def _negation_in_name(question: str, tokens: list, i: int) -> bool:
-    """Whether the negation word ``tokens[i]`` is part of a name: a prefix ("Non-Competition Agreement")
-    or the start of a Spanish kind of contract ("acuerdo de no competencia",
-    :data:`core.docnames.KIND_ES_EN_PHRASES`)."""
-    end = tokens[i].end()
-    if question[end:end + 1] in "-‐–":
-        return True
-    nxt = name_word(tokens[i + 1].group(0)) if i + 1 < len(tokens) else ""
-    return any(k[:2] == (name_word(tokens[i].group(0)), nxt) for k in KIND_ES_EN_PHRASES)
-
-
 def strip_reference(question: str, names: frozenset[str], protected: frozenset[str] = frozenset(),
                     also: frozenset[str] = frozenset(), proper: frozenset[str] | None = None) -> str:
     """``question`` without the runs of words that name a document.
@@ -553,7 +537,7 @@ def strip_reference(question: str, names: frozenset[str], protected: frozenset[s
         f = name_word(m.group(0))
         if _in_identifier(question, m.start(), m.end()):
             kinds.append("o")  # "REF-7731-B" is what the question asks about, even if its document lists it
-        elif f in protected or (f in _NEGATIONS and not _negation_in_name(question, tokens, len(kinds))):
+        elif f in protected or negation_outside_name(question, tokens, len(kinds)):
             kinds.append("o")  # a negation is the question's ("… de Brett Haumann sin causa"), not a name's
         elif f in names:
             kinds.append("n")
