@@ -291,27 +291,18 @@ def cross_language_terms(text: str, lang: str | None = None) -> dict[str, list[s
 
 
 def expand_query(text: str, src_lang: str | None = None,
-                 dst_langs: tuple[str, ...] | list[str] = SUPPORTED_LANGS, *, skip_generic: bool = False) -> list[str]:
+                 dst_langs: tuple[str, ...] | list[str] = SUPPORTED_LANGS) -> list[str]:
     """Phrases in ``dst_langs`` of the concepts ``text`` names: a keyword query across languages.
 
     For a destination language equal to the matched phrase's, the concept's other phrases are
     returned (synonyms: "walk away" → "terminate", "termination"…); the matched phrase itself
     never is. Concepts in order of their place in ``text``; phrases in file order, no duplicates.
     Returns ``[]`` when ``text`` names no concept. ``src_lang`` as ``lang`` in :meth:`Lexicon.find`.
-
-    ``skip_generic``: leave out the concepts named only by words that every contract writes and that name
-    a document or its parties (:data:`core.docnames.GENERIC`: "agreement", "acuerdo", "either party"):
-    as keyword terms ("understanding", "memorandum", "letter of intent", "both parties") they rank the
-    chunks that say "Agreement" most, not the clause asked about.
     """
-    from core.docnames import GENERIC
-
     out: dict[str, None] = {}
     seen: set[int] = set()
     for m in find_terms(text, src_lang):
         if m.concept.index in seen:
-            continue
-        if skip_generic and all(fold(w) in GENERIC for w in _WORD.findall(m.phrase.casefold())):
             continue
         seen.add(m.concept.index)
         for lang in dst_langs:

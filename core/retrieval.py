@@ -373,7 +373,7 @@ def plan_searches(workspace: Workspace, question: str, settings: Settings, *, sc
             t, settings.dense_candidates, exclude, only, vector=_wording_vectors.get(t)), text))
     if settings.lexicon_expansion:
         dst = tuple(dict.fromkeys(doc_langs + (q_lang,)))
-        terms = expand_query(keyword_query, None, dst, skip_generic=True)
+        terms = expand_query(keyword_query, None, dst)
         if terms:
             text = " ; ".join(terms)
             searches.append(Search("bm25:lexicon", "lexicon", 1.0, lambda t=text: workspace.bm25_search(
