@@ -9,10 +9,13 @@
 2. **Clause wording** (:mod:`core.clauses`, when ``settings.clause_expansion``). For each
    clause type the question asks about, its contract wording is searched too: one BM25 and one
    dense ranking per type, weighted by how surely the question names the type (``ClauseMatch.strength``).
-   The question's embedding (``settings.clause_meaning``, English probes) is also compared with
-   every type's ask phrases (:func:`core.clauses.match_by_meaning`) and the nearest type, when
-   near enough and not already named by a listed phrase, is searched the same way ("walk away
-   from the deal early"; "end the agreement by giving notice" names notices, asks termination).
+   The types are read without the words that qualify a document noun (:func:`clause_types_asked`:
+   "el acuerdo de propiedad intelectual" names the document, not an IP clause). The embedding of
+   the keyword query or its English rendering, without the words written as names
+   (``settings.clause_meaning``), is also compared with every type's ask phrases
+   (:func:`core.clauses.match_by_meaning`) and the nearest type, when near enough and not already
+   named by a listed phrase, is searched the same way ("walk away from the deal early"; "end the
+   agreement by giving notice" names notices, asks termination).
 2b. **Bilingual vocabulary** (:mod:`core.lexicon`, ``settings.lexicon_expansion``): the question's
    terms in both languages and their synonyms ("walk away" → "terminate"; "cesión" → "assignment")
    are one more BM25 ranking (``settings.lexicon_weight``). When the question's language is none
