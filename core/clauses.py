@@ -28,6 +28,7 @@ from functools import lru_cache
 import re
 
 from core.errors import CoreError
+from core.polarity import lexicon as polarity_lexicon
 from core.paths import resource_path
 from core.docrefs import fold
 from core.textproc import SUPPORTED_LANGS, all_stopwords, tokenize
@@ -84,6 +85,19 @@ _STOP_FOLDED = frozenset(fold(w) for w in all_stopwords())
 _WORDS = re.compile(r"[^\W_]+(?:[-'’][^\W_]+)*", re.UNICODE)
 
 
+#: Negation words of both languages (:data:`core.polarity.lexicon.NEGATION_WORDS`). The stopword lists
+#: drop them, so "no license granted" (no licence) and "licenses granted" (licence grant), "sin límite de
+#: responsabilidad" (uncapped) and "límite de responsabilidad" (cap) had the same content words: a phrase
+#: holding one matches only a question holding one.
+NEGATIONS = polarity_lexicon.NEGATION_WORDS
+
+
+def _negated(text: str) -> bool:
+    """Whether ``text`` holds a negation word (:data:`NEGATIONS`, or a contracted "…n't") standing alone:
+    "non-compete" and "no-hire" are words of their own."""
+    return any(w in NEGATIONS or w.endswith(("n't", "n’t")) for w in _WORDS.findall(text.casefold()))
+
+
 def _phrase_tokens(text: str) -> dict[str, frozenset[str]]:
     """Stemmed content tokens of ``text`` per language (a phrase matches in either analysis)."""
     stops = all_stopwords()
@@ -119,6 +133,7 @@ class Vocabulary:
         self._phrases: list[list[tuple[str, dict[str, frozenset[str]]]]] = [
             [(p, _phrase_tokens(p)) for p in c.ask] for c in clauses
         ]
+        self._negated = {p for c in clauses for p in c.ask if _negated(p)}
         owners: dict[str, set[int]] = {}
         for i, phrases in enumerate(self._phrases):
             for _, per_lang in phrases:
@@ -134,15 +149,19 @@ class Vocabulary:
         """Clause types ``question`` asks about, best first (at most :data:`MAX_TYPES`).
 
         A phrase matches when, in the English or the Spanish analysis, every one of its content
-        tokens is among the question's; its score is the sum of its tokens' specificity, and a
+        tokens is among the question's, and, if it holds a negation word (:data:`NEGATIONS`), the
+        question holds one too; its score is the sum of its tokens' specificity, and a
         type's score is its best phrase's. Types scoring under :data:`RELATIVE_KEEP` × the best
         are dropped. Returns ``[]`` when no phrase matches.
         """
         q = _phrase_tokens(question)
+        negated = _negated(question)
         found: list[ClauseMatch] = []
         for clause, phrases in zip(self.clauses, self._phrases):
             best, best_words = 0.0, frozenset()
             for phrase, per_lang in phrases:
+                if not negated and phrase in self._negated:
+                    continue
                 for lang, toks in per_lang.items():
                     if toks and toks <= q[lang]:
                         score = sum(self._weight.get(t, 0.0) for t in toks)

@@ -26,7 +26,8 @@ from __future__ import annotations
 import bisect
 import re
 
-from core.docnames import KIND_ABBREVIATIONS, KIND_ES_EN, KIND_WORDS, NAME_WORD, fold_words, name_word
+from core.docnames import KIND_ABBREVIATIONS, KIND_ES_EN, KIND_ES_EN_PHRASES, KIND_WORDS, NAME_WORD, fold, fold_words, name_word
+from core.polarity.lexicon import NEGATION_WORDS
 
 MIN_JOINED_SHARE = 0.6
 """Shortest start of a compound (share of its letters) that a joined name may be."""
@@ -294,3 +295,124 @@ def _in_identifier(text: str, start: int, end: int) -> bool:
         b += 1
     piece = text[a:b]
     return any(c.isdigit() for c in piece) and any(c.isalpha() for c in piece)
+
+
+# --- The kind of a document named by its noun ------------------------------------------------
+# "¿A qué derecho se somete el acuerdo de propiedad intelectual?", "Does King receive a share under the
+# co-promotion agreement?": the words that qualify a document noun say which document is meant (its kind,
+# its title), not which clause is asked about, although "propiedad intelectual", "promotion", "license"
+# are also a clause vocabulary's words. Closed-class grammar (English and Spanish), nothing fitted: in
+# English the words between a definite determiner or a possessive and the noun ("the intellectual property
+# agreement", "Acme's supply contract"), and a capitalised title that goes on after the noun ("Agreement
+# for Market Data Software", "Agreement and Right of First Offer"); in Spanish the words after the noun
+# and "de/del" ("el contrato de prestación de servicios", "el acuerdo de modificación y terminación del
+# joint venture") up to a preposition that starts another complement ("entre", "con", "sobre"…) or a
+# punctuation mark. A noun followed by "clause", "cláusula"… names a clause ("the entire agreement
+# clause"), and "entire/whole" say how much of the document, not its kind: both are left alone.
+
+_KIND_NOUN_EN = frozenset("agreement agreements contract contracts deal deals nda ndas lease leases".split())
+_KIND_NOUN_ES = frozenset("acuerdo acuerdos contrato contratos convenio convenios".split())
+_DEFINITE = frozenset("the this that these those its their his her our your my".split())
+#: Words after which a document noun names a clause or a part, not a document.
+_CLAUSE_NOUNS = frozenset("clause clauses provision provisions section sections term terms language clausula clausulas "
+                          "apartado estipulacion".split())
+_TOTALITY = frozenset("entire whole complete full integro completo".split())
+#: Spanish words that end the kind after "contrato de …": another complement, a verb's particle, a conjunction.
+_ES_KIND_END = frozenset("entre con segun sobre para por en a al que cuando si hasta desde tras sin o u como "
+                         "respecto".split())
+_ES_KIND_JOINERS = frozenset("de del y e la el los las".split())
+_MAX_KIND_WORDS = 6
+
+
+def document_kind_spans(text: str) -> list[tuple[int, int]]:
+    """Character ranges ``(start, end)`` of ``text`` holding the words that qualify a document noun (see
+    the comment above): the kind or title of the document meant, not the clause asked about. Sorted,
+    possibly touching; ``[]`` when ``text`` names no document by a qualified noun."""
+    words = [(name_word(m.group(0)), m.start(), m.end(), m.group(0)) for m in NAME_WORD.finditer(text)]
+
+    def gap(i: int, j: int) -> str:
+        return text[words[i][2]:words[j][1]]
+
+    def plain(i: int, j: int) -> bool:  # words i and j = i + 1 are separated by spaces or a hyphen only
+        return re.fullmatch(r"[\s\-]*", gap(i, j)) is not None
+
+    def possessive(k: int) -> bool:  # "Acme's", "Industries'"
+        return words[k][3].endswith(("'s", "’s", "s'", "s’"))
+
+    def clause_after(i: int) -> bool:
+        return i + 1 < len(words) and plain(i, i + 1) and words[i + 1][0] in _CLAUSE_NOUNS
+
+    out: list[tuple[int, int]] = []
+    for i, (w, _, _, raw) in enumerate(words):
+        if w in _KIND_NOUN_EN and not clause_after(i):
+            k = i - 1
+            while k >= 0 and i - k <= _MAX_KIND_WORDS and plain(k, k + 1) and words[k][0] not in _DEFINITE \
+                    and not possessive(k):
+                k -= 1
+            definite = k >= 0 and i - k > 1 and (words[k][0] in _DEFINITE or possessive(k))
+            if definite and not _TOTALITY & {words[m][0] for m in range(k + 1, i)}:
+                out.append((words[k + 1][1], words[i - 1][2]))
+            if raw[:1].isupper():  # a title that goes on after its noun: capitalised words and their joiners
+                j = i
+                while j + 1 < len(words) and plain(j, j + 1):
+                    m = j + 1
+                    while m < len(words) and words[m][0] in TITLE_JOINERS and not words[m][3][:1].isupper() \
+                            and plain(m - 1, m):
+                        m += 1
+                    if m < len(words) and plain(m - 1, m) and words[m][3][:1].isupper():
+                        j = m
+                    else:
+                        break
+                if j > i:
+                    out.append((words[i + 1][1], words[j][2]))
+        elif w in _KIND_NOUN_ES and not clause_after(i) and i + 1 < len(words) and words[i + 1][0] in ("de", "del") \
+                and plain(i, i + 1):
+            j, last = i + 1, None
+            while j + 1 < len(words) and plain(j, j + 1) and j + 1 - i <= _MAX_KIND_WORDS + 1 \
+                    and words[j + 1][0] not in _ES_KIND_END:
+                j += 1
+                if words[j][0] not in _ES_KIND_JOINERS:
+                    last = j
+            if last is not None and not _TOTALITY & {words[m][0] for m in range(i + 2, last + 1)}:
+                out.append((words[i + 2][1], words[last][2]))
+    return sorted(out)
+
+
+def kind_words(text: str) -> frozenset[str]:
+    """The folded words (:func:`core.docnames.name_word`) inside :func:`document_kind_spans` of ``text``."""
+    spans = document_kind_spans(text)
+    return frozenset(name_word(m.group(0)) for m in NAME_WORD.finditer(text)
+                     if any(a <= m.start() < b for a, b in spans))
+
+
+def without_words(text: str, words: frozenset[str]) -> str:
+    """``text`` with every word whose folded form (:func:`core.docnames.name_word`) is in ``words`` blanked
+    out (offsets kept): what a clause vocabulary reads in a question without the words naming the kind of
+    its document (:func:`kind_words`)."""
+    if not words:
+        return text
+    chars = list(text)
+    for m in NAME_WORD.finditer(text):
+        if name_word(m.group(0)) in words:
+            chars[m.start():m.end()] = " " * (m.end() - m.start())
+    return "".join(chars)
+
+
+#: Negation words, folded (:data:`core.polarity.lexicon.NEGATION_WORDS`): never part of a naming run.
+_NEGATIONS = frozenset(fold(w) for w in NEGATION_WORDS)
+
+
+def negation_outside_name(question: str, tokens: list[re.Match], i: int) -> bool:
+    """Whether ``tokens[i]`` (:data:`core.docnames.NAME_WORD` matches of ``question``) is a negation word of
+    the question ("… con GE Capital sin causa"), which a naming run never takes
+    (:func:`core.docrefs.strip_reference`), and not part of a name: a prefix ("Non-Competition Agreement")
+    or the start of a Spanish kind of contract ("acuerdo de no competencia",
+    :data:`core.docnames.KIND_ES_EN_PHRASES`)."""
+    word = name_word(tokens[i].group(0))
+    if word not in _NEGATIONS:
+        return False
+    end = tokens[i].end()
+    if question[end:end + 1] in "-‐–":
+        return False
+    nxt = name_word(tokens[i + 1].group(0)) if i + 1 < len(tokens) else ""
+    return not any(k[:2] == (word, nxt) for k in KIND_ES_EN_PHRASES)

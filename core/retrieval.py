@@ -9,10 +9,13 @@
 2. **Clause wording** (:mod:`core.clauses`, when ``settings.clause_expansion``). For each
    clause type the question asks about, its contract wording is searched too: one BM25 and one
    dense ranking per type, weighted by how surely the question names the type (``ClauseMatch.strength``).
-   The question's embedding (``settings.clause_meaning``, English probes) is also compared with
-   every type's ask phrases (:func:`core.clauses.match_by_meaning`) and the nearest type, when
-   near enough and not already named by a listed phrase, is searched the same way ("walk away
-   from the deal early"; "end the agreement by giving notice" names notices, asks termination).
+   The types are read without the words that qualify a document noun (:func:`clause_types_asked`:
+   "el acuerdo de propiedad intelectual" names the document, not an IP clause). The embedding of
+   the keyword query or its English rendering, without the words written as names
+   (``settings.clause_meaning``), is also compared with every type's ask phrases
+   (:func:`core.clauses.match_by_meaning`) and the nearest type, when near enough and not already
+   named by a listed phrase, is searched the same way ("walk away from the deal early"; "end the
+   agreement by giving notice" names notices, asks termination).
 2b. **Bilingual vocabulary** (:mod:`core.lexicon`, ``settings.lexicon_expansion``): the question's
    terms in both languages and their synonyms ("walk away" → "terminate"; "cesión" → "assignment")
    are one more BM25 ranking (``settings.lexicon_weight``). When the question's language is none
@@ -47,7 +50,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 from core.clauses import ClauseMatch, match_by_meaning, match_clause_types
-from core.docrefs import DocResolver, Resolution, strip_reference
+from core.docref_grammar import kind_words, without_words
+from core.docrefs import DocResolver, Resolution, fold, strip_reference
 from core.lexicon import expand_query, gloss
 from core.sentence_rank import sentence_index
 from core.settings import Settings
@@ -308,27 +312,35 @@ def plan_searches(workspace: Workspace, question: str, settings: Settings, *, sc
     """
     exclude = workspace.ineligible_doc_ids()
     eligible_docs = workspace.eligible_doc_ids()
-    matches: list[ClauseMatch] = match_clause_types(question) if settings.clause_expansion else []
+    kinds = kind_words(question)
+    matches: list[ClauseMatch] = clause_types_asked(question, kinds) if settings.clause_expansion else []
     protected = frozenset().union(*(m.words for m in matches)) if matches else frozenset()
     info, keyword_query = resolve_scope(workspace, question, settings, scope, eligible_docs, protected, reference)
     only = set(info.doc_ids) if (info.doc_ids or info.method == "explicit") else None
     if settings.clause_expansion and keyword_query != question:
         # the clause types the question names without its document's name: a title's words
         # ("Non-Competition Agreement and Right of First Offer") are not the clause asked about
-        matches = match_clause_types(keyword_query)
+        matches = clause_types_asked(keyword_query, kinds)
 
     q_lang = question_language(question)
     doc_langs = tuple(searched_languages(workspace, info.doc_ids))
     check = LanguageCheck(q_lang, doc_langs, bridged_by="translation" if translation else "")
-    rendered = ""
+    rendered = probe_rendered = ""
     if check.differs and settings.lexicon_expansion:
         rendered = gloss(keyword_query, doc_langs[0], q_lang)
         rendered = "" if rendered == keyword_query else rendered
+        # what the clause vocabulary reads: the rendering without the document's kind ("el acuerdo de
+        # propiedad intelectual" names the document, not an IP clause), as for the question itself
+        kindless = without_words(keyword_query, kinds)
+        probe_rendered = gloss(kindless, doc_langs[0], q_lang) if kindless != keyword_query else rendered
+        probe_rendered = "" if probe_rendered == kindless else probe_rendered
+        if probe_rendered and not clause_types_asked(probe_rendered, frozenset()):
+            probe_rendered = rendered  # the kind was all it said about a clause
     if settings.clause_expansion and check.differs:
-        for text in (translation, rendered):
+        for text in (translation, probe_rendered):
             if text:  # the clause vocabulary's phrases in the documents' language
                 seen = {m.clause.id for m in matches}
-                matches += [m for m in match_clause_types(text) if m.clause.id not in seen]
+                matches += [m for m in clause_types_asked(text, frozenset()) if m.clause.id not in seen]
     vectors: dict[str, list[float]] = {}
 
     def vector(text: str) -> list[float]:
@@ -345,6 +357,7 @@ def plan_searches(workspace: Workspace, question: str, settings: Settings, *, sc
         # notices, asks about termination); chosen by cross-validation (bench/ranking.py)
         probe = translation or rendered or keyword_query
         probe_lang = doc_langs[0] if (translation or rendered) else q_lang
+        probe = _without_names(probe, protected)
         if probe_lang == "en":
             listed = {m.clause.id for m in matches}
             matches = matches + [m for m in match_by_meaning(vector(probe)) if m.clause.id not in listed]
@@ -397,6 +410,42 @@ def plan_searches(workspace: Workspace, question: str, settings: Settings, *, sc
         searches.append(Search("bm25:identifiers", "identifier", 1.0, lambda t=text: workspace.bm25_search(
             t, settings.bm25_candidates, exclude, only)))
     return Plan(info, keyword_query, only, exclude, matches, check, searches)
+
+
+def clause_types_asked(text: str, kinds: frozenset[str] | None = None) -> list[ClauseMatch]:
+    """The clause types ``text`` (a question, its keyword query or its rendering) asks about
+    (:func:`core.clauses.match_clause_types`), read without the words that qualify a document noun:
+    "the intellectual property agreement", "el contrato de licencia" name the document
+    (:func:`core.docref_grammar.document_kind_spans`). ``kinds``: those words (folded) as found in the
+    question the text comes from (a keyword query has lost the names around them); default: found in
+    ``text``. When they are all the question says about a clause ("¿Qué dice el acuerdo de
+    confidencialidad?"), the types they name are returned."""
+    kindless = without_words(text, kind_words(text) if kinds is None else kinds)
+    if kindless == text:
+        return match_clause_types(text)
+    return match_clause_types(kindless) or match_clause_types(text)
+
+
+_NAME = re.compile(r"[^\W_]+(?:['’][^\W_]+)*", re.UNICODE)
+
+
+def _without_names(text: str, keep: frozenset[str]) -> str:
+    """``text`` without the words written as names — capitalised, but not its first word — unless their
+    casefolded, accent-stripped form is in ``keep`` (words of a clause type the question names: "Force
+    Majeure"). For the probe of clause types by meaning: "Would A.B. Watley need approval to hand to another
+    firm?" was nearest to NDA survival, "Would need approval to hand to another firm?" is nearest to
+    anti-assignment; a party's or product's name says nothing of the clause, and MiniLM weighs it.
+    Returns ``text`` when nothing would be left."""
+    words = list(_NAME.finditer(text))
+    drop = [m for i, m in enumerate(words) if i > 0 and m.group(0)[:1].isupper() and fold(m.group(0)) not in keep]
+    if not drop or len(drop) == len(words) - 1:
+        return text
+    out, at = [], 0
+    for m in drop:
+        out.append(text[at:m.start()])
+        at = m.end()
+    out.append(text[at:])
+    return " ".join("".join(out).split())
 
 
 def fusion_k(settings: Settings, plan: Plan) -> int:

@@ -153,6 +153,10 @@ English "no" is one too; Spanish "no" is a sentential cue ("no podrá")."""
 WITHOUT = frozenset({"without", "sin"})
 """Outside a negation a short negation of its object; inside one ("shall not … without Y") an exception."""
 
+NEGATION_WORDS = NEGATION | CONTINUING | NEG_DETERMINERS | WITHOUT | frozenset({"no", "non"})
+"""Every word above that negates, and "no"/"non" standing alone: what a question's wording must keep
+("terminate without cause", "sin causa"; :mod:`core.clauses`, :func:`core.docrefs.strip_reference`)."""
+
 LEXICAL = re.compile(
     r"^(?:exclud(?:e|es|ed)|disclaim(?:s|ed)?|prohibit(?:s|ed)?|forbid(?:s|den)?|preclud(?:e|es|ed)|prevent(?:s|ed)?|"
     r"restrict(?:s|ed)?|refrain(?:s|ed)?|reliev(?:e|es|ed)|ceas(?:e|es|ed)|barred|exempt(?:ed)?|"

@@ -48,3 +48,23 @@ def test_generic_contract_words_do_not_pick_a_type() -> None:
     assert found == ["insurance"]
     words = match_clause_types("Can this contract be terminated for convenience?")[0].words
     assert "contract" not in words and {"terminated", "convenience"} & set(words) or "convenience" in words
+
+
+def test_a_negated_phrase_needs_a_negation_in_the_question() -> None:
+    """Stopword lists drop "no"/"not"/"sin": "no license granted" and "licenses granted" had the same content
+    words, so every licence question also matched "no licence or rights granted" (and a cap question
+    "uncapped liability"). Written for this test, not taken from an evaluation set."""
+    assert [m.clause.id for m in match_clause_types("Which licences does the supplier grant?")] == ["license_grant"]
+    assert [m.clause.id for m in match_clause_types("¿Qué licencias se conceden al distribuidor?")] == ["license_grant"]
+    assert "nda_no_license" in [m.clause.id for m in match_clause_types("Is no license granted to the recipient?")]
+    assert [m.clause.id for m in match_clause_types("¿Hay un límite de responsabilidad para el arrendador?")] == [
+        "cap_on_liability"]
+    assert "uncapped_liability" in [m.clause.id for m in match_clause_types("¿Responde sin límite de responsabilidad?")]
+    # a hyphenated "non-" is a word of its own, not a negation
+    assert [m.clause.id for m in match_clause_types("Is there a non-compete?")] == ["non_compete"]
+
+
+def test_spanish_governing_law_worded_with_someterse() -> None:
+    """"El contrato se somete a la legislación española" is how Spanish drafting states governing law."""
+    assert match_clause_types("¿A qué derecho se somete el contrato de arrendamiento?")[0].clause.id == "governing_law"
+    assert match_clause_types("¿Está sometido a la legislación de otro país?")[0].clause.id == "governing_law"

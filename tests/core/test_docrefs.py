@@ -526,3 +526,17 @@ def test_what_follows_a_name_but_is_not_a_title_stays() -> None:
         "Can Canadian subsidiaries order resin?"
     assert strip_reference("Which law governs the Loop Kestrel JV agreement?", names) == \
         "Which law governs JV (joint venture) agreement?"
+
+
+def test_a_negation_after_a_name_stays_in_the_question() -> None:
+    """"… con GE Capital sin causa": stopwords may join a naming run, and "sin" went with the names, leaving
+    "desistir causa justificada" — termination for cause, the opposite of what is asked. A negation that is a
+    name's prefix ("Non-Competition") or starts a Spanish kind ("acuerdo de no competencia") still goes."""
+    names = frozenset({"duckwall", "alco", "ge", "capital", "agencia"})
+    q = "¿Puede alguna de las partes desistir del contrato de agencia de Duckwall-ALCO con GE Capital sin causa justificada?"
+    assert "desistir sin causa justificada" in strip_reference(q, names)
+    q = "Can either party end the agency agreement with GE Capital without cause?"
+    assert "without cause" in strip_reference(q, names)
+    names = frozenset({"western", "copper", "non", "competition", "no", "competencia"})
+    assert "Non" not in strip_reference("Which law governs the Western Copper Non-Competition Agreement?", names)
+    assert strip_reference("¿Qué ley rige el acuerdo de no competencia de Western Copper?", names) == "¿Qué ley rige?"
