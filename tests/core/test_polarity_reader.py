@@ -284,3 +284,27 @@ def test_contradictions_a_shortcut_would_clear_stay_flagged(claim: str, quote: s
     the predicate's negation agrees; agree when a restating word explains one-way conflicts) were dropped
     because they showed these contradictions without a warning."""
     assert check_polarity(claim, [quote]).outcome != "agree"
+
+
+@pytest.mark.parametrize(("claim", "quote"), [
+    # 2026-12-02 afternoon, engineer "warn": contradictions that each cheaper policy for the unsure cases
+    # (bench/support_unsure.py) would show without a warning; written before any policy was measured
+    ("Saturdays are Business Days under this Agreement.",
+     "Business Day means a day which is not a Saturday, Sunday or public holiday."),
+    ("Works that link to the interfaces of the Software are Derivative Works.",
+     "Derivative Works shall not include works that merely link to the interfaces of the Software."),
+    ("Documents created using the Software must remain under this license.",
+     "The requirement to remain under this license does not apply to documents created using the Software."),
+    ("The Supplier is not liable for acts done in good faith but is liable for errors of judgment.",
+     "The Supplier will not be liable for any error in judgment or for any act done in good faith."),
+    ("Contributions submitted to the Licensor carry additional terms.",
+     "Contributions submitted to the Licensor shall be under the terms of this License, without any additional "
+     "terms or conditions."),
+    ("Holidays count as days of the notice period.",
+     "The notice period shall not include Saturdays, Sundays or public holidays."),
+])
+def test_contradictions_off_the_predicate_stay_flagged(claim: str, quote: str) -> None:
+    """A conflict off the predicate (a subject, an argument of a negated inclusion, an object) is not a
+    restatement by default: warning only when the negation covers the claim's predicate would show these
+    silently (bench/README.md, 2026-12-02 afternoon, "warn")."""
+    assert check_polarity(claim, [quote]).outcome != "agree"
