@@ -100,6 +100,11 @@ PHRASES: list[tuple[re.Pattern[str], str]] = [(re.compile(p, re.IGNORECASE), r) 
     (r"\b(?:restricted|confined)\s+(?:solely\s+|exclusively\s+)?to\b", " zzonly "),
     # a predicative "non-" adjective is a sentential negation: "is non-refundable" = "is not refundable"
     (r"\b(is|are|be|was|were|remain|remains|and|or)\s+non[-\u2010\u2011]?(?=[a-z]{4,})", r"\1 not "),
+    # and so is a predicative "un-" participle or "irrelevant" (2026-12-02 afternoon, "warn"): "rights remain
+    # unaffected by X" = "are not affected by X" (= "X shall not affect the rights", read as the passive it is);
+    # without the rewrite "unaffected" matched "affect" only as a prefixed word and its subject stayed stated
+    (r"\b(is|are|be|was|were|remain|remains|stay|stays)\s+un(?!der)(?=[a-z]{5,}ed\b)", r"\1 not "),
+    (r"\b(is|are|be|was|were|remain|remains)\s+irrelevant\b", r"\1 not relevant"),
     # "separate from" / "apart from" as a predicate: "kept separate from X" = "not commingled with X"
     (r"\bseparate(?:d|ly)?\s+from\b", " zzlex "),
     # exceptions and conditions

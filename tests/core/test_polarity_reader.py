@@ -284,3 +284,59 @@ def test_contradictions_a_shortcut_would_clear_stay_flagged(claim: str, quote: s
     the predicate's negation agrees; agree when a restating word explains one-way conflicts) were dropped
     because they showed these contradictions without a warning."""
     assert check_polarity(claim, [quote]).outcome != "agree"
+
+
+@pytest.mark.parametrize(("claim", "quote"), [
+    # 2026-12-02 afternoon, engineer "warn": contradictions that each cheaper policy for the unsure cases
+    # (bench/support_unsure.py) would show without a warning; written before any policy was measured
+    ("Saturdays are Business Days under this Agreement.",
+     "Business Day means a day which is not a Saturday, Sunday or public holiday."),
+    ("Works that link to the interfaces of the Software are Derivative Works.",
+     "Derivative Works shall not include works that merely link to the interfaces of the Software."),
+    ("Documents created using the Software must remain under this license.",
+     "The requirement to remain under this license does not apply to documents created using the Software."),
+    ("The Supplier is not liable for acts done in good faith but is liable for errors of judgment.",
+     "The Supplier will not be liable for any error in judgment or for any act done in good faith."),
+    ("Contributions submitted to the Licensor carry additional terms.",
+     "Contributions submitted to the Licensor shall be under the terms of this License, without any additional "
+     "terms or conditions."),
+    ("Holidays count as days of the notice period.",
+     "The notice period shall not include Saturdays, Sundays or public holidays."),
+])
+def test_contradictions_off_the_predicate_stay_flagged(claim: str, quote: str) -> None:
+    """A conflict off the predicate (a subject, an argument of a negated inclusion, an object) is not a
+    restatement by default: warning only when the negation covers the claim's predicate would show these
+    silently (bench/README.md, 2026-12-02 afternoon, "warn")."""
+    assert check_polarity(claim, [quote]).outcome != "agree"
+
+
+@pytest.mark.parametrize(("claim", "quote", "agrees"), [
+    # 2026-12-02 afternoon, engineer "warn": a predicative "un-" participle or "irrelevant" is a sentential
+    # negation ("remain unaffected by X" = "are not affected by X" = "X shall not affect them")
+    ("The Licensee's rights remain unaffected by termination.", "Termination shall not affect the Licensee's rights.",
+     True),
+    ("The obligations remain unchanged by this amendment.", "This amendment shall not change the obligations.", True),
+    ("The headings are irrelevant to interpreting this Agreement.",
+     "The headings shall not affect the interpretation of this Agreement.", True),
+    ("The Buyer's rights are unaffected if the Seller is late.",
+     "If the Seller is late, the Buyer's rights are not affected.", True),
+    # the same words against the opposite quote: flagged (the first two were shown silently before the rule)
+    ("Your rights under fair use remain unaffected by the License.", "The License limits your rights under fair use.",
+     False),
+    ("The headings are irrelevant to the interpretation of this Agreement.",
+     "The headings shall affect the interpretation of this Agreement.", False),
+    ("The obligations are unchanged by this amendment.", "This amendment changes the obligations.", False),
+    ("The Seller's liability is unimpaired by the inspection.", "The inspection shall impair the Seller's liability.",
+     False),
+])
+def test_predicative_un_participle_is_a_negation(claim: str, quote: str, agrees: bool) -> None:
+    assert (check_polarity(claim, [quote]).outcome == "agree") is agrees
+
+
+def test_under_and_short_un_words_are_not_rewritten() -> None:
+    """"underpaid", "united" are no "un-" participles: the rewrite needs "un" + five letters + "ed", not "under"."""
+    from core.polarity.scope import tokens
+
+    assert [t for t, _ in tokens("It is underpaid and is united.")] == ["it", "is", "underpaid", "and", "is", "united",
+                                                                      "."]
+    assert [t for t, _ in tokens("Rights remain unaffected.")] == ["rights", "remain", "not", "affected", "."]
