@@ -1,7 +1,7 @@
 """The passages answer's answer/abstain decision for a question that names its document (issue #20, third pass).
 
 Before this module the decision was always the best span's calibrated score (``Span.score``: cosine +
-term weight · term coverage) against one of four thresholds (:func:`core.passages.min_score`). Measured on
+term weight · term coverage) against one of four thresholds (:func:`core.passage_gate.min_score`). Measured on
 cuad_natural and CUAD (bench/README.md, "Issue #20, third pass"), the score alone separates answerable
 questions from questions whose clause is absent poorly: held-out ROC AUC 0.75 (``-nat``), 0.61 (``-para``),
 0.64 (template). When the question names its document (retrieval searched inside it and the spans were

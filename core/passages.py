@@ -28,9 +28,9 @@ At most :attr:`Settings.passages_per_chunk` spans per chunk and
 the page (:func:`select_spans`: a span in a clause already shown is one more highlight of it). When the best span scores below :attr:`Settings.passages_min_score` the answer
 is an abstention (``NO_EVIDENCE``) with what was searched, as for a model answer
 (:attr:`Settings.passages_min_score_scoped` when the spans were scored against the question
-without its document's names, :func:`min_score`); the thresholds' calibration is in
+without its document's names, :func:`core.passage_gate.min_score`); the thresholds' calibration is in
 ``bench/passages.py`` and ``bench/README.md``. For a question that names its document the threshold
-comes from more evidence than the score (:func:`decision_threshold`, :mod:`core.passage_decision`:
+comes from more evidence than the score (:func:`core.passage_gate.decision_threshold`, :mod:`core.passage_decision`:
 the clause type asked for and whether a span is worded like it, synonyms, the language; issue #20
 third pass). Such an abstention never hides what was found
 (issue #20): the :data:`WEAK_MAX` closest spans, verified like any passage, are its
@@ -62,6 +62,9 @@ from core.passage_vectors import (  # noqa: F401  (re-exported: tests and benchm
     _torch_threads,
 )
 from core.clause_heads import clause_openings, split_crossing
+from core.passage_gate import (  # noqa: F401  (re-exported: tests and benchmarks use them)
+    WORDING_LANG, decision_threshold, form_decides, is_cross_language, min_score,
+)
 from core.sentences import MAX_PAIR_CHARS, MIN_WORDS, sentence_spans  # noqa: F401  (re-exported)
 from core.settings import Settings
 from core.types import (
@@ -150,7 +153,7 @@ class Span:
     """A candidate passage: ``chunk.text[start:end]`` with its scores.
 
     ``score`` (cosine + term weight · term coverage) decides whether the spans answer (compared with
-    :func:`min_score`, calibrated on it); ``order`` ranks the spans shown once that is decided
+    :func:`core.passage_gate.min_score`, calibrated on it); ``order`` ranks the spans shown once that is decided
     (issue #20 second pass): it adds the evidence the decision does not use — the chunk's place in
     the retriever's fused ranking (``rank``, 0-based) and its fused score over the best chunk's
     (:data:`FUSED_WEIGHT`, selection pass), the cosine with the clause type's wording
@@ -348,64 +351,6 @@ def scoring_query(query: str, scope: ScopeInfo) -> str:
     return query
 
 
-def min_score(settings: Settings, cleaned: bool, cross: bool = False) -> float:
-    """The abstention threshold for a best span scored against the question as asked
-    (:attr:`Settings.passages_min_score`) or against the question without its document's names
-    (``cleaned``, :func:`scoring_query`; :attr:`Settings.passages_min_score_scoped`).
-
-    Two thresholds because the two texts give scores on different scales: the names removed,
-    a question keeps ~40 % of its terms on CUAD ("Consider the Agency Agreement between General
-    Electric Capital Corporation and ...; What is the renewal term for this contract?") and every
-    span's cosine and term coverage drop with them. Each is the mean of the thresholds chosen by
-    5-fold cross-validation over documents on the cases scored that way (``bench/passages.py``;
-    bench/README.md, "After document-aware retrieval").
-
-    ``cross``: the question is in another language than the chunk of the best span (issue #20):
-    its spans are scored across languages (:mod:`core.passage_terms`), on yet another scale, with
-    :attr:`Settings.passages_min_score_cross` / :attr:`Settings.passages_min_score_cross_scoped`,
-    chosen by cross-validation over documents on such cases (``bench/passages_natural.py``).
-    """
-    if cross:
-        return settings.passages_min_score_cross_scoped if cleaned else settings.passages_min_score_cross
-    return settings.passages_min_score_scoped if cleaned else settings.passages_min_score
-
-
-def decision_threshold(settings: Settings, spans: list[Span], *, cleaned: bool, question: str,
-                       clause_type: bool) -> float:
-    """The score the best of ``spans`` must reach for the passages answer to answer rather than abstain.
-
-    The best span's language decides the scale its score is on (a workspace may mix languages). For a
-    question scored without its document's names (``cleaned``) that asks for a clause type whose wording
-    is known (``clause_type``), its best span in its language or in :data:`WORDING_LANG`, and
-    ``settings.passages_decision == "evidence"``: the threshold of :func:`core.passage_decision.threshold`,
-    from the evidence of every span; otherwise :func:`min_score`. ``spans`` empty: :func:`min_score`'s threshold (nothing to answer with anyway).
-    """
-    top = max(spans, key=lambda sp: sp.score, default=None)
-    cross = top is not None and is_cross_language(question, top.chunk)
-    from core import passage_decision as pd
-
-    # A question in another language whose best span is in the wording's language (English) is decided by the
-    # model too: its strongest evidence, a span's cosine with the clause type's wording, is then measured within
-    # one language as on the cases it was fitted on (issue #20, engineer "xlang"; bench/passages_crossdecision.py)
-    if top is None or settings.passages_decision != "evidence" or not pd.applies(
-            cleaned=cleaned, clause_type=clause_type, cross=cross and top.chunk.lang != WORDING_LANG):
-        return min_score(settings, cleaned=cleaned, cross=cross)
-    evidence = [pd.SpanEvidence(cos=s.cosine, terms=s.terms, syn=s.synonyms, cos_wording=s.cos_wording)
-                for s in spans]
-    return pd.threshold(pd.features(evidence, term_weight=settings.passages_term_weight))
-
-
-WORDING_LANG = "en"
-"""The language most of the clause vocabulary's wording is written in (``resources/clauses/clause_types.toml``:
-each type lists its contract wording in English first, a few Spanish phrases after) and the language of the
-bundled embedding model (all-MiniLM-L6-v2, English only). For a cross-language question whose best span is in
-this language, the cosine of a span with the clause type's wording (:attr:`Span.cos_wording`) compares two
-English texts, as it did on the same-language cases :mod:`core.passage_decision` was fitted on, so that model
-decides it (:func:`decision_threshold`); a span in the other language keeps the cross-language thresholds.
-Measured on cuad_natural ``-es`` (Spanish questions, English contracts), held out by contract:
-``bench/passages_crossdecision.py``, bench/README.md "Cross-language decision" (issue #20)."""
-
-
 def clause_wording(clause_types: list[str]) -> list[str]:
     """The wording contracts use for each clause type id of ``clause_types`` (``trace.clause_types``,
     :class:`core.clauses.ClauseType`), unknown ids skipped; ``[]`` when the vocabulary cannot be read."""
@@ -419,13 +364,6 @@ def clause_wording(clause_types: list[str]) -> list[str]:
     except CoreError:
         return []
     return [by_id[t].wording_text for t in clause_types if t in by_id]
-
-
-def is_cross_language(question: str, chunk: Chunk) -> bool:
-    """Whether ``question`` (:func:`core.textproc.detect_language`) is in another language than ``chunk``."""
-    from core.textproc import detect_language
-
-    return detect_language(question) != chunk.lang
 
 
 def select_spans(spans: list[Span], *, max_total: int = 5, per_chunk: int = 2, min_score: float = -1.0,
@@ -540,7 +478,7 @@ def passages_answer(
     # minority of cases: 22 of 103 gold quotes shown with this rule, 5 with the threshold as a floor).
     # Under it, the closest spans are still shown, as weak passages of the abstention (issue #20).
     weak = best is None or best < threshold
-    if not weak and _form_decides(settings, scored, query, wording, top):
+    if not weak and form_decides(settings, scored, query, wording, top):
         # no retrieved sentence has the asked clause's form: the best span is about a neighbouring clause (abstain pass)
         from core import passage_decision as pd
         from core.clause_form import form_margin
@@ -586,16 +524,6 @@ def passages_answer(
         return _kind(abstain(NO_PASSAGE_MESSAGE, ranked, rejected))
     return Answer(question=question, workspace=workspace.name, status="answered", kind="passages",
                   claims=claims, rejected=rejected, abstention=None, trace=trace)
-
-
-def _form_decides(settings: Settings, scored: str, query: str, wording: list[str], top: Span | None) -> bool:
-    """Whether the clause-form check (:func:`core.passage_decision.form_rejects`) reads this question: where the
-    evidence model decides (:func:`core.passage_decision.applies`, ``settings.passages_decision == "evidence"``)."""
-    from core import passage_decision as pd
-
-    return top is not None and settings.passages_decision == "evidence" and pd.applies(
-        cleaned=scored != query, clause_type=bool(wording),
-        cross=is_cross_language(scored, top.chunk) and top.chunk.lang != WORDING_LANG)
 
 
 def _overlaps(a: Span, b: Span) -> bool:
