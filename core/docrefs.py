@@ -79,6 +79,7 @@ from rapidfuzz.distance import Levenshtein
 from core.commonwords import ordinary_word
 from core.docref_grammar import (  # noqa: F401 - _in_identifier re-exported (core.passages' docs)
     _in_identifier, collection_question, joined_names, singular_reference)
+from core.dockinds import document_kinds, question_kinds
 from core.docref_words import (  # noqa: F401 - strip_reference re-exported: callers import it from here
     _question_tokens, _strong, _Token, strip_reference)
 from core.docnames import (  # noqa: F401 - re-exported: callers import them from here
@@ -146,8 +147,8 @@ class Resolution:
     query: str = ""
     """The question with the naming words removed (the question itself when nothing was removed)."""
     evidence: str = ""
-    """What decided: ``"file name"``, ``"naming words"``, ``"collection"`` (a question about the
-    documents as a whole, searched everywhere), ``""`` (nothing named)."""
+    """What decided: ``"file name"``, ``"naming words"``, ``"kind of document"`` (:meth:`DocResolver._by_kind`),
+    ``"collection"`` (a question about the documents as a whole, searched everywhere), ``""`` (nothing named)."""
 
 
 class DocResolver:
@@ -166,7 +167,9 @@ class DocResolver:
         self.weight = {w: math.log((n + 1) / (len(ps) + 0.5)) / norm for w, ps in self.by_word.items()}
         # file-name compounds, looked up by their start ("FLOTEKINDUSTRIES")
         self.compounds = sorted({w for p in profiles for w in file_words(p.doc_id) if len(w) >= 8})
-        self.proper_vocabulary = sorted({w for p in profiles for w in p.proper if len(w) >= MIN_LOOKUP_LEN})
+        # (a kind of contract is an ordinary word, not a name to misspell: "probation" is no "Promotion")
+        self.proper_vocabulary = sorted({w for p in profiles for w in p.proper
+                                         if len(w) >= MIN_LOOKUP_LEN and w not in KIND_WORDS})
         self.stems: dict[str, list[DocProfile]] = {}
         for p in profiles:
             stem = file_stem(p.doc_id)
@@ -176,6 +179,8 @@ class DocResolver:
         # description too: it names its file only when written as a file name (_file_named)
         self.generic_stems = {stem for stem in self.stems if not any(c.isdigit() for c in stem) and not any(
             w not in GENERIC and w not in KIND_WORDS and len(self.by_word.get(w, ())) <= 1 for w in stem.split())}
+        # the kinds of contract each document is, from its title and file name (core.dockinds)
+        self.kinds = {p.doc_id: document_kinds(p.title, p.doc_id) for p in profiles}
 
     def _naming(self, words) -> list[DocProfile]:
         """The profiles that hold at least one of ``words`` (any order: callers sort or take a union)."""
@@ -310,8 +315,9 @@ class DocResolver:
         tokens = _question_tokens(question)
         scored = self._scored(tokens, protected)
         res = Resolution(query=question, scores={d: round(s, 3) for s, d, _, _ in scored[:MAX_AMBIGUOUS + 1]})
+        kinds, said = question_kinds(question)
         if not scored or scored[0][0] < MIN_AMBIGUOUS_SCORE:
-            return res
+            return self._by_kind(res, kinds, said, scored)
         best = scored[0][0]
         second = scored[1][0] if len(scored) > 1 else 0.0
         if best >= MIN_SCORE and (best >= MARGIN * second or self._distinct(scored)):
@@ -319,8 +325,13 @@ class DocResolver:
         else:
             chosen = self._ambiguous(scored)
             if not chosen:
-                return res
-            res.ambiguous = True
+                return self._by_kind(res, kinds, said, scored)
+            # "the Acme NDA" when Acme signed an NDA and a supply agreement: the kind tells them apart
+            of_kind = [s for s in chosen if self.kinds[s[1]] & kinds]
+            if len(of_kind) == 1:
+                chosen = of_kind
+            else:
+                res.ambiguous = True
         res.evidence = "naming words"
         res.doc_ids = [d for _, d, _, _ in chosen]
         names = frozenset().union(*(hit for _, _, hit, _ in chosen))
@@ -355,6 +366,33 @@ class DocResolver:
         proper = frozenset().union(*(p.proper for p in self.profiles if p.doc_id in ids))
         own.query = strip_reference(standalone, names - protected, protected, proper=proper)
         return own
+
+    def _by_kind(self, res: Resolution, kinds: frozenset[str], said: list[str], scored: list) -> Resolution:
+        """``res`` scoped to the documents of the kinds the question names (:mod:`core.dockinds`:
+        "the supply agreement", "el contrato de suministro", "the lease" over "Contrato de
+        arrendamiento"), when the naming words named none.
+
+        One document of those kinds is the scope; two or three are searched together, as an
+        ambiguous reference (the user is told); none, more than :data:`MAX_AMBIGUOUS`, or every
+        document of the workspace: no scope. Nor when the naming words lean, even weakly (at least
+        :data:`MIN_AMBIGUOUS_SCORE`), towards a document of another kind more than towards any of
+        this kind: the evidence disagrees, and a wrong scope is worse than none ("the Vega Retail
+        NDA" when Vega Retail signed every document of the workspace is the NDA: the name ties, the
+        kind decides). Returns ``res`` itself, changed or not.
+        """
+        if not kinds:
+            return res
+        docs = [p.doc_id for p in self.profiles if self.kinds[p.doc_id] & kinds]
+        if not docs or len(docs) > MAX_AMBIGUOUS or len(docs) >= len(self.profiles):
+            return res
+        named = {d: s for s, d, _, _ in scored}
+        if scored and scored[0][0] >= MIN_AMBIGUOUS_SCORE and max(named.get(d, 0.0) for d in docs) < scored[0][0]:
+            return res  # another document is named more than any of this kind
+        res.doc_ids = sorted(docs, key=lambda d: (-named.get(d, 0.0), d))
+        res.ambiguous = len(docs) > 1
+        res.evidence = "kind of document"
+        res.matched = said
+        return res
 
     @staticmethod
     def _distinct(scored: list) -> bool:
