@@ -47,6 +47,11 @@ file-name compounds, initialisms; re-exported here).
    :data:`AMBIGUOUS_SHARE` of the best, are an ambiguous reference and all are searched
    (:meth:`DocResolver._ambiguous`). Questions that name no document (most questions in a
    collection of articles) match no profile strongly enough and are searched everywhere.
+4. *The kind of contract* (:mod:`core.dockinds`), in either language: "el contrato de suministro"
+   over an English "Supply Agreement", "the lease" over "Contrato de arrendamiento". Read only when
+   the naming words name nothing (:meth:`DocResolver._by_kind`), or leave two or three documents of
+   which one alone is of the kind ("the Vega Retail NDA" when Vega Retail signed every document);
+   one document of the kind is the scope, two or three are searched together as ambiguous.
 
 The thresholds (MIN_SCORE, MARGIN, AMBIGUOUS_SHARE, WEAK_WORD) date from issue #12 and were not
 refitted; the new evidence weights are fixed a priori below 1 (weaker than an exact word), and
