@@ -383,7 +383,8 @@ class DocResolver:
         :data:`MIN_AMBIGUOUS_SCORE`), towards a document of another kind more than towards any of
         this kind: the evidence disagrees, and a wrong scope is worse than none ("the Vega Retail
         NDA" when Vega Retail signed every document of the workspace is the NDA: the name ties, the
-        kind decides). Returns ``res`` itself, changed or not.
+        kind decides). The reference ("según el contrato de suministro") is removed from ``res.query``
+        (:func:`strip_reference`). Returns ``res`` itself, changed or not.
         """
         if not kinds:
             return res
@@ -397,6 +398,10 @@ class DocResolver:
         res.ambiguous = len(docs) > 1
         res.evidence = "kind of document"
         res.matched = said
+        # the reference goes from the keyword and scoring query, as a name does ("¿Qué seguros debe mantener
+        # el proveedor según el contrato de suministro?" → "¿Qué seguros debe mantener el proveedor?")
+        words = frozenset(w for phrase in said for w in phrase.split())
+        res.query = strip_reference(res.query, words, also=words)
         return res
 
     @staticmethod

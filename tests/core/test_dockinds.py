@@ -152,13 +152,18 @@ def b46_workspace(tmp_path_factory) -> Workspace:
 
 def test_an_absent_clause_of_the_supply_agreement_is_not_answered_from_another_document(b46_workspace) -> None:
     """The finding: "¿Qué seguro exige el contrato de suministro?" (the supply agreement has no
-    insurance clause) was searched over the workspace and answered from another document. Now it is
-    searched in the supply agreement only, whatever the answer shows."""
-    answer = run(answer_question(b46_workspace, "¿Qué seguro exige el contrato de suministro?", Settings(),
-                                 backend=PassagesBackend()))
-    scope = answer.trace.scope
-    assert scope.method == "named" and [d.rsplit("/", 1)[-1] for d in scope.doc_ids] == [SUPPLY]
-    shown = [c.doc_id for claim in answer.claims for c in claim.citations]
-    if answer.abstention is not None:
-        shown += [w.doc_id for w in answer.abstention.candidates]
-    assert all(d.endswith(SUPPLY) for d in shown), shown
+    insurance clause) was searched over the workspace and answered. Now it is searched in the supply
+    agreement only, scored without its reference, and abstains (showing, if anything, that agreement's
+    passages as weak ones)."""
+    for question in ("¿Qué seguro exige el contrato de suministro?",
+                     "¿Qué seguros debe mantener el proveedor según el contrato de suministro?"):
+        answer = run(answer_question(b46_workspace, question, Settings(), backend=PassagesBackend()))
+        scope = answer.trace.scope
+        assert scope.method == "named" and [d.rsplit("/", 1)[-1] for d in scope.doc_ids] == [SUPPLY]
+        shown = [c.doc_id for claim in answer.claims for c in claim.citations]
+        if answer.abstention is not None:
+            shown += [w.doc_id for w in answer.abstention.candidates]
+        assert all(d.endswith(SUPPLY) for d in shown), shown
+        # scored without the reference ("¿Qué seguros debe mantener el proveedor?"): the clause is absent
+        assert answer.status == "abstained", [c.text for c in answer.claims]
+        assert scope.query.startswith("¿Qué seguro") and "suministro" not in scope.query
