@@ -12,10 +12,15 @@ worth of text (about 4,000 characters here) for the naming words, the first
 :data:`core.docnames.PROPER_CHUNKS` chunks' worth (12,000) for the proper-name test, no title
 (the index's title is the first heading, which these plain-text files' first lines also give).
 
+``--kinds``: the kind-reference questions of ``bench/data/kindrefs_questions.json`` (documents
+named only by their kind of contract, in either language) over their mixed workspace: CUAD
+contracts from ``--corpora`` and the B46 documents from ``tests/data/cases/B46_crosslingual``;
+right = exactly the expected documents (a case expecting none: no scope), ambiguous flag included.
+
 ``--ablate`` runs it again with each kind of new evidence switched off in turn (how much each
 carries; nothing is fitted).
 
-Usage: ``python bench/docrefs.py [--corpora DIR] [--ablate]``.
+Usage: ``python bench/docrefs.py [--corpora DIR] [--ablate] [--kinds]``.
 """
 
 from __future__ import annotations
@@ -85,6 +90,34 @@ def measure(corpora: Path) -> dict[str, dict[str, int]]:
     return out
 
 
+def measure_kinds(corpora: Path) -> dict[str, dict[str, int]]:
+    """The kind-reference set (module docstring): right / wrong (a document searched that is not
+    expected) / none (expected some, searched everywhere) / ambiguous, per direction of language."""
+    repo = Path(__file__).resolve().parents[1]
+    data = json.loads((repo / "bench" / "data" / "kindrefs_questions.json").read_text(encoding="utf-8"))
+    profiles = []
+    for name in data["workspace"]["cuad"]:
+        text = (corpora / "cuad" / "txt" / name).read_text(encoding="utf-8", errors="replace")
+        profiles.append(build_profile("txt/" + name, name, "", text[:4000], text[:12000]))
+    for name in data["workspace"]["b46"]:
+        text = (repo / "tests" / "data" / "cases" / "B46_crosslingual" / name).read_text(encoding="utf-8")
+        profiles.append(build_profile(name, name, "", text[:4000], text[:12000]))
+    resolver = DocResolver(profiles)
+    out: dict[str, dict[str, int]] = {}
+    for case in data["questions"]:
+        res = _resolve(resolver, case["q"])
+        expected = case["expected"]
+        row = out.setdefault(case["lang"], {"cases": 0, "right": 0, "wrong": 0, "none": 0, "ambiguous": 0})
+        hits = [d for d in res.doc_ids if any(e in d for e in expected)]
+        row["cases"] += 1
+        row["right"] += len(hits) == len(res.doc_ids) and {e for e in expected if any(e in d for d in hits)} == set(
+            expected) and res.ambiguous == case.get("ambiguous", False)
+        row["wrong"] += len(hits) < len(res.doc_ids)
+        row["none"] += bool(expected) and not res.doc_ids
+        row["ambiguous"] += res.ambiguous
+    return out
+
+
 @contextmanager
 def _without(evidence: str):
     """Switch one kind of evidence off (``--ablate``)."""
@@ -127,7 +160,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpora", type=Path, default=Path(__file__).resolve().parents[2] / "shared/eval/corpora")
     parser.add_argument("--ablate", action="store_true")
+    parser.add_argument("--kinds", action="store_true", help="the kind-reference set (module docstring)")
     args = parser.parse_args()
+    if args.kinds:
+        _print("kind references (bench/data/kindrefs_questions.json)", measure_kinds(args.corpora))
+        return
     _print("all evidence", measure(args.corpora))
     if args.ablate:
         for evidence in ("fuzzy", "spanish kinds", "proper names"):

@@ -47,6 +47,11 @@ file-name compounds, initialisms; re-exported here).
    :data:`AMBIGUOUS_SHARE` of the best, are an ambiguous reference and all are searched
    (:meth:`DocResolver._ambiguous`). Questions that name no document (most questions in a
    collection of articles) match no profile strongly enough and are searched everywhere.
+4. *The kind of contract* (:mod:`core.dockinds`), in either language: "el contrato de suministro"
+   over an English "Supply Agreement", "the lease" over "Contrato de arrendamiento". Read only when
+   the naming words name nothing (:meth:`DocResolver._by_kind`), or leave two or three documents of
+   which one alone is of the kind ("the Vega Retail NDA" when Vega Retail signed every document);
+   one document of the kind is the scope, two or three are searched together as ambiguous.
 
 The thresholds (MIN_SCORE, MARGIN, AMBIGUOUS_SHARE, WEAK_WORD) date from issue #12 and were not
 refitted; the new evidence weights are fixed a priori below 1 (weaker than an exact word), and
@@ -78,8 +83,15 @@ from rapidfuzz.distance import Levenshtein
 
 from core.commonwords import ordinary_word
 from core.docref_grammar import (  # noqa: F401 - _in_identifier re-exported (core.passages' docs)
+<<<<<<< HEAD
     _in_identifier, _kind_content, collection_question, complete_title_spans,
     joined_names, negation_outside_name, singular_reference, title_end)
+=======
+    _in_identifier, collection_question, joined_names, singular_reference)
+from core.dockinds import document_kinds, question_kinds
+from core.docref_words import (  # noqa: F401 - strip_reference re-exported: callers import it from here
+    _question_tokens, _strong, _Token, strip_reference)
+>>>>>>> wt-docref-es
 from core.docnames import (  # noqa: F401 - re-exported: callers import them from here
     GENERIC,
     HEAD_CHARS,
@@ -127,9 +139,7 @@ MIN_LOOKUP_LEN = 5
 #: A quoted text this similar to a file name (rapidfuzz fuzz.ratio, 0-100) names that file.
 FILE_QUOTE_RATIO = 90.0
 
-# Sentence punctuation ends a naming run; commas, periods of abbreviations, ampersands and
-# hyphens do not ("Duckwall-Alco Stores, Inc. for Equipment Leasing").
-_RUN_BREAK = re.compile(r"[;?!:¿¡\n]|\.\s+(?=[A-ZÁÉÍÓÚÑ¿¡])")
+
 _QUOTED = re.compile(r"(?:(?<=^)|(?<=[\s(\[:,]))([\"“”'‘’«`])(.{3,200}?)([\"“”'‘’»`])(?=$|[\s)\].,;:?!])")
 
 @dataclass
@@ -147,38 +157,8 @@ class Resolution:
     query: str = ""
     """The question with the naming words removed (the question itself when nothing was removed)."""
     evidence: str = ""
-    """What decided: ``"file name"``, ``"naming words"``, ``"collection"`` (a question about the
-    documents as a whole, searched everywhere), ``""`` (nothing named)."""
-
-
-@dataclass
-class _Token:
-    word: str
-    start: int
-    end: int
-    as_name: bool
-    """Written as a name: capitalised, not at a sentence start."""
-    alts: tuple[str, ...] = ()
-    """English title words of a Spanish kind of contract ("patrocinio" → "sponsorship")."""
-    initials: bool = False
-    """Written in capitals, 2 to 4 letters: maybe the initials of a longer name ("GE" Capital)."""
-
-
-def _question_tokens(question: str) -> list[_Token]:
-    """The question's words (:func:`core.docnames.name_word` forms) with their offsets, whether each
-    is written as a name, and the English title words of a Spanish kind of contract."""
-    out = []
-    for w, start, end, raw in word_spans(question):
-        out.append(_Token(w, start, end, raw[0].isupper() and not sentence_start(question, start),
-                          KIND_ES_EN.get(w, ()), raw.isupper() and raw.isalpha() and 2 <= len(raw) <= 4))
-    words = [t.word for t in out]
-    for phrase, english in KIND_ES_EN_PHRASES.items():
-        n = len(phrase)
-        for i in range(len(words) - n + 1):
-            if tuple(words[i:i + n]) == phrase:
-                for t in out[i:i + n]:
-                    t.alts = tuple(dict.fromkeys(t.alts + english))
-    return out
+    """What decided: ``"file name"``, ``"naming words"``, ``"kind of document"`` (:meth:`DocResolver._by_kind`),
+    ``"collection"`` (a question about the documents as a whole, searched everywhere), ``""`` (nothing named)."""
 
 
 class DocResolver:
@@ -197,7 +177,9 @@ class DocResolver:
         self.weight = {w: math.log((n + 1) / (len(ps) + 0.5)) / norm for w, ps in self.by_word.items()}
         # file-name compounds, looked up by their start ("FLOTEKINDUSTRIES")
         self.compounds = sorted({w for p in profiles for w in file_words(p.doc_id) if len(w) >= 8})
-        self.proper_vocabulary = sorted({w for p in profiles for w in p.proper if len(w) >= MIN_LOOKUP_LEN})
+        # (a kind of contract is an ordinary word, not a name to misspell: "probation" is no "Promotion")
+        self.proper_vocabulary = sorted({w for p in profiles for w in p.proper
+                                         if len(w) >= MIN_LOOKUP_LEN and w not in KIND_WORDS})
         self.stems: dict[str, list[DocProfile]] = {}
         for p in profiles:
             stem = file_stem(p.doc_id)
@@ -207,6 +189,8 @@ class DocResolver:
         # description too: it names its file only when written as a file name (_file_named)
         self.generic_stems = {stem for stem in self.stems if not any(c.isdigit() for c in stem) and not any(
             w not in GENERIC and w not in KIND_WORDS and len(self.by_word.get(w, ())) <= 1 for w in stem.split())}
+        # the kinds of contract each document is, from its title and file name (core.dockinds)
+        self.kinds = {p.doc_id: document_kinds(p.title, p.doc_id) for p in profiles}
 
     def _naming(self, words) -> list[DocProfile]:
         """The profiles that hold at least one of ``words`` (any order: callers sort or take a union)."""
@@ -341,8 +325,9 @@ class DocResolver:
         tokens = _question_tokens(question)
         scored = self._scored(tokens, protected)
         res = Resolution(query=question, scores={d: round(s, 3) for s, d, _, _ in scored[:MAX_AMBIGUOUS + 1]})
+        kinds, said = question_kinds(question)
         if not scored or scored[0][0] < MIN_AMBIGUOUS_SCORE:
-            return res
+            return self._by_kind(res, kinds, said, scored)
         best = scored[0][0]
         second = scored[1][0] if len(scored) > 1 else 0.0
         if best >= MIN_SCORE and (best >= MARGIN * second or self._distinct(scored)):
@@ -350,8 +335,13 @@ class DocResolver:
         else:
             chosen = self._ambiguous(scored)
             if not chosen:
-                return res
-            res.ambiguous = True
+                return self._by_kind(res, kinds, said, scored)
+            # "the Acme NDA" when Acme signed an NDA and a supply agreement: the kind tells them apart
+            of_kind = [s for s in chosen if self.kinds[s[1]] & kinds]
+            if len(of_kind) == 1:
+                chosen = of_kind
+            else:
+                res.ambiguous = True
         res.evidence = "naming words"
         res.doc_ids = [d for _, d, _, _ in chosen]
         names = frozenset().union(*(hit for _, _, hit, _ in chosen))
@@ -386,6 +376,38 @@ class DocResolver:
         proper = frozenset().union(*(p.proper for p in self.profiles if p.doc_id in ids))
         own.query = strip_reference(standalone, names - protected, protected, proper=proper)
         return own
+
+    def _by_kind(self, res: Resolution, kinds: frozenset[str], said: list[str], scored: list) -> Resolution:
+        """``res`` scoped to the documents of the kinds the question names (:mod:`core.dockinds`:
+        "the supply agreement", "el contrato de suministro", "the lease" over "Contrato de
+        arrendamiento"), when the naming words named none.
+
+        One document of those kinds is the scope; two or three are searched together, as an
+        ambiguous reference (the user is told); none, more than :data:`MAX_AMBIGUOUS`, or every
+        document of the workspace: no scope. Nor when the naming words lean, even weakly (at least
+        :data:`MIN_AMBIGUOUS_SCORE`), towards a document of another kind more than towards any of
+        this kind: the evidence disagrees, and a wrong scope is worse than none ("the Vega Retail
+        NDA" when Vega Retail signed every document of the workspace is the NDA: the name ties, the
+        kind decides). The reference ("según el contrato de suministro") is removed from ``res.query``
+        (:func:`strip_reference`). Returns ``res`` itself, changed or not.
+        """
+        if not kinds:
+            return res
+        docs = [p.doc_id for p in self.profiles if self.kinds[p.doc_id] & kinds]
+        if not docs or len(docs) > MAX_AMBIGUOUS or len(docs) >= len(self.profiles):
+            return res
+        named = {d: s for s, d, _, _ in scored}
+        if scored and scored[0][0] >= MIN_AMBIGUOUS_SCORE and max(named.get(d, 0.0) for d in docs) < scored[0][0]:
+            return res  # another document is named more than any of this kind
+        res.doc_ids = sorted(docs, key=lambda d: (-named.get(d, 0.0), d))
+        res.ambiguous = len(docs) > 1
+        res.evidence = "kind of document"
+        res.matched = said
+        # the reference goes from the keyword and scoring query, as a name does ("¿Qué seguros debe mantener
+        # el proveedor según el contrato de suministro?" → "¿Qué seguros debe mantener el proveedor?")
+        words = frozenset(w for phrase in said for w in phrase.split())
+        res.query = strip_reference(res.query, words, also=words)
+        return res
 
     @staticmethod
     def _distinct(scored: list) -> bool:
@@ -424,6 +446,7 @@ class DocResolver:
         if any(p.doc_id not in ids for w in hit for p in self.by_word.get(w, ())):
             return []
         return chosen
+<<<<<<< HEAD
 
 
 def _strong(tokens: list[_Token], held: dict[int, tuple[str, float]], profile: DocProfile,
@@ -582,3 +605,5 @@ def strip_reference(question: str, names: frozenset[str], protected: frozenset[s
     cleaned = re.sub(r",+(?=[.;:?!])", "", cleaned)  # "…, and by whom, under the X Agreement?"
     return expand_kind_abbreviations(cleaned if any(k == "o" for k in kept) and fold_words(cleaned) else question)
 
+=======
+>>>>>>> wt-docref-es

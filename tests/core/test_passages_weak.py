@@ -114,8 +114,10 @@ def _on_screen(answer) -> list[str]:
 def test_under_the_threshold_the_closest_passages_are_shown_as_weak(b46) -> None:
     """A threshold no span reaches: the answer abstains (NO_EVIDENCE, zero claims, zero citations)
     and still shows the closest passages, verified source text with their places and clauses."""
+    # searched workspace-wide, as before "the supply agreement" named its document by kind (core.dockinds):
+    # scoped, the clause-type decision model (core.passage_decision), not these thresholds, would decide
     answer = _ask(b46, "How much notice is needed to terminate the supply agreement for convenience?",
-                  passages_min_score=5.0, passages_min_score_scoped=5.0)
+                  passages_min_score=5.0, passages_min_score_scoped=5.0, resolve_references=False)
     assert answer.status == "abstained" and answer.kind == "passages" and answer.claims == []
     ab = answer.abstention
     assert ab.marker == NO_EVIDENCE and ab.message == WEAK_MESSAGE
@@ -258,7 +260,9 @@ def test_an_answer_marks_its_passages_under_the_threshold_and_rests_on_one_above
     span it rests on (the best score) instead, never an answer whose every passage is under its bar."""
     from core.passage_decision import BELOW_NOTE, below_bar
 
-    answer = _ask(b46, DEPOSIT)
+    # searched over the whole workspace, as before "the shop lease" named the Spanish lease (core.dockinds):
+    # the layout under test needs a first span under the workspace-wide bar
+    answer = _ask(b46, DEPOSIT, resolve_references=False)
     assert answer.status == "answered"
     t = answer.trace.passage_threshold
     below = below_bar([c.passage_score for c in answer.claims], t)
@@ -274,7 +278,7 @@ def test_an_answer_marks_its_passages_under_the_threshold_and_rests_on_one_above
         elif line.startswith(f"(weaker) [{i + 1}]"):
             assert f"{answer.claims[i].passage_score:.2f}" in line
     assert lines[[n for n, x in enumerate(lines) if "[1]" in x and "\u201c" in x][0]].startswith("(weaker) [1]")
-    one = _ask(b46, DEPOSIT, passages_max=1)
+    one = _ask(b46, DEPOSIT, passages_max=1, resolve_references=False)
     assert one.status == "answered"
     [claim] = one.claims
     assert claim.passage_score == one.trace.passage_best_score >= t
