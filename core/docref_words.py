@@ -14,7 +14,8 @@ from core.commonwords import ordinary_word
 from core.docnames import (GENERIC, KIND_ES_EN, KIND_ES_EN_PHRASES, KIND_WORDS, NAME_WORD, DocProfile,
                            expand_kind_abbreviations, fold_words, name_word, sentence_start, title_words,
                            word_spans)
-from core.docref_grammar import _in_identifier, _kind_content, complete_title_spans, title_end
+from core.docref_grammar import (
+    _in_identifier, _kind_content, complete_title_spans, negation_outside_name, title_end)
 
 # Sentence punctuation ends a naming run; commas, periods of abbreviations, ampersands and
 # hyphens do not ("Duckwall-Alco Stores, Inc. for Equipment Leasing").
@@ -134,7 +135,7 @@ def strip_reference(question: str, names: frozenset[str], protected: frozenset[s
     the whole run goes, generic words included ("the Duckwall agreement"). Protected words end a run,
     and so do the words of an identifier (a whitespace-delimited piece mixing letters and digits,
     "REF-7731-B", "ART-12.3(b)"): it is the question's subject even where it also names the
-    document that lists it. Each run then grows to the whole title span it lies in
+    document that lists it; a negation word ends a run too ("… con GE Capital sin causa" keeps "sin"). Each run then grows to the whole title span it lies in
     (:func:`core.docref_grammar.complete_title_spans`: "… for Terpene Products", "R. C. Boyd", "(Dynamex
     Inc.)", with the article and preposition attaching it), clause words still ending it. ``also``: question words known to name the document in this
     question (:meth:`DocResolver.resolve` found them: a proper name typed in lower case, a
@@ -163,8 +164,8 @@ def strip_reference(question: str, names: frozenset[str], protected: frozenset[s
         f = name_word(m.group(0))
         if _in_identifier(question, m.start(), m.end()):
             kinds.append("o")  # "REF-7731-B" is what the question asks about, even if its document lists it
-        elif f in protected:
-            kinds.append("o")
+        elif f in protected or negation_outside_name(question, tokens, len(kinds)):
+            kinds.append("o")  # a negation is the question's ("… de Brett Haumann sin causa"), not a name's
         elif f in names:
             kinds.append("n")
         elif f in GENERIC or f.isdigit():
