@@ -1,0 +1,88 @@
+"""A list question that names nothing but a clause type ("Which of these agreements contain an arbitration
+clause?"): a document is listed only with a passage that is that clause (core.collection.listed_passage;
+issue #20 item 1). Tryout 2026-12-02: Canopetroleum was listed by "19. Other Agreements" and King by
+"16.3 Entire Agreement" — neither an arbitration clause; of these contracts only Dynamex has one.
+
+Real components: six CUAD contracts (tests/data/corpora/cuad/txt), the bundled embedding model, bm25s and
+LanceDB on disk.
+"""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from core.collection import ask
+from core.collection_form import LIST_FORM_MARGIN, span_form_margins
+from core.passages import PassagesBackend
+from core.pipeline import index_folders, run
+from core.settings import Settings
+from core.store import Workspace
+from tests.conftest import CORPORA, data_home
+
+CANO = "CANOPETROLEUM,INC_12_13_2007-EX-10.1-Sponsorship Agreement.txt"
+KING = "KINGPHARMACEUTICALSINC_08_09_2006-EX-10.1-PROMOTION AGREEMENT.txt"  # mediation (JAMS), not arbitration
+DYNAMEX = "DYNAMEXINC_06_06_1996-EX-10.4-TRANSPORTATION SERVICES AGREEMENT.txt"  # "39.0 ARBITRATION"
+MJ = "MJBIOTECH,INC_12_06_2018-EX-99.01-JOINT VENTURE AGREEMENT.txt"
+FLOTEK = "FLOTEKINDUSTRIESINCCN_05_09_2019-EX-10.1-SUPPLY AGREEMENT.txt"
+WESTERN = "WESTERN COPPER - NON-COMPETITION AGREEMENT.txt"
+FILES = (CANO, KING, DYNAMEX, MJ, FLOTEK, WESTERN)
+
+
+@pytest.fixture(scope="module")
+def contracts(tmp_path_factory) -> Workspace:
+    home = tmp_path_factory.mktemp("home")
+    folder = tmp_path_factory.mktemp("docs") / "contracts"
+    folder.mkdir()
+    for name in FILES:
+        shutil.copy(CORPORA / "cuad" / "txt" / name, folder / name)
+    with data_home(home):
+        workspace = Workspace("contracts", Settings())
+        run(index_folders(workspace, [folder]))
+    return workspace
+
+
+def _ask(ws: Workspace, question: str):
+    return run(ask(ws, question, Settings(backend="passages"), backend=PassagesBackend()))
+
+
+def _listed(answer) -> dict[str, str]:
+    return {f.doc_id.split("/")[-1]: answer.claims[f.claim].text for f in answer.documents if f.matches}
+
+
+def test_a_clause_noun_is_not_the_subject() -> None:
+    from core.collection import _subject
+
+    assert "clause" not in _subject("Which of these agreements contain an arbitration clause?", []).lower()
+    assert "arbitration" in _subject("Which of these agreements contain an arbitration clause?", [])
+    assert "cláusula" not in _subject("¿Cuáles de estos contratos tienen una cláusula de no competencia?", [])
+
+
+def _sentence(name: str, start: str, end: str) -> str:
+    """The text of contract ``name`` from ``start`` to the first ``end`` after it (inclusive)."""
+    text = (CORPORA / "cuad" / "txt" / name).read_text(encoding="utf-8")
+    i = text.index(start)
+    return text[i:text.index(end, i) + len(end)]
+
+
+def test_a_passage_reads_like_its_clause_type_by_its_form_margin() -> None:
+    arbitration = _sentence(DYNAMEX, "39.1", "in         this Article")
+    other = _sentence(CANO, "19. Other Agreements.", "subject  matter.")
+    entire = _sentence(KING, "16.3 Entire Agreement.", "subject matter hereof")
+    m_arb, m_other, m_entire = span_form_margins([arbitration, other, entire], ["dispute_resolution"])
+    assert m_arb >= LIST_FORM_MARGIN > max(m_other, m_entire)
+    assert span_form_margins([arbitration], []) is None  # no clause type: nothing to compare with
+
+
+def test_an_arbitration_list_names_the_contract_with_an_arbitration_clause_only(contracts: Workspace) -> None:
+    answer = _ask(contracts, "Which of these agreements contain an arbitration clause?")
+    assert len(answer.documents) == len(FILES)
+    listed = _listed(answer)
+    assert DYNAMEX in listed and "arbitrat" in listed[DYNAMEX].lower()
+    assert CANO not in listed and KING not in listed, {d[:12]: t[:200] for d, t in listed.items()}  # "Other Agreements", "Entire Agreement", mediation
+    types = answer.trace.clause_types or ["dispute_resolution"]
+    for doc, text in listed.items():
+        assert span_form_margins([text], ["dispute_resolution"])[0] >= LIST_FORM_MARGIN, (doc, types)
+    cano = next(f for f in answer.documents if f.doc_id.endswith(CANO))
+    assert not cano.matches and cano.closest is not None  # searched, its closest passage shown as not an answer
