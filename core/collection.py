@@ -444,7 +444,8 @@ def listed_passage(workspace, settings: Settings, question: str, cell):
         return None
     own = [c for c in rested_on(answer) if c.citations] if cell.status == "answered" else []
     chunks = workspace.get_chunks(list(dict.fromkeys(p.chunk_id for p in cell.passages)))
-    places = [(chunks[p.chunk_id], p.start, p.end) for p in cell.passages if p.chunk_id in chunks]
+    places = [span for p in cell.passages if p.chunk_id in chunks
+              and (span := _located(chunks[p.chunk_id], p.text, p.start)) is not None]
     most = form_span(answer, workspace)  # last: the span of the retrieved chunks most like the clause type
     places += [most[:3]] if most is not None else []
     texts = [c.text for c in own] + [ch.text[s:e] for ch, s, e in places]
@@ -461,8 +462,19 @@ def listed_passage(workspace, settings: Settings, question: str, cell):
         lang = own_lang.get(own[i].citations[0].chunk_id, "en") if i < len(own) else places[i - len(own)][0].lang
         if about and subject.coverage(_span_tokens(text), lang) <= 0:
             continue
-        return own[i] if i < len(own) else _verified(workspace, settings, *places[i - len(own)])
+        claim = own[i] if i < len(own) else _verified(workspace, settings, *places[i - len(own)])
+        if claim is not None:
+            return claim
     return None
+
+
+def _located(chunk: Chunk, text: str, near: int) -> tuple[Chunk, int, int] | None:
+    """``text`` (a cell's shown passage) as ``(chunk, start, end)`` offsets of ``chunk.text``: its occurrence at or
+    after ``near`` (the passage's recorded start, which for an answer's passage may be its clause's), else the
+    first; ``None`` when the chunk does not hold it."""
+    at = chunk.text.find(text, max(0, near))
+    at = chunk.text.find(text) if at < 0 else at
+    return (chunk, at, at + len(text)) if at >= 0 and text else None
 
 
 def _over_bar(answer: Answer):

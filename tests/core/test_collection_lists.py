@@ -95,3 +95,22 @@ def test_a_spanish_list_question_over_english_contracts(contracts: Workspace) ->
     assert CANO not in listed and FLOTEK not in listed and KING not in listed
     for doc, text in listed.items():
         assert span_form_margins([text], ["non_compete"])[0] >= LIST_FORM_MARGIN, doc
+
+
+def test_a_shown_passage_is_located_in_its_chunk_by_its_text(contracts: Workspace) -> None:
+    """Review of this change: a cell's first shown passage records the start and end of its clause, not of its
+    span; listed by those offsets, the whole clause (1,105 characters) was sent to the verifier, which refused it,
+    and a matching document (Theravance, "terminated for convenience") was left out of the list."""
+    from core.collection import _located
+    from core.pipeline import answer_question
+
+    doc = next(d for d in contracts.eligible_doc_ids() if d.endswith(DYNAMEX))
+    answer = run(answer_question(contracts, "Which disputes go to arbitration?", Settings(backend="passages"),
+                                 backend=PassagesBackend(), follow_up=False, scope=[doc]))
+    chunk = next(iter(contracts.get_chunks(answer.trace.context[:1]).values()))
+    sentence = chunk.text[len(chunk.text) // 2:len(chunk.text) // 2 + 60]
+    start = len(chunk.text) // 2
+    assert _located(chunk, sentence, 0) == (chunk, chunk.text.find(sentence), chunk.text.find(sentence) + 60)
+    assert _located(chunk, sentence, start) == (chunk, start, start + 60)
+    assert _located(chunk, sentence, len(chunk.text)) == (chunk, chunk.text.find(sentence), chunk.text.find(sentence) + 60)
+    assert _located(chunk, "no such passage in this chunk at all", 0) is None
