@@ -92,7 +92,8 @@ def record(args) -> None:
         Path(args.out).write_text(json.dumps(rows, indent=1, ensure_ascii=False), encoding="utf-8")
 
 
-def listed(row: dict, cut: float | None, *, covers: bool = True, form_span: bool = True) -> str | None:
+def listed(row: dict, cut: float | None, *, covers: bool = True, form_span: bool = True,
+           weak: bool = True) -> str | None:
     """The passage a rule lists the row's document with, ``None`` when not listed. ``cut`` ``None``: the rule
     before (the cell answered; its first passage at the answer's threshold). Else :func:`core.collection.listed_passage`
     with ``LIST_FORM_MARGIN = cut`` for a question with a clause type: the cell answered or weak, and the first of
@@ -102,7 +103,7 @@ def listed(row: dict, cut: float | None, *, covers: bool = True, form_span: bool
     answer = next((c["text"] for c in row["cands"] if c["source"] == "answer"), None)
     if cut is None or not row["types"] or all(c["margin"] is None for c in row["cands"]):
         return answer if row["status"] == "answered" else None
-    if row["status"] not in ("answered", "weak"):
+    if row["status"] not in (("answered", "weak") if weak else ("answered",)):
         return None
     for c in row["cands"]:
         if c["source"] == "form_span" and not form_span:
@@ -154,7 +155,7 @@ def _best(rows: list[dict], **variant) -> float:
 
 
 VARIANTS = {"rule": {}, "without the most clause-like span": {"form_span": False},
-            "without the subject test": {"covers": False}}
+            "without the subject test": {"covers": False}, "answered cells only": {"weak": False}}
 """``rule`` is :func:`core.collection.listed_passage`; the others are reported for comparison (held out on "dev",
 the rule keeps the before rule's recall at the highest precision of the three: bench/README.md)."""
 
