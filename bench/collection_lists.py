@@ -6,15 +6,15 @@ contain an arbitration clause?"): what decides that a document is listed (issue 
 which documents answer: "new"), every document of the workspace's review-grid cell (:func:`core.grid.compute_cell`,
 what :func:`core.collection.collection_answer` reads) with the passages :func:`core.collection.listed_passage` tries
 (the answer's over its threshold, the cell's places, and the span most like the clause type,
-:func:`core.collection_form.form_span`), each with its form margin and whether it holds the question's subject. Gold: CUAD's labelled
-(document, category) pairs of ../shared/eval/corpora/cuad/cases.jsonl (present: answerable case; absent:
-must-abstain); unlabelled pairs are recorded but not counted.
+:func:`core.collection_form.form_span`), each with its form margin and whether it holds the question's subject.
+Gold: CUAD's labelled (document, category) pairs of ../shared/eval/corpora/cuad/cases.jsonl (present: answerable
+case; absent: must-abstain); unlabelled pairs are recorded but not counted.
 
 ``choose``: the cut on the listed passage's form margin (:data:`core.collection_form.LIST_FORM_MARGIN`), by 5-fold
 CV grouped by contract on "dev": in each fold the strictest cut of a fixed grid that lists at least as many present
 documents of the training contracts as the rule before (a list's false entries mislead: be stricter, but do not
-miss more), applied to the held-out contracts; held-out P/R pooled over the
-folds. Then "new" with the cut chosen on all of "dev" (reported apart, nothing chosen on it). ``passage_right``: of
+miss more), applied to the held-out contracts; held-out P/R pooled over the folds. Then "new" with the cut chosen
+on all of "dev" (reported apart, nothing chosen on it; looked at when the variants were compared). ``passage_right``: of
 the present documents listed, those listed with a passage of CUAD's gold clause (:func:`passage_right`).
 
 Usage: ``python bench/collection_lists.py record --index-dir <index copy> --out R.json [--sets dev,new]``;
@@ -78,7 +78,8 @@ def record(args) -> None:
             chunks = ws.get_chunks(list({p.chunk_id for p in cell.passages} | {c.citations[0].chunk_id for c in own}))
             cands = [("answer", c.text, chunks[c.citations[0].chunk_id].lang if c.citations[0].chunk_id in chunks
                       else "en") for c in own]
-            cands += [("place", p.text, chunks[p.chunk_id].lang if p.chunk_id in chunks else "en") for p in cell.passages]
+            cands += [("place", p.text, chunks[p.chunk_id].lang if p.chunk_id in chunks else "en")
+                      for p in cell.passages]
             fs = form_span(a, ws) if types else None
             if fs is not None:
                 cands.append(("form_span", fs[0].text[fs[1]:fs[2]], fs[0].lang))

@@ -422,8 +422,8 @@ def listed_passage(workspace, settings: Settings, question: str, cell):
     clause (``answered`` or ``weak``: the grid's clause-form decision, :mod:`core.grid_decision`), and the document
     is listed with the first of its passages — those its answer rests on (:func:`core.grid_cells.rested_on`), the
     other places the cell shows, then the span of its retrieved chunks most like the clause type
-    (:func:`core.collection_form.form_span`) — that holds the question's subject (a term of the question other than the
-    collection frame and "clause", in either language, as for required words) and reads like the asked clause type
+    (:func:`core.collection_form.form_span`) — that holds the question's subject (a term of the question other
+    than the collection frame and "clause", in either language, as for required words) and reads like the asked clause type
     (:func:`core.collection_form.span_form_margins` at least :data:`core.collection_form.LIST_FORM_MARGIN`).
     Stricter than the cell, which decides on the form of any retrieved sentence and then shows the passage that
     scores best against the question: a list's one passage per document must itself be the clause (tryout
