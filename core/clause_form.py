@@ -36,8 +36,45 @@ def wording_matrix():
     return owners, v / np.maximum(np.linalg.norm(v, axis=1, keepdims=True), 1e-9)
 
 
+def chunk_spans(chunks) -> list[tuple]:
+    """Every sentence and adjacent pair of sentences of ``chunks`` (:class:`core.types.Chunk` objects), as
+    ``(chunk, start, end)`` (chunk offsets, characters), in chunk order: the spans
+    :func:`core.passages.score_spans` forms (same segmenter; pairs within one chunk of at most
+    :data:`core.sentences.MAX_PAIR_CHARS` characters)."""
+    from core.sentences import MAX_PAIR_CHARS, sentence_spans
+
+    spans: list[tuple] = []
+    for chunk in chunks:
+        units = sentence_spans(chunk.text, chunk.lang)
+        spans += [(chunk, s, e) for s, e in units]
+        spans += [(chunk, s, e2) for (s, _), (_, e2) in zip(units, units[1:]) if e2 - s <= MAX_PAIR_CHARS]
+    return spans
+
+
+def span_margins(texts: list[str], clause_types, threads: int = 1) -> list[float] | None:
+    """Per text of ``texts``, its clause-form margin: the best cosine with an asked type's wording phrase
+    minus the best with another type's (-2 … 2; MiniLM, the index's model). ``clause_types``: the asked type
+    ids (``Trace.clause_types``). ``None`` when no asked type has wording or every type is asked; ``[]`` for no
+    text. Vectors come from the passages answer's sentence cache (one batch for the new ones)."""
+    from core.passage_vectors import _embed_default
+
+    types = set(clause_types)
+    owners, wmat = wording_matrix()
+    starts = [i for i, o in enumerate(owners) if i == 0 or owners[i - 1] != o]
+    mine = np.array([owners[i] in types for i in starts])
+    if not mine.any() or mine.all():
+        return None
+    if not texts:
+        return []
+    _q, vecs = _embed_default(texts[0], list(texts), threads)
+    vecs = vecs / np.maximum(np.linalg.norm(vecs, axis=1, keepdims=True), 1e-9)
+    sims = vecs @ wmat.T  # (texts, wording phrases)
+    per_type = np.maximum.reduceat(sims, starts, axis=1)  # (texts, types): best phrase of each type
+    return (per_type[:, mine].max(axis=1) - per_type[:, ~mine].max(axis=1)).astype(float).tolist()
+
+
 def form_margin(clause_types, chunks, threads: int = 1) -> float | None:
-    """The best clause-form margin over every sentence and adjacent pair of sentences of ``chunks``.
+    """The best clause-form margin (:func:`span_margins`) over the :func:`chunk_spans` of ``chunks``.
 
     Args:
         clause_types: ids of the asked clause types (``Trace.clause_types``).
@@ -47,31 +84,12 @@ def form_margin(clause_types, chunks, threads: int = 1) -> float | None:
     Returns:
         The best margin, a difference of cosines (-2 … 2): > 0 when some span is nearer to an asked type's
         wording than to any other type's. ``None`` without a clause type, a known type with wording, or a
-        sentence. Spans are those :func:`core.passages.score_spans` forms (same segmenter; pairs within
-        one chunk of at most :data:`core.sentences.MAX_PAIR_CHARS` characters).
+        sentence.
     """
-    from core.passage_vectors import _embed_default
-    from core.sentences import MAX_PAIR_CHARS, sentence_spans
-
-    types = set(clause_types)
-    if not types:
+    if not set(clause_types):
         return None
-    texts: list[str] = []
-    for chunk in chunks:
-        units = sentence_spans(chunk.text, chunk.lang)
-        texts += [chunk.text[s:e] for s, e in units]
-        texts += [chunk.text[s:e2] for (s, _), (_, e2) in zip(units, units[1:]) if e2 - s <= MAX_PAIR_CHARS]
-    texts = list(dict.fromkeys(texts))
+    texts = list(dict.fromkeys(c.text[s:e] for c, s, e in chunk_spans(chunks)))
     if not texts:
         return None
-    owners, wmat = wording_matrix()
-    starts = [i for i, o in enumerate(owners) if i == 0 or owners[i - 1] != o]
-    mine = np.array([owners[i] in types for i in starts])
-    if not mine.any() or mine.all():
-        return None
-    _q, vecs = _embed_default(texts[0], texts, threads)
-    vecs = vecs / np.maximum(np.linalg.norm(vecs, axis=1, keepdims=True), 1e-9)
-    sims = vecs @ wmat.T  # (texts, wording phrases)
-    per_type = np.maximum.reduceat(sims, starts, axis=1)  # (texts, types): best phrase of each type
-    margin = per_type[:, mine].max(axis=1) - per_type[:, ~mine].max(axis=1)
-    return float(margin.max())
+    margins = span_margins(texts, clause_types, threads)
+    return None if margins is None else max(margins)

@@ -24,10 +24,13 @@ retrieval, span scoring, threshold and verification. Then, per document:
   (:class:`core.passage_terms.QuestionTerms` coverage > 0): "laws of The State of Florida" matches,
   "a Florida corporation" in a preamble does not. Of several such sentences, the one covering most
   of the question's weighted terms is shown (then the earlier retrieved). No score threshold is involved; nothing is fitted.
-* **No required word** ("Which of these agreements can be terminated for convenience?"): a
-  document matches when its own passages answer (the grid cell is ``answered``), by its first passage
-  that scores at the answer's threshold (not one the answer marks "weaker"); ``weak`` and
-  ``not_found`` documents are listed as searched and not matching, with their closest passage.
+* **No required word** ("Which of these agreements can be terminated for convenience?"): when the
+  question asks for a clause type, a document matches when its grid cell finds the clause (``answered``
+  or ``weak``) and one of the passages the cell shows holds the question's subject and reads like that
+  clause type, by a form margin chosen by cross-validation (:func:`listed_passage`); without a clause
+  type, when its own passages answer (the grid cell is ``answered``), by its first passage at the
+  answer's threshold. The other documents are listed as searched and not matching, with their closest
+  passage.
 
 The matching passages are the answer's claims (verified by :func:`core.verify.verify_claims`, each
 with its clause, as any passages answer); :attr:`core.types.Answer.documents` lists every document
@@ -82,6 +85,12 @@ _FRAME = frozenset("which what whichever how many any all each every none some m
                    "mention mentions mentioned name names named refer refers contain contains include includes "
                    "have has say says cite cites menciona mencionan nombra nombran cita citan contiene contienen "
                    "incluye incluyen tiene tienen dice dicen".split())
+
+
+#: Nouns that name a clause as such ("an arbitration clause", "una cláusula de no competencia"; folded): the
+#: question's subject is what they qualify, and every clause "holds" them. Closed class.
+_CLAUSE_NOUNS = frozenset("clause clauses provision provisions clausula clausulas disposicion disposiciones "
+                          "estipulacion estipulaciones".split())
 
 
 def required_words(question: str) -> list[str]:
@@ -249,7 +258,7 @@ def _subject(question: str, required: list[str]) -> str:
     must also be about."""
     from core.textproc import all_stopwords
 
-    drop = set(required) | _FRAME | KIND_WORDS | (GENERIC - all_stopwords())
+    drop = set(required) | _FRAME | _CLAUSE_NOUNS | KIND_WORDS | (GENERIC - all_stopwords())
     # function words stay: they tell the subject's language (core.textproc.detect_language)
     return " ".join(raw for word, _s, _e, raw in word_spans(question) if word not in drop)
 
@@ -381,8 +390,8 @@ def collection_answer(workspace, question: str, settings: Settings, trace: Trace
                 claim = _verified(workspace, settings, *found)
             else:
                 finding.missing = [r.label for r in required]
-        elif cell.status == "answered" and answer is not None:
-            claim = _over_bar(answer)
+        elif answer is not None:
+            claim = listed_passage(workspace, settings, question, cell)
         if claim is not None:
             finding.matches, finding.claim = True, len(claims)
             claims.append(claim)
@@ -403,6 +412,69 @@ def collection_answer(workspace, question: str, settings: Settings, trace: Trace
                             suggestion="Try the words the documents themselves would use, or open the review grid.")
     return Answer(question=question, workspace=workspace.name, status="abstained", kind="passages",
                   abstention=abstention, trace=trace, documents=findings)
+
+
+def listed_passage(workspace, settings: Settings, question: str, cell):
+    """The verified passage a document is listed with for a question about the collection without required
+    words, ``None`` when it is not listed; ``cell`` is the document's review-grid cell (:func:`core.grid.compute_cell`).
+
+    A question that asks for a clause type (a passages answer with ``trace.clause_types``): the cell finds the
+    clause (``answered`` or ``weak``: the grid's clause-form decision, :mod:`core.grid_decision`), and the document
+    is listed with the first of its passages — those its answer rests on (:func:`core.grid_cells.rested_on`), the
+    other places the cell shows, then the span of its retrieved chunks most like the clause type
+    (:func:`core.collection_form.form_span`) — that holds the question's subject (a term of the question other
+    than the collection frame and "clause", in either language, as for required words) and reads like the asked clause type
+    (:func:`core.collection_form.span_form_margins` at least :data:`core.collection_form.LIST_FORM_MARGIN`).
+    Stricter than the cell, which decides on the form of any retrieved sentence and then shows the passage that
+    scores best against the question: a list's one passage per document must itself be the clause (tryout
+    2026-12-02: "Which … contain an arbitration clause?" listed Canopetroleum by "19. Other Agreements" and King
+    by "16.3 Entire Agreement"). No clause type read: the cell ``answered``, by its first passage at the answer's
+    threshold (:func:`_over_bar`)."""
+    from core.collection_form import LIST_FORM_MARGIN, form_span, span_form_margins
+    from core.grid_cells import rested_on
+    from core.passage_terms import QuestionTerms
+
+    answer = cell.answer
+    if answer is None:
+        return None
+    types = list(answer.trace.clause_types) if answer.kind == "passages" else []
+    if not types:
+        return _over_bar(answer) if cell.status == "answered" else None
+    if cell.status not in ("answered", "weak"):
+        return None
+    own = [c for c in rested_on(answer) if c.citations] if cell.status == "answered" else []
+    chunks = workspace.get_chunks(list(dict.fromkeys(p.chunk_id for p in cell.passages)))
+    places = [span for p in cell.passages if p.chunk_id in chunks
+              and (span := _located(chunks[p.chunk_id], p.text, p.start)) is not None]
+    most = form_span(answer, workspace)  # last: the span of the retrieved chunks most like the clause type
+    places += [most[:3]] if most is not None else []
+    texts = [c.text for c in own] + [ch.text[s:e] for ch, s, e in places]
+    margins = span_form_margins(texts, types)
+    if margins is None:  # the asked types have no wording to compare with
+        return _over_bar(answer) if cell.status == "answered" else None
+    subject = QuestionTerms(_subject(question, []), workspace)
+    about = bool(subject.plain or subject.words or subject.groups)
+    langs = [c.citations[0].chunk_id for c in own]
+    own_lang = {cid: ch.lang for cid, ch in workspace.get_chunks(langs).items()} if langs else {}
+    for i, (text, margin) in enumerate(zip(texts, margins)):
+        if margin < LIST_FORM_MARGIN:
+            continue
+        lang = own_lang.get(own[i].citations[0].chunk_id, "en") if i < len(own) else places[i - len(own)][0].lang
+        if about and subject.coverage(_span_tokens(text), lang) <= 0:
+            continue
+        claim = own[i] if i < len(own) else _verified(workspace, settings, *places[i - len(own)])
+        if claim is not None:
+            return claim
+    return None
+
+
+def _located(chunk: Chunk, text: str, near: int) -> tuple[Chunk, int, int] | None:
+    """``text`` (a cell's shown passage) as ``(chunk, start, end)`` offsets of ``chunk.text``: its occurrence at or
+    after ``near`` (the passage's recorded start, which for an answer's passage may be its clause's), else the
+    first; ``None`` when the chunk does not hold it."""
+    at = chunk.text.find(text, max(0, near))
+    at = chunk.text.find(text) if at < 0 else at
+    return (chunk, at, at + len(text)) if at >= 0 and text else None
 
 
 def _over_bar(answer: Answer):
@@ -486,3 +558,4 @@ def ask(workspace, question: str, settings: Settings | None = None, *, backend=N
         return answer
     return (yield from answer_question(workspace, question, settings, backend=backend, cancel=cancel,
                                        history=history, follow_up=follow_up, scope=scope))
+

@@ -188,11 +188,10 @@ def test_a_document_matches_by_a_passage_at_its_threshold_not_by_a_weaker_one(co
         below = below_bar([c.passage_score for c in own.claims], own.trace.passage_threshold)
         checked += below[0]  # this document's first passage is a weaker one: the case under test
         if finding.matches:
+            # since 2026-12-02 afternoon (core.collection.listed_passage) a clause-type question lists a document by
+            # the first passage that reads like the clause: never one of the answer's own passages marked weaker
             shown = answer.claims[finding.claim]
-            assert shown.passage_score >= own.trace.passage_threshold, finding.doc_id
-            assert shown.text == next(c.text for c, b in zip(own.claims, below) if not b)
-        else:
-            assert all(below), finding.doc_id  # answered by no passage at its threshold: not a match
+            assert not any(b and c.text == shown.text for c, b in zip(own.claims, below)), finding.doc_id
     assert checked  # the corpus holds the case (Flotek, Holiday RV: first passages 0.54 / 0.62 under 0.7)
 
 
