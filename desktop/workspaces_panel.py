@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.history import HistoryEntry
+from core.store.docids import assign_labels
 from core.progress import format_duration  # noqa: F401 - re-exported (callers import it from here)
 from desktop.elide import DistinctNameDelegate, ElidedLabel, distinguishing_starts
 from desktop.style import mute
@@ -100,7 +101,7 @@ class WorkspacesPanel(QWidget):
         self.folders_label = QLabel()
         self.folders_view = QListWidget()
         self.folders_view.setMaximumHeight(90)
-        self.folders_view.setTextElideMode(Qt.TextElideMode.ElideLeft)
+        self.folders_view.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # "garcia/…/Contratos": both ends tell
         folder_buttons = QHBoxLayout()
         self.add_folder_button = QPushButton()
         self.add_folder_button.clicked.connect(self.add_folder_requested)
@@ -287,9 +288,13 @@ class WorkspacesPanel(QWidget):
         selected = self.folders_view.currentItem().data(ROLE_ID) if self.folders_view.currentItem() else None
         self.folders_view.clear()
         recorded = list(snap.get("folders", []))
-        for folder in recorded + [f for f in pending.get("folders", []) if f not in recorded]:
+        folders = recorded + [f for f in pending.get("folders", []) if f not in recorded]
+        # Two clients' folders named alike ("garcia/Contratos", "lopez/Contratos") showed as
+        # "Contratos" twice (tryout 5, finding 10): every folder sharing its name with another is
+        # named with the parents that tell it apart, as core labels such folders for document ids.
+        names = assign_labels([], folders, qualify_shared=True)
+        for folder, label in zip(folders, names):
             waiting = folder not in recorded
-            label = Path(folder).name or folder
             item = QListWidgetItem(self.tr("{name} (being added)").format(name=label) if waiting else label)
             item.setToolTip(folder)
             item.setData(ROLE_ID, None if waiting else folder)
@@ -484,10 +489,12 @@ def mute_item(item: QTreeWidgetItem) -> None:
 
 
 def _doc_name(path: str, folders: list[str]) -> str:
-    """``path`` as the documents list names files: its folder's name, then the path inside it."""
+    """``path`` as the documents list names files: its folder's label (the folder's name, with the
+    parents that tell it apart from a folder of the same name), then the path inside it."""
     p = Path(path)
+    labels = dict(zip(folders, assign_labels([], folders, qualify_shared=True)))
     for folder in sorted(folders, key=len, reverse=True):
         root = Path(folder)
         if p.is_relative_to(root):
-            return f"{root.name}/{p.relative_to(root).as_posix()}"
+            return f"{labels[folder]}/{p.relative_to(root).as_posix()}"
     return p.name

@@ -210,3 +210,22 @@ def test_export_markdown_and_pdf(qtbot, window, tmp_path):
     with pymupdf.open(pdf) as doc:
         pdf_text = "".join(p.get_text() for p in doc)
     assert "How long is the lease?" in pdf_text and "docs/lease.txt" in pdf_text
+
+
+def test_two_clients_folders_of_one_name_are_told_apart(qtbot) -> None:
+    """Tryout 5, finding 10 (case B51): ``garcia/Contratos`` and ``lopez/Contratos`` in one
+    workspace showed as "Contratos" twice in the folders list; a lawyer must see whose is whose."""
+    from core.index_types import FileError
+    from desktop.workspaces_panel import WorkspacesPanel
+
+    panel = WorkspacesPanel()
+    qtbot.addWidget(panel)
+    garcia, lopez, other = "/m/garcia/Contratos", "/m/lopez/Contratos", "/m/lopez/Facturas"
+    panel.set_snapshot({"folders": [garcia, lopez], "documents": [], "failures": [
+        FileError(path=lopez + "/Contrato.pdf", reason="truncated file")], "chunks": 0}, {"folders": [other]})
+    view = panel.folders_view
+    assert [view.item(i).text() for i in range(view.count())] == [
+        "garcia/Contratos", "lopez/Contratos", "Facturas (being added)"]
+    assert [view.item(i).toolTip() for i in range(view.count())] == [garcia, lopez, other]
+    # a file that failed is named with the same label, not as if it were García's
+    assert panel.documents_view.topLevelItem(0).text(0) == "lopez/Contratos/Contrato.pdf"
