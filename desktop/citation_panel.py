@@ -40,7 +40,7 @@ from core.types import Citation, Rect
 from desktop.citation_source import _page_text, _render_pdf, _search_pdf
 from desktop.citation_source import short_location as short_location  # re-exported: the header's place name
 from desktop.elide import ElidedLabel
-from desktop.render import display_quote
+from desktop.render import citation_place, display_quote
 from desktop.style import mute
 from desktop.workers import Jobs
 
@@ -266,14 +266,10 @@ class CitationPanel(QDockWidget):
 
     def _show_header(self, citation: Citation, number: int, total: int) -> None:
         counter = f" ({number}/{total})" if total else ""
-        # PDFs: "page N" (1-based physical page), plus the printed page label when it differs
-        # (Chunk.page_label, e.g. "iv"); other formats name the place by section/paragraph
-        # (Chunk.location, e.g. "Terms > ¶ 3").
-        continued = list(getattr(citation, "continued", []) or [])  # a quote across a page break
-        where = self.tr("page {n}").format(n=f"{citation.page}–{continued[-1].page}" if continued else citation.page)
-        label = getattr(citation, "page_label", "") or ""
-        if label and label != str(citation.page):
-            where += " " + self.tr("(printed {label})").format(label=label)
+        # PDFs: the printed page label a lawyer cites first, the physical page in brackets where they
+        # differ ("p. iv (PDF page 3)", as the CLI and the answer column); other formats name the
+        # place by section/paragraph (Chunk.location, e.g. "Terms > ¶ 3").
+        where = citation_place(citation)
         location = getattr(citation, "location", "") or ""
         if location and not self._is_pdf_path(citation.path):
             where = short_location(location)

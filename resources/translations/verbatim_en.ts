@@ -76,13 +76,13 @@
 <context>
     <name>WorkspacesPanel</name>
     <message numerus="yes">
-        <location filename="../../desktop/workspaces_panel.py" line="336" />
-        <location filename="../../desktop/workspaces_panel.py" line="388" />
+        <location filename="../../desktop/workspaces_panel.py" line="341" />
+        <location filename="../../desktop/workspaces_panel.py" line="393" />
         <source>%n chunk(s)</source>
         <translation><numerusform>%n chunk</numerusform><numerusform>%n chunks</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/workspaces_panel.py" line="384" />
+        <location filename="../../desktop/workspaces_panel.py" line="389" />
         <source>%n document(s)</source>
         <translation><numerusform>%n document</numerusform><numerusform>%n documents</numerusform></translation>
     </message>

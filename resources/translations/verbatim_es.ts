@@ -33,123 +33,117 @@
 <context>
     <name>CitationPanel</name>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="266" />
-        <location filename="../../desktop/citation_panel.py" line="368" />
+        <location filename="../../desktop/citation_panel.py" line="220" />
+        <location filename="../../desktop/citation_panel.py" line="318" />
         <source>Citation</source>
         <translation>Cita</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="283" />
+        <location filename="../../desktop/citation_panel.py" line="237" />
         <source>Click a citation number to see its page.</source>
         <translation>Pulse un número de cita para ver su página.</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="269" />
+        <location filename="../../desktop/citation_panel.py" line="223" />
         <source>OCR — check the page: this text was recognised from an image.</source>
         <translation>OCR — compruebe la página: este texto se reconoció a partir de una imagen.</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="266" />
-        <location filename="../../desktop/citation_panel.py" line="368" />
+        <location filename="../../desktop/citation_panel.py" line="220" />
+        <location filename="../../desktop/citation_panel.py" line="318" />
         <source>Closest passage — not an answer</source>
-        <extracomment>The quote box of a verified citation (yellow) and of a weak passage (grey, as its chips in the answer). Most characters of a location shown in the panel's header (its heading part is cut to fit).</extracomment>
+        <extracomment>The quote box of a verified citation (yellow) and of a weak passage (grey, as its chips in the answer). The quote's highlight in the text of a non-PDF page (yellow; grey for a weak passage).</extracomment>
         <translation>Pasaje más cercano — no es una respuesta</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="267" />
+        <location filename="../../desktop/citation_panel.py" line="221" />
         <source>Weak passage, not a citation: no passage scored high enough to answer the question. This is the closest one; read its clause before concluding.</source>
         <translation>Pasaje débil, no es una cita: ningún pasaje puntuó lo bastante para responder a la pregunta. Este es el más cercano; lea su cláusula antes de concluir.</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="270" />
+        <location filename="../../desktop/citation_panel.py" line="224" />
         <source>Previous citation (Alt+Left)</source>
         <translation>Cita anterior (Alt+Izquierda)</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="271" />
+        <location filename="../../desktop/citation_panel.py" line="225" />
         <source>Next citation (Alt+Right)</source>
         <translation>Cita siguiente (Alt+Derecha)</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="272" />
+        <location filename="../../desktop/citation_panel.py" line="226" />
         <source>Previous page</source>
         <translation>Página anterior</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="272" />
+        <location filename="../../desktop/citation_panel.py" line="226" />
         <source>Next page</source>
         <translation>Página siguiente</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="273" />
+        <location filename="../../desktop/citation_panel.py" line="227" />
         <source>Zoom out</source>
         <translation>Alejar</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="273" />
+        <location filename="../../desktop/citation_panel.py" line="227" />
         <source>Zoom in</source>
         <translation>Acercar</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="277" />
+        <location filename="../../desktop/citation_panel.py" line="231" />
         <source>Open</source>
         <translation>Abrir</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="274" />
+        <location filename="../../desktop/citation_panel.py" line="228" />
         <source>Open in the default viewer</source>
         <translation>Abrir en el visor predeterminado</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="278" />
+        <location filename="../../desktop/citation_panel.py" line="232" />
         <source>Find in document (Ctrl+F)</source>
         <translation>Buscar en el documento (Ctrl+F)</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="279" />
+        <location filename="../../desktop/citation_panel.py" line="233" />
         <source>Find in document</source>
         <translation>Buscar en el documento</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="284" />
+        <location filename="../../desktop/citation_panel.py" line="238" />
         <source>The cited page appears here, rendered from the document, with the quoted passage highlighted.</source>
         <translation>Aquí aparece la página citada, dibujada a partir del documento, con el pasaje citado resaltado.</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="280" />
+        <location filename="../../desktop/citation_panel.py" line="234" />
         <source>Cited page</source>
         <translation>Página citada</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="281" />
+        <location filename="../../desktop/citation_panel.py" line="235" />
         <source>Cited text</source>
         <translation>Texto citado</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="319" />
-        <location filename="../../desktop/citation_panel.py" line="334" />
+        <location filename="../../desktop/citation_panel.py" line="284" />
         <source>page {n}</source>
         <translation>página {n}</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="322" />
-        <source>(printed {label})</source>
-        <translation>(impresa {label})</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/citation_panel.py" line="479" />
+        <location filename="../../desktop/citation_panel.py" line="430" />
         <source>Rendering page…</source>
         <extracomment>The quote box's most lines; a longer quote scrolls inside it.</extracomment>
         <translation>Dibujando la página…</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="557" />
-        <location filename="../../desktop/citation_panel.py" line="571" />
+        <location filename="../../desktop/citation_panel.py" line="525" />
+        <location filename="../../desktop/citation_panel.py" line="539" />
         <source>Not found</source>
         <translation>No encontrado</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="562" />
+        <location filename="../../desktop/citation_panel.py" line="530" />
         <source>Searching…</source>
         <translation>Buscando…</translation>
     </message>
@@ -728,295 +722,306 @@
 <context>
     <name>Render</name>
     <message>
-        <location filename="../../desktop/render.py" line="456" />
+        <location filename="../../desktop/render.py" line="439" />
         <source>the document changed since this answer</source>
         <translation>el documento cambió después de esta respuesta</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="457" />
+        <location filename="../../desktop/render.py" line="440" />
         <source>Searched for</source>
         <translation>Se buscó</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="458" />
+        <location filename="../../desktop/render.py" line="441" />
         <source>Documents consulted</source>
         <translation>Documentos consultados</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="459" />
+        <location filename="../../desktop/render.py" line="442" />
         <source>pages</source>
         <translation>páginas</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="460" />
+        <location filename="../../desktop/render.py" line="443" />
         <source>No document matched the question.</source>
         <translation>Ningún documento coincidió con la pregunta.</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="461" />
+        <location filename="../../desktop/render.py" line="444" />
         <source>some sentences were removed because no quote could be verified.</source>
         <translation>se quitaron algunas frases porque no se pudo verificar ninguna cita.</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="462" />
+        <location filename="../../desktop/render.py" line="445" />
         <source>Sources</source>
         <translation>Fuentes</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="463" />
+        <location filename="../../desktop/render.py" line="446" />
         <source>OCR — check the page</source>
         <translation>OCR — compruebe la página</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="464" />
+        <location filename="../../desktop/render.py" line="447" />
         <source>changed since this answer</source>
         <translation>cambió después de esta respuesta</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="465" />
+        <location filename="../../desktop/render.py" line="448" />
+        <location filename="../../desktop/render_places.py" line="41" />
         <source>page</source>
         <translation>página</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="481" />
+        <location filename="../../desktop/render.py" line="463" />
         <source>Read together with the previous question: “{previous}”</source>
         <translation>Leída junto con la pregunta anterior: «{previous}»</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="482" />
+        <location filename="../../desktop/render.py" line="464" />
         <source>Read as: {rewrite}</source>
         <translation>Leída como: {rewrite}</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="483" />
+        <location filename="../../desktop/render.py" line="465" />
         <source>{question} (with the previous question: {previous})</source>
         <translation>{question} (junto con la pregunta anterior: {previous})</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="484" />
+        <location filename="../../desktop/render.py" line="466" />
         <source>search as I wrote it</source>
         <translation>buscar tal como la escribí</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="489" />
+        <location filename="../../desktop/render.py" line="471" />
         <source>No evidence in the documents</source>
         <translation>Sin pruebas en los documentos</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="475" />
+        <location filename="../../desktop/render.py" line="457" />
         <source>hide</source>
         <translation>ocultar</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="446" />
+        <location filename="../../desktop/render.py" line="429" />
         <source>Passages that match your question — not an answer written by a model</source>
         <extracomment>Names of the languages core detects (``core.translate``), as they read inside a sentence.</extracomment>
         <translation>Pasajes que coinciden con su pregunta — no es una respuesta escrita por un modelo</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="447" />
+        <location filename="../../desktop/render.py" line="430" />
         <source>Verifying each sentence as the model writes…</source>
         <translation>Verificando cada frase mientras el modelo escribe…</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="448" />
+        <location filename="../../desktop/render.py" line="431" />
         <source>{n} verified so far</source>
         <translation>{n} verificadas hasta ahora</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="449" />
+        <location filename="../../desktop/render.py" line="432" />
         <source>Show matching passages</source>
         <translation>Mostrar los pasajes que coinciden</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="450" />
+        <location filename="../../desktop/render.py" line="433" />
         <source>Closest passages (not an answer)</source>
         <translation>Pasajes más cercanos (no son una respuesta)</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="451" />
+        <location filename="../../desktop/render.py" line="434" />
         <source>No passage scored high enough to answer. These came closest; the matching sentences are marked inside their clause. Read them before concluding that the documents are silent.</source>
         <translation>Ningún pasaje obtuvo la puntuación necesaria para responder. Estos son los más cercanos; las frases que coinciden están marcadas dentro de su cláusula. Léalos antes de concluir que los documentos no dicen nada.</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="452" />
+        <location filename="../../desktop/render.py" line="435" />
         <source>weak</source>
         <translation>débil</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="453" />
+        <location filename="../../desktop/render.py" line="436" />
         <source>weaker</source>
         <translation>más débil</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="454" />
+        <location filename="../../desktop/render.py" line="437" />
         <source>Passages marked “weaker” score under what an answer needs: read them as the closest text, not as matches.</source>
         <translation>Los pasajes marcados como «más débil» no llegan a la puntuación que necesita una respuesta: léalos como el texto más cercano, no como coincidencias.</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="455" />
+        <location filename="../../desktop/render.py" line="438" />
         <source>the sentences of the documents that match the question, without a model</source>
         <translation>las frases de los documentos que coinciden con la pregunta, sin modelo</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="466" />
-        <source>(printed {label})</source>
-        <translation>(impresa {label})</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/render.py" line="467" />
+        <location filename="../../desktop/render.py" line="449" />
         <source>verified: {kind} match</source>
         <translation>verificada: coincidencia {kind}</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="468" />
+        <location filename="../../desktop/render.py" line="450" />
         <source>verified: {kind} match, {score}/100</source>
         <translation>verificada: coincidencia {kind}, {score}/100</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="469" />
+        <location filename="../../desktop/render.py" line="451" />
         <source>exact</source>
         <translation>exacta</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="470" />
+        <location filename="../../desktop/render.py" line="452" />
         <source>normalized</source>
         <translation>normalizada</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="471" />
+        <location filename="../../desktop/render.py" line="453" />
         <source>fuzzy</source>
         <translation>aproximada</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="472" />
+        <location filename="../../desktop/render.py" line="454" />
         <source>Workspace</source>
         <translation>Espacio de trabajo</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="473" />
+        <location filename="../../desktop/render.py" line="455" />
         <source>Exported</source>
         <translation>Exportado</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="474" />
+        <location filename="../../desktop/render.py" line="456" />
         <source>Asked</source>
         <translation>Preguntado</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="476" />
+        <location filename="../../desktop/render.py" line="458" />
         <source>show why</source>
         <translation>ver por qué</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="477" />
+        <location filename="../../desktop/render.py" line="459" />
         <source>Not verified</source>
         <translation>Sin verificar</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="478" />
+        <location filename="../../desktop/render.py" line="460" />
         <source>(the whole answer)</source>
         <translation>(toda la respuesta)</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="479" />
+        <location filename="../../desktop/render.py" line="461" />
         <source>citation dropped, sentence kept</source>
         <translation>cita descartada, frase conservada</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="480" />
+        <location filename="../../desktop/render.py" line="462" />
         <source>sentence removed</source>
         <translation>frase quitada</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="485" />
+        <location filename="../../desktop/render.py" line="467" />
         <source>search all documents</source>
         <translation>buscar en todos los documentos</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="486" />
+        <location filename="../../desktop/render.py" line="468" />
         <source>Your question could mean any of {n} documents; searched in all of them: {names}</source>
         <translation>Su pregunta puede referirse a cualquiera de {n} documentos; se buscó en todos: {names}</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="487" />
+        <location filename="../../desktop/render.py" line="469" />
         <source>Searched in the documents you chose: {names}</source>
         <translation>Se buscó en los documentos que eligió: {names}</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="488" />
+        <location filename="../../desktop/render.py" line="470" />
         <source>Searching in: {names} (the document your question names)</source>
         <translation>Buscando en: {names} (el documento que nombra su pregunta)</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="490" />
+        <location filename="../../desktop/render.py" line="472" />
         <source>Your question is in {question} and the documents are in {documents}: the search by meaning cannot relate the two languages, so only keywords translated by the legal vocabulary were searched. Ask in the documents' language, or set up Ollama to translate the question.</source>
         <translation>La pregunta está en {question} y los documentos en {documents}: la búsqueda por significado no relaciona los dos idiomas, así que solo se buscaron las palabras clave traducidas por el vocabulario jurídico. Pregunte en el idioma de los documentos o configure Ollama para traducir la pregunta.</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="491" />
+        <location filename="../../desktop/render.py" line="473" />
         <source>English</source>
         <translation>inglés</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="492" />
+        <location filename="../../desktop/render.py" line="474" />
         <source>Spanish</source>
         <translation>español</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="493" />
+        <location filename="../../desktop/render.py" line="475" />
         <source>CONFLICT</source>
         <translation>CONFLICTO</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="494" />
+        <location filename="../../desktop/render.py" line="476" />
         <source>The cited passages disagree</source>
         <translation>Los pasajes citados no coinciden</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="495" />
+        <location filename="../../desktop/render.py" line="477" />
         <source>What each passage says</source>
         <translation>Lo que dice cada pasaje</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="496" />
+        <location filename="../../desktop/render.py" line="478" />
         <source>Verbatim gives no single answer: the passages below say different things about this question. Each sentence reports one passage; read them and decide.</source>
         <translation>Verbatim no da una única respuesta: los pasajes siguientes dicen cosas distintas sobre esta pregunta. Cada frase recoge un pasaje; léalos y decida.</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="497" />
+        <location filename="../../desktop/render.py" line="479" />
         <source>The model reported that the documents disagree, but fewer than two verified passages show it; the verified sentences are shown as they are.</source>
         <translation>El modelo indicó que los documentos no coinciden, pero menos de dos pasajes verificados lo muestran; las frases verificadas se muestran tal cual.</translation>
     </message>
     <message>
-        <location filename="../../desktop/render_collection.py" line="83" />
+        <location filename="../../desktop/render_collection.py" line="86" />
         <source>Each of the {n} documents was searched on its own; passages that match: {m}.</source>
         <translation>Se buscó en cada uno de los {n} documentos por separado; pasajes que coinciden: {m}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/render_collection.py" line="84" />
+        <location filename="../../desktop/render_collection.py" line="87" />
         <source>A matching passage must name {words} and say what the question asks.</source>
         <translation>Un pasaje que coincide debe nombrar {words} y decir lo que pregunta la pregunta.</translation>
     </message>
     <message>
-        <location filename="../../desktop/render_collection.py" line="85" />
+        <location filename="../../desktop/render_collection.py" line="88" />
         <source>Documents that match</source>
         <translation>Documentos que coinciden</translation>
     </message>
     <message>
-        <location filename="../../desktop/render_collection.py" line="86" />
+        <location filename="../../desktop/render_collection.py" line="89" />
         <source>Searched, no matching passage</source>
         <translation>Buscados, sin pasaje que coincida</translation>
     </message>
     <message>
-        <location filename="../../desktop/render_collection.py" line="87" />
+        <location filename="../../desktop/render_collection.py" line="90" />
         <source>closest, not an answer</source>
         <translation>el más cercano, no es una respuesta</translation>
     </message>
     <message>
-        <location filename="../../desktop/render_collection.py" line="88" />
+        <location filename="../../desktop/render_collection.py" line="91" />
         <source>{n} more documents were not searched (at most {max} per question); the review grid searches them all.</source>
         <translation>No se buscó en {n} documentos más (como máximo {max} por pregunta); la tabla de revisión los recorre todos.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/render_places.py" line="42" />
+        <source>p. {label} (PDF page {page})</source>
+        <translation>p. {label} (página {page} del PDF)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/render_places.py" line="43" />
+        <source>pp. {first}–{last} (PDF pages {pages})</source>
+        <translation>pp. {first}–{last} (páginas {pages} del PDF)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/render_places.py" line="44" />
+        <source>pages {pages}</source>
+        <translation>páginas {pages}</translation>
     </message>
 </context>
 <context>
@@ -1715,186 +1720,186 @@
 <context>
     <name>WorkspacesPanel</name>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="191" />
         <location filename="../../desktop/workspaces_panel.py" line="192" />
+        <location filename="../../desktop/workspaces_panel.py" line="193" />
         <source>Workspaces</source>
         <translation>Espacios de trabajo</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="193" />
+        <location filename="../../desktop/workspaces_panel.py" line="194" />
         <source>New…</source>
         <translation>Nuevo…</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="194" />
+        <location filename="../../desktop/workspaces_panel.py" line="195" />
         <source>Rename…</source>
         <translation>Renombrar…</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="195" />
+        <location filename="../../desktop/workspaces_panel.py" line="196" />
         <source>Delete…</source>
         <translation>Eliminar…</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="196" />
+        <location filename="../../desktop/workspaces_panel.py" line="197" />
         <source>New workspace</source>
         <translation>Nuevo espacio de trabajo</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="196" />
+        <location filename="../../desktop/workspaces_panel.py" line="197" />
         <source>Rename workspace</source>
         <translation>Renombrar espacio de trabajo</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="197" />
+        <location filename="../../desktop/workspaces_panel.py" line="198" />
         <source>Delete workspace</source>
         <translation>Eliminar espacio de trabajo</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="199" />
         <location filename="../../desktop/workspaces_panel.py" line="200" />
+        <location filename="../../desktop/workspaces_panel.py" line="201" />
         <source>Folders</source>
         <translation>Carpetas</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="201" />
+        <location filename="../../desktop/workspaces_panel.py" line="202" />
         <source>Add folder…</source>
         <translation>Añadir carpeta…</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="202" />
+        <location filename="../../desktop/workspaces_panel.py" line="203" />
         <source>Index a folder (or drop folders onto the window)</source>
         <translation>Indexar una carpeta (o suelte carpetas sobre la ventana)</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="203" />
+        <location filename="../../desktop/workspaces_panel.py" line="204" />
         <source>Remove folder</source>
         <translation>Quitar carpeta</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="204" />
-        <location filename="../../desktop/workspaces_panel.py" line="211" />
+        <location filename="../../desktop/workspaces_panel.py" line="205" />
+        <location filename="../../desktop/workspaces_panel.py" line="212" />
         <source>Documents</source>
         <translation>Documentos</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="205" />
+        <location filename="../../desktop/workspaces_panel.py" line="206" />
         <source>Document</source>
         <translation>Documento</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="205" />
+        <location filename="../../desktop/workspaces_panel.py" line="206" />
         <source>Pages</source>
         <translation>Páginas</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="205" />
+        <location filename="../../desktop/workspaces_panel.py" line="206" />
         <source>Status</source>
         <translation>Estado</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="206" />
+        <location filename="../../desktop/workspaces_panel.py" line="207" />
         <source>Question history</source>
         <translation>Historial de preguntas</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="207" />
+        <location filename="../../desktop/workspaces_panel.py" line="208" />
         <source>Delete</source>
         <translation>Eliminar</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="208" />
+        <location filename="../../desktop/workspaces_panel.py" line="209" />
         <source>Delete this question from the history</source>
         <translation>Eliminar esta pregunta del historial</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="209" />
+        <location filename="../../desktop/workspaces_panel.py" line="210" />
         <source>Delete all…</source>
         <translation>Eliminar todo…</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="210" />
+        <location filename="../../desktop/workspaces_panel.py" line="211" />
         <source>Delete the whole history</source>
         <translation>Eliminar todo el historial</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="212" />
+        <location filename="../../desktop/workspaces_panel.py" line="213" />
         <source>History</source>
         <translation>Historial</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="213" />
+        <location filename="../../desktop/workspaces_panel.py" line="214" />
         <source>Indexing progress</source>
         <translation>Progreso de la indexación</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="214" />
+        <location filename="../../desktop/workspaces_panel.py" line="215" />
         <source>Cancel</source>
         <translation>Cancelar</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="215" />
+        <location filename="../../desktop/workspaces_panel.py" line="216" />
         <source>Cancel indexing</source>
         <translation>Cancelar la indexación</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="293" />
+        <location filename="../../desktop/workspaces_panel.py" line="298" />
         <source>{name} (being added)</source>
         <translation>{name} (añadiéndose)</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/workspaces_panel.py" line="336" />
-        <location filename="../../desktop/workspaces_panel.py" line="388" />
+        <location filename="../../desktop/workspaces_panel.py" line="341" />
+        <location filename="../../desktop/workspaces_panel.py" line="393" />
         <source>%n chunk(s)</source>
         <translation><numerusform>%n fragmento</numerusform><numerusform>%n fragmentos</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="350" />
+        <location filename="../../desktop/workspaces_panel.py" line="355" />
         <source>(page {page})</source>
         <translation>(página {page})</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/workspaces_panel.py" line="384" />
+        <location filename="../../desktop/workspaces_panel.py" line="389" />
         <source>%n document(s)</source>
         <translation><numerusform>%n documento</numerusform><numerusform>%n documentos</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="391" />
+        <location filename="../../desktop/workspaces_panel.py" line="396" />
         <source>last indexed {when}</source>
         <translation>indexado por última vez el {when}</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="392" />
+        <location filename="../../desktop/workspaces_panel.py" line="397" />
         <source>never indexed</source>
         <translation>nunca indexado</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="402" />
+        <location filename="../../desktop/workspaces_panel.py" line="407" />
         <source>document changed</source>
         <translation>documento modificado</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="436" />
+        <location filename="../../desktop/workspaces_panel.py" line="441" />
         <source>Mark as active</source>
         <translation>Marcar como activo</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="436" />
+        <location filename="../../desktop/workspaces_panel.py" line="441" />
         <source>Release from quarantine</source>
         <translation>Liberar de la cuarentena</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="437" />
+        <location filename="../../desktop/workspaces_panel.py" line="442" />
         <source>Mark as superseded…</source>
         <translation>Marcar como sustituido…</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="438" />
+        <location filename="../../desktop/workspaces_panel.py" line="443" />
         <source>Quarantine…</source>
         <translation>Poner en cuarentena…</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="468" />
+        <location filename="../../desktop/workspaces_panel.py" line="473" />
         <source>{done} of {total} files</source>
         <translation>{done} de {total} archivos</translation>
     </message>
