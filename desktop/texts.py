@@ -165,6 +165,7 @@ def doc_status_text(status: str) -> str:
         "quarantined": t(_CTX, "quarantined"),
         "failed": t(_CTX, "failed"),
         "needs_ocr": t(_CTX, "needs OCR"),
+        "not_followed": t(_CTX, "not followed"),
         "queued": t(_CTX, "queued"),
         "indexing": t(_CTX, "indexing…"),
     }

@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.history import HistoryEntry
+from core.ingest.walk import LINK_BROKEN, LINK_LOOP, LINK_OUTSIDE
 from core.store.docids import assign_labels
 from core.progress import format_duration  # noqa: F401 - re-exported (callers import it from here)
 from desktop.elide import DistinctNameDelegate, ElidedLabel, distinguishing_starts
@@ -44,6 +45,8 @@ ROLE_STATUS = Qt.ItemDataRole.UserRole + 1  # a document row's status (active, s
 PROGRESS_STEPS = 1000
 # Documents states shown while a run is under way, beside the manifest's.
 PENDING_STATES = ("queued", "indexing")
+#: Reasons of the links indexing leaves alone on purpose (listed greyed as "not followed", not "failed").
+LINKS_NOT_FOLLOWED = (LINK_OUTSIDE, LINK_LOOP, LINK_BROKEN)
 
 
 class WorkspacesPanel(QWidget):
@@ -350,8 +353,11 @@ class WorkspacesPanel(QWidget):
             if doc_id in listed:
                 continue
             ocr = "OCR" in f.reason
+            # A link left alone on purpose (B50: it leads outside the folder) is not a failure: it
+            # showed as "failed" in red, which alarms (tryout 5, finding 13). Its reason says why.
+            kept_out = f.reason in LINKS_NOT_FOLLOWED
             status = ("indexing" if doc_id == indexing else "queued") if doc_id in waiting else (
-                "needs_ocr" if ocr else "failed")
+                "not_followed" if kept_out else "needs_ocr" if ocr else "failed")
             where = " " + self.tr("(page {page})").format(page=f.page) if f.page else ""
             # Named like the indexed documents (folder/relative path), status short: the reason
             # made the column too wide to read in a narrow panel (tester, session 3).
@@ -360,6 +366,8 @@ class WorkspacesPanel(QWidget):
             item.setToolTip(2, f"{f.reason}{where}")
             if status in ("failed", "needs_ocr"):
                 item.setForeground(2, Qt.GlobalColor.darkRed if not ocr else Qt.GlobalColor.darkYellow)
+            elif status == "not_followed":
+                mute_item(item)
             add(item, doc_id, status)
         # Files of the run that the manifest does not hold yet: read, being read, or waiting.
         extra = ([indexing] if indexing else []) + sorted(pending.get("visited", set())) + queued
@@ -387,7 +395,7 @@ class WorkspacesPanel(QWidget):
         snap = self._snap
         n_docs = len(snap.get("documents", []))
         parts = [self.tr("%n document(s)", "", n_docs)]
-        for status in ("queued", "indexing", "superseded", "quarantined", "failed", "needs_ocr"):
+        for status in ("queued", "indexing", "superseded", "quarantined", "failed", "needs_ocr", "not_followed"):
             if counts.get(status):
                 parts.append(f"{doc_status_text(status).rstrip('…')}: {counts[status]}")  # no plural to get wrong
         parts.append(self.tr("%n chunk(s)", "", int(snap.get("chunks", 0) or 0)))

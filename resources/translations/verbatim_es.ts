@@ -261,174 +261,174 @@
 <context>
     <name>GridDialog</name>
     <message>
-        <location filename="../../desktop/grid_view.py" line="103" />
+        <location filename="../../desktop/grid_view.py" line="122" />
         <source>Review grid — %1</source>
-        <extracomment>Background of a cell by status (light, readable with black text; the status is also written).</extracomment>
+        <extracomment>A column's header: its question wrapped at this many characters, on at most HEADER_LINES lines. Background of a cell by status (light, readable with black text; the status is also written).</extracomment>
         <translation>Tabla de revisión — %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="104" />
+        <location filename="../../desktop/grid_view.py" line="123" />
         <source>Add a question…</source>
         <translation>Añadir una pregunta…</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="105" />
+        <location filename="../../desktop/grid_view.py" line="124" />
         <source>Run</source>
         <translation>Ejecutar</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="106" />
+        <location filename="../../desktop/grid_view.py" line="125" />
         <source>Cancel</source>
         <translation>Cancelar</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="107" />
+        <location filename="../../desktop/grid_view.py" line="126" />
         <source>Export…</source>
         <translation>Exportar…</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="120" />
+        <location filename="../../desktop/grid_view.py" line="139" />
         <source>answered</source>
         <translation>respondida</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="120" />
+        <location filename="../../desktop/grid_view.py" line="139" />
         <source>weak — closest passage, not an answer</source>
         <translation>débil — el pasaje más cercano, no una respuesta</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="121" />
+        <location filename="../../desktop/grid_view.py" line="140" />
         <source>not found in this document</source>
         <translation>no se encuentra en este documento</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="133" />
+        <location filename="../../desktop/grid_view.py" line="152" />
         <source>Add a question</source>
         <translation>Añadir una pregunta</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="133" />
+        <location filename="../../desktop/grid_view.py" line="152" />
         <source>Question asked of every document:</source>
         <translation>Pregunta que se hace a cada documento:</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="168" />
+        <location filename="../../desktop/grid_view.py" line="193" />
         <source>Starting…</source>
         <translation>Empezando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="180" />
+        <location filename="../../desktop/grid_view.py" line="205" />
         <source>Stopping after the current cell…</source>
         <translation>Deteniendo tras la celda en curso…</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="202" />
+        <location filename="../../desktop/grid_view.py" line="227" />
         <source>estimating…</source>
         <translation>calculando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="205" />
+        <location filename="../../desktop/grid_view.py" line="230" />
         <source>about %1 min left</source>
         <translation>quedan unos %1 min</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="206" />
+        <location filename="../../desktop/grid_view.py" line="231" />
         <source>%1 of %2 cells</source>
         <translation>%1 de %2 celdas</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="214" />
-        <location filename="../../desktop/grid_view.py" line="228" />
+        <location filename="../../desktop/grid_view.py" line="239" />
+        <location filename="../../desktop/grid_view.py" line="253" />
         <source>p. %1</source>
         <translation>pág. %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="216" />
+        <location filename="../../desktop/grid_view.py" line="241" />
         <source>(PDF page %1)</source>
         <translation>(página %1 del PDF)</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/grid_view.py" line="221" />
+        <location filename="../../desktop/grid_view.py" line="246" />
         <source>Searched: the wording of {clauses} clauses and the question, in %n passage(s) of this document</source>
         <translation><numerusform>Se buscó: la redacción de las cláusulas de {clauses} y la pregunta, en %n pasaje de este documento</numerusform><numerusform>Se buscó: la redacción de las cláusulas de {clauses} y la pregunta, en %n pasajes de este documento</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/grid_view.py" line="223" />
+        <location filename="../../desktop/grid_view.py" line="248" />
         <source>Searched: the question, in %n passage(s) of this document</source>
         <translation><numerusform>Se buscó: la pregunta, en %n pasaje de este documento</numerusform><numerusform>Se buscó: la pregunta, en %n pasajes de este documento</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="230" />
+        <location filename="../../desktop/grid_view.py" line="255" />
         <source>reviewed</source>
         <translation>revisada</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="237" />
+        <location filename="../../desktop/grid_view.py" line="262" />
         <source>Done: %1 cells</source>
         <translation>Terminado: %1 celdas</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="240" />
+        <location filename="../../desktop/grid_view.py" line="265" />
         <source>The grid stopped: %1</source>
         <translation>La tabla se detuvo: %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="243" />
+        <location filename="../../desktop/grid_view.py" line="268" />
         <source>Stopped. The cells computed are kept; Run continues from there.</source>
         <translation>Detenida. Las celdas calculadas se conservan; Ejecutar continúa desde ahí.</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="269" />
+        <location filename="../../desktop/grid_view.py" line="294" />
         <source>Mark as reviewed</source>
         <translation>Marcar como revisada</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="269" />
+        <location filename="../../desktop/grid_view.py" line="294" />
         <source>Mark as not reviewed</source>
         <translation>Marcar como no revisada</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="270" />
+        <location filename="../../desktop/grid_view.py" line="295" />
         <source>Correct the answer…</source>
         <translation>Corregir la respuesta…</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="271" />
+        <location filename="../../desktop/grid_view.py" line="296" />
         <source>Add a note…</source>
         <translation>Añadir una nota…</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="277" />
+        <location filename="../../desktop/grid_view.py" line="302" />
         <source>Correct the answer</source>
         <translation>Corregir la respuesta</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="277" />
+        <location filename="../../desktop/grid_view.py" line="302" />
         <source>Answer:</source>
         <translation>Respuesta:</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="281" />
+        <location filename="../../desktop/grid_view.py" line="306" />
         <source>Note</source>
         <translation>Nota</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="281" />
+        <location filename="../../desktop/grid_view.py" line="306" />
         <source>Note:</source>
         <translation>Nota:</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="302" />
+        <location filename="../../desktop/grid_view.py" line="327" />
         <source>Export the grid</source>
         <translation>Exportar la tabla</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="304" />
+        <location filename="../../desktop/grid_view.py" line="329" />
         <source>Excel (*.xlsx);;CSV (*.csv);;PDF (*.pdf);;JSON (*.json)</source>
         <translation>Excel (*.xlsx);;CSV (*.csv);;PDF (*.pdf);;JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="312" />
+        <location filename="../../desktop/grid_view.py" line="337" />
         <source>Grid written to %1</source>
         <translation>Tabla guardada en %1</translation>
     </message>
@@ -1244,318 +1244,318 @@
 <context>
     <name>Texts</name>
     <message>
-        <location filename="../../desktop/texts.py" line="200" />
+        <location filename="../../desktop/texts.py" line="201" />
         <source>This workspace is still being indexed: no text can be searched yet. Ask again when indexing finishes.</source>
         <extracomment>The window's own abstention message for a question asked while the workspace's first index is still being written (core says "no indexed text yet … scanned pages need OCR", issue #24).</extracomment>
         <translation>Este espacio de trabajo todavía se está indexando: aún no se puede buscar ningún texto. Vuelva a preguntar cuando termine la indexación.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="205" />
+        <location filename="../../desktop/texts.py" line="206" />
         <source>This workspace has no indexed text yet: index a folder with documents that contain text (scanned pages need OCR).</source>
         <translation>Este espacio de trabajo aún no tiene texto indexado: indexe una carpeta con documentos que contengan texto (las páginas escaneadas necesitan OCR).</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="206" />
+        <location filename="../../desktop/texts.py" line="207" />
         <source>Nothing in this workspace matches the question; no document was given to the model.</source>
         <translation>Nada en este espacio de trabajo coincide con la pregunta; no se dio ningún documento al modelo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="207" />
+        <location filename="../../desktop/texts.py" line="208" />
         <source>The question is too long for the model's context window.</source>
         <translation>La pregunta es demasiado larga para la ventana de contexto del modelo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="208" />
+        <location filename="../../desktop/texts.py" line="209" />
         <source>The model's answer was cut off at its token limit; no answer can be shown.</source>
         <translation>La respuesta del modelo se cortó en su límite de tokens; no se puede mostrar ninguna respuesta.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="209" />
+        <location filename="../../desktop/texts.py" line="210" />
         <source>The model's output was not valid twice; no answer can be shown.</source>
         <translation>La salida del modelo no fue válida dos veces; no se puede mostrar ninguna respuesta.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="210" />
+        <location filename="../../desktop/texts.py" line="211" />
         <source>The model found no answer in the passages consulted.</source>
         <translation>El modelo no encontró respuesta en los pasajes consultados.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="211" />
+        <location filename="../../desktop/texts.py" line="212" />
         <source>The model answered, but its sentences state figures that its quotes do not contain.</source>
         <translation>El modelo respondió, pero sus frases dan cifras que sus citas no contienen.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="212" />
+        <location filename="../../desktop/texts.py" line="213" />
         <source>The model answered, but its sentences negate what its quotes state, or the reverse.</source>
         <translation>El modelo respondió, pero sus frases niegan lo que dicen sus citas, o al revés.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="213" />
+        <location filename="../../desktop/texts.py" line="214" />
         <source>The model answered, but its quotes do not support its sentences.</source>
         <translation>El modelo respondió, pero sus citas no respaldan sus frases.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="214" />
+        <location filename="../../desktop/texts.py" line="215" />
         <source>The model answered, but none of its quotes could be found in the cited passages.</source>
         <translation>El modelo respondió, pero ninguna de sus citas se encontró en los pasajes citados.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="215" />
+        <location filename="../../desktop/texts.py" line="216" />
         <source>No passage of the documents matches the question closely enough.</source>
         <translation>Ningún pasaje de los documentos coincide lo bastante con la pregunta.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="216" />
+        <location filename="../../desktop/texts.py" line="217" />
         <source>No passage clearly answers the question. The closest passages are shown below, marked as weak: they are not an answer.</source>
         <translation>Ningún pasaje responde claramente a la pregunta. Abajo se muestran los pasajes más cercanos, marcados como débiles: no son una respuesta.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="217" />
+        <location filename="../../desktop/texts.py" line="218" />
         <source>None of the documents searched has a passage that matches the question.</source>
         <translation>Ninguno de los documentos buscados tiene un pasaje que responda a la pregunta.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="232" />
+        <location filename="../../desktop/texts.py" line="233" />
         <source>Waiting for the engine to load the search libraries…</source>
         <translation>Esperando a que el motor cargue las bibliotecas de búsqueda…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="233" />
+        <location filename="../../desktop/texts.py" line="234" />
         <source>Searching the documents…</source>
         <translation>Buscando en los documentos…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="234" />
+        <location filename="../../desktop/texts.py" line="235" />
         <source>Reading the question in the light of the conversation…</source>
         <translation>Leyendo la pregunta a la luz de la conversación…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="235" />
+        <location filename="../../desktop/texts.py" line="236" />
         <source>Loading the model…</source>
         <translation>Cargando el modelo…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="236" />
+        <location filename="../../desktop/texts.py" line="237" />
         <source>Generating the answer…</source>
         <translation>Generando la respuesta…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="237" />
+        <location filename="../../desktop/texts.py" line="238" />
         <source>Choosing the passages that match…</source>
         <translation>Eligiendo los pasajes que coinciden…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="238" />
+        <location filename="../../desktop/texts.py" line="239" />
         <source>Verifying every quote…</source>
         <translation>Verificando cada cita…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="239" />
+        <location filename="../../desktop/texts.py" line="240" />
         <source>Searching each document on its own ({done} of {total})…</source>
         <translation>Buscando en cada documento por separado ({done} de {total})…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="240" />
+        <location filename="../../desktop/texts.py" line="241" />
         <source>cites a passage that was not given to the model</source>
         <translation>cita un pasaje que no se entregó al modelo</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="241" />
+        <location filename="../../desktop/texts.py" line="242" />
         <source>quote too short to check</source>
         <translation>cita demasiado corta para comprobarla</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="242" />
+        <location filename="../../desktop/texts.py" line="243" />
         <source>quote comes from a different passage than the one cited</source>
         <translation>la cita procede de un pasaje distinto del citado</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="243" />
+        <location filename="../../desktop/texts.py" line="244" />
         <source>quote not found in the cited passage</source>
         <translation>la cita no aparece en el pasaje citado</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="244" />
+        <location filename="../../desktop/texts.py" line="245" />
         <source>no verified quote left for this sentence</source>
         <translation>no queda ninguna cita verificada para esta frase</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="245" />
+        <location filename="../../desktop/texts.py" line="246" />
         <source>the model's output was not valid</source>
         <translation>la salida del modelo no era válida</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="246" />
+        <location filename="../../desktop/texts.py" line="247" />
         <source>a number, date or name in the sentence is not in its quote</source>
         <translation>un número, fecha o nombre de la frase no está en su cita</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="247" />
+        <location filename="../../desktop/texts.py" line="248" />
         <source>the sentence negates what its quote says, or the reverse</source>
         <translation>la frase niega lo que dice su cita, o al revés</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="248" />
+        <location filename="../../desktop/texts.py" line="249" />
         <source>its only quote is a heading, a defined term or a clause number</source>
         <translation>su única cita es un título, un término definido o un número de cláusula</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="249" />
+        <location filename="../../desktop/texts.py" line="250" />
         <source>the quoted date reads differently day-first and month-first</source>
         <translation>la fecha citada se lee distinto con el día o con el mes primero</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="250" />
+        <location filename="../../desktop/texts.py" line="251" />
         <source>number not in quote</source>
         <translation>el número no está en la cita</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="251" />
+        <location filename="../../desktop/texts.py" line="252" />
         <source>not verified ({reason})</source>
         <translation>sin verificar ({reason})</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="252" />
+        <location filename="../../desktop/texts.py" line="253" />
         <source>check the quote: the sentence may state the opposite of it</source>
         <translation>compruebe la cita: la frase podría decir lo contrario</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="253" />
+        <location filename="../../desktop/texts.py" line="254" />
         <source>check the quote ({reason})</source>
         <translation>compruebe la cita ({reason})</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="254" />
+        <location filename="../../desktop/texts.py" line="255" />
         <source>indexed</source>
         <translation>indexado</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="255" />
+        <location filename="../../desktop/texts.py" line="256" />
         <source>superseded</source>
         <translation>sustituido</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="256" />
+        <location filename="../../desktop/texts.py" line="257" />
         <source>quarantined</source>
         <translation>en cuarentena</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="257" />
+        <location filename="../../desktop/texts.py" line="258" />
         <source>failed</source>
         <translation>error</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="258" />
+        <location filename="../../desktop/texts.py" line="259" />
         <source>needs OCR</source>
         <translation>necesita OCR</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="259" />
+        <location filename="../../desktop/texts.py" line="260" />
         <source>the model's answer was cut off at its token limit</source>
         <translation>la respuesta del modelo se cortó en su límite de tokens</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="260" />
+        <location filename="../../desktop/texts.py" line="261" />
         <source>the quote does not support the sentence</source>
         <translation>la cita no respalda la frase</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="261" />
+        <location filename="../../desktop/texts.py" line="262" />
         <source>queued</source>
         <translation>en cola</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="262" />
+        <location filename="../../desktop/texts.py" line="263" />
         <source>indexing…</source>
         <translation>indexando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="263" />
+        <location filename="../../desktop/texts.py" line="264" />
         <source>Looking for files…</source>
         <translation>Buscando archivos…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="264" />
+        <location filename="../../desktop/texts.py" line="265" />
         <source>Reading {name}</source>
         <translation>Leyendo {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="265" />
+        <location filename="../../desktop/texts.py" line="266" />
         <source>Embedding {name}: {done} of {total} chunks</source>
         <translation>Vectorizando {name}: {done} de {total} fragmentos</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="266" />
+        <location filename="../../desktop/texts.py" line="267" />
         <source>Embedding {name}</source>
         <translation>Vectorizando {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="267" />
+        <location filename="../../desktop/texts.py" line="268" />
         <source>Saving to the index…</source>
         <translation>Guardando en el índice…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="268" />
+        <location filename="../../desktop/texts.py" line="269" />
         <source>Finishing…</source>
         <translation>Terminando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="269" />
+        <location filename="../../desktop/texts.py" line="270" />
         <source>estimating…</source>
         <translation>calculando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="270" />
+        <location filename="../../desktop/texts.py" line="271" />
         <source>about {t} left</source>
         <translation>quedan unos {t}</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="271" />
+        <location filename="../../desktop/texts.py" line="272" />
         <source>embedded</source>
         <translation>integrado</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="272" />
+        <location filename="../../desktop/texts.py" line="273" />
         <source>passages (no model)</source>
         <translation>pasajes (sin modelo)</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="273" />
+        <location filename="../../desktop/texts.py" line="274" />
         <source>scripted</source>
         <translation>guionizado</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="274" />
+        <location filename="../../desktop/texts.py" line="275" />
         <source>Answered</source>
         <translation>Respondida</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="275" />
+        <location filename="../../desktop/texts.py" line="276" />
         <source>sentence scoring (embeddings + BM25 terms)</source>
         <translation>puntuación de oraciones (embeddings + términos BM25)</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="276" />
+        <location filename="../../desktop/texts.py" line="277" />
         <source>Partial answer</source>
         <translation>Respuesta parcial</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="277" />
+        <location filename="../../desktop/texts.py" line="278" />
         <source>No verified answer</source>
         <translation>Sin respuesta verificada</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="283" />
+        <location filename="../../desktop/texts.py" line="284" />
         <source>The question is in {question} and the documents are in {documents}: the meaning-based search model does not relate the two languages, so only keywords translated by the legal vocabulary were searched. Ask in the documents' language, or configure Ollama to translate the question.</source>
         <translation>La pregunta está en {question} y los documentos en {documents}: el modelo de búsqueda por significado no relaciona los dos idiomas, y solo se buscaron las palabras clave traducidas por el vocabulario jurídico. Pregunte en el idioma de los documentos, o configure Ollama para traducir la pregunta.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="285" />
+        <location filename="../../desktop/texts.py" line="286" />
         <source>English</source>
         <translation>inglés</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="285" />
+        <location filename="../../desktop/texts.py" line="286" />
         <source>Spanish</source>
         <translation>español</translation>
     </message>
@@ -1720,186 +1720,187 @@
 <context>
     <name>WorkspacesPanel</name>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="192" />
-        <location filename="../../desktop/workspaces_panel.py" line="193" />
+        <location filename="../../desktop/workspaces_panel.py" line="195" />
+        <location filename="../../desktop/workspaces_panel.py" line="196" />
         <source>Workspaces</source>
+        <extracomment>Reasons of the links indexing leaves alone on purpose (listed greyed as "not followed", not "failed").</extracomment>
         <translation>Espacios de trabajo</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="194" />
+        <location filename="../../desktop/workspaces_panel.py" line="197" />
         <source>New…</source>
         <translation>Nuevo…</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="195" />
+        <location filename="../../desktop/workspaces_panel.py" line="198" />
         <source>Rename…</source>
         <translation>Renombrar…</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="196" />
+        <location filename="../../desktop/workspaces_panel.py" line="199" />
         <source>Delete…</source>
         <translation>Eliminar…</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="197" />
+        <location filename="../../desktop/workspaces_panel.py" line="200" />
         <source>New workspace</source>
         <translation>Nuevo espacio de trabajo</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="197" />
+        <location filename="../../desktop/workspaces_panel.py" line="200" />
         <source>Rename workspace</source>
         <translation>Renombrar espacio de trabajo</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="198" />
+        <location filename="../../desktop/workspaces_panel.py" line="201" />
         <source>Delete workspace</source>
         <translation>Eliminar espacio de trabajo</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="200" />
-        <location filename="../../desktop/workspaces_panel.py" line="201" />
+        <location filename="../../desktop/workspaces_panel.py" line="203" />
+        <location filename="../../desktop/workspaces_panel.py" line="204" />
         <source>Folders</source>
         <translation>Carpetas</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="202" />
+        <location filename="../../desktop/workspaces_panel.py" line="205" />
         <source>Add folder…</source>
         <translation>Añadir carpeta…</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="203" />
+        <location filename="../../desktop/workspaces_panel.py" line="206" />
         <source>Index a folder (or drop folders onto the window)</source>
         <translation>Indexar una carpeta (o suelte carpetas sobre la ventana)</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="204" />
+        <location filename="../../desktop/workspaces_panel.py" line="207" />
         <source>Remove folder</source>
         <translation>Quitar carpeta</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="205" />
-        <location filename="../../desktop/workspaces_panel.py" line="212" />
+        <location filename="../../desktop/workspaces_panel.py" line="208" />
+        <location filename="../../desktop/workspaces_panel.py" line="215" />
         <source>Documents</source>
         <translation>Documentos</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="206" />
+        <location filename="../../desktop/workspaces_panel.py" line="209" />
         <source>Document</source>
         <translation>Documento</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="206" />
+        <location filename="../../desktop/workspaces_panel.py" line="209" />
         <source>Pages</source>
         <translation>Páginas</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="206" />
+        <location filename="../../desktop/workspaces_panel.py" line="209" />
         <source>Status</source>
         <translation>Estado</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="207" />
+        <location filename="../../desktop/workspaces_panel.py" line="210" />
         <source>Question history</source>
         <translation>Historial de preguntas</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="208" />
+        <location filename="../../desktop/workspaces_panel.py" line="211" />
         <source>Delete</source>
         <translation>Eliminar</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="209" />
+        <location filename="../../desktop/workspaces_panel.py" line="212" />
         <source>Delete this question from the history</source>
         <translation>Eliminar esta pregunta del historial</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="210" />
+        <location filename="../../desktop/workspaces_panel.py" line="213" />
         <source>Delete all…</source>
         <translation>Eliminar todo…</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="211" />
+        <location filename="../../desktop/workspaces_panel.py" line="214" />
         <source>Delete the whole history</source>
         <translation>Eliminar todo el historial</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="213" />
+        <location filename="../../desktop/workspaces_panel.py" line="216" />
         <source>History</source>
         <translation>Historial</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="214" />
+        <location filename="../../desktop/workspaces_panel.py" line="217" />
         <source>Indexing progress</source>
         <translation>Progreso de la indexación</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="215" />
+        <location filename="../../desktop/workspaces_panel.py" line="218" />
         <source>Cancel</source>
         <translation>Cancelar</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="216" />
+        <location filename="../../desktop/workspaces_panel.py" line="219" />
         <source>Cancel indexing</source>
         <translation>Cancelar la indexación</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="298" />
+        <location filename="../../desktop/workspaces_panel.py" line="301" />
         <source>{name} (being added)</source>
         <translation>{name} (añadiéndose)</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/workspaces_panel.py" line="341" />
-        <location filename="../../desktop/workspaces_panel.py" line="393" />
+        <location filename="../../desktop/workspaces_panel.py" line="344" />
+        <location filename="../../desktop/workspaces_panel.py" line="401" />
         <source>%n chunk(s)</source>
         <translation><numerusform>%n fragmento</numerusform><numerusform>%n fragmentos</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="355" />
+        <location filename="../../desktop/workspaces_panel.py" line="361" />
         <source>(page {page})</source>
         <translation>(página {page})</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/workspaces_panel.py" line="389" />
+        <location filename="../../desktop/workspaces_panel.py" line="397" />
         <source>%n document(s)</source>
         <translation><numerusform>%n documento</numerusform><numerusform>%n documentos</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="396" />
+        <location filename="../../desktop/workspaces_panel.py" line="404" />
         <source>last indexed {when}</source>
         <translation>indexado por última vez el {when}</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="397" />
+        <location filename="../../desktop/workspaces_panel.py" line="405" />
         <source>never indexed</source>
         <translation>nunca indexado</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="407" />
+        <location filename="../../desktop/workspaces_panel.py" line="415" />
         <source>document changed</source>
         <translation>documento modificado</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="441" />
+        <location filename="../../desktop/workspaces_panel.py" line="449" />
         <source>Mark as active</source>
         <translation>Marcar como activo</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="441" />
+        <location filename="../../desktop/workspaces_panel.py" line="449" />
         <source>Release from quarantine</source>
         <translation>Liberar de la cuarentena</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="442" />
+        <location filename="../../desktop/workspaces_panel.py" line="450" />
         <source>Mark as superseded…</source>
         <translation>Marcar como sustituido…</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="443" />
+        <location filename="../../desktop/workspaces_panel.py" line="451" />
         <source>Quarantine…</source>
         <translation>Poner en cuarentena…</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="473" />
+        <location filename="../../desktop/workspaces_panel.py" line="481" />
         <source>{done} of {total} files</source>
         <translation>{done} de {total} archivos</translation>
     </message>

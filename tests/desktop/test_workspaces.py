@@ -7,6 +7,7 @@ import threading
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import Qt
 
 import core  # noqa: F401
 from core.settings import Settings
@@ -229,3 +230,24 @@ def test_two_clients_folders_of_one_name_are_told_apart(qtbot) -> None:
     assert [view.item(i).toolTip() for i in range(view.count())] == [garcia, lopez, other]
     # a file that failed is named with the same label, not as if it were García's
     assert panel.documents_view.topLevelItem(0).text(0) == "lopez/Contratos/Contrato.pdf"
+
+
+def test_a_link_left_alone_on_purpose_is_not_listed_as_failed(qtbot) -> None:
+    """Tryout 5, finding 13 (case B50): links indexing does not follow (outside the folder, loops,
+    broken) were listed as "failed" in red; they are "not followed", greyed, with the reason."""
+    from core.index_types import FileError
+    from core.ingest.walk import LINK_OUTSIDE
+    from desktop.workspaces_panel import WorkspacesPanel
+
+    panel = WorkspacesPanel()
+    qtbot.addWidget(panel)
+    folder = "/m/ClienteA"
+    panel.set_snapshot({"folders": [folder], "documents": [], "chunks": 0, "failures": [
+        FileError(path=folder + "/enlace_ClienteB", reason=LINK_OUTSIDE),
+        FileError(path=folder + "/roto.pdf", reason="damaged or truncated PDF (no text could be recovered)")]})
+    link, broken = (panel.documents_view.topLevelItem(i) for i in range(2))
+    assert (link.text(0), link.text(2)) == ("ClienteA/enlace_ClienteB", "not followed")
+    assert link.toolTip(2) == LINK_OUTSIDE
+    assert link.foreground(2).color() != Qt.GlobalColor.darkRed and broken.text(2) == "failed"
+    assert broken.foreground(2).color() == Qt.GlobalColor.darkRed
+    assert "failed: 1" in panel.summary_label.text() and "not followed: 1" in panel.summary_label.text()
