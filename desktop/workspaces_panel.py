@@ -45,7 +45,7 @@ ROLE_STATUS = Qt.ItemDataRole.UserRole + 1  # a document row's status (active, s
 PROGRESS_STEPS = 1000
 # Documents states shown while a run is under way, beside the manifest's.
 PENDING_STATES = ("queued", "indexing")
-#: Reasons of the links indexing leaves alone on purpose (listed greyed as "not followed", not "failed").
+# Reasons of the links indexing leaves alone on purpose (listed greyed as "not followed", not "failed").
 LINKS_NOT_FOLLOWED = (LINK_OUTSIDE, LINK_LOOP, LINK_BROKEN)
 
 
