@@ -117,12 +117,16 @@ def test_exports_hold_every_cell_with_its_status_quote_and_page(workspace, tmp_p
     by_key = {(c.doc_id, c.column_id): c for c in cells}
     docs = sorted({c.doc_id for c in cells})
     alpha = docs[0]
+    # tryout 5: the reviewer's note was in the JSON only
+    note = "checked against the signed copy"
+    by_key[(alpha, "law")] = GridStore(ws.dir).annotate("dd", alpha, "law", reviewed=True, note=note)
 
     xlsx = export_grid(tmp_path / "g.xlsx", COLUMNS, docs, by_key, workspace="review")
     sheet = load_workbook(xlsx)["Grid"]
     rows = list(sheet.values)
-    assert rows[0][0] == "document" and rows[0][1] == COLUMNS[0].question
-    assert rows[1][0] == alpha and "Delaware" in rows[1][3] and rows[1][2] == "answered" and rows[1][5] == 1
+    assert rows[0][0] == "document" and rows[0][1] == COLUMNS[0].question and rows[0][6] == "law: reviewer's note"
+    assert rows[1][0] == alpha and "Delaware" in rows[1][3] and rows[1][2] == "answered · reviewed" and rows[1][5] == 1
+    assert rows[1][6] == note and rows[2][6] in ("", None)
 
     csv_text = export_grid(tmp_path / "g.csv", COLUMNS, docs, by_key).read_text(encoding="utf-8-sig")
     beta_law = by_key[(docs[1], "law")]
@@ -132,9 +136,13 @@ def test_exports_hold_every_cell_with_its_status_quote_and_page(workspace, tmp_p
     data = json.loads(export_grid(tmp_path / "g.json", COLUMNS, docs, by_key).read_text(encoding="utf-8"))
     assert {(c["doc_id"], c["column_id"]) for c in data["cells"]} == set(by_key)
 
+    assert note in csv_text
     with pymupdf.open(export_grid(tmp_path / "g.pdf", COLUMNS, docs, by_key, workspace="review")) as pdf:
-        text = "".join(p.get_text() for p in pdf)
+        text = " ".join(" ".join(p.get_text().split()) for p in pdf)
     assert "Which law governs the agreement?" in text and "Delaware" in text
+    # a passages cell's answer is its quote: the memo writes it once (it printed every cell twice, tryout 5)
+    assert by_key[(alpha, "law")].text == by_key[(alpha, "law")].quote
+    assert text.count("State of Delaware") == 1 and f"Reviewer's note: {note}" in text
 
     with pytest.raises(ValueError, match="g.ods"):
         export_grid(tmp_path / "g.ods", COLUMNS, docs, by_key)
