@@ -160,6 +160,15 @@ def test_cli_grid_from_a_questions_file_and_its_errors(workspace, tmp_path, caps
     assert "q2 — " in printed  # every column of the file is a cell, answered or not
     assert out.exists()
 
+    # tryout 5: `--docs "WESTERN COPPER"` was refused; documents are named as `ask --doc` names them
+    assert main(["grid", "-w", "review", "--questions", str(questions), "--backend", "passages",
+                 "--docs", "ALPHA SUPPLY", "--out", str(out), "-q"]) == 0
+    printed = capsys.readouterr().out
+    assert "alpha_supply.txt" in printed and "beta_consulting.txt" not in printed
+    assert main(["grid", "-w", "review", "--questions", str(questions), "--docs", "gamma", "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "--docs gamma: no such document (documents: contracts/alpha_supply.txt, contracts/beta_consulting.txt)" in err
+
     empty = tmp_path / "empty.txt"
     empty.write_text("# nothing\n")
     assert main(["grid", "-w", "review", "--questions", str(empty)]) == 2
@@ -333,3 +342,17 @@ def test_a_model_abstention_shows_the_passages_at_most_as_weak(workspace) -> Non
     assert law.shown[0].text == law.text
     nc = _passages_fallback(ws, beta, COLUMNS[1], ws.settings, "h", lambda: False)
     assert nc.status == "not_found" and nc.shown == []
+
+
+def test_an_unknown_document_lists_the_closest_names_not_the_first_eight() -> None:
+    """Tryout 5: the error listed the first 8 of 32 documents, without the one meant."""
+    from core.cli_ask import documents_hint
+
+    class Listing:  # the one method the hint reads of a Workspace
+        def documents(self):
+            names = [f"m/{c}{c}_SUPPLY AGREEMENT.txt" for c in "ABCDEFGHIJ"] + ["m/WESTERN COPPER - NON-COMPETITION.txt"]
+            return [{"doc_id": n} for n in names]
+
+    hint = documents_hint(Listing(), ["western coper"])
+    assert hint.startswith("11 documents; closest: m/WESTERN COPPER - NON-COMPETITION.txt, ")
+    assert hint.count(", ") == 7  # 8 names
