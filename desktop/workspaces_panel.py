@@ -349,7 +349,7 @@ class WorkspacesPanel(QWidget):
             item.setToolTip(2, tip)
             add(item, doc_id, shown)
         for f in snap.get("failures", []):
-            doc_id = _doc_name(f.path, folders)
+            doc_id = _doc_name(f.path, folders, snap.get("labels"))
             if doc_id in listed:
                 continue
             ocr = "OCR" in f.reason
@@ -496,13 +496,15 @@ def mute_item(item: QTreeWidgetItem) -> None:
     item.setForeground(2, QApplication.palette().color(QPalette.ColorRole.PlaceholderText))
 
 
-def _doc_name(path: str, folders: list[str]) -> str:
-    """``path`` as the documents list names files: its folder's label (the folder's name, with the
-    parents that tell it apart from a folder of the same name), then the path inside it."""
+def _doc_name(path: str, folders: list[str], labels: dict[str, str] | None = None) -> str:
+    """``path`` as the documents list names files, as its document id is made: its folder's label
+    (``labels``: the manifest's, :func:`core.store.docids.read_ranked_folders`; else the folder's name
+    with the parents that tell it apart from a folder of the same name), then the path inside it."""
     p = Path(path)
-    labels = dict(zip(folders, assign_labels([], folders, qualify_shared=True)))
+    named = dict(zip(folders, assign_labels([], folders, qualify_shared=True)))
+    named.update(labels or {})
     for folder in sorted(folders, key=len, reverse=True):
         root = Path(folder)
         if p.is_relative_to(root):
-            return f"{labels[folder]}/{p.relative_to(root).as_posix()}"
+            return f"{named.get(folder, root.name)}/{p.relative_to(root).as_posix()}"
     return p.name

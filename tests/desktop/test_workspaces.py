@@ -231,6 +231,16 @@ def test_two_clients_folders_of_one_name_are_told_apart(qtbot) -> None:
     # a file that failed is named with the same label, not as if it were García's
     assert panel.documents_view.topLevelItem(0).text(0) == "lopez/Contratos/Contrato.pdf"
 
+    # a workspace whose first "Contratos" kept its plain label (core.store.docids): a warning about one
+    # of its indexed files is named by that label, so it is not listed a second time
+    panel.set_snapshot({"folders": [garcia, lopez], "chunks": 3,
+                        "labels": {garcia: "Contratos", lopez: "lopez/Contratos"},
+                        "documents": [{"doc_id": "Contratos/Contrato.pdf", "path": garcia + "/Contrato.pdf",
+                                       "status": "active", "pages": 2, "chunks": 3}],
+                        "failures": [FileError(path=garcia + "/Contrato.pdf", reason="no text layer", page=2)]})
+    docs = panel.documents_view
+    assert [docs.topLevelItem(i).text(0) for i in range(docs.topLevelItemCount())] == ["Contratos/Contrato.pdf"]
+
 
 def test_a_link_left_alone_on_purpose_is_not_listed_as_failed(qtbot) -> None:
     """Tryout 5, finding 13 (case B50): links indexing does not follow (outside the folder, loops,
