@@ -63,10 +63,8 @@ def ask_op(params: dict, settings: Settings, *, cancel=lambda: False):
                      + "\n".join(f"  {d}" for d in ids) for p, ids in several.items()]
             return ("usage", "\n".join(lines) + "\nGive more of the name (or the whole path), or one --doc per document.", 2)
         if unknown:
-            docs = ws.documents()
-            names = ", ".join(d["doc_id"] for d in docs[:8]) or "none"
             return ("usage", f"error: --doc {', '.join(unknown)}: no such document in workspace '{name}' "
-                    f"(documents: {names}{', …' if len(docs) > 8 else ''})", 2)
+                    f"({documents_hint(ws, unknown)})", 2)
     answer = yield from ask(ws, params["question"], settings, backend=backend, history=turns or None,
                                         follow_up=True if params.get("follow_up") else None, scope=scope,
                                         cancel=cancel)
@@ -166,6 +164,27 @@ def match_documents(ws: Workspace, paths: list[str]) -> tuple[list[str], list[st
         else:
             unknown.append(p)
     return list(dict.fromkeys(found)), unknown, several
+
+
+#: Most document names an error about an unknown ``--doc``/``--docs`` lists.
+HINT_NAMES = 8
+
+
+def documents_hint(ws: Workspace, unknown: list[str]) -> str:
+    """What an error about ``unknown`` document names lists: the workspace's documents when there are
+    at most :data:`HINT_NAMES`, else the ones whose file names come closest to what was typed
+    (``difflib``, on the :func:`_name_key` forms), and how many there are. The first 8 in id order
+    left out the one meant ("WESTERN COPPER" among 32 documents, tryout 5)."""
+    import difflib
+    from pathlib import Path
+
+    ids = [d["doc_id"] for d in ws.documents()]
+    if len(ids) <= HINT_NAMES:
+        return "documents: " + (", ".join(ids) or "none")
+    keys = {d: _name_key(Path(d).name) for d in ids}
+    scored = sorted(ids, key=lambda d: -max(difflib.SequenceMatcher(None, _name_key(u), keys[d]).ratio()
+                                              for u in unknown))
+    return f"{len(ids)} documents; closest: " + ", ".join(scored[:HINT_NAMES])
 
 
 def _name_key(name: str) -> str:

@@ -22,7 +22,7 @@ def add_grid_parser(sub) -> None:
                       help="one question per line (text), or a JSON list of {id, question, clause}")
     cols.add_argument("--template", help="a built-in column set: 'commercial' or 'nda'")
     p.add_argument("--lang", choices=["en", "es"], default="en", help="language of a template's questions")
-    p.add_argument("--docs", nargs="+", metavar="PATH", help="only these documents (a path or the end of a doc id)")
+    p.add_argument("--docs", nargs="+", metavar="PATH", help="only these documents (a path, a doc id, or part of a file name, as ask --doc)")
     p.add_argument("--name", default="", help="grid name kept in the workspace (default: the template or file name)")
     p.add_argument("--backend", choices=["ollama", "passages", "embedded"], help="what answers each cell")
     p.add_argument("--recompute", action="store_true", help="recompute every cell (default: only changed documents)")
@@ -33,6 +33,7 @@ def add_grid_parser(sub) -> None:
 
 def cmd_grid(args: argparse.Namespace, settings: Settings) -> int:
     """Fill (or resume) a grid and print it; exit 2 on a bad argument, naming it."""
+    from core.cli_ask import documents_hint, match_documents
     from core.generate import make_backend
     from core.grid import columns_from_file, run_grid, templates
     from core.grid_export import export_grid, status_text
@@ -60,15 +61,16 @@ def cmd_grid(args: argparse.Namespace, settings: Settings) -> int:
         name = args.name or args.questions.stem
     doc_ids = None
     if args.docs:
-        docs = [d["doc_id"] for d in ws.documents()]
-        doc_ids, unknown = [], []
-        for p in args.docs:
-            absolute = str(Path(p).expanduser().resolve())
-            hits = [d["doc_id"] for d in ws.documents() if d["path"] == absolute or d["doc_id"] == p
-                    or d["doc_id"].endswith("/" + p) or d["doc_id"].endswith(p)]
-            (doc_ids.extend(hits) if hits else unknown.append(p))
+        # named as `ask --doc` names them (any part of a file name, tryout 5: "WESTERN COPPER" was refused)
+        doc_ids, unknown, several = match_documents(ws, args.docs)
+        if several:
+            for p, ids in several.items():
+                print(f"error: --docs {p} matches {len(ids)} documents:\n" + "\n".join(f"  {d}" for d in ids),
+                      file=sys.stderr)
+            print("Give more of the name (or the whole path).", file=sys.stderr)
+            return 2
         if unknown:
-            print(f"error: --docs {', '.join(unknown)}: no such document (documents: {', '.join(docs[:8])})",
+            print(f"error: --docs {', '.join(unknown)}: no such document ({documents_hint(ws, unknown)})",
                   file=sys.stderr)
             return 2
     backend = make_backend(settings, args.backend) if args.backend else None

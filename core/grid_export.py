@@ -18,8 +18,9 @@ from core.grid import GridCell, GridColumn
 #: What each cell status is called in an export (the window translates its own).
 STATUS_TEXT = {"answered": "answered", "weak": "weak (closest passage, not an answer)",
                "not_found": "not found in this document"}
-#: Sub-columns written per question.
-PARTS = ("answer", "status", "quote", "page label", "page")
+#: Sub-columns written per question. The reviewer's note was in the JSON only: a reviewer's "checked
+#: against the signed copy" or "earlier version: …" was lost in the sheet and the memo (tryout 5).
+PARTS = ("answer", "status", "quote", "page label", "page", "reviewer's note")
 
 
 def status_text(cell: GridCell) -> str:
@@ -43,11 +44,11 @@ def _header(columns: list[GridColumn]) -> list[str]:
 
 def _cell_values(cell: GridCell | None) -> list[object]:
     if cell is None:
-        return ["", "not computed", "", "", ""]
+        return ["", "not computed", "", "", "", ""]
     text = cell.correction or cell.text
     status = status_text(cell) + (" · reviewed" if cell.reviewed else "") + \
         (" · corrected by reviewer" if cell.correction else "")
-    return [text, status, cell.quote, cell.page_label, cell.page or ""]
+    return [text, status, cell.quote, cell.page_label, cell.page or "", cell.note]
 
 
 def grid_rows(columns: list[GridColumn], doc_ids: list[str], cells: dict[tuple[str, str], GridCell]) -> list[list]:
@@ -119,11 +120,16 @@ def _export_pdf(path: Path, columns: list[GridColumn], doc_ids: list[str],
         parts.append(f"<h3>{e(d)}</h3><ul>")
         for c in columns:
             cell = cells.get((d, c.id))
-            text, status, quote, label, page = _cell_values(cell)
+            text, status, quote, label, page, note = _cell_values(cell)
             where = f" (p. {label}, PDF page {page})" if label and str(label) != str(page) else \
                 (f" (p. {page})" if page else "")
-            parts.append(f"<li><b>{e(c.question)}</b><br/>{e(str(text)) or '—'} <i>[{e(status)}]</i>"
-                         + (f"<br/>“{e(quote)}”{e(where)}" if quote else "") + "</li>")
+            # A passages cell's answer is its quote: written once, with its page (the memo printed
+            # every such cell twice, tryout 5).
+            same = " ".join(str(text).split()) == " ".join(str(quote).split())
+            answer = f"“{e(quote)}”{e(where)}" if quote and same else e(str(text)) or "—"
+            parts.append(f"<li><b>{e(c.question)}</b><br/>{answer} <i>[{e(status)}]</i>"
+                         + (f"<br/>“{e(quote)}”{e(where)}" if quote and not same else "")
+                         + (f"<br/>Reviewer's note: {e(note)}" if note else "") + "</li>")
         parts.append("</ul>")
     story = pymupdf.Story(html="".join(parts), user_css="body {font-family: sans-serif; font-size: 9pt;}")
     writer = pymupdf.DocumentWriter(str(path))

@@ -18,7 +18,6 @@ from PySide6.QtGui import (
     QDesktopServices,
     QImage,
     QPixmap,
-    QTextCharFormat,
     QTextCursor,
 )
 from PySide6.QtWidgets import (
@@ -30,15 +29,18 @@ from PySide6.QtWidgets import (
     QSizePolicy,
     QStackedWidget,
     QTextBrowser,
+    QTextEdit,
     QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
-from core.ingest import PDF_SUFFIXES, open_pdf_document, parse_file, render_page_png
+from core.ingest import PDF_SUFFIXES
 from core.types import Citation, Rect
+from desktop.citation_source import _page_text, _render_pdf, _search_pdf
+from desktop.citation_source import short_location as short_location  # re-exported: the header's place name
 from desktop.elide import ElidedLabel
-from desktop.render import display_quote
+from desktop.render import citation_place, display_quote
 from desktop.style import mute
 from desktop.workers import Jobs
 
@@ -47,57 +49,9 @@ _PAGE_WIDTH_PT = 612.0
 _ZOOM_STEPS = (0.5, 0.67, 0.8, 1.0, 1.25, 1.5, 2.0, 3.0)
 #: The quote box of a verified citation (yellow) and of a weak passage (grey, as its chips in the answer).
 QUOTE_STYLE = "background:#fff7d6; color:#222; border-left:3px solid #e0a800; padding:6px;"
+#: The quote's highlight in the text of a non-PDF page (yellow; grey for a weak passage).
+QUOTE_HIGHLIGHT, WEAK_HIGHLIGHT = "#fde047", "#d1d5db"
 WEAK_QUOTE_STYLE = "background:#f3f4f6; color:#374151; border-left:3px solid #9ca3af; padding:6px;"
-
-
-#: Most characters of a location shown in the panel's header (its heading part is cut to fit).
-LOCATION_CHARS = 40
-
-
-def short_location(location: str, limit: int = LOCATION_CHARS) -> str:
-    """The place of a non-PDF citation as the header shows it: the innermost heading of ``location``
-    (:attr:`core.types.Chunk.location`, "# Lease › ## 5. Rent ¶ 3") without its Markdown ``#`` marks,
-    and its paragraph, at most ``limit`` characters ("5. Rent ¶ 3").
-
-    The header never elides its "where" part, only the file name: a whole heading path (60+
-    characters in Spanish contracts) left no room for the file name, shown as "…" (tryout,
-    2026-12-02). The full location stays in the tooltip of the line under the header."""
-    head, sep, para = location.rpartition(" ¶ ")
-    if not sep:
-        head, para = location, ""
-    heading = head.split(" › ")[-1].lstrip("#").strip() if head else ""
-    tail = f" ¶ {para}" if sep else ""
-    room = max(8, limit - len(tail))
-    if len(heading) > room:
-        heading = heading[:room - 1].rstrip() + "…"
-    return (heading + tail).strip() or location
-
-
-def _render_pdf(path: str, page: int, rects: list[Rect], scale: float, weak: bool = False) -> tuple[bytes, int]:
-    """Worker: PNG of ``page`` (1-based) with ``rects`` highlighted (grey for a weak passage), and the
-    document's page count."""
-    png = render_page_png(path, page, rects, zoom=scale, weak=weak)
-    with open_pdf_document(path) as doc:  # a file, or a PDF attached to an e-mail
-        return png, doc.page_count
-
-
-def _page_text(path: str, page: int) -> tuple[str, int]:
-    """Worker: the page text of 1-based ``page`` as core extracted it, and the page count."""
-    parsed = parse_file(Path(path))
-    index = min(max(page, 1), len(parsed.pages)) - 1
-    return parsed.pages[index].text, len(parsed.pages)
-
-
-def _search_pdf(path: str, start_page: int, term: str) -> tuple[int, list[Rect]] | None:
-    """Worker: first page at or after ``start_page`` (wrapping) containing ``term``, with its rects."""
-    with open_pdf_document(path) as doc:
-        n = doc.page_count
-        for k in range(n):
-            index = (start_page - 1 + k) % n
-            hits = doc.load_page(index).search_for(term)
-            if hits:
-                return index + 1, [tuple(r) for r in hits]
-    return None
 
 
 @dataclass
@@ -312,14 +266,10 @@ class CitationPanel(QDockWidget):
 
     def _show_header(self, citation: Citation, number: int, total: int) -> None:
         counter = f" ({number}/{total})" if total else ""
-        # PDFs: "page N" (1-based physical page), plus the printed page label when it differs
-        # (Chunk.page_label, e.g. "iv"); other formats name the place by section/paragraph
-        # (Chunk.location, e.g. "Terms > ¶ 3").
-        continued = list(getattr(citation, "continued", []) or [])  # a quote across a page break
-        where = self.tr("page {n}").format(n=f"{citation.page}–{continued[-1].page}" if continued else citation.page)
-        label = getattr(citation, "page_label", "") or ""
-        if label and label != str(citation.page):
-            where += " " + self.tr("(printed {label})").format(label=label)
+        # PDFs: the printed page label a lawyer cites first, the physical page in brackets where they
+        # differ ("p. iv (PDF page 3)", as the CLI and the answer column); other formats name the
+        # place by section/paragraph (Chunk.location, e.g. "Terms > ¶ 3").
+        where = citation_place(citation)
         location = getattr(citation, "location", "") or ""
         if location and not self._is_pdf_path(citation.path):
             where = short_location(location)
@@ -418,6 +368,7 @@ class CitationPanel(QDockWidget):
         self.image_label.clear()
         self.image_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.image_label.setMargin(24)
+        self.text_view.setExtraSelections([])
         self.text_view.clear()
         self.search_status.setText("")
         self.stack.setCurrentWidget(self.scroll)
@@ -509,25 +460,42 @@ class CitationPanel(QDockWidget):
         v = self._view
         v.page_count = page_count
         self.text_view.setPlainText(text)
+        selections = []
         if v.span is not None and v.page == v.cited_page:
-            start, end = v.span
+            start, end = (min(max(x, 0), len(text)) for x in v.span)
+            selections.append(self._quote_selection(start, end))
             cursor = QTextCursor(self.text_view.document())
-            cursor.setPosition(min(start, len(text)))
-            cursor.setPosition(min(end, len(text)), QTextCursor.MoveMode.KeepAnchor)
-            fmt = QTextCharFormat()
-            fmt.setBackground(QColor("#fde047"))
-            fmt.setForeground(QColor("#111111"))
-            cursor.mergeCharFormat(fmt)
-            cursor.setPosition(min(start, len(text)))
+            cursor.setPosition(start)
             self.text_view.setTextCursor(cursor)
             self.text_view.ensureCursorVisible()
+        # The quote is an extra selection, never a format written into the document: a merged
+        # format stayed as the cursor's format, and the next setPlainText painted the whole
+        # text (or from the previous quote on) in the quote's yellow (tryout 5, finding 5).
+        self.text_view.setExtraSelections(selections)
         self._update_nav()
         self.page_rendered.emit()
+
+    def _quote_selection(self, start: int, end: int) -> QTextEdit.ExtraSelection:
+        """The highlight of characters ``[start, end)`` of the page text: the quote, yellow (grey for a
+        weak passage, as its quote box), as the PDF page highlights the quote's lines only."""
+        cursor = QTextCursor(self.text_view.document())
+        cursor.setPosition(start)
+        cursor.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
+        selection = QTextEdit.ExtraSelection()
+        selection.cursor = cursor
+        selection.format.setBackground(QColor(WEAK_HIGHLIGHT if self.weak else QUOTE_HIGHLIGHT))
+        selection.format.setForeground(QColor("#111111"))
+        return selection
+
+    def highlighted_spans(self) -> list[tuple[int, int]]:
+        """``[start, end)`` character ranges of the text view shown highlighted (tests, screenshots)."""
+        return [(s.cursor.selectionStart(), s.cursor.selectionEnd()) for s in self.text_view.extraSelections()]
 
     @Slot(object)
     def _on_load_error(self, exc: Exception) -> None:
         self.image_label.clear()
         self.image_label.setText(str(exc))
+        self.text_view.setExtraSelections([])
         self.text_view.setPlainText(str(exc))
         self.page_rendered.emit()
 

@@ -13,6 +13,7 @@ name, the rows, and a callable that shows a citation.
 
 from __future__ import annotations
 
+import textwrap
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -28,6 +29,21 @@ from core.grid import GridCell, GridColumn, GridStore, grid_op, templates
 from core.grid_export import export_grid
 from core.types import Citation, ProgressEvent
 from desktop.workers import GeneratorWorker
+
+#: A column's header: its question wrapped at this many characters, on at most HEADER_LINES lines.
+HEADER_CHARS, HEADER_LINES = 24, 3
+HEADER_PAD_PX = 16  # the header section's margins and sort-indicator room
+ROW_NAME_MAX_PX = 280  # document names past this width are elided in the middle (the full id is the tooltip)
+
+
+def header_text(question: str) -> str:
+    """The question of a column as its header shows it: wrapped on lines of at most
+    :data:`HEADER_CHARS` characters, at most :data:`HEADER_LINES` of them (the last one ending
+    in "…" when the question is longer). A header is one line centred in its column, so a long
+    question lost both ends ("e agreement an", tryout 5, finding 13); the full question is the
+    header's tooltip."""
+    return textwrap.fill(question, HEADER_CHARS, max_lines=HEADER_LINES, placeholder=" …")
+
 
 #: Background of a cell by status (light, readable with black text; the status is also written).
 STATUS_COLOR = {"answered": "#e6f4ea", "weak": "#fff4d6", "not_found": "#f1f3f4"}
@@ -71,6 +87,9 @@ class GridDialog(QDialog):
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setWordWrap(True)
         self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        rows = self.table.verticalHeader()
+        rows.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        rows.setMaximumWidth(ROW_NAME_MAX_PX)  # a long file name took half the window (tryout 5)
 
         bar = QHBoxLayout()
         for w in (self.template, self.add_question, self.run_button, self.cancel_button, self.export_button):
@@ -137,7 +156,13 @@ class GridDialog(QDialog):
 
     def _layout_table(self) -> None:
         self.table.setColumnCount(len(self.columns))
-        self.table.setHorizontalHeaderLabels([c.question for c in self.columns])
+        self.table.setHorizontalHeaderLabels([header_text(c.question) for c in self.columns])
+        metrics = self.table.horizontalHeader().fontMetrics()
+        for c, col in enumerate(self.columns):
+            self.table.horizontalHeaderItem(c).setToolTip(col.question)
+            # every line of the header fits its column: nothing of the question is clipped
+            lines = header_text(col.question).splitlines()
+            self.table.setColumnWidth(c, max(metrics.horizontalAdvance(line) for line in lines) + HEADER_PAD_PX)
         self.table.setRowCount(len(self.rows))
         self.table.setVerticalHeaderLabels([Path(d).name for d in self.rows])
         for r, d in enumerate(self.rows):

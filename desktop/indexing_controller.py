@@ -240,7 +240,9 @@ class IndexingController(QObject):
                     state = list(panel.progress_state())
                     state[4] = text  # the panel re-shows this state on its own LanguageChange too
                     panel.set_progress(*state)
-            if panel.cancel_button.isEnabled() or title:
+            # A title left from another workspace's run that has ended ("Indexing in the background:
+            # clienteA" stayed for 80 s after it, tryout 5, finding 13) is cleared as well.
+            if panel.cancel_button.isEnabled() or title or panel.progress_title.text():
                 panel.set_progress(title, 0.0, 0, 0, panel.current_file_label.text() if not title else "", "", False)
             return
         run = runs[0]

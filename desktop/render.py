@@ -26,6 +26,7 @@ from core.passage_context import same_clause_groups
 from core.passage_decision import BELOW_NOTE, below_bar
 from core.passages import PASSAGES_HEADER, WEAK_HEADER
 from core.types import Answer, Citation
+from desktop.render_places import citation_place as citation_place  # re-exported (copy, export)
 from desktop.render_collection import collection_html
 from desktop.texts import abstention_text, answer_status_text, model_text, plurals, reason_text, warning_text
 
@@ -271,7 +272,7 @@ def entry_html(entry_index: int, entry: Entry) -> str:
         for n, cit in enumerate(entry.citations(), 1):
             parts.append(
                 f"<tr><td valign='top'>{_chip(entry_index, n, cit.doc_id in entry.stale)}</td><td>"
-                f"{esc(cit.doc_id)}, {esc(_t('page'))} {cit.page}{_marks(cit, entry)}<br>"
+                f"{esc(cit.doc_id)}, {esc(citation_place(cit))}{_marks(cit, entry)}<br>"
                 f"<i>“{esc(display_quote(cit.quote))}”</i></td></tr>"
             )
         parts.append("</table>")
@@ -345,7 +346,7 @@ def _block(entry_index: int, entry: Entry, group: list, badge: str) -> str:
     head = f"<span style='color:#6b7280; font-weight:700'>[{esc(badge)}]</span> " if badge else ""
     return (f"<blockquote style='margin-left:12px; font-size:{'10pt; color:#4b5563' if badge else '11pt'}'>"
             f"{head}“{body}” {chips}<br><span style='color:gray; font-size:9pt'>{esc(cit.doc_id)}, "
-            f"{esc(_t('page'))} {cit.page}{_marks(cit, entry)}</span></blockquote>")
+            f"{esc(citation_place(cit))}{_marks(cit, entry)}</span></blockquote>")
 
 
 def _marks(cit: Citation, entry: Entry) -> str:
@@ -414,16 +415,6 @@ def rejected_summary(removed: int, dropped: int) -> str:
     return ", ".join(parts)
 
 
-def citation_place(cit: Citation) -> str:
-    """"page 3" (1-based physical page), with the printed label when it differs ("page 3 (printed iv)");
-    ``page_label`` is read getattr-safe (older stored answers have none)."""
-    where = f"{_t('page')} {cit.page}"
-    label = getattr(cit, "page_label", "") or ""
-    if label and label != str(cit.page):
-        where += " " + _t("(printed {label})").format(label=label)
-    return where
-
-
 def citation_check(cit: Citation) -> str:
     """How the quote was verified against the source: "verified: exact match" or "verified: fuzzy match, 93/100"."""
     kind = getattr(cit.match, "value", str(cit.match))
@@ -455,7 +446,6 @@ _LUPDATE = (
     QT_TRANSLATE_NOOP("Render", "OCR — check the page"),
     QT_TRANSLATE_NOOP("Render", "changed since this answer"),
     QT_TRANSLATE_NOOP("Render", "page"),
-    QT_TRANSLATE_NOOP("Render", "(printed {label})"),
     QT_TRANSLATE_NOOP("Render", "verified: {kind} match"),
     QT_TRANSLATE_NOOP("Render", "verified: {kind} match, {score}/100"),
     QT_TRANSLATE_NOOP("Render", "exact"),

@@ -14,6 +14,7 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 
 from core.collection import MAX_DOCUMENTS
 from core.types import Answer
+from desktop.render_places import citation_place
 
 _CTX = "Render"
 SUMMARY = "Each of the {n} documents was searched on its own; passages that match: {m}."
@@ -59,7 +60,7 @@ def collection_html(entry_index: int, answer: Answer) -> str:
                 text = " ".join(f.closest.text.split())
                 text = text if len(text) <= 160 else text[:157] + "…"
                 near = (f" — <span style='color:gray'>{esc(_t('closest, not an answer'))}: “{esc(text)}” "
-                        f"(<a href='closest:{entry_index}:{i}'>{esc(_t('page'))} {f.closest.page}</a>)</span>")
+                        f"(<a href='closest:{entry_index}:{i}'>{esc(citation_place(f.closest))}</a>)</span>")
             parts.append(f"<li>{esc(f.doc_id)}{near}</li>")
         parts.append("</ul>")
     return "".join(parts)

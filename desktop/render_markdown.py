@@ -41,8 +41,7 @@ def entry_markdown(entry: Entry) -> str:
             n, cit, context = group[0]
             text = marked_text(context, "**", "**") if context else display_quote(cit.quote)
             refs = "".join(f"[{m}]" for m, _, _ in group)
-            lines += [f"> {'[' + _t('weaker') + '] ' if weak else ''}“{text}” {refs}", ">", f"> — {cit.doc_id}, {citation_place(cit)} · {citation_check(cit)}  ",
-                      f"> `{cit.path}`", ""]
+            lines += [f"> {'[' + _t('weaker') + '] ' if weak else ''}“{text}” {refs}", ">", f"> — {cit.doc_id}, {citation_place(cit)} · {citation_check(cit)}", ""]
     elif a.status == "abstained" and a.abstention is not None:
         ab = a.abstention
         badge = QCoreApplication.translate(_CTX, "No evidence in the documents")
@@ -55,8 +54,7 @@ def entry_markdown(entry: Entry) -> str:
             lines += [f"**{_t(WEAK_HEADER)}** — *{_t(WEAK_NOTE)}*", ""]
             for w in ab.candidates:
                 text = marked_text(w.context, "**", "**") if w.context else display_quote(w.text)
-                lines += [f"> [{_t('weak')}] “{text}”", ">", f"> — {w.doc_id}, {_t('page')} {w.page}  ",
-                          f"> `{w.path}`", ""]
+                lines += [f"> [{_t('weak')}] “{text}”", ">", f"> — {w.doc_id}, {citation_place(w)}", ""]
     else:
         if a.conflicting_evidence:
             lines += [f"**{_t('CONFLICT')} — {_t('The cited passages disagree')}.** {_t(CONFLICT_NOTE)}", ""]
@@ -80,9 +78,10 @@ def entry_markdown(entry: Entry) -> str:
                 marks += f" ({_t('OCR — check the page')})"
             if cit.doc_id in entry.stale:
                 marks += f" ({_t('changed since this answer')})"
+            # Named by the document id (the workspace folder's label and the path inside it), never
+            # the full local path: pasted into a mail, that named the firm's client folders (tryout 5).
             lines.append(f"{n}. {cit.doc_id}, {citation_place(cit)}{marks} · {citation_check(cit)}: "
-                         f"“{display_quote(cit.quote)}”  ")
-            lines.append(f"   `{cit.path}`")
+                         f"“{display_quote(cit.quote)}”")
         lines.append("")
     if any(r.claim for r in a.rejected):
         kept = {c.text for c in a.claims}

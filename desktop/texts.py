@@ -165,6 +165,7 @@ def doc_status_text(status: str) -> str:
         "quarantined": t(_CTX, "quarantined"),
         "failed": t(_CTX, "failed"),
         "needs_ocr": t(_CTX, "needs OCR"),
+        "not_followed": t(_CTX, "not followed"),
         "queued": t(_CTX, "queued"),
         "indexing": t(_CTX, "indexing…"),
     }
@@ -256,6 +257,7 @@ _LUPDATE = (
     QT_TRANSLATE_NOOP("Texts", "quarantined"),
     QT_TRANSLATE_NOOP("Texts", "failed"),
     QT_TRANSLATE_NOOP("Texts", "needs OCR"),
+    QT_TRANSLATE_NOOP("Texts", "not followed"),
     QT_TRANSLATE_NOOP("Texts", "the model's answer was cut off at its token limit"),
     QT_TRANSLATE_NOOP("Texts", "the quote does not support the sentence"),
     QT_TRANSLATE_NOOP("Texts", "queued"),

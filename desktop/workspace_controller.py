@@ -24,6 +24,7 @@ from PySide6.QtCore import QFileSystemWatcher, QObject, QTimer, Slot
 from PySide6.QtWidgets import QInputDialog, QMessageBox
 
 from core.engine import remove_folder_op
+from core.store.docids import read_ranked_folders
 from core.errors import IndexError_, WorkspaceNotFoundError
 from core.store import Workspace, list_workspaces, workspaces_root
 from core.workspace_ops import create_workspace, delete_workspace, last_indexed_at, rename_workspace, workspace_dir
@@ -175,7 +176,8 @@ class WorkspaceController(QObject):
         def snapshot():
             ws = self.get(name)
             return {"name": name, "folders": ws.folders(), "documents": ws.documents(), "failures": ws.failures(),
-                    "chunks": ws.chunk_count(), "last_indexed": last_indexed_at(name)}
+                    "chunks": ws.chunk_count(), "last_indexed": last_indexed_at(name),
+                    "labels": dict(read_ranked_folders(ws.dir))}  # folder → the label its document ids use
 
         def failed(exc: Exception) -> None:
             self._refreshed()

@@ -32,6 +32,8 @@ from PySide6.QtWidgets import (
 )
 
 from core.history import HistoryEntry
+from core.ingest.walk import LINK_BROKEN, LINK_LOOP, LINK_OUTSIDE
+from core.store.docids import assign_labels
 from core.progress import format_duration  # noqa: F401 - re-exported (callers import it from here)
 from desktop.elide import DistinctNameDelegate, ElidedLabel, distinguishing_starts
 from desktop.style import mute
@@ -43,6 +45,8 @@ ROLE_STATUS = Qt.ItemDataRole.UserRole + 1  # a document row's status (active, s
 PROGRESS_STEPS = 1000
 # Documents states shown while a run is under way, beside the manifest's.
 PENDING_STATES = ("queued", "indexing")
+# Reasons of the links indexing leaves alone on purpose (listed greyed as "not followed", not "failed").
+LINKS_NOT_FOLLOWED = (LINK_OUTSIDE, LINK_LOOP, LINK_BROKEN)
 
 
 class WorkspacesPanel(QWidget):
@@ -100,7 +104,7 @@ class WorkspacesPanel(QWidget):
         self.folders_label = QLabel()
         self.folders_view = QListWidget()
         self.folders_view.setMaximumHeight(90)
-        self.folders_view.setTextElideMode(Qt.TextElideMode.ElideLeft)
+        self.folders_view.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # "garcia/…/Contratos": both ends tell
         folder_buttons = QHBoxLayout()
         self.add_folder_button = QPushButton()
         self.add_folder_button.clicked.connect(self.add_folder_requested)
@@ -287,9 +291,13 @@ class WorkspacesPanel(QWidget):
         selected = self.folders_view.currentItem().data(ROLE_ID) if self.folders_view.currentItem() else None
         self.folders_view.clear()
         recorded = list(snap.get("folders", []))
-        for folder in recorded + [f for f in pending.get("folders", []) if f not in recorded]:
+        folders = recorded + [f for f in pending.get("folders", []) if f not in recorded]
+        # Two clients' folders named alike ("garcia/Contratos", "lopez/Contratos") showed as
+        # "Contratos" twice (tryout 5, finding 10): every folder sharing its name with another is
+        # named with the parents that tell it apart, as core labels such folders for document ids.
+        names = assign_labels([], folders, qualify_shared=True)
+        for folder, label in zip(folders, names):
             waiting = folder not in recorded
-            label = Path(folder).name or folder
             item = QListWidgetItem(self.tr("{name} (being added)").format(name=label) if waiting else label)
             item.setToolTip(folder)
             item.setData(ROLE_ID, None if waiting else folder)
@@ -341,12 +349,15 @@ class WorkspacesPanel(QWidget):
             item.setToolTip(2, tip)
             add(item, doc_id, shown)
         for f in snap.get("failures", []):
-            doc_id = _doc_name(f.path, folders)
+            doc_id = _doc_name(f.path, folders, snap.get("labels"))
             if doc_id in listed:
                 continue
             ocr = "OCR" in f.reason
+            # A link left alone on purpose (B50: it leads outside the folder) is not a failure: it
+            # showed as "failed" in red, which alarms (tryout 5, finding 13). Its reason says why.
+            kept_out = f.reason in LINKS_NOT_FOLLOWED
             status = ("indexing" if doc_id == indexing else "queued") if doc_id in waiting else (
-                "needs_ocr" if ocr else "failed")
+                "not_followed" if kept_out else "needs_ocr" if ocr else "failed")
             where = " " + self.tr("(page {page})").format(page=f.page) if f.page else ""
             # Named like the indexed documents (folder/relative path), status short: the reason
             # made the column too wide to read in a narrow panel (tester, session 3).
@@ -355,6 +366,8 @@ class WorkspacesPanel(QWidget):
             item.setToolTip(2, f"{f.reason}{where}")
             if status in ("failed", "needs_ocr"):
                 item.setForeground(2, Qt.GlobalColor.darkRed if not ocr else Qt.GlobalColor.darkYellow)
+            elif status == "not_followed":
+                mute_item(item)
             add(item, doc_id, status)
         # Files of the run that the manifest does not hold yet: read, being read, or waiting.
         extra = ([indexing] if indexing else []) + sorted(pending.get("visited", set())) + queued
@@ -382,7 +395,7 @@ class WorkspacesPanel(QWidget):
         snap = self._snap
         n_docs = len(snap.get("documents", []))
         parts = [self.tr("%n document(s)", "", n_docs)]
-        for status in ("queued", "indexing", "superseded", "quarantined", "failed", "needs_ocr"):
+        for status in ("queued", "indexing", "superseded", "quarantined", "failed", "needs_ocr", "not_followed"):
             if counts.get(status):
                 parts.append(f"{doc_status_text(status).rstrip('…')}: {counts[status]}")  # no plural to get wrong
         parts.append(self.tr("%n chunk(s)", "", int(snap.get("chunks", 0) or 0)))
@@ -483,11 +496,15 @@ def mute_item(item: QTreeWidgetItem) -> None:
     item.setForeground(2, QApplication.palette().color(QPalette.ColorRole.PlaceholderText))
 
 
-def _doc_name(path: str, folders: list[str]) -> str:
-    """``path`` as the documents list names files: its folder's name, then the path inside it."""
+def _doc_name(path: str, folders: list[str], labels: dict[str, str] | None = None) -> str:
+    """``path`` as the documents list names files, as its document id is made: its folder's label
+    (``labels``: the manifest's, :func:`core.store.docids.read_ranked_folders`; else the folder's name
+    with the parents that tell it apart from a folder of the same name), then the path inside it."""
     p = Path(path)
+    named = dict(zip(folders, assign_labels([], folders, qualify_shared=True)))
+    named.update(labels or {})
     for folder in sorted(folders, key=len, reverse=True):
         root = Path(folder)
         if p.is_relative_to(root):
-            return f"{root.name}/{p.relative_to(root).as_posix()}"
+            return f"{named.get(folder, root.name)}/{p.relative_to(root).as_posix()}"
     return p.name

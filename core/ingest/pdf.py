@@ -29,6 +29,18 @@ from core.ingest.pdf_tables import carry_columns
 from core.ingest.ocr import OCR_LANGUAGES, PDF_FLAGS, ocr_page, tessdata_dir, text_layer_problem
 from core.ingest.pdf_layout import FormValue, find_running_lines, page_text_from_rawdict
 
+# MuPDF printed its errors on stdout ("MuPDF error: format error: object is not a stream"), where
+# `verbatim index` writes its report, even with --quiet (tryout 5, finding 12). PyMuPDF keeps every
+# message in its store whatever it displays: nothing is displayed, and parse_pdf reports a damaged
+# file's messages as that file's own warning or failure (_mupdf_problems).
+pymupdf.TOOLS.mupdf_display_errors(False)
+pymupdf.TOOLS.mupdf_display_warnings(False)
+
+#: MuPDF's messages about its own repair steps, left out of a file's problems (they say nothing of the file).
+_MUPDF_STEPS = ("trying to repair", "repairing PDF document", "... repeated", "page tree load failed")
+#: Most of MuPDF's distinct messages quoted in one file's warning or failure.
+_MUPDF_MESSAGES = 2
+
 # Fewer extracted characters than this on every page → treat the PDF as scanned.
 _MIN_TEXT_CHARS = 20
 
@@ -145,6 +157,22 @@ def extract_page(
     return PageText(page=page.number + 1, text=""), problem
 
 
+def _mupdf_problems() -> str:
+    """MuPDF's messages since the last call, as words for a file's warning ("cannot find version
+    marker, PDF stream Length incorrect"), at most :data:`_MUPDF_MESSAGES` distinct ones, or ''.
+
+    Reads and clears PyMuPDF's message store (``pymupdf.TOOLS.mupdf_warnings``), which holds
+    MuPDF's warnings and errors alike; its "format error: " prefix and its repair steps are left
+    out. The store is global to the process: a PDF read at the same time in another thread may add
+    its messages, which is why they are only quoted for a file MuPDF had to repair."""
+    out: list[str] = []
+    for line in pymupdf.TOOLS.mupdf_warnings(reset=True).splitlines():
+        line = line.strip().removeprefix("format error: ").strip()
+        if line and not line.startswith(_MUPDF_STEPS) and line not in out:
+            out.append(line)
+    return ", ".join(out[:_MUPDF_MESSAGES])
+
+
 def open_pdf(path: Path, data: bytes | None = None) -> pymupdf.Document:
     """Open a PDF file (or its bytes, for an attachment whose member path is ``path``).
 
@@ -188,7 +216,8 @@ def parse_pdf(
     Returns:
         A :class:`ParsedDocument` (``kind="pdf"``). Pages needing OCR while OCR is
         off or unavailable keep empty text and are listed in ``warnings`` with the
-        reason, when other pages have text. Running headers and footers are marked
+        reason, when other pages have text; a file MuPDF had to repair (``is_repaired``) is read
+        with a warning (page ``None``) quoting MuPDF's messages. Running headers and footers are marked
         in each page's ``running`` spans.
 
     Raises:
@@ -196,8 +225,9 @@ def parse_pdf(
             readable page at all (message says "needs OCR"). Names the file and,
             when a single page fails, the page (1-based).
     """
+    pymupdf.TOOLS.reset_mupdf_warnings()  # this file's messages only (_mupdf_problems)
     doc = open_pdf(path, data)
-    warnings: list[tuple[int, str]] = []
+    warnings: list[tuple[int | None, str]] = []
     noted: list[tuple[int, str]] = []  # pages with reviewers' notes kept out of the text
     with doc:
         if doc.needs_pass and not (password and doc.authenticate(password)):
@@ -228,9 +258,11 @@ def parse_pdf(
                 raise IngestError(str(path), f"page could not be read ({exc})", page=index + 1) from exc
         repaired = doc.is_repaired
         title = (doc.metadata or {}).get("title") or ""
+    problems = _mupdf_problems() if repaired else ""
+    said = f" — MuPDF: {problems}" if problems else ""
     if sum(len(p.text.strip()) for p in pages) < _MIN_TEXT_CHARS:
         if repaired:
-            raise IngestError(str(path), "damaged or truncated PDF (no text could be recovered)")
+            raise IngestError(str(path), f"damaged or truncated PDF (no text could be recovered){said}")
         first = warnings[0][0] if warnings else None
         if warnings:
             raise IngestError(str(path), warnings[0][1], page=first)
@@ -240,4 +272,7 @@ def parse_pdf(
     if not any(p.label for p in pages):  # no /PageLabels: the number printed in the margins, if consistent
         for page, label in zip(pages, printed_page_labels(pages, heights)):
             page.label = label
+    if repaired:  # read, but from a damaged file: its text may not be all of it
+        warnings.insert(0, (None, f"damaged PDF: the file was repaired when read; compare its text with the "
+                                  f"original{said}"))
     return ParsedDocument(path, "", pages, "pdf", title=title.strip() or path.name, warnings=warnings + noted)

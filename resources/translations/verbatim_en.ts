@@ -11,12 +11,12 @@
 <context>
     <name>GridDialog</name>
     <message numerus="yes">
-        <location filename="../../desktop/grid_view.py" line="221" />
+        <location filename="../../desktop/grid_view.py" line="246" />
         <source>Searched: the wording of {clauses} clauses and the question, in %n passage(s) of this document</source>
         <translation><numerusform>Searched: the wording of {clauses} clauses and the question, in %n passage of this document</numerusform><numerusform>Searched: the wording of {clauses} clauses and the question, in %n passages of this document</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/grid_view.py" line="223" />
+        <location filename="../../desktop/grid_view.py" line="248" />
         <source>Searched: the question, in %n passage(s) of this document</source>
         <translation><numerusform>Searched: the question, in %n passage of this document</numerusform><numerusform>Searched: the question, in %n passages of this document</numerusform></translation>
     </message>
@@ -76,13 +76,13 @@
 <context>
     <name>WorkspacesPanel</name>
     <message numerus="yes">
-        <location filename="../../desktop/workspaces_panel.py" line="336" />
-        <location filename="../../desktop/workspaces_panel.py" line="388" />
+        <location filename="../../desktop/workspaces_panel.py" line="344" />
+        <location filename="../../desktop/workspaces_panel.py" line="401" />
         <source>%n chunk(s)</source>
         <translation><numerusform>%n chunk</numerusform><numerusform>%n chunks</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/workspaces_panel.py" line="384" />
+        <location filename="../../desktop/workspaces_panel.py" line="397" />
         <source>%n document(s)</source>
         <translation><numerusform>%n document</numerusform><numerusform>%n documents</numerusform></translation>
     </message>

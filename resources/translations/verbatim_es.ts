@@ -33,123 +33,117 @@
 <context>
     <name>CitationPanel</name>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="266" />
-        <location filename="../../desktop/citation_panel.py" line="368" />
+        <location filename="../../desktop/citation_panel.py" line="220" />
+        <location filename="../../desktop/citation_panel.py" line="318" />
         <source>Citation</source>
         <translation>Cita</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="283" />
+        <location filename="../../desktop/citation_panel.py" line="237" />
         <source>Click a citation number to see its page.</source>
         <translation>Pulse un número de cita para ver su página.</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="269" />
+        <location filename="../../desktop/citation_panel.py" line="223" />
         <source>OCR — check the page: this text was recognised from an image.</source>
         <translation>OCR — compruebe la página: este texto se reconoció a partir de una imagen.</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="266" />
-        <location filename="../../desktop/citation_panel.py" line="368" />
+        <location filename="../../desktop/citation_panel.py" line="220" />
+        <location filename="../../desktop/citation_panel.py" line="318" />
         <source>Closest passage — not an answer</source>
-        <extracomment>The quote box of a verified citation (yellow) and of a weak passage (grey, as its chips in the answer). Most characters of a location shown in the panel's header (its heading part is cut to fit).</extracomment>
+        <extracomment>The quote box of a verified citation (yellow) and of a weak passage (grey, as its chips in the answer). The quote's highlight in the text of a non-PDF page (yellow; grey for a weak passage).</extracomment>
         <translation>Pasaje más cercano — no es una respuesta</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="267" />
+        <location filename="../../desktop/citation_panel.py" line="221" />
         <source>Weak passage, not a citation: no passage scored high enough to answer the question. This is the closest one; read its clause before concluding.</source>
         <translation>Pasaje débil, no es una cita: ningún pasaje puntuó lo bastante para responder a la pregunta. Este es el más cercano; lea su cláusula antes de concluir.</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="270" />
+        <location filename="../../desktop/citation_panel.py" line="224" />
         <source>Previous citation (Alt+Left)</source>
         <translation>Cita anterior (Alt+Izquierda)</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="271" />
+        <location filename="../../desktop/citation_panel.py" line="225" />
         <source>Next citation (Alt+Right)</source>
         <translation>Cita siguiente (Alt+Derecha)</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="272" />
+        <location filename="../../desktop/citation_panel.py" line="226" />
         <source>Previous page</source>
         <translation>Página anterior</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="272" />
+        <location filename="../../desktop/citation_panel.py" line="226" />
         <source>Next page</source>
         <translation>Página siguiente</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="273" />
+        <location filename="../../desktop/citation_panel.py" line="227" />
         <source>Zoom out</source>
         <translation>Alejar</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="273" />
+        <location filename="../../desktop/citation_panel.py" line="227" />
         <source>Zoom in</source>
         <translation>Acercar</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="277" />
+        <location filename="../../desktop/citation_panel.py" line="231" />
         <source>Open</source>
         <translation>Abrir</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="274" />
+        <location filename="../../desktop/citation_panel.py" line="228" />
         <source>Open in the default viewer</source>
         <translation>Abrir en el visor predeterminado</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="278" />
+        <location filename="../../desktop/citation_panel.py" line="232" />
         <source>Find in document (Ctrl+F)</source>
         <translation>Buscar en el documento (Ctrl+F)</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="279" />
+        <location filename="../../desktop/citation_panel.py" line="233" />
         <source>Find in document</source>
         <translation>Buscar en el documento</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="284" />
+        <location filename="../../desktop/citation_panel.py" line="238" />
         <source>The cited page appears here, rendered from the document, with the quoted passage highlighted.</source>
         <translation>Aquí aparece la página citada, dibujada a partir del documento, con el pasaje citado resaltado.</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="280" />
+        <location filename="../../desktop/citation_panel.py" line="234" />
         <source>Cited page</source>
         <translation>Página citada</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="281" />
+        <location filename="../../desktop/citation_panel.py" line="235" />
         <source>Cited text</source>
         <translation>Texto citado</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="319" />
-        <location filename="../../desktop/citation_panel.py" line="334" />
+        <location filename="../../desktop/citation_panel.py" line="284" />
         <source>page {n}</source>
         <translation>página {n}</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="322" />
-        <source>(printed {label})</source>
-        <translation>(impresa {label})</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/citation_panel.py" line="479" />
+        <location filename="../../desktop/citation_panel.py" line="430" />
         <source>Rendering page…</source>
         <extracomment>The quote box's most lines; a longer quote scrolls inside it.</extracomment>
         <translation>Dibujando la página…</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="557" />
-        <location filename="../../desktop/citation_panel.py" line="571" />
+        <location filename="../../desktop/citation_panel.py" line="525" />
+        <location filename="../../desktop/citation_panel.py" line="539" />
         <source>Not found</source>
         <translation>No encontrado</translation>
     </message>
     <message>
-        <location filename="../../desktop/citation_panel.py" line="562" />
+        <location filename="../../desktop/citation_panel.py" line="530" />
         <source>Searching…</source>
         <translation>Buscando…</translation>
     </message>
@@ -267,174 +261,174 @@
 <context>
     <name>GridDialog</name>
     <message>
-        <location filename="../../desktop/grid_view.py" line="103" />
+        <location filename="../../desktop/grid_view.py" line="122" />
         <source>Review grid — %1</source>
-        <extracomment>Background of a cell by status (light, readable with black text; the status is also written).</extracomment>
+        <extracomment>A column's header: its question wrapped at this many characters, on at most HEADER_LINES lines. Background of a cell by status (light, readable with black text; the status is also written).</extracomment>
         <translation>Tabla de revisión — %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="104" />
+        <location filename="../../desktop/grid_view.py" line="123" />
         <source>Add a question…</source>
         <translation>Añadir una pregunta…</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="105" />
+        <location filename="../../desktop/grid_view.py" line="124" />
         <source>Run</source>
         <translation>Ejecutar</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="106" />
+        <location filename="../../desktop/grid_view.py" line="125" />
         <source>Cancel</source>
         <translation>Cancelar</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="107" />
+        <location filename="../../desktop/grid_view.py" line="126" />
         <source>Export…</source>
         <translation>Exportar…</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="120" />
+        <location filename="../../desktop/grid_view.py" line="139" />
         <source>answered</source>
         <translation>respondida</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="120" />
+        <location filename="../../desktop/grid_view.py" line="139" />
         <source>weak — closest passage, not an answer</source>
         <translation>débil — el pasaje más cercano, no una respuesta</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="121" />
+        <location filename="../../desktop/grid_view.py" line="140" />
         <source>not found in this document</source>
         <translation>no se encuentra en este documento</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="133" />
+        <location filename="../../desktop/grid_view.py" line="152" />
         <source>Add a question</source>
         <translation>Añadir una pregunta</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="133" />
+        <location filename="../../desktop/grid_view.py" line="152" />
         <source>Question asked of every document:</source>
         <translation>Pregunta que se hace a cada documento:</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="168" />
+        <location filename="../../desktop/grid_view.py" line="193" />
         <source>Starting…</source>
         <translation>Empezando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="180" />
+        <location filename="../../desktop/grid_view.py" line="205" />
         <source>Stopping after the current cell…</source>
         <translation>Deteniendo tras la celda en curso…</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="202" />
+        <location filename="../../desktop/grid_view.py" line="227" />
         <source>estimating…</source>
         <translation>calculando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="205" />
+        <location filename="../../desktop/grid_view.py" line="230" />
         <source>about %1 min left</source>
         <translation>quedan unos %1 min</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="206" />
+        <location filename="../../desktop/grid_view.py" line="231" />
         <source>%1 of %2 cells</source>
         <translation>%1 de %2 celdas</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="214" />
-        <location filename="../../desktop/grid_view.py" line="228" />
+        <location filename="../../desktop/grid_view.py" line="239" />
+        <location filename="../../desktop/grid_view.py" line="253" />
         <source>p. %1</source>
         <translation>pág. %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="216" />
+        <location filename="../../desktop/grid_view.py" line="241" />
         <source>(PDF page %1)</source>
         <translation>(página %1 del PDF)</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/grid_view.py" line="221" />
+        <location filename="../../desktop/grid_view.py" line="246" />
         <source>Searched: the wording of {clauses} clauses and the question, in %n passage(s) of this document</source>
         <translation><numerusform>Se buscó: la redacción de las cláusulas de {clauses} y la pregunta, en %n pasaje de este documento</numerusform><numerusform>Se buscó: la redacción de las cláusulas de {clauses} y la pregunta, en %n pasajes de este documento</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/grid_view.py" line="223" />
+        <location filename="../../desktop/grid_view.py" line="248" />
         <source>Searched: the question, in %n passage(s) of this document</source>
         <translation><numerusform>Se buscó: la pregunta, en %n pasaje de este documento</numerusform><numerusform>Se buscó: la pregunta, en %n pasajes de este documento</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="230" />
+        <location filename="../../desktop/grid_view.py" line="255" />
         <source>reviewed</source>
         <translation>revisada</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="237" />
+        <location filename="../../desktop/grid_view.py" line="262" />
         <source>Done: %1 cells</source>
         <translation>Terminado: %1 celdas</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="240" />
+        <location filename="../../desktop/grid_view.py" line="265" />
         <source>The grid stopped: %1</source>
         <translation>La tabla se detuvo: %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="243" />
+        <location filename="../../desktop/grid_view.py" line="268" />
         <source>Stopped. The cells computed are kept; Run continues from there.</source>
         <translation>Detenida. Las celdas calculadas se conservan; Ejecutar continúa desde ahí.</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="269" />
+        <location filename="../../desktop/grid_view.py" line="294" />
         <source>Mark as reviewed</source>
         <translation>Marcar como revisada</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="269" />
+        <location filename="../../desktop/grid_view.py" line="294" />
         <source>Mark as not reviewed</source>
         <translation>Marcar como no revisada</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="270" />
+        <location filename="../../desktop/grid_view.py" line="295" />
         <source>Correct the answer…</source>
         <translation>Corregir la respuesta…</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="271" />
+        <location filename="../../desktop/grid_view.py" line="296" />
         <source>Add a note…</source>
         <translation>Añadir una nota…</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="277" />
+        <location filename="../../desktop/grid_view.py" line="302" />
         <source>Correct the answer</source>
         <translation>Corregir la respuesta</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="277" />
+        <location filename="../../desktop/grid_view.py" line="302" />
         <source>Answer:</source>
         <translation>Respuesta:</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="281" />
+        <location filename="../../desktop/grid_view.py" line="306" />
         <source>Note</source>
         <translation>Nota</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="281" />
+        <location filename="../../desktop/grid_view.py" line="306" />
         <source>Note:</source>
         <translation>Nota:</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="302" />
+        <location filename="../../desktop/grid_view.py" line="327" />
         <source>Export the grid</source>
         <translation>Exportar la tabla</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="304" />
+        <location filename="../../desktop/grid_view.py" line="329" />
         <source>Excel (*.xlsx);;CSV (*.csv);;PDF (*.pdf);;JSON (*.json)</source>
         <translation>Excel (*.xlsx);;CSV (*.csv);;PDF (*.pdf);;JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="312" />
+        <location filename="../../desktop/grid_view.py" line="337" />
         <source>Grid written to %1</source>
         <translation>Tabla guardada en %1</translation>
     </message>
@@ -728,295 +722,306 @@
 <context>
     <name>Render</name>
     <message>
-        <location filename="../../desktop/render.py" line="456" />
+        <location filename="../../desktop/render.py" line="439" />
         <source>the document changed since this answer</source>
         <translation>el documento cambió después de esta respuesta</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="457" />
+        <location filename="../../desktop/render.py" line="440" />
         <source>Searched for</source>
         <translation>Se buscó</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="458" />
+        <location filename="../../desktop/render.py" line="441" />
         <source>Documents consulted</source>
         <translation>Documentos consultados</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="459" />
+        <location filename="../../desktop/render.py" line="442" />
         <source>pages</source>
         <translation>páginas</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="460" />
+        <location filename="../../desktop/render.py" line="443" />
         <source>No document matched the question.</source>
         <translation>Ningún documento coincidió con la pregunta.</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="461" />
+        <location filename="../../desktop/render.py" line="444" />
         <source>some sentences were removed because no quote could be verified.</source>
         <translation>se quitaron algunas frases porque no se pudo verificar ninguna cita.</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="462" />
+        <location filename="../../desktop/render.py" line="445" />
         <source>Sources</source>
         <translation>Fuentes</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="463" />
+        <location filename="../../desktop/render.py" line="446" />
         <source>OCR — check the page</source>
         <translation>OCR — compruebe la página</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="464" />
+        <location filename="../../desktop/render.py" line="447" />
         <source>changed since this answer</source>
         <translation>cambió después de esta respuesta</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="465" />
+        <location filename="../../desktop/render.py" line="448" />
+        <location filename="../../desktop/render_places.py" line="41" />
         <source>page</source>
         <translation>página</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="481" />
+        <location filename="../../desktop/render.py" line="463" />
         <source>Read together with the previous question: “{previous}”</source>
         <translation>Leída junto con la pregunta anterior: «{previous}»</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="482" />
+        <location filename="../../desktop/render.py" line="464" />
         <source>Read as: {rewrite}</source>
         <translation>Leída como: {rewrite}</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="483" />
+        <location filename="../../desktop/render.py" line="465" />
         <source>{question} (with the previous question: {previous})</source>
         <translation>{question} (junto con la pregunta anterior: {previous})</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="484" />
+        <location filename="../../desktop/render.py" line="466" />
         <source>search as I wrote it</source>
         <translation>buscar tal como la escribí</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="489" />
+        <location filename="../../desktop/render.py" line="471" />
         <source>No evidence in the documents</source>
         <translation>Sin pruebas en los documentos</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="475" />
+        <location filename="../../desktop/render.py" line="457" />
         <source>hide</source>
         <translation>ocultar</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="446" />
+        <location filename="../../desktop/render.py" line="429" />
         <source>Passages that match your question — not an answer written by a model</source>
         <extracomment>Names of the languages core detects (``core.translate``), as they read inside a sentence.</extracomment>
         <translation>Pasajes que coinciden con su pregunta — no es una respuesta escrita por un modelo</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="447" />
+        <location filename="../../desktop/render.py" line="430" />
         <source>Verifying each sentence as the model writes…</source>
         <translation>Verificando cada frase mientras el modelo escribe…</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="448" />
+        <location filename="../../desktop/render.py" line="431" />
         <source>{n} verified so far</source>
         <translation>{n} verificadas hasta ahora</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="449" />
+        <location filename="../../desktop/render.py" line="432" />
         <source>Show matching passages</source>
         <translation>Mostrar los pasajes que coinciden</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="450" />
+        <location filename="../../desktop/render.py" line="433" />
         <source>Closest passages (not an answer)</source>
         <translation>Pasajes más cercanos (no son una respuesta)</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="451" />
+        <location filename="../../desktop/render.py" line="434" />
         <source>No passage scored high enough to answer. These came closest; the matching sentences are marked inside their clause. Read them before concluding that the documents are silent.</source>
         <translation>Ningún pasaje obtuvo la puntuación necesaria para responder. Estos son los más cercanos; las frases que coinciden están marcadas dentro de su cláusula. Léalos antes de concluir que los documentos no dicen nada.</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="452" />
+        <location filename="../../desktop/render.py" line="435" />
         <source>weak</source>
         <translation>débil</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="453" />
+        <location filename="../../desktop/render.py" line="436" />
         <source>weaker</source>
         <translation>más débil</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="454" />
+        <location filename="../../desktop/render.py" line="437" />
         <source>Passages marked “weaker” score under what an answer needs: read them as the closest text, not as matches.</source>
         <translation>Los pasajes marcados como «más débil» no llegan a la puntuación que necesita una respuesta: léalos como el texto más cercano, no como coincidencias.</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="455" />
+        <location filename="../../desktop/render.py" line="438" />
         <source>the sentences of the documents that match the question, without a model</source>
         <translation>las frases de los documentos que coinciden con la pregunta, sin modelo</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="466" />
-        <source>(printed {label})</source>
-        <translation>(impresa {label})</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/render.py" line="467" />
+        <location filename="../../desktop/render.py" line="449" />
         <source>verified: {kind} match</source>
         <translation>verificada: coincidencia {kind}</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="468" />
+        <location filename="../../desktop/render.py" line="450" />
         <source>verified: {kind} match, {score}/100</source>
         <translation>verificada: coincidencia {kind}, {score}/100</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="469" />
+        <location filename="../../desktop/render.py" line="451" />
         <source>exact</source>
         <translation>exacta</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="470" />
+        <location filename="../../desktop/render.py" line="452" />
         <source>normalized</source>
         <translation>normalizada</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="471" />
+        <location filename="../../desktop/render.py" line="453" />
         <source>fuzzy</source>
         <translation>aproximada</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="472" />
+        <location filename="../../desktop/render.py" line="454" />
         <source>Workspace</source>
         <translation>Espacio de trabajo</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="473" />
+        <location filename="../../desktop/render.py" line="455" />
         <source>Exported</source>
         <translation>Exportado</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="474" />
+        <location filename="../../desktop/render.py" line="456" />
         <source>Asked</source>
         <translation>Preguntado</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="476" />
+        <location filename="../../desktop/render.py" line="458" />
         <source>show why</source>
         <translation>ver por qué</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="477" />
+        <location filename="../../desktop/render.py" line="459" />
         <source>Not verified</source>
         <translation>Sin verificar</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="478" />
+        <location filename="../../desktop/render.py" line="460" />
         <source>(the whole answer)</source>
         <translation>(toda la respuesta)</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="479" />
+        <location filename="../../desktop/render.py" line="461" />
         <source>citation dropped, sentence kept</source>
         <translation>cita descartada, frase conservada</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="480" />
+        <location filename="../../desktop/render.py" line="462" />
         <source>sentence removed</source>
         <translation>frase quitada</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="485" />
+        <location filename="../../desktop/render.py" line="467" />
         <source>search all documents</source>
         <translation>buscar en todos los documentos</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="486" />
+        <location filename="../../desktop/render.py" line="468" />
         <source>Your question could mean any of {n} documents; searched in all of them: {names}</source>
         <translation>Su pregunta puede referirse a cualquiera de {n} documentos; se buscó en todos: {names}</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="487" />
+        <location filename="../../desktop/render.py" line="469" />
         <source>Searched in the documents you chose: {names}</source>
         <translation>Se buscó en los documentos que eligió: {names}</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="488" />
+        <location filename="../../desktop/render.py" line="470" />
         <source>Searching in: {names} (the document your question names)</source>
         <translation>Buscando en: {names} (el documento que nombra su pregunta)</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="490" />
+        <location filename="../../desktop/render.py" line="472" />
         <source>Your question is in {question} and the documents are in {documents}: the search by meaning cannot relate the two languages, so only keywords translated by the legal vocabulary were searched. Ask in the documents' language, or set up Ollama to translate the question.</source>
         <translation>La pregunta está en {question} y los documentos en {documents}: la búsqueda por significado no relaciona los dos idiomas, así que solo se buscaron las palabras clave traducidas por el vocabulario jurídico. Pregunte en el idioma de los documentos o configure Ollama para traducir la pregunta.</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="491" />
+        <location filename="../../desktop/render.py" line="473" />
         <source>English</source>
         <translation>inglés</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="492" />
+        <location filename="../../desktop/render.py" line="474" />
         <source>Spanish</source>
         <translation>español</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="493" />
+        <location filename="../../desktop/render.py" line="475" />
         <source>CONFLICT</source>
         <translation>CONFLICTO</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="494" />
+        <location filename="../../desktop/render.py" line="476" />
         <source>The cited passages disagree</source>
         <translation>Los pasajes citados no coinciden</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="495" />
+        <location filename="../../desktop/render.py" line="477" />
         <source>What each passage says</source>
         <translation>Lo que dice cada pasaje</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="496" />
+        <location filename="../../desktop/render.py" line="478" />
         <source>Verbatim gives no single answer: the passages below say different things about this question. Each sentence reports one passage; read them and decide.</source>
         <translation>Verbatim no da una única respuesta: los pasajes siguientes dicen cosas distintas sobre esta pregunta. Cada frase recoge un pasaje; léalos y decida.</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="497" />
+        <location filename="../../desktop/render.py" line="479" />
         <source>The model reported that the documents disagree, but fewer than two verified passages show it; the verified sentences are shown as they are.</source>
         <translation>El modelo indicó que los documentos no coinciden, pero menos de dos pasajes verificados lo muestran; las frases verificadas se muestran tal cual.</translation>
     </message>
     <message>
-        <location filename="../../desktop/render_collection.py" line="83" />
+        <location filename="../../desktop/render_collection.py" line="86" />
         <source>Each of the {n} documents was searched on its own; passages that match: {m}.</source>
         <translation>Se buscó en cada uno de los {n} documentos por separado; pasajes que coinciden: {m}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/render_collection.py" line="84" />
+        <location filename="../../desktop/render_collection.py" line="87" />
         <source>A matching passage must name {words} and say what the question asks.</source>
         <translation>Un pasaje que coincide debe nombrar {words} y decir lo que pregunta la pregunta.</translation>
     </message>
     <message>
-        <location filename="../../desktop/render_collection.py" line="85" />
+        <location filename="../../desktop/render_collection.py" line="88" />
         <source>Documents that match</source>
         <translation>Documentos que coinciden</translation>
     </message>
     <message>
-        <location filename="../../desktop/render_collection.py" line="86" />
+        <location filename="../../desktop/render_collection.py" line="89" />
         <source>Searched, no matching passage</source>
         <translation>Buscados, sin pasaje que coincida</translation>
     </message>
     <message>
-        <location filename="../../desktop/render_collection.py" line="87" />
+        <location filename="../../desktop/render_collection.py" line="90" />
         <source>closest, not an answer</source>
         <translation>el más cercano, no es una respuesta</translation>
     </message>
     <message>
-        <location filename="../../desktop/render_collection.py" line="88" />
+        <location filename="../../desktop/render_collection.py" line="91" />
         <source>{n} more documents were not searched (at most {max} per question); the review grid searches them all.</source>
         <translation>No se buscó en {n} documentos más (como máximo {max} por pregunta); la tabla de revisión los recorre todos.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/render_places.py" line="42" />
+        <source>p. {label} (PDF page {page})</source>
+        <translation>p. {label} (página {page} del PDF)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/render_places.py" line="43" />
+        <source>pp. {first}–{last} (PDF pages {pages})</source>
+        <translation>pp. {first}–{last} (páginas {pages} del PDF)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/render_places.py" line="44" />
+        <source>pages {pages}</source>
+        <translation>páginas {pages}</translation>
     </message>
 </context>
 <context>
@@ -1239,318 +1244,323 @@
 <context>
     <name>Texts</name>
     <message>
-        <location filename="../../desktop/texts.py" line="200" />
+        <location filename="../../desktop/texts.py" line="201" />
         <source>This workspace is still being indexed: no text can be searched yet. Ask again when indexing finishes.</source>
         <extracomment>The window's own abstention message for a question asked while the workspace's first index is still being written (core says "no indexed text yet … scanned pages need OCR", issue #24).</extracomment>
         <translation>Este espacio de trabajo todavía se está indexando: aún no se puede buscar ningún texto. Vuelva a preguntar cuando termine la indexación.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="205" />
+        <location filename="../../desktop/texts.py" line="206" />
         <source>This workspace has no indexed text yet: index a folder with documents that contain text (scanned pages need OCR).</source>
         <translation>Este espacio de trabajo aún no tiene texto indexado: indexe una carpeta con documentos que contengan texto (las páginas escaneadas necesitan OCR).</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="206" />
+        <location filename="../../desktop/texts.py" line="207" />
         <source>Nothing in this workspace matches the question; no document was given to the model.</source>
         <translation>Nada en este espacio de trabajo coincide con la pregunta; no se dio ningún documento al modelo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="207" />
+        <location filename="../../desktop/texts.py" line="208" />
         <source>The question is too long for the model's context window.</source>
         <translation>La pregunta es demasiado larga para la ventana de contexto del modelo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="208" />
+        <location filename="../../desktop/texts.py" line="209" />
         <source>The model's answer was cut off at its token limit; no answer can be shown.</source>
         <translation>La respuesta del modelo se cortó en su límite de tokens; no se puede mostrar ninguna respuesta.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="209" />
+        <location filename="../../desktop/texts.py" line="210" />
         <source>The model's output was not valid twice; no answer can be shown.</source>
         <translation>La salida del modelo no fue válida dos veces; no se puede mostrar ninguna respuesta.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="210" />
+        <location filename="../../desktop/texts.py" line="211" />
         <source>The model found no answer in the passages consulted.</source>
         <translation>El modelo no encontró respuesta en los pasajes consultados.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="211" />
+        <location filename="../../desktop/texts.py" line="212" />
         <source>The model answered, but its sentences state figures that its quotes do not contain.</source>
         <translation>El modelo respondió, pero sus frases dan cifras que sus citas no contienen.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="212" />
+        <location filename="../../desktop/texts.py" line="213" />
         <source>The model answered, but its sentences negate what its quotes state, or the reverse.</source>
         <translation>El modelo respondió, pero sus frases niegan lo que dicen sus citas, o al revés.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="213" />
+        <location filename="../../desktop/texts.py" line="214" />
         <source>The model answered, but its quotes do not support its sentences.</source>
         <translation>El modelo respondió, pero sus citas no respaldan sus frases.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="214" />
+        <location filename="../../desktop/texts.py" line="215" />
         <source>The model answered, but none of its quotes could be found in the cited passages.</source>
         <translation>El modelo respondió, pero ninguna de sus citas se encontró en los pasajes citados.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="215" />
+        <location filename="../../desktop/texts.py" line="216" />
         <source>No passage of the documents matches the question closely enough.</source>
         <translation>Ningún pasaje de los documentos coincide lo bastante con la pregunta.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="216" />
+        <location filename="../../desktop/texts.py" line="217" />
         <source>No passage clearly answers the question. The closest passages are shown below, marked as weak: they are not an answer.</source>
         <translation>Ningún pasaje responde claramente a la pregunta. Abajo se muestran los pasajes más cercanos, marcados como débiles: no son una respuesta.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="217" />
+        <location filename="../../desktop/texts.py" line="218" />
         <source>None of the documents searched has a passage that matches the question.</source>
         <translation>Ninguno de los documentos buscados tiene un pasaje que responda a la pregunta.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="232" />
+        <location filename="../../desktop/texts.py" line="233" />
         <source>Waiting for the engine to load the search libraries…</source>
         <translation>Esperando a que el motor cargue las bibliotecas de búsqueda…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="233" />
+        <location filename="../../desktop/texts.py" line="234" />
         <source>Searching the documents…</source>
         <translation>Buscando en los documentos…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="234" />
+        <location filename="../../desktop/texts.py" line="235" />
         <source>Reading the question in the light of the conversation…</source>
         <translation>Leyendo la pregunta a la luz de la conversación…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="235" />
+        <location filename="../../desktop/texts.py" line="236" />
         <source>Loading the model…</source>
         <translation>Cargando el modelo…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="236" />
+        <location filename="../../desktop/texts.py" line="237" />
         <source>Generating the answer…</source>
         <translation>Generando la respuesta…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="237" />
+        <location filename="../../desktop/texts.py" line="238" />
         <source>Choosing the passages that match…</source>
         <translation>Eligiendo los pasajes que coinciden…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="238" />
+        <location filename="../../desktop/texts.py" line="239" />
         <source>Verifying every quote…</source>
         <translation>Verificando cada cita…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="239" />
+        <location filename="../../desktop/texts.py" line="240" />
         <source>Searching each document on its own ({done} of {total})…</source>
         <translation>Buscando en cada documento por separado ({done} de {total})…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="240" />
+        <location filename="../../desktop/texts.py" line="241" />
         <source>cites a passage that was not given to the model</source>
         <translation>cita un pasaje que no se entregó al modelo</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="241" />
+        <location filename="../../desktop/texts.py" line="242" />
         <source>quote too short to check</source>
         <translation>cita demasiado corta para comprobarla</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="242" />
+        <location filename="../../desktop/texts.py" line="243" />
         <source>quote comes from a different passage than the one cited</source>
         <translation>la cita procede de un pasaje distinto del citado</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="243" />
+        <location filename="../../desktop/texts.py" line="244" />
         <source>quote not found in the cited passage</source>
         <translation>la cita no aparece en el pasaje citado</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="244" />
+        <location filename="../../desktop/texts.py" line="245" />
         <source>no verified quote left for this sentence</source>
         <translation>no queda ninguna cita verificada para esta frase</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="245" />
+        <location filename="../../desktop/texts.py" line="246" />
         <source>the model's output was not valid</source>
         <translation>la salida del modelo no era válida</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="246" />
+        <location filename="../../desktop/texts.py" line="247" />
         <source>a number, date or name in the sentence is not in its quote</source>
         <translation>un número, fecha o nombre de la frase no está en su cita</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="247" />
+        <location filename="../../desktop/texts.py" line="248" />
         <source>the sentence negates what its quote says, or the reverse</source>
         <translation>la frase niega lo que dice su cita, o al revés</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="248" />
+        <location filename="../../desktop/texts.py" line="249" />
         <source>its only quote is a heading, a defined term or a clause number</source>
         <translation>su única cita es un título, un término definido o un número de cláusula</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="249" />
+        <location filename="../../desktop/texts.py" line="250" />
         <source>the quoted date reads differently day-first and month-first</source>
         <translation>la fecha citada se lee distinto con el día o con el mes primero</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="250" />
+        <location filename="../../desktop/texts.py" line="251" />
         <source>number not in quote</source>
         <translation>el número no está en la cita</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="251" />
+        <location filename="../../desktop/texts.py" line="252" />
         <source>not verified ({reason})</source>
         <translation>sin verificar ({reason})</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="252" />
+        <location filename="../../desktop/texts.py" line="253" />
         <source>check the quote: the sentence may state the opposite of it</source>
         <translation>compruebe la cita: la frase podría decir lo contrario</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="253" />
+        <location filename="../../desktop/texts.py" line="254" />
         <source>check the quote ({reason})</source>
         <translation>compruebe la cita ({reason})</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="254" />
+        <location filename="../../desktop/texts.py" line="255" />
         <source>indexed</source>
         <translation>indexado</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="255" />
+        <location filename="../../desktop/texts.py" line="256" />
         <source>superseded</source>
         <translation>sustituido</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="256" />
+        <location filename="../../desktop/texts.py" line="257" />
         <source>quarantined</source>
         <translation>en cuarentena</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="257" />
+        <location filename="../../desktop/texts.py" line="258" />
         <source>failed</source>
         <translation>error</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="258" />
+        <location filename="../../desktop/texts.py" line="259" />
         <source>needs OCR</source>
         <translation>necesita OCR</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="259" />
+        <location filename="../../desktop/texts.py" line="260" />
+        <source>not followed</source>
+        <translation>no seguido</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/texts.py" line="261" />
         <source>the model's answer was cut off at its token limit</source>
         <translation>la respuesta del modelo se cortó en su límite de tokens</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="260" />
+        <location filename="../../desktop/texts.py" line="262" />
         <source>the quote does not support the sentence</source>
         <translation>la cita no respalda la frase</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="261" />
+        <location filename="../../desktop/texts.py" line="263" />
         <source>queued</source>
         <translation>en cola</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="262" />
+        <location filename="../../desktop/texts.py" line="264" />
         <source>indexing…</source>
         <translation>indexando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="263" />
+        <location filename="../../desktop/texts.py" line="265" />
         <source>Looking for files…</source>
         <translation>Buscando archivos…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="264" />
+        <location filename="../../desktop/texts.py" line="266" />
         <source>Reading {name}</source>
         <translation>Leyendo {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="265" />
+        <location filename="../../desktop/texts.py" line="267" />
         <source>Embedding {name}: {done} of {total} chunks</source>
         <translation>Vectorizando {name}: {done} de {total} fragmentos</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="266" />
+        <location filename="../../desktop/texts.py" line="268" />
         <source>Embedding {name}</source>
         <translation>Vectorizando {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="267" />
+        <location filename="../../desktop/texts.py" line="269" />
         <source>Saving to the index…</source>
         <translation>Guardando en el índice…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="268" />
+        <location filename="../../desktop/texts.py" line="270" />
         <source>Finishing…</source>
         <translation>Terminando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="269" />
+        <location filename="../../desktop/texts.py" line="271" />
         <source>estimating…</source>
         <translation>calculando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="270" />
+        <location filename="../../desktop/texts.py" line="272" />
         <source>about {t} left</source>
         <translation>quedan unos {t}</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="271" />
+        <location filename="../../desktop/texts.py" line="273" />
         <source>embedded</source>
         <translation>integrado</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="272" />
+        <location filename="../../desktop/texts.py" line="274" />
         <source>passages (no model)</source>
         <translation>pasajes (sin modelo)</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="273" />
+        <location filename="../../desktop/texts.py" line="275" />
         <source>scripted</source>
         <translation>guionizado</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="274" />
+        <location filename="../../desktop/texts.py" line="276" />
         <source>Answered</source>
         <translation>Respondida</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="275" />
+        <location filename="../../desktop/texts.py" line="277" />
         <source>sentence scoring (embeddings + BM25 terms)</source>
         <translation>puntuación de oraciones (embeddings + términos BM25)</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="276" />
+        <location filename="../../desktop/texts.py" line="278" />
         <source>Partial answer</source>
         <translation>Respuesta parcial</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="277" />
+        <location filename="../../desktop/texts.py" line="279" />
         <source>No verified answer</source>
         <translation>Sin respuesta verificada</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="283" />
+        <location filename="../../desktop/texts.py" line="285" />
         <source>The question is in {question} and the documents are in {documents}: the meaning-based search model does not relate the two languages, so only keywords translated by the legal vocabulary were searched. Ask in the documents' language, or configure Ollama to translate the question.</source>
         <translation>La pregunta está en {question} y los documentos en {documents}: el modelo de búsqueda por significado no relaciona los dos idiomas, y solo se buscaron las palabras clave traducidas por el vocabulario jurídico. Pregunte en el idioma de los documentos, o configure Ollama para traducir la pregunta.</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="285" />
+        <location filename="../../desktop/texts.py" line="287" />
         <source>English</source>
         <translation>inglés</translation>
     </message>
     <message>
-        <location filename="../../desktop/texts.py" line="285" />
+        <location filename="../../desktop/texts.py" line="287" />
         <source>Spanish</source>
         <translation>español</translation>
     </message>
@@ -1715,186 +1725,186 @@
 <context>
     <name>WorkspacesPanel</name>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="191" />
-        <location filename="../../desktop/workspaces_panel.py" line="192" />
+        <location filename="../../desktop/workspaces_panel.py" line="195" />
+        <location filename="../../desktop/workspaces_panel.py" line="196" />
         <source>Workspaces</source>
         <translation>Espacios de trabajo</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="193" />
+        <location filename="../../desktop/workspaces_panel.py" line="197" />
         <source>New…</source>
         <translation>Nuevo…</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="194" />
+        <location filename="../../desktop/workspaces_panel.py" line="198" />
         <source>Rename…</source>
         <translation>Renombrar…</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="195" />
+        <location filename="../../desktop/workspaces_panel.py" line="199" />
         <source>Delete…</source>
         <translation>Eliminar…</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="196" />
+        <location filename="../../desktop/workspaces_panel.py" line="200" />
         <source>New workspace</source>
         <translation>Nuevo espacio de trabajo</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="196" />
+        <location filename="../../desktop/workspaces_panel.py" line="200" />
         <source>Rename workspace</source>
         <translation>Renombrar espacio de trabajo</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="197" />
+        <location filename="../../desktop/workspaces_panel.py" line="201" />
         <source>Delete workspace</source>
         <translation>Eliminar espacio de trabajo</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="199" />
-        <location filename="../../desktop/workspaces_panel.py" line="200" />
+        <location filename="../../desktop/workspaces_panel.py" line="203" />
+        <location filename="../../desktop/workspaces_panel.py" line="204" />
         <source>Folders</source>
         <translation>Carpetas</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="201" />
+        <location filename="../../desktop/workspaces_panel.py" line="205" />
         <source>Add folder…</source>
         <translation>Añadir carpeta…</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="202" />
+        <location filename="../../desktop/workspaces_panel.py" line="206" />
         <source>Index a folder (or drop folders onto the window)</source>
         <translation>Indexar una carpeta (o suelte carpetas sobre la ventana)</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="203" />
+        <location filename="../../desktop/workspaces_panel.py" line="207" />
         <source>Remove folder</source>
         <translation>Quitar carpeta</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="204" />
-        <location filename="../../desktop/workspaces_panel.py" line="211" />
+        <location filename="../../desktop/workspaces_panel.py" line="208" />
+        <location filename="../../desktop/workspaces_panel.py" line="215" />
         <source>Documents</source>
         <translation>Documentos</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="205" />
+        <location filename="../../desktop/workspaces_panel.py" line="209" />
         <source>Document</source>
         <translation>Documento</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="205" />
+        <location filename="../../desktop/workspaces_panel.py" line="209" />
         <source>Pages</source>
         <translation>Páginas</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="205" />
+        <location filename="../../desktop/workspaces_panel.py" line="209" />
         <source>Status</source>
         <translation>Estado</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="206" />
+        <location filename="../../desktop/workspaces_panel.py" line="210" />
         <source>Question history</source>
         <translation>Historial de preguntas</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="207" />
+        <location filename="../../desktop/workspaces_panel.py" line="211" />
         <source>Delete</source>
         <translation>Eliminar</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="208" />
+        <location filename="../../desktop/workspaces_panel.py" line="212" />
         <source>Delete this question from the history</source>
         <translation>Eliminar esta pregunta del historial</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="209" />
+        <location filename="../../desktop/workspaces_panel.py" line="213" />
         <source>Delete all…</source>
         <translation>Eliminar todo…</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="210" />
+        <location filename="../../desktop/workspaces_panel.py" line="214" />
         <source>Delete the whole history</source>
         <translation>Eliminar todo el historial</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="212" />
+        <location filename="../../desktop/workspaces_panel.py" line="216" />
         <source>History</source>
         <translation>Historial</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="213" />
+        <location filename="../../desktop/workspaces_panel.py" line="217" />
         <source>Indexing progress</source>
         <translation>Progreso de la indexación</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="214" />
+        <location filename="../../desktop/workspaces_panel.py" line="218" />
         <source>Cancel</source>
         <translation>Cancelar</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="215" />
+        <location filename="../../desktop/workspaces_panel.py" line="219" />
         <source>Cancel indexing</source>
         <translation>Cancelar la indexación</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="293" />
+        <location filename="../../desktop/workspaces_panel.py" line="301" />
         <source>{name} (being added)</source>
         <translation>{name} (añadiéndose)</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/workspaces_panel.py" line="336" />
-        <location filename="../../desktop/workspaces_panel.py" line="388" />
+        <location filename="../../desktop/workspaces_panel.py" line="344" />
+        <location filename="../../desktop/workspaces_panel.py" line="401" />
         <source>%n chunk(s)</source>
         <translation><numerusform>%n fragmento</numerusform><numerusform>%n fragmentos</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="350" />
+        <location filename="../../desktop/workspaces_panel.py" line="361" />
         <source>(page {page})</source>
         <translation>(página {page})</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/workspaces_panel.py" line="384" />
+        <location filename="../../desktop/workspaces_panel.py" line="397" />
         <source>%n document(s)</source>
         <translation><numerusform>%n documento</numerusform><numerusform>%n documentos</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="391" />
+        <location filename="../../desktop/workspaces_panel.py" line="404" />
         <source>last indexed {when}</source>
         <translation>indexado por última vez el {when}</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="392" />
+        <location filename="../../desktop/workspaces_panel.py" line="405" />
         <source>never indexed</source>
         <translation>nunca indexado</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="402" />
+        <location filename="../../desktop/workspaces_panel.py" line="415" />
         <source>document changed</source>
         <translation>documento modificado</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="436" />
+        <location filename="../../desktop/workspaces_panel.py" line="449" />
         <source>Mark as active</source>
         <translation>Marcar como activo</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="436" />
+        <location filename="../../desktop/workspaces_panel.py" line="449" />
         <source>Release from quarantine</source>
         <translation>Liberar de la cuarentena</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="437" />
+        <location filename="../../desktop/workspaces_panel.py" line="450" />
         <source>Mark as superseded…</source>
         <translation>Marcar como sustituido…</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="438" />
+        <location filename="../../desktop/workspaces_panel.py" line="451" />
         <source>Quarantine…</source>
         <translation>Poner en cuarentena…</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspaces_panel.py" line="468" />
+        <location filename="../../desktop/workspaces_panel.py" line="481" />
         <source>{done} of {total} files</source>
         <translation>{done} de {total} archivos</translation>
     </message>

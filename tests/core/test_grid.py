@@ -117,12 +117,16 @@ def test_exports_hold_every_cell_with_its_status_quote_and_page(workspace, tmp_p
     by_key = {(c.doc_id, c.column_id): c for c in cells}
     docs = sorted({c.doc_id for c in cells})
     alpha = docs[0]
+    # tryout 5: the reviewer's note was in the JSON only
+    note = "checked against the signed copy"
+    by_key[(alpha, "law")] = GridStore(ws.dir).annotate("dd", alpha, "law", reviewed=True, note=note)
 
     xlsx = export_grid(tmp_path / "g.xlsx", COLUMNS, docs, by_key, workspace="review")
     sheet = load_workbook(xlsx)["Grid"]
     rows = list(sheet.values)
-    assert rows[0][0] == "document" and rows[0][1] == COLUMNS[0].question
-    assert rows[1][0] == alpha and "Delaware" in rows[1][3] and rows[1][2] == "answered" and rows[1][5] == 1
+    assert rows[0][0] == "document" and rows[0][1] == COLUMNS[0].question and rows[0][6] == "law: reviewer's note"
+    assert rows[1][0] == alpha and "Delaware" in rows[1][3] and rows[1][2] == "answered · reviewed" and rows[1][5] == 1
+    assert rows[1][6] == note and rows[2][6] in ("", None)
 
     csv_text = export_grid(tmp_path / "g.csv", COLUMNS, docs, by_key).read_text(encoding="utf-8-sig")
     beta_law = by_key[(docs[1], "law")]
@@ -132,9 +136,13 @@ def test_exports_hold_every_cell_with_its_status_quote_and_page(workspace, tmp_p
     data = json.loads(export_grid(tmp_path / "g.json", COLUMNS, docs, by_key).read_text(encoding="utf-8"))
     assert {(c["doc_id"], c["column_id"]) for c in data["cells"]} == set(by_key)
 
+    assert note in csv_text
     with pymupdf.open(export_grid(tmp_path / "g.pdf", COLUMNS, docs, by_key, workspace="review")) as pdf:
-        text = "".join(p.get_text() for p in pdf)
+        text = " ".join(" ".join(p.get_text().split()) for p in pdf)
     assert "Which law governs the agreement?" in text and "Delaware" in text
+    # a passages cell's answer is its quote: the memo writes it once (it printed every cell twice, tryout 5)
+    assert by_key[(alpha, "law")].text == by_key[(alpha, "law")].quote
+    assert text.count("State of Delaware") == 1 and f"Reviewer's note: {note}" in text
 
     with pytest.raises(ValueError, match="g.ods"):
         export_grid(tmp_path / "g.ods", COLUMNS, docs, by_key)
@@ -151,6 +159,15 @@ def test_cli_grid_from_a_questions_file_and_its_errors(workspace, tmp_path, caps
     assert "q1 — answered" in printed and "State of Delaware" in printed and "(p. 1)" in printed
     assert "q2 — " in printed  # every column of the file is a cell, answered or not
     assert out.exists()
+
+    # tryout 5: `--docs "WESTERN COPPER"` was refused; documents are named as `ask --doc` names them
+    assert main(["grid", "-w", "review", "--questions", str(questions), "--backend", "passages",
+                 "--docs", "ALPHA SUPPLY", "--out", str(out), "-q"]) == 0
+    printed = capsys.readouterr().out
+    assert "alpha_supply.txt" in printed and "beta_consulting.txt" not in printed
+    assert main(["grid", "-w", "review", "--questions", str(questions), "--docs", "gamma", "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "--docs gamma: no such document (documents: contracts/alpha_supply.txt, contracts/beta_consulting.txt)" in err
 
     empty = tmp_path / "empty.txt"
     empty.write_text("# nothing\n")
@@ -325,3 +342,17 @@ def test_a_model_abstention_shows_the_passages_at_most_as_weak(workspace) -> Non
     assert law.shown[0].text == law.text
     nc = _passages_fallback(ws, beta, COLUMNS[1], ws.settings, "h", lambda: False)
     assert nc.status == "not_found" and nc.shown == []
+
+
+def test_an_unknown_document_lists_the_closest_names_not_the_first_eight() -> None:
+    """Tryout 5: the error listed the first 8 of 32 documents, without the one meant."""
+    from core.cli_ask import documents_hint
+
+    class Listing:  # the one method the hint reads of a Workspace
+        def documents(self):
+            names = [f"m/{c}{c}_SUPPLY AGREEMENT.txt" for c in "ABCDEFGHIJ"] + ["m/WESTERN COPPER - NON-COMPETITION.txt"]
+            return [{"doc_id": n} for n in names]
+
+    hint = documents_hint(Listing(), ["western coper"])
+    assert hint.startswith("11 documents; closest: m/WESTERN COPPER - NON-COMPETITION.txt, ")
+    assert hint.count(", ") == 7  # 8 names

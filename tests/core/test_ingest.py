@@ -169,3 +169,37 @@ def test_every_format_gives_its_quote_on_its_page(entry: dict) -> None:
     assert hits, f"quote not found in {entry['file']}: {[c.text for c in chunks]}"
     chunk, m = hits[0]
     assert {s.page for s in chunk.page_spans(m.start, m.end)} == {entry["page"]}
+
+
+def test_mupdf_messages_are_the_files_own_problems_never_stdout(tmp_path, verbatim_home) -> None:
+    """Tryout 5, finding 12: ``verbatim index --quiet`` printed "MuPDF error: format error: non-page
+    object in page tree" and "object is not a stream" on stdout, where scripts read the report. They
+    are now said in the damaged file's own failure, and a repaired file that reads is indexed with
+    a warning (case B15: "file was repaired")."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    with pytest.raises(IngestError) as info:
+        parse_file(CASES / "B15_truncated_60pct.pdf")
+    assert info.value.reason.startswith("damaged or truncated PDF (no text could be recovered) — MuPDF: ")
+    assert "cannot find startxref" in info.value.reason and "repair" not in info.value.reason
+    doc = parse_file(CASES / "B15_header_stripped.pdf")
+    [(page, reason)] = doc.warnings
+    assert page is None and "file was repaired" in reason and "cannot find version marker" in reason
+    assert parse_file(CASES / "B01_ligatures.pdf").warnings == []  # an intact PDF says nothing
+
+    folder = tmp_path / "b15"
+    folder.mkdir()
+    for name in ("B15_truncated_60pct.pdf", "B15_header_stripped.pdf"):
+        shutil.copy(CASES / name, folder)
+    out = subprocess.run([sys.executable, "-m", "core", "index", str(folder), "-w", "b15", "--quiet"],
+                         capture_output=True, text=True, timeout=600,
+                         env={**os.environ, "VERBATIM_HOME": str(verbatim_home)})
+    assert out.returncode == 0, out.stderr
+    assert "MuPDF error" not in out.stdout + out.stderr and "MuPDF warning" not in out.stdout + out.stderr
+    assert out.stdout.startswith("Workspace 'b15'"), out.stdout
+    assert "documents indexed: 1" in out.stdout
+    assert "B15_truncated_60pct.pdf: damaged or truncated PDF" in out.stdout
+    assert "B15_header_stripped.pdf: damaged PDF: the file was repaired when read" in out.stdout

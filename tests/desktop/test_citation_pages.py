@@ -54,7 +54,7 @@ def test_a_quote_across_a_page_break_is_highlighted_on_both_pages_of_an_attached
     panel.resize(700, 900)
     with qtbot.waitSignal(panel.page_rendered, timeout=TIMEOUT_MS):
         panel.show_citation(citation, 1, 1)
-    assert "lease.pdf — page 1–2" in panel.page_label.text()
+    assert "lease.pdf — pages 1–2" in panel.page_label.text()
     image = panel.image_label.pixmap().toImage()
     assert all(_yellow_fraction(image, r, panel.render_scale) > 0.3 for r in citation.rects)
     with qtbot.waitSignal(panel.page_rendered, timeout=TIMEOUT_MS):

@@ -87,7 +87,7 @@ def test_export_button_opens_the_dialog_in_documents_and_the_file_is_complete(qt
     assert re.search(r"Exported: \d{4}-\d{2}-\d{2} \d{2}:\d{2}", text), text
     assert re.search(r"Asked: \d{4}-\d{2}-\d{2} \d{2}:\d{2} · Answered", text), text
     assert "Workspace: alpha" in text and "What does FIPS 199 categorise?" in text
-    assert "sample/NIST.FIPS.199.pdf, page 3 (printed iv) · verified: exact match" in text
+    assert "sample/NIST.FIPS.199.pdf, p. iv (PDF page 3) · verified: exact match" in text
 
 
 def test_export_page_label_is_getattr_safe(qapp):

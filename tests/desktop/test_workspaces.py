@@ -7,6 +7,7 @@ import threading
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import Qt
 
 import core  # noqa: F401
 from core.settings import Settings
@@ -210,3 +211,53 @@ def test_export_markdown_and_pdf(qtbot, window, tmp_path):
     with pymupdf.open(pdf) as doc:
         pdf_text = "".join(p.get_text() for p in doc)
     assert "How long is the lease?" in pdf_text and "docs/lease.txt" in pdf_text
+
+
+def test_two_clients_folders_of_one_name_are_told_apart(qtbot) -> None:
+    """Tryout 5, finding 10 (case B51): ``garcia/Contratos`` and ``lopez/Contratos`` in one
+    workspace showed as "Contratos" twice in the folders list; a lawyer must see whose is whose."""
+    from core.index_types import FileError
+    from desktop.workspaces_panel import WorkspacesPanel
+
+    panel = WorkspacesPanel()
+    qtbot.addWidget(panel)
+    garcia, lopez, other = "/m/garcia/Contratos", "/m/lopez/Contratos", "/m/lopez/Facturas"
+    panel.set_snapshot({"folders": [garcia, lopez], "documents": [], "failures": [
+        FileError(path=lopez + "/Contrato.pdf", reason="truncated file")], "chunks": 0}, {"folders": [other]})
+    view = panel.folders_view
+    assert [view.item(i).text() for i in range(view.count())] == [
+        "garcia/Contratos", "lopez/Contratos", "Facturas (being added)"]
+    assert [view.item(i).toolTip() for i in range(view.count())] == [garcia, lopez, other]
+    # a file that failed is named with the same label, not as if it were García's
+    assert panel.documents_view.topLevelItem(0).text(0) == "lopez/Contratos/Contrato.pdf"
+
+    # a workspace whose first "Contratos" kept its plain label (core.store.docids): a warning about one
+    # of its indexed files is named by that label, so it is not listed a second time
+    panel.set_snapshot({"folders": [garcia, lopez], "chunks": 3,
+                        "labels": {garcia: "Contratos", lopez: "lopez/Contratos"},
+                        "documents": [{"doc_id": "Contratos/Contrato.pdf", "path": garcia + "/Contrato.pdf",
+                                       "status": "active", "pages": 2, "chunks": 3}],
+                        "failures": [FileError(path=garcia + "/Contrato.pdf", reason="no text layer", page=2)]})
+    docs = panel.documents_view
+    assert [docs.topLevelItem(i).text(0) for i in range(docs.topLevelItemCount())] == ["Contratos/Contrato.pdf"]
+
+
+def test_a_link_left_alone_on_purpose_is_not_listed_as_failed(qtbot) -> None:
+    """Tryout 5, finding 13 (case B50): links indexing does not follow (outside the folder, loops,
+    broken) were listed as "failed" in red; they are "not followed", greyed, with the reason."""
+    from core.index_types import FileError
+    from core.ingest.walk import LINK_OUTSIDE
+    from desktop.workspaces_panel import WorkspacesPanel
+
+    panel = WorkspacesPanel()
+    qtbot.addWidget(panel)
+    folder = "/m/ClienteA"
+    panel.set_snapshot({"folders": [folder], "documents": [], "chunks": 0, "failures": [
+        FileError(path=folder + "/enlace_ClienteB", reason=LINK_OUTSIDE),
+        FileError(path=folder + "/roto.pdf", reason="damaged or truncated PDF (no text could be recovered)")]})
+    link, broken = (panel.documents_view.topLevelItem(i) for i in range(2))
+    assert (link.text(0), link.text(2)) == ("ClienteA/enlace_ClienteB", "not followed")
+    assert link.toolTip(2) == LINK_OUTSIDE
+    assert link.foreground(2).color() != Qt.GlobalColor.darkRed and broken.text(2) == "failed"
+    assert broken.foreground(2).color() == Qt.GlobalColor.darkRed
+    assert "failed: 1" in panel.summary_label.text() and "not followed: 1" in panel.summary_label.text()
