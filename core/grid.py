@@ -56,6 +56,14 @@ class GridColumn(BaseModel):
     id: str = Field(description="Stable identifier of the column (snake case), unique in its grid.")
     question: str = Field(description="What is asked, as the user reads it.")
     clause: str = Field("", description="Clause type id (resources/clauses/clause_types.toml), '' for a free question.")
+    label: str = Field("", description="Short name shown as the column's header ('Governing law'); '' = none.")
+
+    def header(self, lang: str = "en") -> str:
+        """The column's short header: its label, else its clause type's name (capitalised), else the question."""
+        if self.label:
+            return self.label
+        name = (_labels([self.clause]).get(lang) or [""])[0] if self.clause else ""
+        return (name[:1].upper() + name[1:]) if name else self.question
 
 
 class GridTemplate(BaseModel):
@@ -232,14 +240,15 @@ def templates(lang: str = "en") -> dict[str, GridTemplate]:
     lang = lang if lang in ("en", "es") else "en"
     out = {}
     for t in data.get("template", []):
-        cols = [GridColumn(id=c["id"], question=c.get(lang) or c["en"], clause=c.get("clause", ""))
+        cols = [GridColumn(id=c["id"], question=c.get(lang) or c["en"], clause=c.get("clause", ""),
+                           label=c.get("label", {}).get(lang) or c.get("label", {}).get("en", ""))
                 for c in t["columns"]]
         out[t["id"]] = GridTemplate(id=t["id"], name=t["name"].get(lang) or t["name"]["en"], columns=cols)
     return out
 
 
 def columns_from_file(path: Path) -> list[GridColumn]:
-    """Columns read from ``path``: JSON (a list of ``{id?, question, clause?}`` or of strings), or
+    """Columns read from ``path``: JSON (a list of ``{id?, question, clause?, label?}`` or of strings), or
     plain text with one question per line (blank lines and lines starting with ``#`` skipped).
 
     Raises:
@@ -263,7 +272,7 @@ def columns_from_file(path: Path) -> list[GridColumn]:
         if not isinstance(item, dict) or not str(item.get("question", "")).strip():
             raise ValueError(f"{path}: item {n} has no question")
         cols.append(GridColumn(id=str(item.get("id") or f"q{n}"), question=str(item["question"]).strip(),
-                               clause=str(item.get("clause", ""))))
+                               clause=str(item.get("clause", "")), label=str(item.get("label", "")).strip()))
     if not cols:
         raise ValueError(f"{path}: no question in the file")
     if len({c.id for c in cols}) != len(cols):

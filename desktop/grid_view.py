@@ -31,6 +31,8 @@ from desktop.workers import GeneratorWorker
 
 #: Background of a cell by status (light, readable with black text; the status is also written).
 STATUS_COLOR = {"answered": "#e6f4ea", "weak": "#fff4d6", "not_found": "#f1f3f4"}
+#: Narrowest width of a question column, in pixels (a header up to twice as wide gets its width).
+COLUMN_WIDTH = 150
 
 
 class GridDialog(QDialog):
@@ -71,6 +73,8 @@ class GridDialog(QDialog):
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setWordWrap(True)
         self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.table.horizontalHeader().setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
 
         bar = QHBoxLayout()
         for w in (self.template, self.add_question, self.run_button, self.cancel_button, self.export_button):
@@ -137,7 +141,14 @@ class GridDialog(QDialog):
 
     def _layout_table(self) -> None:
         self.table.setColumnCount(len(self.columns))
-        self.table.setHorizontalHeaderLabels([c.question for c in self.columns])
+        # a short header (the clause's name), left-aligned and cut on the right only; the question is its tooltip
+        lang, metrics = self._lang(), self.table.horizontalHeader().fontMetrics()
+        for c, col in enumerate(self.columns):
+            head = QTableWidgetItem(col.header(lang))
+            head.setToolTip(col.question)
+            self.table.setHorizontalHeaderItem(c, head)
+            self.table.setColumnWidth(c, max(COLUMN_WIDTH, min(2 * COLUMN_WIDTH,
+                                                               metrics.horizontalAdvance(col.header(lang)) + 24)))
         self.table.setRowCount(len(self.rows))
         self.table.setVerticalHeaderLabels([Path(d).name for d in self.rows])
         for r, d in enumerate(self.rows):
