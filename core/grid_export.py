@@ -18,8 +18,10 @@ from core.grid import GridCell, GridColumn
 #: What each cell status is called in an export (the window translates its own).
 STATUS_TEXT = {"answered": "answered", "weak": "weak (closest passage, not an answer)",
                "not_found": "not found in this document"}
-#: Sub-columns written per question.
-PARTS = ("answer", "status", "quote", "page label", "page")
+#: Sub-columns written per question (the reviewer's note too: nothing a reviewer writes is lost on export).
+PARTS = ("answer", "status", "quote", "page label", "page", "reviewer note")
+#: Said of a corrected cell's quote: it is the machine's, not a source of the reviewer's correction.
+MACHINE_QUOTE = "the quote and page are the machine's answer's, not checked against the correction"
 
 
 def status_text(cell: GridCell) -> str:
@@ -43,11 +45,12 @@ def _header(columns: list[GridColumn]) -> list[str]:
 
 def _cell_values(cell: GridCell | None) -> list[object]:
     if cell is None:
-        return ["", "not computed", "", "", ""]
+        return ["", "not computed", "", "", "", ""]
     text = cell.correction or cell.text
     status = status_text(cell) + (" · reviewed" if cell.reviewed else "") + \
-        (" · corrected by reviewer" if cell.correction else "")
-    return [text, status, cell.quote, cell.page_label, cell.page or ""]
+        (f" · corrected by reviewer ({MACHINE_QUOTE})" if cell.correction and cell.quote else
+         " · corrected by reviewer" if cell.correction else "")
+    return [text, status, cell.quote, cell.page_label, cell.page or "", cell.note]
 
 
 def grid_rows(columns: list[GridColumn], doc_ids: list[str], cells: dict[tuple[str, str], GridCell]) -> list[list]:
@@ -110,7 +113,8 @@ def export_grid(path: Path, columns: list[GridColumn], doc_ids: list[str],
 
 def _export_pdf(path: Path, columns: list[GridColumn], doc_ids: list[str],
                 cells: dict[tuple[str, str], GridCell], workspace: str) -> None:
-    """A memo-style PDF: one section per document, one line per question with its quote and page."""
+    """A memo-style PDF: one section per document, one line per question with its answer, its quote and page
+    (the quote only when it is not the answer's own text, as a passages answer's is), and the reviewer's note."""
     import pymupdf
 
     e = html.escape
@@ -119,11 +123,17 @@ def _export_pdf(path: Path, columns: list[GridColumn], doc_ids: list[str],
         parts.append(f"<h3>{e(d)}</h3><ul>")
         for c in columns:
             cell = cells.get((d, c.id))
-            text, status, quote, label, page = _cell_values(cell)
-            where = f" (p. {label}, PDF page {page})" if label and str(label) != str(page) else \
-                (f" (p. {page})" if page else "")
+            text, status, quote, label, page, note = _cell_values(cell)
+            where = f"p. {label}, PDF page {page}" if label and str(label) != str(page) else \
+                (f"p. {page}" if page else "")
+            same = " ".join(str(quote).split()) == " ".join(str(text).split())
+            quoted = f"“{e(quote)}” ({e(where)})" if quote and (not same or cell.correction) else \
+                (f"({e(where)})" if where else "")
+            if quoted and cell.correction:
+                quoted = "<i>Machine's quote:</i> " + quoted
             parts.append(f"<li><b>{e(c.question)}</b><br/>{e(str(text)) or '—'} <i>[{e(status)}]</i>"
-                         + (f"<br/>“{e(quote)}”{e(where)}" if quote else "") + "</li>")
+                         + (f"<br/>{quoted}" if quoted else "")
+                         + (f"<br/><i>Reviewer's note:</i> {e(note)}" if note else "") + "</li>")
         parts.append("</ul>")
     story = pymupdf.Story(html="".join(parts), user_css="body {font-family: sans-serif; font-size: 9pt;}")
     writer = pymupdf.DocumentWriter(str(path))

@@ -140,6 +140,42 @@ def test_exports_hold_every_cell_with_its_status_quote_and_page(workspace, tmp_p
         export_grid(tmp_path / "g.ods", COLUMNS, docs, by_key)
 
 
+def test_exports_print_each_text_once_and_keep_the_reviewers_words(workspace, tmp_path) -> None:
+    """Tryout 5 #13: the PDF memo printed a passages cell's text twice (answer, then the same quote); a reviewer's
+    note was only in the JSON; a corrected cell's quote was not said to be the machine's."""
+    from core.grid_export import MACHINE_QUOTE
+
+    ws, _ = workspace
+    cells = {(c.doc_id, c.column_id): c for c in _grid(ws)}
+    docs = sorted({d for d, _ in cells})
+    alpha = docs[0]
+    law = cells[(alpha, "law")]
+    assert " ".join(law.text.split()) == " ".join(law.quote.split())  # a passages answer is its quote
+    sentence = "laws of the State of Delaware"
+    with pymupdf.open(export_grid(tmp_path / "once.pdf", COLUMNS, docs, cells, workspace="review")) as pdf:
+        text = " ".join(" ".join(p.get_text() for p in pdf).split())
+    assert text.count(sentence) == 1 and "(p. 1)" in text
+
+    store = GridStore(ws.dir)
+    cells[(alpha, "law")] = store.annotate("dd", alpha, "law", correction="Delaware (cl. 2)",
+                                           note="checked against the signed copy")
+    cells[(docs[1], "law")] = store.annotate("dd", docs[1], "law", note="ask the client for the signed copy")
+    sheet = list(load_workbook(export_grid(tmp_path / "m.xlsx", COLUMNS, docs, cells))["Grid"].values)
+    assert sheet[0][1:7] == (COLUMNS[0].question, "law: status", "law: quote", "law: page label", "law: page",
+                             "law: reviewer note")
+    assert sheet[1][1] == "Delaware (cl. 2)" and sheet[1][6] == "checked against the signed copy"
+    assert sheet[1][2] == f"answered · corrected by reviewer ({MACHINE_QUOTE})" and sentence in sheet[1][3]
+    assert sheet[2][6] == "ask the client for the signed copy"
+    csv_text = export_grid(tmp_path / "m.csv", COLUMNS, docs, cells).read_text(encoding="utf-8-sig")
+    assert "checked against the signed copy" in csv_text and "ask the client for the signed copy" in csv_text
+    assert MACHINE_QUOTE in csv_text
+    with pymupdf.open(export_grid(tmp_path / "m.pdf", COLUMNS, docs, cells, workspace="review")) as pdf:
+        text = " ".join(" ".join(p.get_text() for p in pdf).split())
+    assert "Delaware (cl. 2)" in text and "Machine's quote:" in text and text.count(sentence) == 1
+    assert "Reviewer's note: checked against the signed copy" in text
+    assert "Reviewer's note: ask the client for the signed copy" in text
+
+
 def test_cli_grid_from_a_questions_file_and_its_errors(workspace, tmp_path, capsys) -> None:
     questions = tmp_path / "questions.txt"
     questions.write_text("# due diligence\nWhich law governs the agreement?\n\nWhen must invoices be paid?\n")
