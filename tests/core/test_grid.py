@@ -195,6 +195,17 @@ def test_cli_grid_from_a_questions_file_and_its_errors(workspace, tmp_path, caps
     assert main(["grid", "-w", "review", "--template", "leases"]) == 2
     assert "commercial" in capsys.readouterr().err
 
+    # --docs resolves names as ask's --doc does (any part of a file name, any case; tryout 5 #13d) ...
+    assert main(["grid", "-w", "review", "--questions", str(questions), "--backend", "passages",
+                 "--docs", "ALPHA SUPPLY", "-q"]) == 0
+    printed = capsys.readouterr().out
+    assert "contracts/alpha_supply.txt" in printed and "beta_consulting" not in printed
+    # ... and a name that matches nothing lists every document, the most alike first
+    assert main(["grid", "-w", "review", "--questions", str(questions), "--docs", "beta consultng"]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err[0] == "error: --docs beta consultng: no such document in workspace 'review'. Documents:"
+    assert err[1:] == ["  contracts/beta_consulting.txt", "  contracts/alpha_supply.txt"]
+
 
 def test_templates_exist_in_both_languages_and_name_known_clause_types() -> None:
     from core.clauses import vocabulary
