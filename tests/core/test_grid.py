@@ -10,7 +10,7 @@ import pytest
 from openpyxl import load_workbook
 
 from core.cli import main
-from core.grid import GridColumn, GridStore, columns_from_file, run_grid, templates
+from core.grid import GridColumn, GridStore, columns_from_file, rows_key, run_grid, templates
 from core.grid_export import export_grid
 from core.passages import PassagesBackend
 from core.pipeline import index_folders, run
@@ -200,6 +200,13 @@ def test_cli_grid_from_a_questions_file_and_its_errors(workspace, tmp_path, caps
                  "--docs", "ALPHA SUPPLY", "-q"]) == 0
     printed = capsys.readouterr().out
     assert "contracts/alpha_supply.txt" in printed and "beta_consulting" not in printed
+    # the whole workspace's grid of the same name keeps its own row list beside the 1-document one (tryout 5 #13e)
+    assert main(["grid", "-w", "review", "--questions", str(questions), "--backend", "passages", "-q"]) == 0
+    capsys.readouterr()
+    alpha, beta = "contracts/alpha_supply.txt", "contracts/beta_consulting.txt"
+    saved = GridStore(workspace[0].dir).grids()
+    assert {k: rows for k, (_cols, rows) in saved.items()} == {("questions", rows_key([alpha])): [alpha],
+                                                               ("questions", "all"): [alpha, beta]}
     # ... and a name that matches nothing lists every document, the most alike first
     assert main(["grid", "-w", "review", "--questions", str(questions), "--docs", "beta consultng"]) == 2
     err = capsys.readouterr().err.splitlines()
@@ -372,3 +379,25 @@ def test_a_model_abstention_shows_the_passages_at_most_as_weak(workspace) -> Non
     assert law.shown[0].text == law.text
     nc = _passages_fallback(ws, beta, COLUMNS[1], ws.settings, "h", lambda: False)
     assert nc.status == "not_found" and nc.shown == []
+
+
+def test_a_grid_saved_before_row_sets_keeps_its_rows(tmp_path) -> None:
+    """A grid.sqlite written when one name held one row list: its rows are kept, and a later run over another row
+    set of that name is saved beside them, not over them."""
+    import sqlite3
+
+    db = sqlite3.connect(tmp_path / "grid.sqlite")
+    db.execute("CREATE TABLE grids (grid TEXT PRIMARY KEY, columns TEXT NOT NULL, doc_ids TEXT NOT NULL, "
+               "updated REAL NOT NULL)")
+    db.execute("INSERT INTO grids VALUES ('commercial', ?, ?, 1.0)",
+               (json.dumps([COLUMNS[0].model_dump()]), json.dumps(["a.txt", "b.pdf"])))
+    db.commit()
+    db.close()
+    store = GridStore(tmp_path)
+    assert store.grids() == {("commercial", rows_key(["a.txt", "b.pdf"])): ([COLUMNS[0]], ["a.txt", "b.pdf"])}
+    store.save_grid("commercial", COLUMNS, ["a.txt", "b.pdf", "c.txt"], whole=True)
+    store.save_grid("commercial", COLUMNS, ["b.pdf", "a.txt"])  # the same row set as the old one, newer
+    saved = GridStore(tmp_path).grids()
+    assert list(saved) == [("commercial", rows_key(["a.txt", "b.pdf"])), ("commercial", "all")]
+    assert saved[("commercial", "all")] == (COLUMNS, ["a.txt", "b.pdf", "c.txt"])
+    assert saved[("commercial", rows_key(["a.txt", "b.pdf"]))] == (COLUMNS, ["b.pdf", "a.txt"])
