@@ -7,6 +7,7 @@ import multiprocessing
 import os
 import sys
 from pathlib import Path
+from typing import get_args
 
 import core  # noqa: F401  (offline switches before any ML import)
 from core.errors import CoreError
@@ -23,8 +24,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--workspace", default=None, help="workspace to open (default: the first one; 'sample' with --sample)")
     parser.add_argument(
-        "--backend", choices=["auto", "ollama", "embedded"], default=None,
-        help="generation backend (default: the saved setting, 'auto' out of the box)",
+        # the values of Settings' "Answer with" (the README lists them), never a copy that can drift from it
+        "--backend", choices=list(get_args(Settings.model_fields["backend"].annotation)), default=None,
+        help="what answers: %(choices)s (default: the saved setting, 'auto' out of the box)",
     )
     parser.add_argument(
         "--self-test", action="store_true",
