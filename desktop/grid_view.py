@@ -232,6 +232,9 @@ class GridDialog(QDialog):
             tip.append(self.tr("Searched: the wording of {clauses} clauses and the question, in %n passage(s) of this "
                                "document", "", n).replace("{clauses}", ", ".join(labels)) if labels else
                        self.tr("Searched: the question, in %n passage(s) of this document", "", n))
+        if cell.correction:  # the quote beside a correction is the machine's, never a source of the correction
+            tip.append(self.tr("Corrected by the reviewer: %1").replace("%1", cell.correction))
+            tip += [self.tr("The machine's answer quoted:")] if cell.quote else []
         tip += [f"“{cell.quote}” — {where}"] if cell.quote else []
         for p in cell.shown[1:]:  # the further places the cell shows (core/grid_cells.py), shortened
             short = " ".join(p.shown_text.split())

@@ -11,12 +11,12 @@
 <context>
     <name>GridDialog</name>
     <message numerus="yes">
-        <location filename="../../desktop/grid_view.py" line="221" />
+        <location filename="../../desktop/grid_view.py" line="232" />
         <source>Searched: the wording of {clauses} clauses and the question, in %n passage(s) of this document</source>
         <translation><numerusform>Searched: the wording of {clauses} clauses and the question, in %n passage of this document</numerusform><numerusform>Searched: the wording of {clauses} clauses and the question, in %n passages of this document</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/grid_view.py" line="223" />
+        <location filename="../../desktop/grid_view.py" line="234" />
         <source>Searched: the question, in %n passage(s) of this document</source>
         <translation><numerusform>Searched: the question, in %n passage of this document</numerusform><numerusform>Searched: the question, in %n passages of this document</numerusform></translation>
     </message>

@@ -267,174 +267,184 @@
 <context>
     <name>GridDialog</name>
     <message>
-        <location filename="../../desktop/grid_view.py" line="103" />
+        <location filename="../../desktop/grid_view.py" line="107" />
         <source>Review grid — %1</source>
-        <extracomment>Background of a cell by status (light, readable with black text; the status is also written).</extracomment>
+        <extracomment>Background of a cell by status (light, readable with black text; the status is also written). Narrowest width of a question column, in pixels (a header up to twice as wide gets its width).</extracomment>
         <translation>Tabla de revisión — %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="104" />
+        <location filename="../../desktop/grid_view.py" line="108" />
         <source>Add a question…</source>
         <translation>Añadir una pregunta…</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="105" />
+        <location filename="../../desktop/grid_view.py" line="109" />
         <source>Run</source>
         <translation>Ejecutar</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="106" />
+        <location filename="../../desktop/grid_view.py" line="110" />
         <source>Cancel</source>
         <translation>Cancelar</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="107" />
+        <location filename="../../desktop/grid_view.py" line="111" />
         <source>Export…</source>
         <translation>Exportar…</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="120" />
+        <location filename="../../desktop/grid_view.py" line="124" />
         <source>answered</source>
         <translation>respondida</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="120" />
+        <location filename="../../desktop/grid_view.py" line="124" />
         <source>weak — closest passage, not an answer</source>
         <translation>débil — el pasaje más cercano, no una respuesta</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="121" />
+        <location filename="../../desktop/grid_view.py" line="125" />
         <source>not found in this document</source>
         <translation>no se encuentra en este documento</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="133" />
+        <location filename="../../desktop/grid_view.py" line="137" />
         <source>Add a question</source>
         <translation>Añadir una pregunta</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="133" />
+        <location filename="../../desktop/grid_view.py" line="137" />
         <source>Question asked of every document:</source>
         <translation>Pregunta que se hace a cada documento:</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="168" />
+        <location filename="../../desktop/grid_view.py" line="179" />
         <source>Starting…</source>
         <translation>Empezando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="180" />
+        <location filename="../../desktop/grid_view.py" line="191" />
         <source>Stopping after the current cell…</source>
         <translation>Deteniendo tras la celda en curso…</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="202" />
+        <location filename="../../desktop/grid_view.py" line="213" />
         <source>estimating…</source>
         <translation>calculando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="205" />
+        <location filename="../../desktop/grid_view.py" line="216" />
         <source>about %1 min left</source>
         <translation>quedan unos %1 min</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="206" />
+        <location filename="../../desktop/grid_view.py" line="217" />
         <source>%1 of %2 cells</source>
         <translation>%1 de %2 celdas</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="214" />
-        <location filename="../../desktop/grid_view.py" line="228" />
+        <location filename="../../desktop/grid_view.py" line="225" />
+        <location filename="../../desktop/grid_view.py" line="242" />
         <source>p. %1</source>
         <translation>pág. %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="216" />
+        <location filename="../../desktop/grid_view.py" line="227" />
         <source>(PDF page %1)</source>
         <translation>(página %1 del PDF)</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/grid_view.py" line="221" />
+        <location filename="../../desktop/grid_view.py" line="232" />
         <source>Searched: the wording of {clauses} clauses and the question, in %n passage(s) of this document</source>
         <translation><numerusform>Se buscó: la redacción de las cláusulas de {clauses} y la pregunta, en %n pasaje de este documento</numerusform><numerusform>Se buscó: la redacción de las cláusulas de {clauses} y la pregunta, en %n pasajes de este documento</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/grid_view.py" line="223" />
+        <location filename="../../desktop/grid_view.py" line="234" />
         <source>Searched: the question, in %n passage(s) of this document</source>
         <translation><numerusform>Se buscó: la pregunta, en %n pasaje de este documento</numerusform><numerusform>Se buscó: la pregunta, en %n pasajes de este documento</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="230" />
+        <location filename="../../desktop/grid_view.py" line="236" />
+        <source>Corrected by the reviewer: %1</source>
+        <translation>Corregido por el revisor: %1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/grid_view.py" line="237" />
+        <source>The machine's answer quoted:</source>
+        <translation>La respuesta de la máquina citó:</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/grid_view.py" line="244" />
         <source>reviewed</source>
         <translation>revisada</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="237" />
+        <location filename="../../desktop/grid_view.py" line="251" />
         <source>Done: %1 cells</source>
         <translation>Terminado: %1 celdas</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="240" />
+        <location filename="../../desktop/grid_view.py" line="254" />
         <source>The grid stopped: %1</source>
         <translation>La tabla se detuvo: %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="243" />
+        <location filename="../../desktop/grid_view.py" line="257" />
         <source>Stopped. The cells computed are kept; Run continues from there.</source>
         <translation>Detenida. Las celdas calculadas se conservan; Ejecutar continúa desde ahí.</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="269" />
+        <location filename="../../desktop/grid_view.py" line="283" />
         <source>Mark as reviewed</source>
         <translation>Marcar como revisada</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="269" />
+        <location filename="../../desktop/grid_view.py" line="283" />
         <source>Mark as not reviewed</source>
         <translation>Marcar como no revisada</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="270" />
+        <location filename="../../desktop/grid_view.py" line="284" />
         <source>Correct the answer…</source>
         <translation>Corregir la respuesta…</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="271" />
+        <location filename="../../desktop/grid_view.py" line="285" />
         <source>Add a note…</source>
         <translation>Añadir una nota…</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="277" />
+        <location filename="../../desktop/grid_view.py" line="291" />
         <source>Correct the answer</source>
         <translation>Corregir la respuesta</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="277" />
+        <location filename="../../desktop/grid_view.py" line="291" />
         <source>Answer:</source>
         <translation>Respuesta:</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="281" />
+        <location filename="../../desktop/grid_view.py" line="295" />
         <source>Note</source>
         <translation>Nota</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="281" />
+        <location filename="../../desktop/grid_view.py" line="295" />
         <source>Note:</source>
         <translation>Nota:</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="302" />
+        <location filename="../../desktop/grid_view.py" line="316" />
         <source>Export the grid</source>
         <translation>Exportar la tabla</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="304" />
+        <location filename="../../desktop/grid_view.py" line="318" />
         <source>Excel (*.xlsx);;CSV (*.csv);;PDF (*.pdf);;JSON (*.json)</source>
         <translation>Excel (*.xlsx);;CSV (*.csv);;PDF (*.pdf);;JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="312" />
+        <location filename="../../desktop/grid_view.py" line="326" />
         <source>Grid written to %1</source>
         <translation>Tabla guardada en %1</translation>
     </message>
@@ -728,293 +738,293 @@
 <context>
     <name>Render</name>
     <message>
-        <location filename="../../desktop/render.py" line="456" />
+        <location filename="../../desktop/render.py" line="448" />
         <source>the document changed since this answer</source>
         <translation>el documento cambió después de esta respuesta</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="457" />
+        <location filename="../../desktop/render.py" line="449" />
         <source>Searched for</source>
         <translation>Se buscó</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="458" />
+        <location filename="../../desktop/render.py" line="450" />
         <source>Documents consulted</source>
         <translation>Documentos consultados</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="459" />
+        <location filename="../../desktop/render.py" line="451" />
         <source>pages</source>
         <translation>páginas</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="460" />
+        <location filename="../../desktop/render.py" line="452" />
         <source>No document matched the question.</source>
         <translation>Ningún documento coincidió con la pregunta.</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="461" />
+        <location filename="../../desktop/render.py" line="453" />
         <source>some sentences were removed because no quote could be verified.</source>
         <translation>se quitaron algunas frases porque no se pudo verificar ninguna cita.</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="462" />
+        <location filename="../../desktop/render.py" line="454" />
         <source>Sources</source>
         <translation>Fuentes</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="463" />
+        <location filename="../../desktop/render.py" line="455" />
         <source>OCR — check the page</source>
         <translation>OCR — compruebe la página</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="464" />
+        <location filename="../../desktop/render.py" line="456" />
         <source>changed since this answer</source>
         <translation>cambió después de esta respuesta</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="465" />
+        <location filename="../../desktop/render.py" line="457" />
         <source>page</source>
         <translation>página</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="481" />
+        <location filename="../../desktop/render.py" line="473" />
         <source>Read together with the previous question: “{previous}”</source>
         <translation>Leída junto con la pregunta anterior: «{previous}»</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="482" />
+        <location filename="../../desktop/render.py" line="474" />
         <source>Read as: {rewrite}</source>
         <translation>Leída como: {rewrite}</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="483" />
+        <location filename="../../desktop/render.py" line="475" />
         <source>{question} (with the previous question: {previous})</source>
         <translation>{question} (junto con la pregunta anterior: {previous})</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="484" />
+        <location filename="../../desktop/render.py" line="476" />
         <source>search as I wrote it</source>
         <translation>buscar tal como la escribí</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="489" />
+        <location filename="../../desktop/render.py" line="481" />
         <source>No evidence in the documents</source>
         <translation>Sin pruebas en los documentos</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="475" />
+        <location filename="../../desktop/render.py" line="467" />
         <source>hide</source>
         <translation>ocultar</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="446" />
+        <location filename="../../desktop/render.py" line="438" />
         <source>Passages that match your question — not an answer written by a model</source>
         <extracomment>Names of the languages core detects (``core.translate``), as they read inside a sentence.</extracomment>
         <translation>Pasajes que coinciden con su pregunta — no es una respuesta escrita por un modelo</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="447" />
+        <location filename="../../desktop/render.py" line="439" />
         <source>Verifying each sentence as the model writes…</source>
         <translation>Verificando cada frase mientras el modelo escribe…</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="448" />
+        <location filename="../../desktop/render.py" line="440" />
         <source>{n} verified so far</source>
         <translation>{n} verificadas hasta ahora</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="449" />
+        <location filename="../../desktop/render.py" line="441" />
         <source>Show matching passages</source>
         <translation>Mostrar los pasajes que coinciden</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="450" />
+        <location filename="../../desktop/render.py" line="442" />
         <source>Closest passages (not an answer)</source>
         <translation>Pasajes más cercanos (no son una respuesta)</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="451" />
+        <location filename="../../desktop/render.py" line="443" />
         <source>No passage scored high enough to answer. These came closest; the matching sentences are marked inside their clause. Read them before concluding that the documents are silent.</source>
         <translation>Ningún pasaje obtuvo la puntuación necesaria para responder. Estos son los más cercanos; las frases que coinciden están marcadas dentro de su cláusula. Léalos antes de concluir que los documentos no dicen nada.</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="452" />
+        <location filename="../../desktop/render.py" line="444" />
         <source>weak</source>
         <translation>débil</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="453" />
+        <location filename="../../desktop/render.py" line="445" />
         <source>weaker</source>
         <translation>más débil</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="454" />
+        <location filename="../../desktop/render.py" line="446" />
         <source>Passages marked “weaker” score under what an answer needs: read them as the closest text, not as matches.</source>
         <translation>Los pasajes marcados como «más débil» no llegan a la puntuación que necesita una respuesta: léalos como el texto más cercano, no como coincidencias.</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="455" />
+        <location filename="../../desktop/render.py" line="447" />
         <source>the sentences of the documents that match the question, without a model</source>
         <translation>las frases de los documentos que coinciden con la pregunta, sin modelo</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="466" />
+        <location filename="../../desktop/render.py" line="458" />
         <source>(printed {label})</source>
         <translation>(impresa {label})</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="467" />
+        <location filename="../../desktop/render.py" line="459" />
         <source>verified: {kind} match</source>
         <translation>verificada: coincidencia {kind}</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="468" />
+        <location filename="../../desktop/render.py" line="460" />
         <source>verified: {kind} match, {score}/100</source>
         <translation>verificada: coincidencia {kind}, {score}/100</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="469" />
+        <location filename="../../desktop/render.py" line="461" />
         <source>exact</source>
         <translation>exacta</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="470" />
+        <location filename="../../desktop/render.py" line="462" />
         <source>normalized</source>
         <translation>normalizada</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="471" />
+        <location filename="../../desktop/render.py" line="463" />
         <source>fuzzy</source>
         <translation>aproximada</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="472" />
+        <location filename="../../desktop/render.py" line="464" />
         <source>Workspace</source>
         <translation>Espacio de trabajo</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="473" />
+        <location filename="../../desktop/render.py" line="465" />
         <source>Exported</source>
         <translation>Exportado</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="474" />
+        <location filename="../../desktop/render.py" line="466" />
         <source>Asked</source>
         <translation>Preguntado</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="476" />
+        <location filename="../../desktop/render.py" line="468" />
         <source>show why</source>
         <translation>ver por qué</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="477" />
+        <location filename="../../desktop/render.py" line="469" />
         <source>Not verified</source>
         <translation>Sin verificar</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="478" />
+        <location filename="../../desktop/render.py" line="470" />
         <source>(the whole answer)</source>
         <translation>(toda la respuesta)</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="479" />
+        <location filename="../../desktop/render.py" line="471" />
         <source>citation dropped, sentence kept</source>
         <translation>cita descartada, frase conservada</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="480" />
+        <location filename="../../desktop/render.py" line="472" />
         <source>sentence removed</source>
         <translation>frase quitada</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="485" />
+        <location filename="../../desktop/render.py" line="477" />
         <source>search all documents</source>
         <translation>buscar en todos los documentos</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="486" />
+        <location filename="../../desktop/render.py" line="478" />
         <source>Your question could mean any of {n} documents; searched in all of them: {names}</source>
         <translation>Su pregunta puede referirse a cualquiera de {n} documentos; se buscó en todos: {names}</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="487" />
+        <location filename="../../desktop/render.py" line="479" />
         <source>Searched in the documents you chose: {names}</source>
         <translation>Se buscó en los documentos que eligió: {names}</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="488" />
+        <location filename="../../desktop/render.py" line="480" />
         <source>Searching in: {names} (the document your question names)</source>
         <translation>Buscando en: {names} (el documento que nombra su pregunta)</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="490" />
+        <location filename="../../desktop/render.py" line="482" />
         <source>Your question is in {question} and the documents are in {documents}: the search by meaning cannot relate the two languages, so only keywords translated by the legal vocabulary were searched. Ask in the documents' language, or set up Ollama to translate the question.</source>
         <translation>La pregunta está en {question} y los documentos en {documents}: la búsqueda por significado no relaciona los dos idiomas, así que solo se buscaron las palabras clave traducidas por el vocabulario jurídico. Pregunte en el idioma de los documentos o configure Ollama para traducir la pregunta.</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="491" />
+        <location filename="../../desktop/render.py" line="483" />
         <source>English</source>
         <translation>inglés</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="492" />
+        <location filename="../../desktop/render.py" line="484" />
         <source>Spanish</source>
         <translation>español</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="493" />
+        <location filename="../../desktop/render.py" line="485" />
         <source>CONFLICT</source>
         <translation>CONFLICTO</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="494" />
+        <location filename="../../desktop/render.py" line="486" />
         <source>The cited passages disagree</source>
         <translation>Los pasajes citados no coinciden</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="495" />
+        <location filename="../../desktop/render.py" line="487" />
         <source>What each passage says</source>
         <translation>Lo que dice cada pasaje</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="496" />
+        <location filename="../../desktop/render.py" line="488" />
         <source>Verbatim gives no single answer: the passages below say different things about this question. Each sentence reports one passage; read them and decide.</source>
         <translation>Verbatim no da una única respuesta: los pasajes siguientes dicen cosas distintas sobre esta pregunta. Cada frase recoge un pasaje; léalos y decida.</translation>
     </message>
     <message>
-        <location filename="../../desktop/render.py" line="497" />
+        <location filename="../../desktop/render.py" line="489" />
         <source>The model reported that the documents disagree, but fewer than two verified passages show it; the verified sentences are shown as they are.</source>
         <translation>El modelo indicó que los documentos no coinciden, pero menos de dos pasajes verificados lo muestran; las frases verificadas se muestran tal cual.</translation>
     </message>
     <message>
-        <location filename="../../desktop/render_collection.py" line="83" />
+        <location filename="../../desktop/render_collection.py" line="85" />
         <source>Each of the {n} documents was searched on its own; passages that match: {m}.</source>
         <translation>Se buscó en cada uno de los {n} documentos por separado; pasajes que coinciden: {m}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/render_collection.py" line="84" />
+        <location filename="../../desktop/render_collection.py" line="86" />
         <source>A matching passage must name {words} and say what the question asks.</source>
         <translation>Un pasaje que coincide debe nombrar {words} y decir lo que pregunta la pregunta.</translation>
     </message>
     <message>
-        <location filename="../../desktop/render_collection.py" line="85" />
+        <location filename="../../desktop/render_collection.py" line="87" />
         <source>Documents that match</source>
         <translation>Documentos que coinciden</translation>
     </message>
     <message>
-        <location filename="../../desktop/render_collection.py" line="86" />
+        <location filename="../../desktop/render_collection.py" line="88" />
         <source>Searched, no matching passage</source>
         <translation>Buscados, sin pasaje que coincida</translation>
     </message>
     <message>
-        <location filename="../../desktop/render_collection.py" line="87" />
+        <location filename="../../desktop/render_collection.py" line="89" />
         <source>closest, not an answer</source>
         <translation>el más cercano, no es una respuesta</translation>
     </message>
     <message>
-        <location filename="../../desktop/render_collection.py" line="88" />
+        <location filename="../../desktop/render_collection.py" line="90" />
         <source>{n} more documents were not searched (at most {max} per question); the review grid searches them all.</source>
         <translation>No se buscó en {n} documentos más (como máximo {max} por pregunta); la tabla de revisión los recorre todos.</translation>
     </message>

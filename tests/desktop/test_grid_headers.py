@@ -47,3 +47,31 @@ def test_free_question_header_uses_the_clause_name_else_the_question(qtbot, tmp_
     dialog._layout_table()
     assert _headers(dialog) == [("Ley aplicable", "¿Qué ley rige?"),
                                 ("¿Cuál es la renta mensual?", "¿Cuál es la renta mensual?")]
+
+
+def test_a_corrected_cell_says_its_quote_is_the_machines(qtbot, tmp_path):
+    from PySide6.QtWidgets import QApplication
+
+    from core.grid import GridCell
+    from desktop.i18n import install_translator
+
+    cell = GridCell(doc_id="wc.txt", column_id="governing_law", question="Which law governs the agreement?",
+                    status="answered", text="Further Assurances 4.6", quote="Further Assurances 4.6", page=3,
+                    correction="British Columbia (cl. 4.8)", note="seen in the signed copy")
+    app = QApplication.instance()
+    try:
+        for lang, lines in (("en", ["Corrected by the reviewer: British Columbia (cl. 4.8)",
+                                    "The machine's answer quoted:", "“Further Assurances 4.6” — p. 3"]),
+                            ("es", ["Corregido por el revisor: British Columbia (cl. 4.8)",
+                                    "La respuesta de la máquina citó:", "“Further Assurances 4.6” — pág. 3"])):
+            install_translator(app, lang)
+            dialog = _dialog(qtbot, tmp_path, lang)
+            dialog.rows, dialog.cells = ["wc.txt"], {("wc.txt", "governing_law"): cell}
+            dialog._layout_table()
+            item = dialog.table.item(0, 5)
+            assert item.text() == "British Columbia (cl. 4.8)"
+            tip = item.toolTip().split("\n")
+            start = tip.index(lines[0])
+            assert tip[start:start + 3] == lines and tip[-1] == "seen in the signed copy"
+    finally:
+        install_translator(app, "en")
