@@ -127,11 +127,13 @@ def _export_pdf(path: Path, columns: list[GridColumn], doc_ids: list[str],
             where = f"p. {label}, PDF page {page}" if label and str(label) != str(page) else \
                 (f"p. {page}" if page else "")
             same = " ".join(str(quote).split()) == " ".join(str(text).split())
-            quoted = f"“{e(quote)}” ({e(where)})" if quote and (not same or cell.correction) else \
-                (f"({e(where)})" if where else "")
-            if quoted and cell.correction:
-                quoted = "<i>Machine's quote:</i> " + quoted
-            parts.append(f"<li><b>{e(c.question)}</b><br/>{e(str(text)) or '—'} <i>[{e(status)}]</i>"
+            shown = bool(quote) and (not same or bool(cell.correction))
+            quoted = f"“{e(quote)}” ({e(where)})" if shown else ""
+            if quoted and (cell.correction or cell.status != "answered"):
+                quoted = ("<i>Machine's quote:</i> " if cell.correction else
+                          "<i>Closest passage, not an answer:</i> ") + quoted
+            page_inline = f" ({e(where)})" if where and not shown else ""
+            parts.append(f"<li><b>{e(c.question)}</b><br/>{e(str(text)) or '—'}{page_inline} <i>[{e(status)}]</i>"
                          + (f"<br/>{quoted}" if quoted else "")
                          + (f"<br/><i>Reviewer's note:</i> {e(note)}" if note else "") + "</li>")
         parts.append("</ul>")

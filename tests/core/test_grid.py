@@ -155,6 +155,9 @@ def test_exports_print_each_text_once_and_keep_the_reviewers_words(workspace, tm
     with pymupdf.open(export_grid(tmp_path / "once.pdf", COLUMNS, docs, cells, workspace="review")) as pdf:
         text = " ".join(" ".join(p.get_text() for p in pdf).split())
     assert text.count(sentence) == 1 and "(p. 1)" in text
+    # a cell that is no answer shows its closest passage as such, never as if it answered
+    shown_elsewhere = [c for c in cells.values() if c.status != "answered" and c.quote]
+    assert text.count("Closest passage, not an answer:") == len(shown_elsewhere) >= 1
 
     store = GridStore(ws.dir)
     cells[(alpha, "law")] = store.annotate("dd", alpha, "law", correction="Delaware (cl. 2)",
