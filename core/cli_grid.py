@@ -22,7 +22,8 @@ def add_grid_parser(sub) -> None:
                       help="one question per line (text), or a JSON list of {id, question, clause}")
     cols.add_argument("--template", help="a built-in column set: 'commercial' or 'nda'")
     p.add_argument("--lang", choices=["en", "es"], default="en", help="language of a template's questions")
-    p.add_argument("--docs", nargs="+", metavar="PATH", help="only these documents (a path, a doc id, or part of a file name, as ask --doc)")
+    p.add_argument("--docs", nargs="+", metavar="PATH",
+                   help="only these documents: a path, a doc id, or any part of a file name (as ask's --doc)")
     p.add_argument("--name", default="", help="grid name kept in the workspace (default: the template or file name)")
     p.add_argument("--backend", choices=["ollama", "passages", "embedded"], help="what answers each cell")
     p.add_argument("--recompute", action="store_true", help="recompute every cell (default: only changed documents)")
@@ -33,7 +34,6 @@ def add_grid_parser(sub) -> None:
 
 def cmd_grid(args: argparse.Namespace, settings: Settings) -> int:
     """Fill (or resume) a grid and print it; exit 2 on a bad argument, naming it."""
-    from core.cli_ask import documents_hint, match_documents
     from core.generate import make_backend
     from core.grid import columns_from_file, run_grid, templates
     from core.grid_export import export_grid, status_text
@@ -61,18 +61,11 @@ def cmd_grid(args: argparse.Namespace, settings: Settings) -> int:
         name = args.name or args.questions.stem
     doc_ids = None
     if args.docs:
-        # named as `ask --doc` names them (any part of a file name, tryout 5: "WESTERN COPPER" was refused)
-        doc_ids, unknown, several = match_documents(ws, args.docs)
-        if several:
-            for p, ids in several.items():
-                print(f"error: --docs {p} matches {len(ids)} documents:\n" + "\n".join(f"  {d}" for d in ids),
-                      file=sys.stderr)
-            print("Give more of the name (or the whole path).", file=sys.stderr)
+        resolved = _resolve_docs(ws, args.docs)
+        if isinstance(resolved, str):
+            print(resolved, file=sys.stderr)
             return 2
-        if unknown:
-            print(f"error: --docs {', '.join(unknown)}: no such document ({documents_hint(ws, unknown)})",
-                  file=sys.stderr)
-            return 2
+        doc_ids = resolved
     backend = make_backend(settings, args.backend) if args.backend else None
 
     def on_progress(event) -> None:
@@ -104,6 +97,29 @@ def cmd_grid(args: argparse.Namespace, settings: Settings) -> int:
         export_grid(args.out, columns, rows, by_key, workspace=ws.name)
         print(f"grid written to {args.out}", file=sys.stderr)
     return 0
+
+
+def _resolve_docs(ws, names: list[str]) -> list[str] | str:
+    """The doc ids ``names`` give (resolved as ``ask --doc`` does, :func:`core.cli_ask.match_documents`), or the
+    error to print: a name that matches several documents lists them; a name that matches none lists every
+    document of the workspace, the most alike first (rapidfuzz ``WRatio`` on the file name), so the one meant
+    is never cut off."""
+    from rapidfuzz import fuzz, process
+
+    from core.cli_ask import match_documents
+
+    found, unknown, several = match_documents(ws, names)
+    if several:
+        return "\n".join(f"error: --docs {p} matches {len(ids)} documents in workspace '{ws.name}':\n"
+                         + "\n".join(f"  {d}" for d in ids) for p, ids in several.items()) + \
+            "\nGive more of the name (or the whole path)."
+    if unknown:
+        docs = [d["doc_id"] for d in ws.documents()]
+        alike = process.extract(" ".join(unknown), {d: Path(d).name for d in docs}, scorer=fuzz.WRatio,
+                                processor=str.casefold, limit=None)
+        listed = "\n".join(f"  {d}" for _name, _score, d in alike) or "  none"
+        return f"error: --docs {', '.join(unknown)}: no such document in workspace '{ws.name}'. Documents:\n{listed}"
+    return found
 
 
 def cmd_eval_grid(args: argparse.Namespace, settings: Settings) -> int:

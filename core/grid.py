@@ -25,7 +25,6 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-import tomllib
 from collections.abc import Callable, Generator, Iterable
 from contextlib import closing
 from pathlib import Path
@@ -35,10 +34,11 @@ from pydantic import BaseModel, Field
 
 from core.errors import Cancelled
 from core.grid_cells import ShownPassage, cell_passages, rested_first
+from core.grid_columns import GridColumn, GridTemplate, columns_from_file, templates  # noqa: F401 (re-exported)
+from core.grid_columns import clause_labels as _labels
 from core.grid_decision import clause_form
 from core.grid_decision import FORM_THRESHOLD, present_log_odds, present_probability
 from core.grid_decision import evidence as cell_evidence
-from core.paths import resource_path
 from core.settings import Settings
 from core.types import Answer, Citation, ProgressEvent
 
@@ -48,22 +48,6 @@ GRID_FILE = "grid.sqlite"
 #: Version of the way a cell is computed; a stored cell of another version is recomputed (its
 #: document unchanged or not), so a grid never mixes cells chosen by two rules.
 CELL_VERSION = 5
-
-
-class GridColumn(BaseModel):
-    """One question asked of every document."""
-
-    id: str = Field(description="Stable identifier of the column (snake case), unique in its grid.")
-    question: str = Field(description="What is asked, as the user reads it.")
-    clause: str = Field("", description="Clause type id (resources/clauses/clause_types.toml), '' for a free question.")
-
-
-class GridTemplate(BaseModel):
-    """A named, saved column set."""
-
-    id: str
-    name: str
-    columns: list[GridColumn]
 
 
 class GridCell(BaseModel):
@@ -132,21 +116,6 @@ def _candidates(answer: Answer) -> list[Citation]:
     viewer's citations: display only, never counted as citations of an answer."""
     abst = answer.abstention
     return [w.viewer_citation() for w in (abst.candidates if abst is not None else [])]
-
-
-def _labels(clause_ids: list[str]) -> dict[str, list[str]]:
-    """``{"en": [...], "es": [...]}``: the names of the clause types ``clause_ids`` (an unknown id as is);
-    ``{}`` without one or when the vocabulary cannot be read."""
-    from core.clauses import vocabulary
-    from core.errors import CoreError
-
-    if not clause_ids:
-        return {}
-    try:
-        by_id = {c.id: c for c in vocabulary().clauses}
-    except CoreError:
-        return {}
-    return {lang: [by_id[t].label(lang) if t in by_id else t for t in clause_ids] for lang in ("en", "es")}
 
 
 def closeness(answer: Answer) -> float | None:
@@ -223,61 +192,17 @@ def cell_from_answer(doc_id: str, column: GridColumn, answer: Answer, doc_hash: 
     return cell
 
 
-# --- columns ----------------------------------------------------------------------------------
-
-
-def templates(lang: str = "en") -> dict[str, GridTemplate]:
-    """The built-in column sets of ``resources/grid/templates.toml`` in ``lang`` ('en' or 'es')."""
-    data = tomllib.loads(resource_path("grid", "templates.toml").read_text(encoding="utf-8"))
-    lang = lang if lang in ("en", "es") else "en"
-    out = {}
-    for t in data.get("template", []):
-        cols = [GridColumn(id=c["id"], question=c.get(lang) or c["en"], clause=c.get("clause", ""))
-                for c in t["columns"]]
-        out[t["id"]] = GridTemplate(id=t["id"], name=t["name"].get(lang) or t["name"]["en"], columns=cols)
-    return out
-
-
-def columns_from_file(path: Path) -> list[GridColumn]:
-    """Columns read from ``path``: JSON (a list of ``{id?, question, clause?}`` or of strings), or
-    plain text with one question per line (blank lines and lines starting with ``#`` skipped).
-
-    Raises:
-        ValueError: the file holds no question, or its JSON is not such a list (the message names the file).
-    """
-    text = Path(path).read_text(encoding="utf-8")
-    items: list = []
-    if Path(path).suffix.lower() == ".json":
-        try:
-            items = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise ValueError(f"{path}: not valid JSON ({e})") from None
-        if not isinstance(items, list):
-            raise ValueError(f"{path}: expected a JSON list of questions")
-    else:
-        items = [line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
-    cols: list[GridColumn] = []
-    for n, item in enumerate(items, 1):
-        if isinstance(item, str):
-            item = {"question": item}
-        if not isinstance(item, dict) or not str(item.get("question", "")).strip():
-            raise ValueError(f"{path}: item {n} has no question")
-        cols.append(GridColumn(id=str(item.get("id") or f"q{n}"), question=str(item["question"]).strip(),
-                               clause=str(item.get("clause", ""))))
-    if not cols:
-        raise ValueError(f"{path}: no question in the file")
-    if len({c.id for c in cols}) != len(cols):
-        raise ValueError(f"{path}: two columns share an id")
-    return cols
-
-
 # --- storage ----------------------------------------------------------------------------------
 
 
 class GridStore:
     """The grids of one workspace, in ``<workspace dir>/grid.sqlite``.
 
-    One row per (grid name, doc_id, column id). Written by one grid run at a time (the
+    One row per (grid name, doc_id, column id): a document's cell is shared by every run of the grid
+    over any set of rows, so a reviewer's mark is made once. The grid's row sets are kept apart
+    (:meth:`save_grid`): the window's grid over 6 selected documents and the command line's over
+    the whole workspace, both named after their template, are two saved grids, neither replacing
+    the other's row list. Written by one grid run at a time (the
     workspace's process that runs it); read at any time. A cell is replaced when it is
     recomputed; the reviewer's marks survive a recomputation only when the document did not
     change (a changed document's marks no longer describe it, so they are cleared, and the
@@ -293,23 +218,34 @@ class GridStore:
                 PRIMARY KEY (grid, doc_id, column_id))""")
             db.execute("""CREATE TABLE IF NOT EXISTS grids (
                 grid TEXT PRIMARY KEY, columns TEXT NOT NULL, doc_ids TEXT NOT NULL, updated REAL NOT NULL)""")
+            db.execute("""CREATE TABLE IF NOT EXISTS grid_rows (
+                grid TEXT NOT NULL, rows_key TEXT NOT NULL, columns TEXT NOT NULL, doc_ids TEXT NOT NULL,
+                updated REAL NOT NULL, PRIMARY KEY (grid, rows_key))""")
+            # grids saved before row sets were kept apart (one row list per name) keep their rows
+            for grid, cols, docs, updated in db.execute("SELECT * FROM grids").fetchall():
+                db.execute("INSERT OR IGNORE INTO grid_rows VALUES (?, ?, ?, ?, ?)",
+                           (grid, rows_key(json.loads(docs)), cols, docs, updated))
 
     def _connect(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, timeout=30)
         db.execute("PRAGMA journal_mode=WAL")
         return db
 
-    def save_grid(self, grid: str, columns: list[GridColumn], doc_ids: list[str]) -> None:
-        """Record the grid's columns and rows (so the window can reopen it)."""
+    def save_grid(self, grid: str, columns: list[GridColumn], doc_ids: list[str], *, whole: bool = False) -> str:
+        """Record the grid's columns and rows (so the window can reopen it) under ``grid`` and its row set
+        (:func:`rows_key`; ``whole``: the rows are the whole workspace, which may grow); another row set of
+        the same grid is kept beside it. Returns the row set's key."""
+        key = rows_key(doc_ids, whole=whole)
         with closing(self._connect()) as db, db:
-            db.execute("INSERT OR REPLACE INTO grids VALUES (?, ?, ?, ?)",
-                       (grid, json.dumps([c.model_dump() for c in columns]), json.dumps(doc_ids), time.time()))
+            db.execute("INSERT OR REPLACE INTO grid_rows VALUES (?, ?, ?, ?, ?)",
+                       (grid, key, json.dumps([c.model_dump() for c in columns]), json.dumps(doc_ids), time.time()))
+        return key
 
-    def grids(self) -> dict[str, tuple[list[GridColumn], list[str]]]:
-        """Saved grids: ``{name: (columns, doc_ids)}``."""
+    def grids(self) -> dict[tuple[str, str], tuple[list[GridColumn], list[str]]]:
+        """Saved grids, newest first: ``{(name, rows_key): (columns, doc_ids)}``."""
         with closing(self._connect()) as db:
-            rows = db.execute("SELECT grid, columns, doc_ids FROM grids ORDER BY updated DESC").fetchall()
-        return {g: ([GridColumn(**c) for c in json.loads(cols)], json.loads(docs)) for g, cols, docs in rows}
+            rows = db.execute("SELECT grid, rows_key, columns, doc_ids FROM grid_rows ORDER BY updated DESC").fetchall()
+        return {(g, k): ([GridColumn(**c) for c in json.loads(cols)], json.loads(docs)) for g, k, cols, docs in rows}
 
     def cells(self, grid: str) -> dict[tuple[str, str], GridCell]:
         """Stored cells of ``grid`` by ``(doc_id, column_id)``."""
@@ -341,6 +277,14 @@ class GridStore:
         cell = cell.model_copy(update=update)
         self.put(grid, cell)
         return cell
+
+
+def rows_key(doc_ids: list[str], *, whole: bool = False) -> str:
+    """The key of a grid's row set: ``"all"`` for the whole workspace, else 16 hex digits of the SHA-1 of
+    the sorted doc ids (the same documents in another order are the same row set)."""
+    import hashlib
+
+    return "all" if whole else hashlib.sha1("\n".join(sorted(doc_ids)).encode("utf-8")).hexdigest()[:16]
 
 
 # --- running ----------------------------------------------------------------------------------
@@ -395,7 +339,7 @@ def run_grid(
         raise ValueError(f"not an active document of workspace '{workspace.name}': {', '.join(unknown)}")
     _profiles, hashes = workspace.doc_profiles()
     store = GridStore(workspace.dir)
-    store.save_grid(grid, columns, rows)
+    store.save_grid(grid, columns, rows, whole=doc_ids is None)
     stored = {} if recompute else store.cells(grid)
     total = len(rows) * len(columns)
     cells: dict[tuple[str, str], GridCell] = {}

@@ -18,9 +18,10 @@ from core.grid import GridCell, GridColumn
 #: What each cell status is called in an export (the window translates its own).
 STATUS_TEXT = {"answered": "answered", "weak": "weak (closest passage, not an answer)",
                "not_found": "not found in this document"}
-#: Sub-columns written per question. The reviewer's note was in the JSON only: a reviewer's "checked
-#: against the signed copy" or "earlier version: …" was lost in the sheet and the memo (tryout 5).
+#: Sub-columns written per question (the reviewer's note too: nothing a reviewer writes is lost on export).
 PARTS = ("answer", "status", "quote", "page label", "page", "reviewer's note")
+#: Said of a corrected cell's quote: it is the machine's, not a source of the reviewer's correction.
+MACHINE_QUOTE = "the quote and page are the machine's answer's, not checked against the correction"
 
 
 def status_text(cell: GridCell) -> str:
@@ -47,7 +48,8 @@ def _cell_values(cell: GridCell | None) -> list[object]:
         return ["", "not computed", "", "", "", ""]
     text = cell.correction or cell.text
     status = status_text(cell) + (" · reviewed" if cell.reviewed else "") + \
-        (" · corrected by reviewer" if cell.correction else "")
+        (f" · corrected by reviewer ({MACHINE_QUOTE})" if cell.correction and cell.quote else
+         " · corrected by reviewer" if cell.correction else "")
     return [text, status, cell.quote, cell.page_label, cell.page or "", cell.note]
 
 
@@ -111,7 +113,8 @@ def export_grid(path: Path, columns: list[GridColumn], doc_ids: list[str],
 
 def _export_pdf(path: Path, columns: list[GridColumn], doc_ids: list[str],
                 cells: dict[tuple[str, str], GridCell], workspace: str) -> None:
-    """A memo-style PDF: one section per document, one line per question with its quote and page."""
+    """A memo-style PDF: one section per document, one line per question with its answer, its quote and page
+    (the quote only when it is not the answer's own text, as a passages answer's is), and the reviewer's note."""
     import pymupdf
 
     e = html.escape
@@ -121,15 +124,18 @@ def _export_pdf(path: Path, columns: list[GridColumn], doc_ids: list[str],
         for c in columns:
             cell = cells.get((d, c.id))
             text, status, quote, label, page, note = _cell_values(cell)
-            where = f" (p. {label}, PDF page {page})" if label and str(label) != str(page) else \
-                (f" (p. {page})" if page else "")
-            # A passages cell's answer is its quote: written once, with its page (the memo printed
-            # every such cell twice, tryout 5).
-            same = " ".join(str(text).split()) == " ".join(str(quote).split())
-            answer = f"“{e(quote)}”{e(where)}" if quote and same else e(str(text)) or "—"
-            parts.append(f"<li><b>{e(c.question)}</b><br/>{answer} <i>[{e(status)}]</i>"
-                         + (f"<br/>“{e(quote)}”{e(where)}" if quote and not same else "")
-                         + (f"<br/>Reviewer's note: {e(note)}" if note else "") + "</li>")
+            where = f"p. {label}, PDF page {page}" if label and str(label) != str(page) else \
+                (f"p. {page}" if page else "")
+            same = " ".join(str(quote).split()) == " ".join(str(text).split())
+            shown = bool(quote) and (not same or bool(cell.correction))
+            quoted = f"“{e(quote)}” ({e(where)})" if shown else ""
+            if quoted and (cell.correction or cell.status != "answered"):
+                quoted = ("<i>Machine's quote:</i> " if cell.correction else
+                          "<i>Closest passage, not an answer:</i> ") + quoted
+            page_inline = f" ({e(where)})" if where and not shown else ""
+            parts.append(f"<li><b>{e(c.question)}</b><br/>{e(str(text)) or '—'}{page_inline} <i>[{e(status)}]</i>"
+                         + (f"<br/>{quoted}" if quoted else "")
+                         + (f"<br/><i>Reviewer's note:</i> {e(note)}" if note else "") + "</li>")
         parts.append("</ul>")
     story = pymupdf.Story(html="".join(parts), user_css="body {font-family: sans-serif; font-size: 9pt;}")
     writer = pymupdf.DocumentWriter(str(path))

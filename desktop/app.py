@@ -24,10 +24,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--workspace", default=None, help="workspace to open (default: the first one; 'sample' with --sample)")
     parser.add_argument(
-        # The settings' own values: 'passages', which the README lists under "Answer with", was
-        # refused here (tryout 5, finding 13).
+        # the values of Settings' "Answer with" (the README lists them), never a copy that can drift from it
         "--backend", choices=list(get_args(Settings.model_fields["backend"].annotation)), default=None,
-        help="what answers (default: the saved setting, 'auto' out of the box)",
+        help="what answers: %(choices)s (default: the saved setting, 'auto' out of the box)",
     )
     parser.add_argument(
         "--self-test", action="store_true",

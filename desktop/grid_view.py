@@ -13,7 +13,6 @@ name, the rows, and a callable that shows a citation.
 
 from __future__ import annotations
 
-import textwrap
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -30,23 +29,13 @@ from core.grid_export import export_grid
 from core.types import Citation, ProgressEvent
 from desktop.workers import GeneratorWorker
 
-#: A column's header: its question wrapped at this many characters, on at most HEADER_LINES lines.
-HEADER_CHARS, HEADER_LINES = 24, 3
-HEADER_PAD_PX = 16  # the header section's margins and sort-indicator room
 ROW_NAME_MAX_PX = 280  # document names past this width are elided in the middle (the full id is the tooltip)
-
-
-def header_text(question: str) -> str:
-    """The question of a column as its header shows it: wrapped on lines of at most
-    :data:`HEADER_CHARS` characters, at most :data:`HEADER_LINES` of them (the last one ending
-    in "…" when the question is longer). A header is one line centred in its column, so a long
-    question lost both ends ("e agreement an", tryout 5, finding 13); the full question is the
-    header's tooltip."""
-    return textwrap.fill(question, HEADER_CHARS, max_lines=HEADER_LINES, placeholder=" …")
 
 
 #: Background of a cell by status (light, readable with black text; the status is also written).
 STATUS_COLOR = {"answered": "#e6f4ea", "weak": "#fff4d6", "not_found": "#f1f3f4"}
+#: Narrowest width of a question column, in pixels (a header up to twice as wide gets its width).
+COLUMN_WIDTH = 150
 
 
 class GridDialog(QDialog):
@@ -90,6 +79,8 @@ class GridDialog(QDialog):
         rows = self.table.verticalHeader()
         rows.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         rows.setMaximumWidth(ROW_NAME_MAX_PX)  # a long file name took half the window (tryout 5)
+        self.table.horizontalHeader().setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
 
         bar = QHBoxLayout()
         for w in (self.template, self.add_question, self.run_button, self.cancel_button, self.export_button):
@@ -156,13 +147,14 @@ class GridDialog(QDialog):
 
     def _layout_table(self) -> None:
         self.table.setColumnCount(len(self.columns))
-        self.table.setHorizontalHeaderLabels([header_text(c.question) for c in self.columns])
-        metrics = self.table.horizontalHeader().fontMetrics()
+        # a short header (the clause's name), left-aligned and cut on the right only; the question is its tooltip
+        lang, metrics = self._lang(), self.table.horizontalHeader().fontMetrics()
         for c, col in enumerate(self.columns):
-            self.table.horizontalHeaderItem(c).setToolTip(col.question)
-            # every line of the header fits its column: nothing of the question is clipped
-            lines = header_text(col.question).splitlines()
-            self.table.setColumnWidth(c, max(metrics.horizontalAdvance(line) for line in lines) + HEADER_PAD_PX)
+            head = QTableWidgetItem(col.header(lang))
+            head.setToolTip(col.question)
+            self.table.setHorizontalHeaderItem(c, head)
+            self.table.setColumnWidth(c, max(COLUMN_WIDTH, min(2 * COLUMN_WIDTH,
+                                                               metrics.horizontalAdvance(col.header(lang)) + 24)))
         self.table.setRowCount(len(self.rows))
         self.table.setVerticalHeaderLabels([Path(d).name for d in self.rows])
         for r, d in enumerate(self.rows):
@@ -246,6 +238,9 @@ class GridDialog(QDialog):
             tip.append(self.tr("Searched: the wording of {clauses} clauses and the question, in %n passage(s) of this "
                                "document", "", n).replace("{clauses}", ", ".join(labels)) if labels else
                        self.tr("Searched: the question, in %n passage(s) of this document", "", n))
+        if cell.correction:  # the quote beside a correction is the machine's, never a source of the correction
+            tip.append(self.tr("Corrected by the reviewer: %1").replace("%1", cell.correction))
+            tip += [self.tr("The machine's answer quoted:")] if cell.quote else []
         tip += [f"“{cell.quote}” — {where}"] if cell.quote else []
         for p in cell.shown[1:]:  # the further places the cell shows (core/grid_cells.py), shortened
             short = " ".join(p.shown_text.split())

@@ -11,12 +11,12 @@
 <context>
     <name>GridDialog</name>
     <message numerus="yes">
-        <location filename="../../desktop/grid_view.py" line="246" />
+        <location filename="../../desktop/grid_view.py" line="238" />
         <source>Searched: the wording of {clauses} clauses and the question, in %n passage(s) of this document</source>
         <translation><numerusform>Searched: the wording of {clauses} clauses and the question, in %n passage of this document</numerusform><numerusform>Searched: the wording of {clauses} clauses and the question, in %n passages of this document</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/grid_view.py" line="248" />
+        <location filename="../../desktop/grid_view.py" line="240" />
         <source>Searched: the question, in %n passage(s) of this document</source>
         <translation><numerusform>Searched: the question, in %n passage of this document</numerusform><numerusform>Searched: the question, in %n passages of this document</numerusform></translation>
     </message>
@@ -24,12 +24,12 @@
 <context>
     <name>IndexingController</name>
     <message numerus="yes">
-        <location filename="../../desktop/indexing_controller.py" line="249" />
+        <location filename="../../desktop/indexing_controller.py" line="251" />
         <source>(+%n queued)</source>
         <translation><numerusform>(+%n queued)</numerusform><numerusform>(+%n queued)</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/indexing_controller.py" line="266" />
+        <location filename="../../desktop/indexing_controller.py" line="268" />
         <source>Chunks: %n</source>
         <translation><numerusform>Chunks: %n</numerusform><numerusform>Chunks: %n</numerusform></translation>
     </message>
@@ -68,7 +68,7 @@
 <context>
     <name>WorkspaceController</name>
     <message numerus="yes">
-        <location filename="../../desktop/workspace_controller.py" line="200" />
+        <location filename="../../desktop/workspace_controller.py" line="202" />
         <source>Chunks: %n</source>
         <translation><numerusform>Chunks: %n</numerusform><numerusform>Chunks: %n</numerusform></translation>
     </message>

@@ -261,174 +261,184 @@
 <context>
     <name>GridDialog</name>
     <message>
-        <location filename="../../desktop/grid_view.py" line="122" />
+        <location filename="../../desktop/grid_view.py" line="113" />
         <source>Review grid — %1</source>
-        <extracomment>A column's header: its question wrapped at this many characters, on at most HEADER_LINES lines. Background of a cell by status (light, readable with black text; the status is also written).</extracomment>
+        <extracomment>Background of a cell by status (light, readable with black text; the status is also written). Narrowest width of a question column, in pixels (a header up to twice as wide gets its width).</extracomment>
         <translation>Tabla de revisión — %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="123" />
+        <location filename="../../desktop/grid_view.py" line="114" />
         <source>Add a question…</source>
         <translation>Añadir una pregunta…</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="124" />
+        <location filename="../../desktop/grid_view.py" line="115" />
         <source>Run</source>
         <translation>Ejecutar</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="125" />
+        <location filename="../../desktop/grid_view.py" line="116" />
         <source>Cancel</source>
         <translation>Cancelar</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="126" />
+        <location filename="../../desktop/grid_view.py" line="117" />
         <source>Export…</source>
         <translation>Exportar…</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="139" />
+        <location filename="../../desktop/grid_view.py" line="130" />
         <source>answered</source>
         <translation>respondida</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="139" />
+        <location filename="../../desktop/grid_view.py" line="130" />
         <source>weak — closest passage, not an answer</source>
         <translation>débil — el pasaje más cercano, no una respuesta</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="140" />
+        <location filename="../../desktop/grid_view.py" line="131" />
         <source>not found in this document</source>
         <translation>no se encuentra en este documento</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="152" />
+        <location filename="../../desktop/grid_view.py" line="143" />
         <source>Add a question</source>
         <translation>Añadir una pregunta</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="152" />
+        <location filename="../../desktop/grid_view.py" line="143" />
         <source>Question asked of every document:</source>
         <translation>Pregunta que se hace a cada documento:</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="193" />
+        <location filename="../../desktop/grid_view.py" line="185" />
         <source>Starting…</source>
         <translation>Empezando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="205" />
+        <location filename="../../desktop/grid_view.py" line="197" />
         <source>Stopping after the current cell…</source>
         <translation>Deteniendo tras la celda en curso…</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="227" />
+        <location filename="../../desktop/grid_view.py" line="219" />
         <source>estimating…</source>
         <translation>calculando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="230" />
+        <location filename="../../desktop/grid_view.py" line="222" />
         <source>about %1 min left</source>
         <translation>quedan unos %1 min</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="231" />
+        <location filename="../../desktop/grid_view.py" line="223" />
         <source>%1 of %2 cells</source>
         <translation>%1 de %2 celdas</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="239" />
-        <location filename="../../desktop/grid_view.py" line="253" />
+        <location filename="../../desktop/grid_view.py" line="231" />
+        <location filename="../../desktop/grid_view.py" line="248" />
         <source>p. %1</source>
         <translation>pág. %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="241" />
+        <location filename="../../desktop/grid_view.py" line="233" />
         <source>(PDF page %1)</source>
         <translation>(página %1 del PDF)</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/grid_view.py" line="246" />
+        <location filename="../../desktop/grid_view.py" line="238" />
         <source>Searched: the wording of {clauses} clauses and the question, in %n passage(s) of this document</source>
         <translation><numerusform>Se buscó: la redacción de las cláusulas de {clauses} y la pregunta, en %n pasaje de este documento</numerusform><numerusform>Se buscó: la redacción de las cláusulas de {clauses} y la pregunta, en %n pasajes de este documento</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/grid_view.py" line="248" />
+        <location filename="../../desktop/grid_view.py" line="240" />
         <source>Searched: the question, in %n passage(s) of this document</source>
         <translation><numerusform>Se buscó: la pregunta, en %n pasaje de este documento</numerusform><numerusform>Se buscó: la pregunta, en %n pasajes de este documento</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="255" />
+        <location filename="../../desktop/grid_view.py" line="242" />
+        <source>Corrected by the reviewer: %1</source>
+        <translation>Corregido por el revisor: %1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/grid_view.py" line="243" />
+        <source>The machine's answer quoted:</source>
+        <translation>La respuesta de la máquina citó:</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/grid_view.py" line="250" />
         <source>reviewed</source>
         <translation>revisada</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="262" />
+        <location filename="../../desktop/grid_view.py" line="257" />
         <source>Done: %1 cells</source>
         <translation>Terminado: %1 celdas</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="265" />
+        <location filename="../../desktop/grid_view.py" line="260" />
         <source>The grid stopped: %1</source>
         <translation>La tabla se detuvo: %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="268" />
+        <location filename="../../desktop/grid_view.py" line="263" />
         <source>Stopped. The cells computed are kept; Run continues from there.</source>
         <translation>Detenida. Las celdas calculadas se conservan; Ejecutar continúa desde ahí.</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="294" />
+        <location filename="../../desktop/grid_view.py" line="289" />
         <source>Mark as reviewed</source>
         <translation>Marcar como revisada</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="294" />
+        <location filename="../../desktop/grid_view.py" line="289" />
         <source>Mark as not reviewed</source>
         <translation>Marcar como no revisada</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="295" />
+        <location filename="../../desktop/grid_view.py" line="290" />
         <source>Correct the answer…</source>
         <translation>Corregir la respuesta…</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="296" />
+        <location filename="../../desktop/grid_view.py" line="291" />
         <source>Add a note…</source>
         <translation>Añadir una nota…</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="302" />
+        <location filename="../../desktop/grid_view.py" line="297" />
         <source>Correct the answer</source>
         <translation>Corregir la respuesta</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="302" />
+        <location filename="../../desktop/grid_view.py" line="297" />
         <source>Answer:</source>
         <translation>Respuesta:</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="306" />
+        <location filename="../../desktop/grid_view.py" line="301" />
         <source>Note</source>
         <translation>Nota</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="306" />
+        <location filename="../../desktop/grid_view.py" line="301" />
         <source>Note:</source>
         <translation>Nota:</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="327" />
+        <location filename="../../desktop/grid_view.py" line="322" />
         <source>Export the grid</source>
         <translation>Exportar la tabla</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="329" />
+        <location filename="../../desktop/grid_view.py" line="324" />
         <source>Excel (*.xlsx);;CSV (*.csv);;PDF (*.pdf);;JSON (*.json)</source>
         <translation>Excel (*.xlsx);;CSV (*.csv);;PDF (*.pdf);;JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../../desktop/grid_view.py" line="337" />
+        <location filename="../../desktop/grid_view.py" line="332" />
         <source>Grid written to %1</source>
         <translation>Tabla guardada en %1</translation>
     </message>
@@ -474,12 +484,12 @@
         <translation>Indexando en segundo plano: {names}</translation>
     </message>
     <message>
-        <location filename="../../desktop/indexing_controller.py" line="247" />
+        <location filename="../../desktop/indexing_controller.py" line="249" />
         <source>Indexing {names}</source>
         <translation>Indexando {names}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/indexing_controller.py" line="249" />
+        <location filename="../../desktop/indexing_controller.py" line="251" />
         <source>(+%n queued)</source>
         <translation><numerusform>(+%n en cola)</numerusform><numerusform>(+%n en cola)</numerusform></translation>
     </message>
@@ -499,32 +509,32 @@
         <translation>{state}: {new} nuevos o modificados, {same} sin cambios, {removed} quitados, {failed} con error ({s} s)</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/indexing_controller.py" line="266" />
+        <location filename="../../desktop/indexing_controller.py" line="268" />
         <source>Chunks: %n</source>
         <translation><numerusform>Fragmentos: %n</numerusform><numerusform>Fragmentos: %n</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop/indexing_controller.py" line="281" />
+        <location filename="../../desktop/indexing_controller.py" line="283" />
         <source>Add folder to index</source>
         <translation>Añadir una carpeta al índice</translation>
     </message>
     <message>
-        <location filename="../../desktop/indexing_controller.py" line="296" />
+        <location filename="../../desktop/indexing_controller.py" line="298" />
         <source>Rebuild the index?</source>
         <translation>¿Reconstruir el índice?</translation>
     </message>
     <message>
-        <location filename="../../desktop/indexing_controller.py" line="298" />
+        <location filename="../../desktop/indexing_controller.py" line="300" />
         <source>This workspace was indexed with other settings (embedding model or chunking). Its vectors cannot be mixed with new ones: rebuild it to use it. Rebuilding re-reads every document and may take a while.</source>
         <translation>Este espacio de trabajo se indexó con otros ajustes (modelo de vectores o fragmentación). Sus vectores no pueden mezclarse con los nuevos: reconstrúyalo para usarlo. La reconstrucción vuelve a leer todos los documentos y puede tardar un rato.</translation>
     </message>
     <message>
-        <location filename="../../desktop/indexing_controller.py" line="302" />
+        <location filename="../../desktop/indexing_controller.py" line="304" />
         <source>Rebuild</source>
         <translation>Reconstruir</translation>
     </message>
     <message>
-        <location filename="../../desktop/indexing_controller.py" line="338" />
+        <location filename="../../desktop/indexing_controller.py" line="340" />
         <source>Rebuilding the index…</source>
         <translation>Reconstruyendo el índice…</translation>
     </message>
@@ -1672,52 +1682,52 @@
 <context>
     <name>WorkspaceController</name>
     <message numerus="yes">
-        <location filename="../../desktop/workspace_controller.py" line="200" />
+        <location filename="../../desktop/workspace_controller.py" line="202" />
         <source>Chunks: %n</source>
         <translation><numerusform>Fragmentos: %n</numerusform><numerusform>Fragmentos: %n</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop/workspace_controller.py" line="219" />
+        <location filename="../../desktop/workspace_controller.py" line="221" />
         <source>New workspace</source>
         <translation>Nuevo espacio de trabajo</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspace_controller.py" line="220" />
+        <location filename="../../desktop/workspace_controller.py" line="222" />
         <source>Name (for example the client or matter):</source>
         <translation>Nombre (por ejemplo el cliente o el asunto):</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspace_controller.py" line="234" />
+        <location filename="../../desktop/workspace_controller.py" line="236" />
         <source>Rename workspace</source>
         <translation>Renombrar espacio de trabajo</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspace_controller.py" line="234" />
+        <location filename="../../desktop/workspace_controller.py" line="236" />
         <source>New name:</source>
         <translation>Nombre nuevo:</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspace_controller.py" line="242" />
+        <location filename="../../desktop/workspace_controller.py" line="244" />
         <source>Wait for indexing or answering to finish before renaming.</source>
         <translation>Espere a que termine la indexación o la respuesta antes de renombrar.</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspace_controller.py" line="258" />
+        <location filename="../../desktop/workspace_controller.py" line="260" />
         <source>Delete workspace</source>
         <translation>Eliminar espacio de trabajo</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspace_controller.py" line="259" />
+        <location filename="../../desktop/workspace_controller.py" line="261" />
         <source>Delete workspace “{name}”? Its index and question history are removed; your documents stay where they are.</source>
         <translation>¿Eliminar el espacio de trabajo «{name}»? Se borran su índice y su historial de preguntas; sus documentos se quedan donde están.</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspace_controller.py" line="302" />
+        <location filename="../../desktop/workspace_controller.py" line="304" />
         <source>Reason</source>
         <translation>Motivo</translation>
     </message>
     <message>
-        <location filename="../../desktop/workspace_controller.py" line="302" />
+        <location filename="../../desktop/workspace_controller.py" line="304" />
         <source>Why (shown beside the document):</source>
         <translation>Por qué (se muestra junto al documento):</translation>
     </message>

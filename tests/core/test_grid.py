@@ -10,7 +10,7 @@ import pytest
 from openpyxl import load_workbook
 
 from core.cli import main
-from core.grid import GridColumn, GridStore, columns_from_file, run_grid, templates
+from core.grid import GridColumn, GridStore, columns_from_file, rows_key, run_grid, templates
 from core.grid_export import export_grid
 from core.passages import PassagesBackend
 from core.pipeline import index_folders, run
@@ -148,6 +148,45 @@ def test_exports_hold_every_cell_with_its_status_quote_and_page(workspace, tmp_p
         export_grid(tmp_path / "g.ods", COLUMNS, docs, by_key)
 
 
+def test_exports_print_each_text_once_and_keep_the_reviewers_words(workspace, tmp_path) -> None:
+    """Tryout 5 #13: the PDF memo printed a passages cell's text twice (answer, then the same quote); a reviewer's
+    note was only in the JSON; a corrected cell's quote was not said to be the machine's."""
+    from core.grid_export import MACHINE_QUOTE
+
+    ws, _ = workspace
+    cells = {(c.doc_id, c.column_id): c for c in _grid(ws)}
+    docs = sorted({d for d, _ in cells})
+    alpha = docs[0]
+    law = cells[(alpha, "law")]
+    assert " ".join(law.text.split()) == " ".join(law.quote.split())  # a passages answer is its quote
+    sentence = "laws of the State of Delaware"
+    with pymupdf.open(export_grid(tmp_path / "once.pdf", COLUMNS, docs, cells, workspace="review")) as pdf:
+        text = " ".join(" ".join(p.get_text() for p in pdf).split())
+    assert text.count(sentence) == 1 and "(p. 1)" in text
+    # a cell that is no answer shows its closest passage as such, never as if it answered
+    shown_elsewhere = [c for c in cells.values() if c.status != "answered" and c.quote]
+    assert text.count("Closest passage, not an answer:") == len(shown_elsewhere) >= 1
+
+    store = GridStore(ws.dir)
+    cells[(alpha, "law")] = store.annotate("dd", alpha, "law", correction="Delaware (cl. 2)",
+                                           note="checked against the signed copy")
+    cells[(docs[1], "law")] = store.annotate("dd", docs[1], "law", note="ask the client for the signed copy")
+    sheet = list(load_workbook(export_grid(tmp_path / "m.xlsx", COLUMNS, docs, cells))["Grid"].values)
+    assert sheet[0][1:7] == (COLUMNS[0].question, "law: status", "law: quote", "law: page label", "law: page",
+                             "law: reviewer's note")
+    assert sheet[1][1] == "Delaware (cl. 2)" and sheet[1][6] == "checked against the signed copy"
+    assert sheet[1][2] == f"answered · corrected by reviewer ({MACHINE_QUOTE})" and sentence in sheet[1][3]
+    assert sheet[2][6] == "ask the client for the signed copy"
+    csv_text = export_grid(tmp_path / "m.csv", COLUMNS, docs, cells).read_text(encoding="utf-8-sig")
+    assert "checked against the signed copy" in csv_text and "ask the client for the signed copy" in csv_text
+    assert MACHINE_QUOTE in csv_text
+    with pymupdf.open(export_grid(tmp_path / "m.pdf", COLUMNS, docs, cells, workspace="review")) as pdf:
+        text = " ".join(" ".join(p.get_text() for p in pdf).split())
+    assert "Delaware (cl. 2)" in text and "Machine's quote:" in text and text.count(sentence) == 1
+    assert "Reviewer's note: checked against the signed copy" in text
+    assert "Reviewer's note: ask the client for the signed copy" in text
+
+
 def test_cli_grid_from_a_questions_file_and_its_errors(workspace, tmp_path, capsys) -> None:
     questions = tmp_path / "questions.txt"
     questions.write_text("# due diligence\nWhich law governs the agreement?\n\nWhen must invoices be paid?\n")
@@ -167,7 +206,8 @@ def test_cli_grid_from_a_questions_file_and_its_errors(workspace, tmp_path, caps
     assert "alpha_supply.txt" in printed and "beta_consulting.txt" not in printed
     assert main(["grid", "-w", "review", "--questions", str(questions), "--docs", "gamma", "--out", str(out)]) == 2
     err = capsys.readouterr().err
-    assert "--docs gamma: no such document (documents: contracts/alpha_supply.txt, contracts/beta_consulting.txt)" in err
+    assert "--docs gamma: no such document in workspace 'review'" in err
+    assert "contracts/alpha_supply.txt" in err and "contracts/beta_consulting.txt" in err
 
     empty = tmp_path / "empty.txt"
     empty.write_text("# nothing\n")
@@ -175,6 +215,24 @@ def test_cli_grid_from_a_questions_file_and_its_errors(workspace, tmp_path, caps
     assert "empty.txt: no question in the file" in capsys.readouterr().err
     assert main(["grid", "-w", "review", "--template", "leases"]) == 2
     assert "commercial" in capsys.readouterr().err
+
+    # --docs resolves names as ask's --doc does (any part of a file name, any case; tryout 5 #13d) ...
+    assert main(["grid", "-w", "review", "--questions", str(questions), "--backend", "passages",
+                 "--docs", "ALPHA SUPPLY", "-q"]) == 0
+    printed = capsys.readouterr().out
+    assert "contracts/alpha_supply.txt" in printed and "beta_consulting" not in printed
+    # the whole workspace's grid of the same name keeps its own row list beside the 1-document one (tryout 5 #13e)
+    assert main(["grid", "-w", "review", "--questions", str(questions), "--backend", "passages", "-q"]) == 0
+    capsys.readouterr()
+    alpha, beta = "contracts/alpha_supply.txt", "contracts/beta_consulting.txt"
+    saved = GridStore(workspace[0].dir).grids()
+    assert {k: rows for k, (_cols, rows) in saved.items()} == {("questions", rows_key([alpha])): [alpha],
+                                                               ("questions", "all"): [alpha, beta]}
+    # ... and a name that matches nothing lists every document, the most alike first
+    assert main(["grid", "-w", "review", "--questions", str(questions), "--docs", "beta consultng"]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err[0] == "error: --docs beta consultng: no such document in workspace 'review'. Documents:"
+    assert err[1:] == ["  contracts/beta_consulting.txt", "  contracts/alpha_supply.txt"]
 
 
 def test_templates_exist_in_both_languages_and_name_known_clause_types() -> None:
@@ -356,3 +414,24 @@ def test_an_unknown_document_lists_the_closest_names_not_the_first_eight() -> No
     hint = documents_hint(Listing(), ["western coper"])
     assert hint.startswith("11 documents; closest: m/WESTERN COPPER - NON-COMPETITION.txt, ")
     assert hint.count(", ") == 7  # 8 names
+
+def test_a_grid_saved_before_row_sets_keeps_its_rows(tmp_path) -> None:
+    """A grid.sqlite written when one name held one row list: its rows are kept, and a later run over another row
+    set of that name is saved beside them, not over them."""
+    import sqlite3
+
+    db = sqlite3.connect(tmp_path / "grid.sqlite")
+    db.execute("CREATE TABLE grids (grid TEXT PRIMARY KEY, columns TEXT NOT NULL, doc_ids TEXT NOT NULL, "
+               "updated REAL NOT NULL)")
+    db.execute("INSERT INTO grids VALUES ('commercial', ?, ?, 1.0)",
+               (json.dumps([COLUMNS[0].model_dump()]), json.dumps(["a.txt", "b.pdf"])))
+    db.commit()
+    db.close()
+    store = GridStore(tmp_path)
+    assert store.grids() == {("commercial", rows_key(["a.txt", "b.pdf"])): ([COLUMNS[0]], ["a.txt", "b.pdf"])}
+    store.save_grid("commercial", COLUMNS, ["a.txt", "b.pdf", "c.txt"], whole=True)
+    store.save_grid("commercial", COLUMNS, ["b.pdf", "a.txt"])  # the same row set as the old one, newer
+    saved = GridStore(tmp_path).grids()
+    assert list(saved) == [("commercial", rows_key(["a.txt", "b.pdf"])), ("commercial", "all")]
+    assert saved[("commercial", "all")] == (COLUMNS, ["a.txt", "b.pdf", "c.txt"])
+    assert saved[("commercial", rows_key(["a.txt", "b.pdf"]))] == (COLUMNS, ["b.pdf", "a.txt"])
