@@ -87,7 +87,7 @@ _AFTER = (r"after|following|from|subsequent\s+to|succeeding|thereafter|"
 _UNIT = (r"(?:days?|d[ií]as?|weeks?|semanas?|months?|mes|meses|years?|a[ñn]os?|hours?|horas?|quarters?|"
          r"trimestres?)")
 _ANCHOR = re.compile(
-    rf"\s*\)?\s*-?\s*(?:[^\W\d_]+\s+)?{_UNIT}\b(?:['\u2019]s?)?\s*(?:,\s*)?(?:(?:or\s+more|or\s+less|o\s+m[áa]s)\s+)?"
+    rf"\s*(?:\)\s*)?(?:-\s*)?(?:[^\W\d_]+\s+)?{_UNIT}\b(?:['\u2019]s?)?\s*(?:,\s*)?(?:(?:or\s+more|or\s+less|o\s+m[áa]s)\s+)?"
     rf"(?:(?:h[áa]biles|naturales|laborables|calendario|corridos)\s+)?(?:({_BEFORE})|({_AFTER}))\b",
     re.IGNORECASE)
 _EITHER = re.compile(rf"\s*(?:or|and/or|o|y/o)\s+(?:{_BEFORE}|{_AFTER})\b", re.IGNORECASE)

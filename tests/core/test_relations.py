@@ -161,3 +161,17 @@ def test_a_sentence_citing_itself_keeps_its_numbers() -> None:
 ])
 def test_an_anchor_conflicts_only_on_the_same_event(claim: str, quote: str, missing: bool) -> None:
     assert bool(check_facts(claim, [quote]).missing) is missing
+
+
+def test_the_anchor_reader_is_linear_in_white_space() -> None:
+    """Three optional white-space runs in a row made the anchor pattern cubic on a long blank run
+    (20,000 spaces did not end in a minute); the same forms are still read."""
+    import time
+
+    from core.fact_context import anchor_of
+
+    start = time.perf_counter()
+    assert anchor_of(" " * 20000 + "x", 0) == ""
+    assert time.perf_counter() - start < 2.0
+    assert anchor_of("30) - business days prior to", 2) == "before"
+    assert anchor_of("30 -days after", 2) == "after"
