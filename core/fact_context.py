@@ -71,9 +71,10 @@ _PERIOD_AFTER = re.compile(
     rf"/\s*({_NOUNS}|yr|mo)(?![\w])|({_ADJS})(?![\w-])|(p\.\s?a\.|p/a)(?!\w))",
     re.IGNORECASE)
 # Before the number: an adjective of the noun whose value it is, at most two words between, then
-# an optional "of"/"de"/"at"/"equal to"/"is"/":" and an optional currency sign or code.
+# an optional "of"/"de"/"at"/"equal to"/"is"/":" and an optional currency sign or code ("Monthly Fee: $2,000",
+# the colon right after the noun, as schedules write it).
 _PERIOD_BEFORE = re.compile(
-    rf"(?<![\w-])({_ADJS})\s+(?:[^\W\d_]+\s+){{0,2}}(?:(?:of|de|del|at|is|es|será\s+de|equal\s+to|igual\s+a|:)\s*)?"
+    rf"(?<![\w-])({_ADJS})\s+(?:[^\W\d_]+(?:\s+|(?=:))){{0,2}}(?:(?:of|de|del|at|is|es|será\s+de|equal\s+to|igual\s+a|:)\s*)?"
     r"(?:[€$£]|US\$|\b(?:USD|EUR|GBP)\b)?\s*$",
     re.IGNORECASE)
 

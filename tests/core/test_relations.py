@@ -175,3 +175,11 @@ def test_the_anchor_reader_is_linear_in_white_space() -> None:
     assert time.perf_counter() - start < 2.0
     assert anchor_of("30) - business days prior to", 2) == "before"
     assert anchor_of("30 -days after", 2) == "after"
+
+
+def test_a_period_before_a_colon_is_read() -> None:
+    """"Monthly Fee: $2,000" (a schedule's line): the colon right after the noun hid the period, and
+    "The fee is $2,000 per year" citing it was kept (review, 2026-12-02)."""
+    assert check_facts("The fee is $2,000 per year.", ["MONTHLY FEE: $2,000"]).missing
+    assert not check_facts("The fee is $2,000 per year.", ["Annual Fee:\n$2,000"]).missing
+    assert not check_facts("The fee is $2,000 per month.", ["Monthly Fee: $2,000"]).missing
