@@ -22,6 +22,8 @@ The claim uses a word of one side, its quotes a word of the other, *and*:
   opposite word is the same stem on both sides ("the *price* shall increase" / "the *price* will
   decrease"). "Before"/"after" ("prior to"/"following", "antes de"/"después de") are *converse*:
   "A after B" says "B before A", so only the word after them (their object) is compared.
+* "gross" followed within six words by a deduction ("gross sales less returns", "ventas brutas menos
+  devoluciones", :data:`_DEDUCTIONS`) states a net amount, no opposite of "net".
 
 **Swapped roles** (:data:`ROLES`: buyer/seller, lessor/lessee, licensor/licensee, …, the
 party names of contract templates, English and Spanish). In each text, a role written right
@@ -86,6 +88,8 @@ OPPOSITES: tuple[tuple[tuple[str, ...], tuple[str, ...], bool], ...] = (
 )
 """Opposite words: ``(side A, side B, converse)``; multiword prepositions are joined by ``_``
 (:func:`_tokens` joins them). See the module docstring for the sources."""
+_OPPOSITES_GROSS = next(i for i, (a, _, _) in enumerate(OPPOSITES) if "gross" in a)
+"""The index of gross/net in :data:`OPPOSITES`: "gross X less Y" states a net amount (:data:`_DEDUCTIONS`)."""
 
 ROLES: tuple[tuple[str, str], ...] = (
     ("buyer", "seller"), ("purchaser", "seller"), ("purchaser", "vendor"), ("buyer", "vendor"),
@@ -114,6 +118,11 @@ _WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
 _BREAK = re.compile(r"[;:.!?]")
 _WINDOW = 4
 _NEG_WINDOW = 8
+_DEDUCTIONS = frozenset({"less", "minus", "deduct", "deducts", "deducting", "deducted", "deduction", "deductions",
+                         "excluding", "menos", "deducir", "deduciendo", "deducido", "deducidos", "deducción",
+                         "deducciones", "descontando", "descontado", "descontados"})
+"""Words that subtract: "gross sales less returns" is a net amount, said as the claim's "net sales"."""
+_DEDUCTION_WINDOW = 6
 
 
 @dataclass(frozen=True)
@@ -221,6 +230,10 @@ def _aligned(claim: list[str], i: int, quotes: list[list[str]], other: tuple[int
         for j, u in enumerate(q):
             if other not in words.get(_plain(u), ()) or _negated(q, j):
                 continue
+            if _OPPOSITES_GROSS == other[0]:  # "gross X less Y" is the net amount: no opposite
+                gross, g = (claim, i) if other[1] == 1 else (q, j)
+                if any(t in _DEDUCTIONS for t in gross[g + 1 : g + 1 + _DEDUCTION_WINDOW]):
+                    continue
             after = _neighbour(claim, i, 1) & _neighbour(q, j, 1)
             before = frozenset() if converse else _neighbour(claim, i, -1) & _neighbour(q, j, -1)
             shared = after | before

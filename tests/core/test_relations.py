@@ -183,3 +183,17 @@ def test_a_period_before_a_colon_is_read() -> None:
     assert check_facts("The fee is $2,000 per year.", ["MONTHLY FEE: $2,000"]).missing
     assert not check_facts("The fee is $2,000 per year.", ["Annual Fee:\n$2,000"]).missing
     assert not check_facts("The fee is $2,000 per month.", ["Monthly Fee: $2,000"]).missing
+
+
+@pytest.mark.parametrize(("claim", "quote", "outcome"), [
+    # "gross X less Y" is the net amount (review, 2026-12-02: these faithful claims were removed)
+    ("Royalties are 5% of net sales.", "Licensee shall pay 5% of gross sales less returns, discounts and taxes.", "agree"),
+    ("The net amount is paid after deduction of taxes.", "The gross amount less taxes shall be paid.", "agree"),
+    ("Royalties are 5% of gross sales minus returns.", "Licensee shall pay 5% of net sales.", "agree"),
+    ("La regalía es el 5 % de las ventas netas.", "La regalía será el 5 % de las ventas brutas menos devoluciones.", "agree"),
+    # without a deduction gross and net still oppose
+    ("Royalties are 5% of gross sales.", "Licensee shall pay 5% of net sales.", "contradict"),
+    ("Royalties are 5% of net sales.", "Licensee shall pay 5% of gross sales.", "contradict"),
+])
+def test_gross_less_a_deduction_is_net(claim: str, quote: str, outcome: str) -> None:
+    assert check_relations(claim, [quote]).outcome == outcome
