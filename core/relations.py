@@ -21,7 +21,10 @@ The claim uses a word of one side, its quotes a word of the other, *and*:
 * the words line up: the nearest content word after (or, for non-converse pairs, before) the
   opposite word is the same stem on both sides ("the *price* shall increase" / "the *price* will
   decrease"). "Before"/"after" ("prior to"/"following", "antes de"/"después de") are *converse*:
-  "A after B" says "B before A", so only the word after them (their object) is compared.
+  "A after B" says "B before A", so only the word after them (their object) is compared. So are
+  "begin"/"end": a term has both, so "the Term begins" and "the Term shall end" line up only on
+  what follows ("the Term begins on the Effective Date" is no opposite of "the Term shall end three
+  years after the Effective Date"; "ends on January 1" is of "commences on January 1").
 * "gross" followed within six words by a deduction ("gross sales less returns", "ventas brutas menos
   devoluciones", :data:`_DEDUCTIONS`) states a net amount, no opposite of "net".
 
@@ -57,7 +60,7 @@ import Stemmer
 from core.textproc import all_stopwords
 
 OPPOSITES: tuple[tuple[tuple[str, ...], tuple[str, ...], bool], ...] = (
-    # (one side, the other side, converse?)
+    # (one side, the other side, only the word after compared?)
     (("increase", "increases", "increased", "increasing", "increment", "raise", "raised", "higher", "upper", "upward",
       "aumentar", "aumento", "aumentará", "incrementar", "incremento", "incrementará", "subir", "subida"),
      ("decrease", "decreases", "decreased", "decreasing", "reduce", "reduces", "reduced", "reduction", "lower",
@@ -80,13 +83,14 @@ OPPOSITES: tuple[tuple[tuple[str, ...], tuple[str, ...], bool], ...] = (
     (("begin", "begins", "commence", "commences", "commencement", "start", "starts", "inicio", "comienza",
       "comenzará", "empieza", "empezará"),
      ("end", "ends", "terminate", "terminates", "termination", "expire", "expires", "expiration", "expiry", "fin",
-      "finaliza", "finalizará", "termina", "terminará", "vence", "vencerá", "vencimiento"), False),
+      "finaliza", "finalizará", "termina", "terminará", "vence", "vencerá", "vencimiento"), True),
     (("inclusive",), ("exclusive",), False),
     (("advance", "adelantado", "anticipado"), ("arrears", "vencido"), False),
     (("before", "prior_to", "preceding", "antes_de", "anterior_a", "con_anterioridad"),
      ("after", "following", "subsequent_to", "después_de", "posterior_a", "tras", "con_posterioridad"), True),
 )
-"""Opposite words: ``(side A, side B, converse)``; multiword prepositions are joined by ``_``
+"""Opposite words: ``(side A, side B, after_only)``: ``after_only`` for a converse pair (before/after) and
+for two moments of one thing (begin/end), whose subject alone does not line them up; multiword prepositions are joined by ``_``
 (:func:`_tokens` joins them). See the module docstring for the sources."""
 _OPPOSITES_GROSS = next(i for i, (a, _, _) in enumerate(OPPOSITES) if "gross" in a)
 """The index of gross/net in :data:`OPPOSITES`: "gross X less Y" states a net amount (:data:`_DEDUCTIONS`)."""

@@ -197,3 +197,20 @@ def test_a_period_before_a_colon_is_read() -> None:
 ])
 def test_gross_less_a_deduction_is_net(claim: str, quote: str, outcome: str) -> None:
     assert check_relations(claim, [quote]).outcome == outcome
+
+
+@pytest.mark.parametrize(("claim", "quote", "outcome"), [
+    # a term has a beginning and an end: the subject alone does not line "begins" up with "shall end"
+    # (review, 2026-12-02: these faithful claims were removed as opposites)
+    ("The term begins on the Effective Date and lasts 3 years.", "The Term shall end three years after the Effective Date.",
+     "agree"),
+    ("The Agreement commences on the Effective Date.", "This Agreement shall terminate five years after the Effective Date.",
+     "agree"),
+    ("The Term starts when the Agreement is signed.", "The Term shall expire five years after the Agreement is signed.",
+     "agree"),
+    # on the same moment they still oppose
+    ("The Term begins at Closing.", "The Term shall end at Closing.", "contradict"),
+    ("El plazo comienza con la firma.", "El plazo vence con la firma.", "contradict"),
+])
+def test_begin_and_end_line_up_on_what_follows(claim: str, quote: str, outcome: str) -> None:
+    assert check_relations(claim, [quote]).outcome == outcome
