@@ -295,13 +295,28 @@ def _actors(toks: list[str], names: frozenset[str]) -> set[tuple[str, frozenset[
     return out
 
 
+_PARTICIPLES = {"paid": "pay", "borne": "bear", "sold": "sell", "made": "make", "given": "give", "held": "hold",
+                "kept": "keep", "sent": "send", "bought": "buy", "brought": "bring", "done": "do", "met": "meet"}
+"""Irregular English past participles → their verb, whose Snowball stems differ ("paid" / "pay"), for a
+passive's agent (:func:`_acts`)."""
+
+
 def _acts(toks: list[str], actor: str, verb: frozenset[str]) -> bool:
     """Whether ``toks`` give the act ``verb`` to ``actor`` anywhere in a clause it starts (within ten
-    words, so "Licensee shall, at its own expense, pay" counts): read generously, since a quote
-    that may say it must not be read as saying the opposite."""
+    words, so "Licensee shall, at its own expense, pay" counts), or as a passive's agent ("the rent
+    shall be paid by Tenant", "protegida por la Parte Receptora": the verb within six words before
+    "by"/"por", in its clause): read generously, since a quote that may say it must not be read as
+    saying the opposite."""
     for i, t in enumerate(toks):
         if t != actor:
             continue
+        b = i - 1 - (i > 1 and toks[i - 1] in ("the", "el", "la", "los", "las"))
+        if b >= 0 and toks[b] in ("by", "por"):
+            for w in reversed(toks[max(0, b - 6) : b]):
+                if w == ".":
+                    break
+                if (_stem(w) | _stem(_PARTICIPLES.get(w, w))) & verb:
+                    return True
         for w in toks[i + 1 : i + 11]:
             if w == ".":
                 break

@@ -214,3 +214,19 @@ def test_gross_less_a_deduction_is_net(claim: str, quote: str, outcome: str) -> 
 ])
 def test_begin_and_end_line_up_on_what_follows(claim: str, quote: str, outcome: str) -> None:
     assert check_relations(claim, [quote]).outcome == outcome
+
+
+@pytest.mark.parametrize(("claim", "quote", "outcome"), [
+    # the quote gives the act to the claim's actor in the passive: no swap, though the other role acts on a
+    # like object in the next clause (review, 2026-12-02: these faithful claims were removed)
+    ("Tenant pays the rent.", "The rent shall be paid by Tenant monthly; Landlord shall pay the taxes on the rent.", "agree"),
+    ("The Receiving Party shall protect the Confidential Information.",
+     "Confidential Information shall be protected by the Receiving Party. The Disclosing Party shall protect its own "
+     "Confidential Information.", "agree"),
+    ("El arrendatario pagará la renta.",
+     "La renta será pagada por el arrendatario; el arrendador pagará el impuesto sobre la renta.", "agree"),
+    # an agent of another act is no alibi
+    ("Seller pays the price.", "The goods shall be delivered by Seller; Buyer shall pay the price.", "contradict"),
+])
+def test_a_passive_agent_acts(claim: str, quote: str, outcome: str) -> None:
+    assert check_relations(claim, [quote]).outcome == outcome
