@@ -125,6 +125,14 @@ def anchor_of(text: str, end: int) -> str:
     return "before" if m[1] else "after"
 
 
+def same_event(a: frozenset[str], b: frozenset[str]) -> bool:
+    """Whether two events (:func:`event_of`) may be one: a shared stem, or a shared five-letter start ("expiry" /
+    "expiration": Snowball's "expiri" / "expir"), or either unknown (empty: read strictly)."""
+    if not a or not b or a & b:
+        return True
+    return bool({w[:5] for w in a if len(w) >= 5} & {w[:5] for w in b if len(w) >= 5})
+
+
 # Words that name no particular event: "the date of X" is X's date ("30 days after the date of invoice").
 _GENERIC = frozenset("date dates fecha fechas day days dia dias día días".split())
 

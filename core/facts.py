@@ -88,7 +88,7 @@ from functools import lru_cache
 from text_to_num import alpha2digit
 
 from core.dates import MONTHS, scan_dates
-from core.fact_context import anchor_of, event_of, period_of
+from core.fact_context import anchor_of, event_of, period_of, same_event
 from core.normalize import MARKS
 from core.textproc import NUMBER, SUPPORTED_LANGS, detect_language, number_readings
 
@@ -496,8 +496,7 @@ def _match(fact: Fact, offered: tuple[Fact, ...]) -> int:
     if context and fact.kind in ("money", "percent", "duration"):
         same = [q for q in offered if _match(Fact(fact.kind, fact.values, fact.unit), (q,)) == 2]
         if fact.anchor:
-            same = [q for q in same if not (q.anchor and q.anchor != fact.anchor and fact.event and q.event
-                                           and not fact.event & q.event)]
+            same = [q for q in same if not (q.anchor and q.anchor != fact.anchor and not same_event(fact.event, q.event))]
             if not same:  # only the converse, said of other events: found, as without an anchor
                 return 2 if _match(Fact(fact.kind, fact.values, fact.unit), offered) == 2 else 0
         stated = {q.period or q.anchor for q in same}

@@ -230,3 +230,9 @@ def test_begin_and_end_line_up_on_what_follows(claim: str, quote: str, outcome: 
 ])
 def test_a_passive_agent_acts(claim: str, quote: str, outcome: str) -> None:
     assert check_relations(claim, [quote]).outcome == outcome
+
+
+def test_an_event_in_other_words_is_the_same_event() -> None:
+    """"expiry" and "expiration" name one event (Snowball stems "expiri" / "expir"): the other anchor contradicts."""
+    assert check_facts("Notice is given 30 days before expiry.",
+                       ["Notice shall be given thirty (30) days after the expiration of the Term."]).missing
