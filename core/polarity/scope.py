@@ -391,9 +391,12 @@ def read(text_parts: list[str]) -> Reading:
                 r.relative = tok in lx.RELATIVES or (tok == "that" and prev not in ("and", "or")
                                                        and nxt in ("is", "are", "was", "were", "shall", "will", "may"))
             elif (tok in lx.SUBJECT_PRONOUNS and lang == "en" and k and nxt in lx.MODALS and words
-                  and prev == words[-1].text and not words[-1].head and _on("contact_clause")):
+                  and prev == words[-1].text and not words[-1].head and _on("contact_clause")
+                  and (r.modal_seen or any(w.head for w in words[r.clause_start:]))):
                 # "any agreement you may have executed", "code it has removed": a relative clause without
-                # its pronoun (a noun, then a subject pronoun and a verb); the main clause's negation ends here
+                # its pronoun (a noun, then a subject pronoun and a verb); the main clause's negation ends here.
+                # Only after the clause's own verb: "For the avoidance of doubt it may not assign" has none, the
+                # pronoun is its subject (review, 2026-12-02: that contradiction was only warned)
                 r.end_clause(base=0)
                 r.relative = True
             elif tok == "zzother":

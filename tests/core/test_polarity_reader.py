@@ -284,3 +284,13 @@ def test_contradictions_a_shortcut_would_clear_stay_flagged(claim: str, quote: s
     the predicate's negation agrees; agree when a restating word explains one-way conflicts) were dropped
     because they showed these contradictions without a warning."""
     assert check_polarity(claim, [quote]).outcome != "agree"
+
+
+@pytest.mark.parametrize("quote", [
+    "For the avoidance of doubt it may not assign the Agreement.",
+    "Even with approval they shall not assign the Agreement.",
+])
+def test_a_pronoun_after_a_fronted_phrase_is_the_subject(quote: str) -> None:
+    """No verb before the pronoun: it is the clause's subject, not a relative clause without its pronoun
+    (review, 2026-12-02: the flipped claim was only warned)."""
+    assert check_polarity("Licensee may assign the Agreement.", [quote]).outcome == "contradict"
