@@ -22,9 +22,10 @@ The claim uses a word of one side, its quotes a word of the other, *and*:
   opposite word is the same stem on both sides ("the *price* shall increase" / "the *price* will
   decrease"). "Before"/"after" ("prior to"/"following", "antes de"/"después de") are *converse*:
   "A after B" says "B before A", so only the word after them (their object) is compared. So are
-  "begin"/"end": a term has both, so "the Term begins" and "the Term shall end" line up only on
-  what follows ("the Term begins on the Effective Date" is no opposite of "the Term shall end three
-  years after the Effective Date"; "ends on January 1" is of "commences on January 1").
+  "begin"/"end" as verbs (:data:`_MOMENT_VERBS`): a term has both, so "the Term begins" and "the Term
+  shall end" line up only on what follows ("the Term begins on the Effective Date" is no opposite of
+  "the Term shall end three years after the Effective Date"; "ends on January 1" is of "commences on
+  January 1"); as nouns the word before still counts ("the date of commencement" / "of termination").
 * "gross" followed within six words by a deduction ("gross sales less returns", "ventas brutas menos
   devoluciones", :data:`_DEDUCTIONS`) states a net amount, no opposite of "net".
 
@@ -60,7 +61,7 @@ import Stemmer
 from core.textproc import all_stopwords
 
 OPPOSITES: tuple[tuple[tuple[str, ...], tuple[str, ...], bool], ...] = (
-    # (one side, the other side, only the word after compared?)
+    # (one side, the other side, converse?)
     (("increase", "increases", "increased", "increasing", "increment", "raise", "raised", "higher", "upper", "upward",
       "aumentar", "aumento", "aumentará", "incrementar", "incremento", "incrementará", "subir", "subida"),
      ("decrease", "decreases", "decreased", "decreasing", "reduce", "reduces", "reduced", "reduction", "lower",
@@ -83,15 +84,20 @@ OPPOSITES: tuple[tuple[tuple[str, ...], tuple[str, ...], bool], ...] = (
     (("begin", "begins", "commence", "commences", "commencement", "start", "starts", "inicio", "comienza",
       "comenzará", "empieza", "empezará"),
      ("end", "ends", "terminate", "terminates", "termination", "expire", "expires", "expiration", "expiry", "fin",
-      "finaliza", "finalizará", "termina", "terminará", "vence", "vencerá", "vencimiento"), True),
+      "finaliza", "finalizará", "termina", "terminará", "vence", "vencerá", "vencimiento"), False),
     (("inclusive",), ("exclusive",), False),
     (("advance", "adelantado", "anticipado"), ("arrears", "vencido"), False),
     (("before", "prior_to", "preceding", "antes_de", "anterior_a", "con_anterioridad"),
      ("after", "following", "subsequent_to", "después_de", "posterior_a", "tras", "con_posterioridad"), True),
 )
-"""Opposite words: ``(side A, side B, after_only)``: ``after_only`` for a converse pair (before/after) and
-for two moments of one thing (begin/end), whose subject alone does not line them up; multiword prepositions are joined by ``_``
+"""Opposite words: ``(side A, side B, converse)``; multiword prepositions are joined by ``_``
 (:func:`_tokens` joins them). See the module docstring for the sources."""
+_OPPOSITES_BEGIN = next(i for i, (a, _, _) in enumerate(OPPOSITES) if "commence" in a)
+_MOMENT_VERBS = frozenset({"begin", "begins", "commence", "commences", "start", "starts", "comienza", "comenzara",
+                           "empieza", "empezara", "end", "ends", "terminate", "terminates", "expire", "expires",
+                           "finaliza", "finalizara", "termina", "terminara", "vence", "vencera"})
+"""Verb forms of begin/end (accents stripped): their subject ("the Term begins" / "the Term shall end") does not
+line them up, a term having both; only what follows does."""
 _OPPOSITES_GROSS = next(i for i, (a, _, _) in enumerate(OPPOSITES) if "gross" in a)
 """The index of gross/net in :data:`OPPOSITES`: "gross X less Y" states a net amount (:data:`_DEDUCTIONS`)."""
 
@@ -239,7 +245,8 @@ def _aligned(claim: list[str], i: int, quotes: list[list[str]], other: tuple[int
                 if any(t in _DEDUCTIONS for t in gross[g + 1 : g + 1 + _DEDUCTION_WINDOW]):
                     continue
             after = _neighbour(claim, i, 1) & _neighbour(q, j, 1)
-            before = frozenset() if converse else _neighbour(claim, i, -1) & _neighbour(q, j, -1)
+            verbs = other[0] == _OPPOSITES_BEGIN and (_plain(claim[i]) in _MOMENT_VERBS or _plain(u) in _MOMENT_VERBS)
+            before = frozenset() if converse or verbs else _neighbour(claim, i, -1) & _neighbour(q, j, -1)
             shared = after | before
             if shared and not any(shared & (_neighbour(claim, k, 1) | _neighbour(claim, k, -1)) for k in own):
                 return u
@@ -304,19 +311,18 @@ passive's agent (:func:`_acts`)."""
 def _acts(toks: list[str], actor: str, verb: frozenset[str]) -> bool:
     """Whether ``toks`` give the act ``verb`` to ``actor`` anywhere in a clause it starts (within ten
     words, so "Licensee shall, at its own expense, pay" counts), or as a passive's agent ("the rent
-    shall be paid by Tenant", "protegida por la Parte Receptora": the verb within six words before
-    "by"/"por", in its clause): read generously, since a quote that may say it must not be read as
+    shall be paid by Tenant", "protegida por la Parte Receptora": the verb's participle right before
+    "by"/"por"): read generously, since a quote that may say it must not be read as
     saying the opposite."""
     for i, t in enumerate(toks):
         if t != actor:
             continue
         b = i - 1 - (i > 1 and toks[i - 1] in ("the", "el", "la", "los", "las"))
-        if b >= 0 and toks[b] in ("by", "por"):
-            for w in reversed(toks[max(0, b - 6) : b]):
-                if w == ".":
-                    break
-                if (_stem(w) | _stem(_PARTICIPLES.get(w, w))) & verb:
-                    return True
+        if b >= 1 and toks[b] in ("by", "por"):
+            # the participle right before "by" (an adverb may sit between: "paid directly by")
+            w = toks[b - 2] if b >= 2 and toks[b - 1].endswith(("ly", "mente")) else toks[b - 1]
+            if (_stem(w) | _stem(_PARTICIPLES.get(w, w))) & verb:
+                return True
         for w in toks[i + 1 : i + 11]:
             if w == ".":
                 break

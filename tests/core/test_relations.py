@@ -211,6 +211,9 @@ def test_gross_less_a_deduction_is_net(claim: str, quote: str, outcome: str) -> 
     # on the same moment they still oppose
     ("The Term begins at Closing.", "The Term shall end at Closing.", "contradict"),
     ("El plazo comienza con la firma.", "El plazo vence con la firma.", "contradict"),
+    # as nouns the word before them still lines them up
+    ("The restriction lasts six months from the effective date of commencement.",
+     "The restriction lasts six (6) months from the effective date of termination.", "contradict"),
 ])
 def test_begin_and_end_line_up_on_what_follows(claim: str, quote: str, outcome: str) -> None:
     assert check_relations(claim, [quote]).outcome == outcome
