@@ -24,6 +24,9 @@ How the facts check uses them (:func:`core.facts.check_facts`): a claim's amount
 duration with a period or anchor is found only if some quote states the same value with the same
 period or anchor, or states it only without one (the claim then adds a detail, which is not a
 contradiction); a quote that states the value only with another period or anchor contradicts it.
+A duration's anchor conflicts only with one said of the same event (:func:`event_of`, the first
+content words after the anchor): "the Effective Date is at least 30 days after the notice" says what
+"notice 30 days prior to the Effective Date" says (the converse), and is found in it.
 No conversion between periods: "1.5 % per month" is not "18 % per annum" (simple and compound
 interest differ), and "EUR 100 per month" is not "EUR 1,200 per annum" to this check.
 
@@ -68,9 +71,10 @@ _PERIOD_AFTER = re.compile(
     rf"/\s*({_NOUNS}|yr|mo)(?![\w])|({_ADJS})(?![\w-])|(p\.\s?a\.|p/a)(?!\w))",
     re.IGNORECASE)
 # Before the number: an adjective of the noun whose value it is, at most two words between, then
-# an optional "of"/"de"/"at"/"equal to"/"is"/":" and an optional currency sign or code.
+# an optional "of"/"de"/"at"/"equal to"/"is"/":" and an optional currency sign or code ("Monthly Fee: $2,000",
+# the colon right after the noun, as schedules write it).
 _PERIOD_BEFORE = re.compile(
-    rf"(?<![\w-])({_ADJS})\s+(?:[^\W\d_]+\s+){{0,2}}(?:(?:of|de|del|at|is|es|será\s+de|equal\s+to|igual\s+a|:)\s*)?"
+    rf"(?<![\w-])({_ADJS})\s+(?:[^\W\d_]+(?:\s+|(?=:))){{0,2}}(?:(?:of|de|del|at|is|es|será\s+de|equal\s+to|igual\s+a|:)\s*)?"
     r"(?:[€$£]|US\$|\b(?:USD|EUR|GBP)\b)?\s*$",
     re.IGNORECASE)
 
@@ -84,7 +88,7 @@ _AFTER = (r"after|following|from|subsequent\s+to|succeeding|thereafter|"
 _UNIT = (r"(?:days?|d[ií]as?|weeks?|semanas?|months?|mes|meses|years?|a[ñn]os?|hours?|horas?|quarters?|"
          r"trimestres?)")
 _ANCHOR = re.compile(
-    rf"\s*\)?\s*-?\s*(?:[^\W\d_]+\s+)?{_UNIT}\b(?:['\u2019]s?)?\s*(?:,\s*)?(?:(?:or\s+more|or\s+less|o\s+m[áa]s)\s+)?"
+    rf"\s*(?:\)\s*)?(?:-\s*)?(?:[^\W\d_]+\s+)?{_UNIT}\b(?:['\u2019]s?)?\s*(?:,\s*)?(?:(?:or\s+more|or\s+less|o\s+m[áa]s)\s+)?"
     rf"(?:(?:h[áa]biles|naturales|laborables|calendario|corridos)\s+)?(?:({_BEFORE})|({_AFTER}))\b",
     re.IGNORECASE)
 _EITHER = re.compile(rf"\s*(?:or|and/or|o|y/o)\s+(?:{_BEFORE}|{_AFTER})\b", re.IGNORECASE)
@@ -119,3 +123,32 @@ def anchor_of(text: str, end: int) -> str:
     if _EITHER.match(text, m.end()):
         return ""
     return "before" if m[1] else "after"
+
+
+def same_event(a: frozenset[str], b: frozenset[str]) -> bool:
+    """Whether two events (:func:`event_of`) may be one: a shared stem, or a shared five-letter start ("expiry" /
+    "expiration": Snowball's "expiri" / "expir"), or either unknown (empty: read strictly)."""
+    if not a or not b or a & b:
+        return True
+    return bool({w[:5] for w in a if len(w) >= 5} & {w[:5] for w in b if len(w) >= 5})
+
+
+# Words that name no particular event: "the date of X" is X's date ("30 days after the date of invoice").
+_GENERIC = frozenset("date dates fecha fechas day days dia dias día días".split())
+
+
+def event_of(text: str, end: int) -> frozenset[str]:
+    """The event a duration is anchored to (:func:`anchor_of`), as the stems (:func:`core.textproc.tokenize`,
+    English and Spanish) of the first three content words after the anchor, up to a punctuation mark;
+    ``frozenset()`` when there is no anchor or nothing after it ("30 days thereafter"). "30 days prior to
+    the Effective Date" → the stems of "effective". Generic words ("date", "fecha", "day") are left out:
+    "30 days after the date of invoice" is anchored to the invoice."""
+    from core.textproc import all_stopwords, tokenize
+
+    m = _ANCHOR.match(text, end)
+    if not m:
+        return frozenset()
+    rest = re.split(r"[,.;:()\[\]]", text[m.end() : m.end() + 120], maxsplit=1)[0]
+    stops = all_stopwords()
+    words = [w for w in re.findall(r"[^\W\d_]+", rest.casefold()) if w not in stops and w not in _GENERIC][:3]
+    return frozenset(x for w in words for lang in ("en", "es") for x in tokenize(w, lang, stops=stops))

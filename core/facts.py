@@ -88,7 +88,7 @@ from functools import lru_cache
 from text_to_num import alpha2digit
 
 from core.dates import MONTHS, scan_dates
-from core.fact_context import anchor_of, period_of
+from core.fact_context import anchor_of, event_of, period_of, same_event
 from core.normalize import MARKS
 from core.textproc import NUMBER, SUPPORTED_LANGS, detect_language, number_readings
 
@@ -188,6 +188,8 @@ class Fact:
             ``""`` none stated; :func:`core.fact_context.period_of`).
         anchor: of a duration, ``"before"``/``"after"`` the event it counts from (``""`` none
             stated; :func:`core.fact_context.anchor_of`).
+        event: of an anchored duration, the stems of the event it counts from
+            (:func:`core.fact_context.event_of`; empty when none is written after the anchor).
     """
 
     kind: str
@@ -197,6 +199,7 @@ class Fact:
     ambiguous: bool = field(default=False, compare=False)
     period: str = ""
     anchor: str = ""
+    event: frozenset = frozenset()
 
     def describe(self) -> str:
         """Short human text of the fact, for rejection messages."""
@@ -425,7 +428,8 @@ def _scan(text: str, date_order: str) -> list[Fact]:
     _ranges(text, nums)
     facts += [Fact(n.kind, n.values, n.unit, text=text[n.start : n.end],
                    period=period_of(text, n.start, n.end) if n.kind in ("money", "percent") else "",
-                   anchor=anchor_of(text, n.end) if n.kind == "duration" else "") for n in nums]
+                   anchor=anchor_of(text, n.end) if n.kind == "duration" else "",
+                   event=event_of(text, n.end) if n.kind == "duration" else frozenset()) for n in nums]
     return facts
 
 
@@ -485,10 +489,16 @@ def _match(fact: Fact, offered: tuple[Fact, ...]) -> int:
 
     A claim's rate period or duration anchor (:mod:`core.fact_context`) must be among those the
     quotes state with the same value, unless they state that value only without one: "1.5 % per
-    annum" is not carried by "1.5% per month", is by "1.5%" alone."""
+    annum" is not carried by "1.5% per month", is by "1.5%" alone. An anchor said of another event
+    than the claim's (both events written, no stem shared) is no conflict: "the Effective Date is 30
+    days after the notice" is carried by "notice 30 days prior to the Effective Date" (the converse)."""
     context = fact.period or fact.anchor
     if context and fact.kind in ("money", "percent", "duration"):
         same = [q for q in offered if _match(Fact(fact.kind, fact.values, fact.unit), (q,)) == 2]
+        if fact.anchor:
+            same = [q for q in same if not (q.anchor and q.anchor != fact.anchor and not same_event(fact.event, q.event))]
+            if not same:  # only the converse, said of other events: found, as without an anchor
+                return 2 if _match(Fact(fact.kind, fact.values, fact.unit), offered) == 2 else 0
         stated = {q.period or q.anchor for q in same}
         return 2 if context in stated or (same and stated == {""}) else 0
     best = 0

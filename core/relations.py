@@ -21,7 +21,13 @@ The claim uses a word of one side, its quotes a word of the other, *and*:
 * the words line up: the nearest content word after (or, for non-converse pairs, before) the
   opposite word is the same stem on both sides ("the *price* shall increase" / "the *price* will
   decrease"). "Before"/"after" ("prior to"/"following", "antes de"/"después de") are *converse*:
-  "A after B" says "B before A", so only the word after them (their object) is compared.
+  "A after B" says "B before A", so only the word after them (their object) is compared. So are
+  "begin"/"end" as verbs (:data:`_MOMENT_VERBS`): a term has both, so "the Term begins" and "the Term
+  shall end" line up only on what follows ("the Term begins on the Effective Date" is no opposite of
+  "the Term shall end three years after the Effective Date"; "ends on January 1" is of "commences on
+  January 1"); as nouns the word before still counts ("the date of commencement" / "of termination").
+* "gross" followed within six words by a deduction ("gross sales less returns", "ventas brutas menos
+  devoluciones", :data:`_DEDUCTIONS`) states a net amount, no opposite of "net".
 
 **Swapped roles** (:data:`ROLES`: buyer/seller, lessor/lessee, licensor/licensee, …, the
 party names of contract templates, English and Spanish). In each text, a role written right
@@ -86,6 +92,14 @@ OPPOSITES: tuple[tuple[tuple[str, ...], tuple[str, ...], bool], ...] = (
 )
 """Opposite words: ``(side A, side B, converse)``; multiword prepositions are joined by ``_``
 (:func:`_tokens` joins them). See the module docstring for the sources."""
+_OPPOSITES_BEGIN = next(i for i, (a, _, _) in enumerate(OPPOSITES) if "commence" in a)
+_MOMENT_VERBS = frozenset({"begin", "begins", "commence", "commences", "start", "starts", "comienza", "comenzara",
+                           "empieza", "empezara", "end", "ends", "terminate", "terminates", "expire", "expires",
+                           "finaliza", "finalizara", "termina", "terminara", "vence", "vencera"})
+"""Verb forms of begin/end (accents stripped): their subject ("the Term begins" / "the Term shall end") does not
+line them up, a term having both; only what follows does."""
+_OPPOSITES_GROSS = next(i for i, (a, _, _) in enumerate(OPPOSITES) if "gross" in a)
+"""The index of gross/net in :data:`OPPOSITES`: "gross X less Y" states a net amount (:data:`_DEDUCTIONS`)."""
 
 ROLES: tuple[tuple[str, str], ...] = (
     ("buyer", "seller"), ("purchaser", "seller"), ("purchaser", "vendor"), ("buyer", "vendor"),
@@ -114,6 +128,11 @@ _WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
 _BREAK = re.compile(r"[;:.!?]")
 _WINDOW = 4
 _NEG_WINDOW = 8
+_DEDUCTIONS = frozenset({"less", "minus", "deduct", "deducts", "deducting", "deducted", "deduction", "deductions",
+                         "excluding", "menos", "deducir", "deduciendo", "deducido", "deducidos", "deducción",
+                         "deducciones", "descontando", "descontado", "descontados"})
+"""Words that subtract: "gross sales less returns" is a net amount, said as the claim's "net sales"."""
+_DEDUCTION_WINDOW = 6
 
 
 @dataclass(frozen=True)
@@ -221,8 +240,13 @@ def _aligned(claim: list[str], i: int, quotes: list[list[str]], other: tuple[int
         for j, u in enumerate(q):
             if other not in words.get(_plain(u), ()) or _negated(q, j):
                 continue
+            if _OPPOSITES_GROSS == other[0]:  # "gross X less Y" is the net amount: no opposite
+                gross, g = (claim, i) if other[1] == 1 else (q, j)
+                if any(t in _DEDUCTIONS for t in gross[g + 1 : g + 1 + _DEDUCTION_WINDOW]):
+                    continue
             after = _neighbour(claim, i, 1) & _neighbour(q, j, 1)
-            before = frozenset() if converse else _neighbour(claim, i, -1) & _neighbour(q, j, -1)
+            verbs = other[0] == _OPPOSITES_BEGIN and (_plain(claim[i]) in _MOMENT_VERBS or _plain(u) in _MOMENT_VERBS)
+            before = frozenset() if converse or verbs else _neighbour(claim, i, -1) & _neighbour(q, j, -1)
             shared = after | before
             if shared and not any(shared & (_neighbour(claim, k, 1) | _neighbour(claim, k, -1)) for k in own):
                 return u
@@ -278,13 +302,27 @@ def _actors(toks: list[str], names: frozenset[str]) -> set[tuple[str, frozenset[
     return out
 
 
+_PARTICIPLES = {"paid": "pay", "borne": "bear", "sold": "sell", "made": "make", "given": "give", "held": "hold",
+                "kept": "keep", "sent": "send", "bought": "buy", "brought": "bring", "done": "do", "met": "meet"}
+"""Irregular English past participles → their verb, whose Snowball stems differ ("paid" / "pay"), for a
+passive's agent (:func:`_acts`)."""
+
+
 def _acts(toks: list[str], actor: str, verb: frozenset[str]) -> bool:
     """Whether ``toks`` give the act ``verb`` to ``actor`` anywhere in a clause it starts (within ten
-    words, so "Licensee shall, at its own expense, pay" counts): read generously, since a quote
-    that may say it must not be read as saying the opposite."""
+    words, so "Licensee shall, at its own expense, pay" counts), or as a passive's agent ("the rent
+    shall be paid by Tenant", "protegida por la Parte Receptora": the verb's participle right before
+    "by"/"por"): read generously, since a quote that may say it must not be read as
+    saying the opposite."""
     for i, t in enumerate(toks):
         if t != actor:
             continue
+        b = i - 1 - (i > 1 and toks[i - 1] in ("the", "el", "la", "los", "las"))
+        if b >= 1 and toks[b] in ("by", "por"):
+            # the participle right before "by" (an adverb may sit between: "paid directly by")
+            w = toks[b - 2] if b >= 2 and toks[b - 1].endswith(("ly", "mente")) else toks[b - 1]
+            if (_stem(w) | _stem(_PARTICIPLES.get(w, w))) & verb:
+                return True
         for w in toks[i + 1 : i + 11]:
             if w == ".":
                 break

@@ -425,8 +425,9 @@ def _whole_claim_problem(claim: str, kept: list[Citation], lang: str | None, che
                          check_polarity: bool, date_order: str = "") -> tuple[RejectReason, str] | None:
     """Why a claim whose quotes all verified is still rejected, as ``(reason, detail)``, or ``None``:
     a number, date or amount none of its quotes state (:func:`core.facts.check_facts`), a date that
-    depends on an unknown numeric-date convention, then a negation its quotes do not share
-    (:func:`core.polarity.check_polarity` says ``contradict``)."""
+    depends on an unknown numeric-date convention, an opposite word or swapped roles
+    (:func:`core.relations.check_relations`, run with the facts check), then a negation its quotes do not
+    share (:func:`core.polarity.check_polarity` says ``contradict``)."""
     quotes = [c.quote for c in kept]
     if check_facts:
         facts = _check_facts(claim, quotes, lang, date_order)

@@ -263,6 +263,13 @@ with its pronoun left out (a "contact clause": "any agreement [that] *you may ha
 [that] *it has removed*"; English grammar, e.g. Quirk et al. 1985, §17.12): the main clause's negation
 does not reach it (added 2026-12-02, fifth session)."""
 
+FRONTED = frozenset({"for", "even", "notwithstanding", "in", "upon", "on", "after", "at", "with", "without", "under",
+                     "subject", "during", "despite", "regardless", "pursuant", "thereafter", "accordingly", "therefore",
+                     "however", "otherwise", "furthermore", "moreover", "additionally", "except", "save", "absent"})
+"""Words that open a fronted phrase before a clause's subject ("For the avoidance of doubt it may not assign",
+"Even with approval they shall not sell"): a pronoun after such a phrase, before any verb, is the subject, not a
+relative clause without its pronoun (:data:`SUBJECT_PRONOUNS`; added 2026-12-02 by the review)."""
+
 REDUCED_PREPOSITIONS = frozenset({"with", "by", "under", "in", "to", "for", "on", "from", "pursuant", "hereunder",
                                   "thereunder", "herein"})
 """Words after a past participle that follows its noun ("an agreement *executed with* the Licensor",

@@ -228,6 +228,7 @@ class _Reader:
         self.reduced = False  # in a reduced relative clause ("an agreement executed with X"), to the next comma
         self.subordinate = False  # an adverbial clause ("If no program exists,"): its comma ends it
         self.short: list[list[int]] = []  # [value, words left] of upper bounds and outside "without"
+        self.opener = ""  # the clause's first word token ("for" in "For the avoidance of doubt it may not")
 
     def end_clause(self, base: int | None = None) -> None:
         if self.pending is not None:  # "has no authority to bind": no modal came, the words are negated
@@ -346,6 +347,8 @@ def read(text_parts: list[str]) -> Reading:
         saved: list[tuple] = []
         for k, (tok, orig) in enumerate(toks):
             seen.add(tok)
+            if not r.opener and tok[:1].isalpha():
+                r.opener = tok
             nxt = toks[k + 1][0] if k + 1 < len(toks) else ""
             prev = toks[k - 1][0] if k else ""
             if r.agent and (tok.startswith("zz") or tok in lx.WITHOUT or tok in lx.NEGATION):
@@ -391,9 +394,13 @@ def read(text_parts: list[str]) -> Reading:
                 r.relative = tok in lx.RELATIVES or (tok == "that" and prev not in ("and", "or")
                                                        and nxt in ("is", "are", "was", "were", "shall", "will", "may"))
             elif (tok in lx.SUBJECT_PRONOUNS and lang == "en" and k and nxt in lx.MODALS and words
-                  and prev == words[-1].text and not words[-1].head and _on("contact_clause")):
+                  and prev == words[-1].text and not words[-1].head and _on("contact_clause")
+                  and (r.modal_seen or any(w.head for w in words[r.clause_start:])
+                       or r.opener not in lx.FRONTED)):
                 # "any agreement you may have executed", "code it has removed": a relative clause without
-                # its pronoun (a noun, then a subject pronoun and a verb); the main clause's negation ends here
+                # its pronoun (a noun, then a subject pronoun and a verb); the main clause's negation ends here.
+                # Not in a clause that opens with a fronted phrase and has no verb yet: in "For the avoidance of
+                # doubt it may not assign" the pronoun is its subject (review, 2026-12-02: that was only warned)
                 r.end_clause(base=0)
                 r.relative = True
             elif tok == "zzother":

@@ -340,3 +340,12 @@ def test_under_and_short_un_words_are_not_rewritten() -> None:
     assert [t for t, _ in tokens("It is underpaid and is united.")] == ["it", "is", "underpaid", "and", "is", "united",
                                                                       "."]
     assert [t for t, _ in tokens("Rights remain unaffected.")] == ["rights", "remain", "not", "affected", "."]
+
+@pytest.mark.parametrize("quote", [
+    "For the avoidance of doubt it may not assign the Agreement.",
+    "Even with approval they shall not assign the Agreement.",
+])
+def test_a_pronoun_after_a_fronted_phrase_is_the_subject(quote: str) -> None:
+    """No verb before the pronoun: it is the clause's subject, not a relative clause without its pronoun
+    (review, 2026-12-02: the flipped claim was only warned)."""
+    assert check_polarity("Licensee may assign the Agreement.", [quote]).outcome == "contradict"

@@ -145,3 +145,97 @@ def test_a_sentence_citing_itself_keeps_its_numbers() -> None:
     (before, only "32nd": the sentence citing itself was removed)."""
     text = "Cano shall be identified as the lead sponsor, by having a thirty second lead-in promotion."
     assert not check_facts(text, [text]).missing
+
+
+@pytest.mark.parametrize(("claim", "quote", "missing"), [
+    # the converse (the events swapped) says the same: found (review, 2026-12-02)
+    ("The Effective Date falls at least 30 days after the notice.", NOTICE, False),
+    ("Notice must be given at least 30 days before the Effective Date.",
+     "The Effective Date shall be no earlier than thirty (30) days after notice is given.", False),
+    ("The delivery date is 30 days after the invoice date.",
+     "The invoice date shall be thirty (30) days prior to the date of delivery.", False),
+    # the same event with the other anchor stays a contradiction, "the date of" or not
+    ("Notice is given 30 days after the Effective Date.", NOTICE, True),
+    ("Payment is due 30 days before the date of invoice.", "Payment is due thirty (30) days after invoice.", True),
+    ("Payment is due 30 days before.", "Payment is due thirty (30) days after invoice.", True),  # no event: strict
+])
+def test_an_anchor_conflicts_only_on_the_same_event(claim: str, quote: str, missing: bool) -> None:
+    assert bool(check_facts(claim, [quote]).missing) is missing
+
+
+def test_the_anchor_reader_is_linear_in_white_space() -> None:
+    """Three optional white-space runs in a row made the anchor pattern cubic on a long blank run
+    (20,000 spaces did not end in a minute); the same forms are still read."""
+    import time
+
+    from core.fact_context import anchor_of
+
+    start = time.perf_counter()
+    assert anchor_of(" " * 20000 + "x", 0) == ""
+    assert time.perf_counter() - start < 2.0
+    assert anchor_of("30) - business days prior to", 2) == "before"
+    assert anchor_of("30 -days after", 2) == "after"
+
+
+def test_a_period_before_a_colon_is_read() -> None:
+    """"Monthly Fee: $2,000" (a schedule's line): the colon right after the noun hid the period, and
+    "The fee is $2,000 per year" citing it was kept (review, 2026-12-02)."""
+    assert check_facts("The fee is $2,000 per year.", ["MONTHLY FEE: $2,000"]).missing
+    assert not check_facts("The fee is $2,000 per year.", ["Annual Fee:\n$2,000"]).missing
+    assert not check_facts("The fee is $2,000 per month.", ["Monthly Fee: $2,000"]).missing
+
+
+@pytest.mark.parametrize(("claim", "quote", "outcome"), [
+    # "gross X less Y" is the net amount (review, 2026-12-02: these faithful claims were removed)
+    ("Royalties are 5% of net sales.", "Licensee shall pay 5% of gross sales less returns, discounts and taxes.", "agree"),
+    ("The net amount is paid after deduction of taxes.", "The gross amount less taxes shall be paid.", "agree"),
+    ("Royalties are 5% of gross sales minus returns.", "Licensee shall pay 5% of net sales.", "agree"),
+    ("La regalía es el 5 % de las ventas netas.", "La regalía será el 5 % de las ventas brutas menos devoluciones.", "agree"),
+    # without a deduction gross and net still oppose
+    ("Royalties are 5% of gross sales.", "Licensee shall pay 5% of net sales.", "contradict"),
+    ("Royalties are 5% of net sales.", "Licensee shall pay 5% of gross sales.", "contradict"),
+])
+def test_gross_less_a_deduction_is_net(claim: str, quote: str, outcome: str) -> None:
+    assert check_relations(claim, [quote]).outcome == outcome
+
+
+@pytest.mark.parametrize(("claim", "quote", "outcome"), [
+    # a term has a beginning and an end: the subject alone does not line "begins" up with "shall end"
+    # (review, 2026-12-02: these faithful claims were removed as opposites)
+    ("The term begins on the Effective Date and lasts 3 years.", "The Term shall end three years after the Effective Date.",
+     "agree"),
+    ("The Agreement commences on the Effective Date.", "This Agreement shall terminate five years after the Effective Date.",
+     "agree"),
+    ("The Term starts when the Agreement is signed.", "The Term shall expire five years after the Agreement is signed.",
+     "agree"),
+    # on the same moment they still oppose
+    ("The Term begins at Closing.", "The Term shall end at Closing.", "contradict"),
+    ("El plazo comienza con la firma.", "El plazo vence con la firma.", "contradict"),
+    # as nouns the word before them still lines them up
+    ("The restriction lasts six months from the effective date of commencement.",
+     "The restriction lasts six (6) months from the effective date of termination.", "contradict"),
+])
+def test_begin_and_end_line_up_on_what_follows(claim: str, quote: str, outcome: str) -> None:
+    assert check_relations(claim, [quote]).outcome == outcome
+
+
+@pytest.mark.parametrize(("claim", "quote", "outcome"), [
+    # the quote gives the act to the claim's actor in the passive: no swap, though the other role acts on a
+    # like object in the next clause (review, 2026-12-02: these faithful claims were removed)
+    ("Tenant pays the rent.", "The rent shall be paid by Tenant monthly; Landlord shall pay the taxes on the rent.", "agree"),
+    ("The Receiving Party shall protect the Confidential Information.",
+     "Confidential Information shall be protected by the Receiving Party. The Disclosing Party shall protect its own "
+     "Confidential Information.", "agree"),
+    ("El arrendatario pagará la renta.",
+     "La renta será pagada por el arrendatario; el arrendador pagará el impuesto sobre la renta.", "agree"),
+    # an agent of another act is no alibi
+    ("Seller pays the price.", "The goods shall be delivered by Seller; Buyer shall pay the price.", "contradict"),
+])
+def test_a_passive_agent_acts(claim: str, quote: str, outcome: str) -> None:
+    assert check_relations(claim, [quote]).outcome == outcome
+
+
+def test_an_event_in_other_words_is_the_same_event() -> None:
+    """"expiry" and "expiration" name one event (Snowball stems "expiri" / "expir"): the other anchor contradicts."""
+    assert check_facts("Notice is given 30 days before expiry.",
+                       ["Notice shall be given thirty (30) days after the expiration of the Term."]).missing
