@@ -1,7 +1,7 @@
 """Choose ``settings.primary_keep`` (core.retrieval.keep_primary_hits) by leave-one-contract-out cross-validation.
 
 Input: one folder per candidate value, each holding the ``--retrieval-only -k 6 --json`` reports of the dev sets
-(``nat es para txt pdf xq xqen``.json), made with ``VERBATIM_PRIMARY_KEEP=<n>`` on the same index copy. A case's
+(``nat es para txt pdf xq xqen``.json, and ``nat-all es-all para-all``.json when every folder has them), made with ``VERBATIM_PRIMARY_KEEP=<n>`` on the same index copy. A case's
 group is its document (``source.doc``, else its first expected document): every phrasing of one contract (CUAD
 template, -nat, -es, -para, PDF) and every question of one XQuAD article is held out together. For each group the
 value is chosen on the other groups by pooled recall@6 over all sets (ties: the smaller value, the smaller change),
@@ -22,6 +22,10 @@ SETS = {  # set -> case file, relative to the corpora folder ("bench:" = this re
     "nat": "cuad_natural/cases_nat.jsonl", "es": "cuad_natural/cases_es.jsonl", "para": "cuad_natural/cases_para.jsonl",
     "txt": "cuad/cases.jsonl", "pdf": "bench:cuad_pdf_cases.jsonl", "xq": "xquad_es/cases.jsonl",
     "xqen": "bench:xquad_en_cases.jsonl",
+    # the same CUAD questions over the whole 15-contract workspace (VERBATIM_RESOLVE_REFERENCES=false, k = 6):
+    # a folder where the question does not name its contract, as in tryout 5
+    "nat-all": "cuad_natural/cases_nat.jsonl", "es-all": "cuad_natural/cases_es.jsonl",
+    "para-all": "cuad_natural/cases_para.jsonl",
 }
 
 
@@ -45,7 +49,8 @@ def main(argv: list[str]) -> None:
     # hits[(set, case)][value] = (gold quotes found in the top 6, gold quotes)
     hits: dict[tuple[str, str], dict[int, tuple[int, int]]] = defaultdict(dict)
     group: dict[tuple[str, str], str] = {}
-    for name in SETS:
+    sets = [n for n in SETS if all((folder / f"{n}.json").exists() for folder, _ in runs)]
+    for name in sets:
         g = _groups(root, name)
         for folder, v in runs:
             report = json.loads((folder / f"{name}.json").read_text(encoding="utf-8"))
@@ -68,7 +73,7 @@ def main(argv: list[str]) -> None:
     print(f"{len(groups)} groups (contracts, articles); value chosen: {dict(sorted(chosen.items()))}")
     print("| set | " + " | ".join(f"recall@6 n={v}" for v in values) + " | held out |")
     print("|---|" + "---|" * (len(values) + 1))
-    for name in SETS:
+    for name in sets:
         keys = [k for k in hits if k[0] == name]
         cells = []
         for v in values:

@@ -427,7 +427,9 @@ def keep_primary_hits(fused: list[tuple[str, float]], primary: list[list[str]], 
 
     Args:
         fused: (chunk id, RRF score) best first, as :func:`reciprocal_rank_fusion` returns.
-        primary: the question's own rankings (BM25, dense), chunk ids best first.
+        primary: the question's own rankings, chunk ids best first: its BM25 and dense ones, or only the
+            BM25 one when words naming the documents were left out of its keywords (the dense query keeps
+            them, so its first hit inside the named contract is often the title page).
         n: top hits kept from each; ``settings.primary_keep`` (0: unchanged), chosen by
             cross-validation over contracts (bench/README.md, "Primary hits kept").
         k: the number of chunks delivered.
@@ -487,7 +489,10 @@ def retrieve(workspace: Workspace, question: str, settings: Settings, trace: Tra
     scoped = bool(plan.only) and len(plan.only) <= WIDEN_FOR_SCOPES_UP_TO
     fused = reciprocal_rank_fusion(rankings, k=fusion_k(settings, plan),
                                    weights=[s.weight(settings, scoped) for s in searches])
-    fused = keep_primary_hits(fused, rankings[:2], settings.primary_keep, k)
+    # the dense query keeps the words that name the documents (module docstring), so inside a scope they
+    # named its first hit is often the title page: only a ranking of the question's own words keeps a place
+    own = rankings[:1] if plan.keyword_query != question else rankings[:2]
+    fused = keep_primary_hits(fused, own, settings.primary_keep, k)
 
     bm25, dense = rankings[0], rankings[1]
     trace.bm25, trace.dense, trace.fused = bm25, dense, [cid for cid, _ in fused]
