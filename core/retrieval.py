@@ -28,7 +28,8 @@
    inside a scope of at most :data:`WIDEN_FOR_SCOPES_UP_TO` documents: :func:`fusion_k`);
    question rankings weigh 1, wording rankings ``settings.wording_weight``. Weights and k were
    chosen by 5-fold cross-validation over documents (bench/retrieval_real.py --cv, bench/wording.py,
-   bench/ranking.py), never by fitting all cases.
+   bench/ranking.py), never by fitting all cases. The question's own first hits then keep a
+   delivered place (:func:`keep_primary_hits`, ``settings.primary_keep``).
 4. **Eligibility** again after fusion, against the manifest (a chunk the manifest does not know
    never reaches the model), then **duplicates**: chunks whose normalized text equals a
    better-ranked one's (copies of a file, the same text exported again) take no place of their
