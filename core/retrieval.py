@@ -31,7 +31,8 @@
    inside a scope of at most :data:`WIDEN_FOR_SCOPES_UP_TO` documents: :func:`fusion_k`);
    question rankings weigh 1, wording rankings ``settings.wording_weight``. Weights and k were
    chosen by 5-fold cross-validation over documents (bench/retrieval_real.py --cv, bench/wording.py,
-   bench/ranking.py), never by fitting all cases.
+   bench/ranking.py), never by fitting all cases. The question's own first hits then keep a
+   delivered place (:func:`keep_primary_hits`, ``settings.primary_keep``).
 4. **Eligibility** again after fusion, against the manifest (a chunk the manifest does not know
    never reaches the model), then **duplicates**: chunks whose normalized text equals a
    better-ranked one's (copies of a file, the same text exported again) take no place of their
@@ -460,6 +461,50 @@ def fusion_k(settings: Settings, plan: Plan) -> int:
     return settings.rrf_k
 
 
+def keep_primary_hits(fused: list[tuple[str, float]], primary: list[list[str]], n: int,
+                      k: int) -> list[tuple[str, float]]:
+    """``fused`` with the top ``n`` chunks of each ``primary`` ranking moved into its first ``k``.
+
+    The expansion rankings (clause wording, vocabulary, glosses, sentences) together can weigh
+    many times the question's own two (e.g. two clause types: four wording rankings of weight up to
+    ``settings.wording_weight`` = 3 against BM25 and dense of weight 1), so a chunk that the
+    question's BM25 ranks 1st and its dense search 2nd could fall to 20th and never be shown
+    (tryout 5: the Norte supply agreement's convenience clause; the rent roll's row "A-207").
+    Here the question's own top hits keep a place: each one missing from the first ``k`` takes
+    the place of the last of them that is not a kept hit itself; the others keep their fused
+    order. A moved chunk takes the fused score of the place it takes (the passages' order reads
+    it, :mod:`core.passages`).
+
+    Args:
+        fused: (chunk id, RRF score) best first, as :func:`reciprocal_rank_fusion` returns.
+        primary: the question's own rankings, chunk ids best first: its BM25 and dense ones, or only the
+            BM25 one when words naming the documents were left out of its keywords (the dense query keeps
+            them, so its first hit inside the named contract is often the title page).
+        n: top hits kept from each; ``settings.primary_keep`` (0: unchanged), chosen by
+            cross-validation over contracts (bench/README.md, "Primary hits kept").
+        k: the number of chunks delivered.
+
+    Returns: the reordered list (same pairs, same length). A chunk not in ``fused`` is skipped.
+    """
+    if n <= 0 or k <= 0:
+        return fused
+    place = {cid: i for i, (cid, _) in enumerate(fused)}
+    wanted = list(dict.fromkeys(c for ranking in primary for c in ranking[:n] if c in place))
+    top = fused[:k]
+    # the places given up: the last of the first k that are not kept hits themselves
+    free = [i for i in range(len(top) - 1, -1, -1) if top[i][0] not in wanted]
+    missing = [c for c in wanted if place[c] >= k][:len(free)]
+    if not missing:
+        return fused
+    out = sorted(free[:len(missing)])
+    scores = [top[i][1] for i in out]
+    head = [pair for i, pair in enumerate(top) if i not in out]
+    promoted = [(c, scores[j]) for j, c in enumerate(missing)]
+    moved = set(missing)
+    tail = [top[i] for i in out] + [pair for pair in fused[k:] if pair[0] not in moved]
+    return head + promoted + tail
+
+
 def retrieve(workspace: Workspace, question: str, settings: Settings, trace: Trace, k: int | None = None,
              *, scope: list[str] | None = None, extra_dense: list[str] | None = None,
              reference: str | None = None, translation: str = "") -> list[ScoredChunk]:
@@ -494,6 +539,13 @@ def retrieve(workspace: Workspace, question: str, settings: Settings, trace: Tra
     scoped = bool(plan.only) and len(plan.only) <= WIDEN_FOR_SCOPES_UP_TO
     fused = reciprocal_rank_fusion(rankings, k=fusion_k(settings, plan),
                                    weights=[s.weight(settings, scoped) for s in searches])
+    # the dense query keeps the words that name the documents (module docstring), so inside a scope they
+    # named its first hit is often the title page: only a ranking of the question's own words keeps a place
+    # and a question in another language than its documents' is read by its renderings and the clause
+    # wording more than by its own words (cuad_natural -es over the whole workspace: 63 -> 56 of 103 with
+    # its own first hits kept): then nothing is kept
+    own = rankings[:1] if plan.keyword_query != question else rankings[:2]
+    fused = keep_primary_hits(fused, [] if plan.language.differs else own, settings.primary_keep, k)
 
     bm25, dense = rankings[0], rankings[1]
     trace.bm25, trace.dense, trace.fused = bm25, dense, [cid for cid, _ in fused]

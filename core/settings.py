@@ -126,6 +126,11 @@ class Settings(BaseSettings):
         "the chunks' best sentences (core.sentence_rank), weighted this share of the query's own ranking "
         "(0: off; cross-validated, bench/ranking.py)."
     )
+    primary_keep: int = Field(
+        1, ge=0, le=5, description="The top this-many chunks of the question's own BM25 and dense rankings are always "
+        "among the delivered ones, however the clause-wording and vocabulary rankings rank them (0: off; chosen by "
+        "cross-validation over contracts, bench/README.md 'Primary hits kept')."
+    )
     resolve_references: bool = Field(
         True, description="Search inside the documents a question names (core.docrefs), with the naming words removed."
     )
