@@ -4,7 +4,7 @@ Split out of :mod:`core.docrefs` (which resolves a question's reference against 
 and re-exports the names defined here).
 
 **Profile** (:func:`build_profile`). Per document, its *naming words*: the words of its file name,
-of its title, and the capitalised words and identifiers of its first :data:`HEAD_CHARS` characters
+of its title, of its title line (its first line, when short: :func:`title_line_words`), and the capitalised words and identifiers of its first :data:`HEAD_CHARS` characters
 — parties, defined names, products, places, reference numbers — and the proper names the text read repeats
 (:data:`SALIENT_MIN` times), leaving out words capitalised
 only because they start a sentence, stopwords and generic words of legal drafting ("Agreement",
@@ -47,7 +47,9 @@ from core.textproc import all_stopwords
 
 #: Characters of a document's start read for its naming words (its title page and preamble).
 HEAD_CHARS = 1500
-#: Longest first line (in words) read as the document's title line (:func:`title_line_words`).
+#: Longest first line (in words) read as the document's title line (:func:`title_line_words`); set a
+#: priori, not fitted: a contract's title line ("SUPPLY AGREEMENT - DRAFT 3", "Contrato de arrendamiento
+#: de local de negocio") is a few words, a paragraph run into one line is many more.
 TITLE_LINE_WORDS = 12
 #: Chunks read from a document's start at indexing for the proper-name test (module docstring).
 PROPER_CHUNKS = 12
