@@ -110,9 +110,10 @@ def _document_tokens() -> frozenset[str]:
     """Stems of the words that name documents in general ("contract", "agreement", "clause",
     "contrato"…, :data:`core.docrefs.GENERIC`): a phrase still requires them ("entire agreement"),
     but they add nothing to its score, since every question about a contract has them."""
+    from core.docnames import HONORIFICS  # "Sr.", "Dr.", "don": no word naming documents
     from core.docrefs import GENERIC
 
-    words = " ".join(w for w in GENERIC if w not in all_stopwords())
+    words = " ".join(w for w in GENERIC - HONORIFICS if w not in all_stopwords())
     return frozenset(t for lang in SUPPORTED_LANGS for t in tokenize(words, lang, stops=all_stopwords()))
 
 

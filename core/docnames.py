@@ -4,7 +4,7 @@ Split out of :mod:`core.docrefs` (which resolves a question's reference against 
 and re-exports the names defined here).
 
 **Profile** (:func:`build_profile`). Per document, its *naming words*: the words of its file name,
-of its title, and the capitalised words and identifiers of its first :data:`HEAD_CHARS` characters
+of its title, of its title line (its first line, when short: :func:`title_line_words`), and the capitalised words and identifiers of its first :data:`HEAD_CHARS` characters
 — parties, defined names, products, places, reference numbers — and the proper names the text read repeats
 (:data:`SALIENT_MIN` times), leaving out words capitalised
 only because they start a sentence, stopwords and generic words of legal drafting ("Agreement",
@@ -47,6 +47,10 @@ from core.textproc import all_stopwords
 
 #: Characters of a document's start read for its naming words (its title page and preamble).
 HEAD_CHARS = 1500
+#: Longest first line (in words) read as the document's title line (:func:`title_line_words`); set a
+#: priori, not fitted: a contract's title line ("SUPPLY AGREEMENT - DRAFT 3", "Contrato de arrendamiento
+#: de local de negocio") is a few words, a paragraph run into one line is many more.
+TITLE_LINE_WORDS = 12
 #: Chunks read from a document's start at indexing for the proper-name test (module docstring).
 PROPER_CHUNKS = 12
 #: A proper name written this many times in the text read is a naming word wherever it stands
@@ -54,8 +58,8 @@ PROPER_CHUNKS = 12
 SALIENT_MIN = 3
 #: Version of the naming words' definition: profiles stored with another are derived again
 #: (:func:`core.store.profiles.read_profiles`). 2: possessives, compounds, initialisms, proper names;
-#: 3: the parts of joined names (:func:`name_parts`).
-PROFILE_VERSION = 3
+#: 3: the parts of joined names (:func:`name_parts`); 4: the title line's words (:func:`title_line_words`).
+PROFILE_VERSION = 4
 
 #: A word of a name: letters and digits, inner and final apostrophes kept ("Acme's", "Industries'").
 NAME_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*['’]?", re.UNICODE)
@@ -100,6 +104,11 @@ contrato contratos acuerdo acuerdos convenio anexo addenda adenda sociedad socie
 parte partes fecha cláusula clausula documento
 deal deals arrangement file files document documents pdf docx doc txt md htm html eml
 """.split()) | frozenset(fold(w) for w in all_stopwords())
+#: Honorifics written before a party's name ("la Sra. García", "D. Andrés López", "Mr. Haumann"): never
+#: a name themselves, so "Sra. García" is a name of one word, García, as the contract writes it
+#: ("Dña. Elena García Montes"). English and Spanish courtesy titles (RAE, "Lista de abreviaturas").
+HONORIFICS = frozenset(fold(w) for w in "mr mrs ms miss mister dr sr sra srta d dña don doña dra sres sras".split())
+GENERIC = GENERIC | HONORIFICS
 #: Company-form suffixes dropped from the end of a file-name compound ("pcquotecominc" → "pcquotecom").
 _FORM_SUFFIXES = ("incorporated", "inc", "corp", "co", "llc", "ltd", "plc", "lp", "sa", "sl", "gmbh", "ag")
 #: Words skipped when an initialism is formed ("Bank of America" → "ba", as people write "BofA"
@@ -145,7 +154,7 @@ def file_words(path: str) -> set[str]:
     return {f for f in out if f not in GENERIC and not f.isdigit() and len(f) > 1}
 
 
-_ABBREVIATION = re.compile(r"(?:\b[A-Za-z]|\b(?:Inc|Corp|Co|Ltd|Mr|Mrs|Ms|Dr|St|No|Nos|vs|Sr|Sra|Jr|Av|Ave|Bros|Cía|Cia))\.[\s\"“(]*$")
+_ABBREVIATION = re.compile(r"(?:\b[A-Za-z]|\b(?:Inc|Corp|Co|Ltd|Mr|Mrs|Ms|Dr|Dra|St|No|Nos|vs|Sr|Sra|Srta|Sres|Dña|Dna|Jr|Av|Ave|Bros|Cía|Cia))\.[\s\"“(]*$")
 
 
 def sentence_start(text: str, start: int) -> bool:
@@ -285,6 +294,24 @@ _COMPANY = re.compile(r"\b([A-Z][\w'’&-]*)(?:\s+[A-Z][\w'’&.-]*){0,4},?\s+(?
 _DEFINED = re.compile(r"\(\s*(?:the\s+|el\s+|la\s+)?[\"“'‘]+([^\"”'’()]{2,40})[\"”'’]+\s*\)", re.IGNORECASE)
 
 
+def title_line_words(head: str) -> set[str]:
+    """The words of a document's title line: its first non-empty line when it has at most
+    :data:`TITLE_LINE_WORDS` words ("Vireo Property Management – Lease summary", "SUPPLY AGREEMENT -
+    DRAFT 3"), folded, none generic nor a bare number; empty when the first line is a paragraph.
+
+    The parser's title is often the file name (a scanned PDF, a PDF without metadata); the first
+    line is then the title a person reads and names the document by. Its first word starts a
+    sentence, so the capitalisation test of the head (:func:`_capitalised_runs`) cannot see it
+    ("Vireo"), and its lower-case words ("summary") are title words as a parsed title's are.
+    """
+    for line in head.splitlines():
+        words = fold_words(line)
+        if words:
+            return {w for w in words if w not in GENERIC and not w.isdigit() and len(w) > 1} \
+                if len(words) <= TITLE_LINE_WORDS else set()
+    return set()
+
+
 def build_profile(doc_id: str, path: str, title: str, head: str, text: str = "") -> DocProfile:
     """The profile of one document (module docstring).
 
@@ -298,7 +325,7 @@ def build_profile(doc_id: str, path: str, title: str, head: str, text: str = "")
     """
     names = file_words(path) | {f for f in fold_words(title) if f not in GENERIC and not f.isdigit()}
     capitalised, runs = _capitalised_runs(head[:HEAD_CHARS])
-    names |= capitalised
+    names |= capitalised | title_line_words(head)
     for run in runs:
         names |= initialisms(run)
     body = text or head

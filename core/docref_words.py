@@ -62,8 +62,10 @@ def _strong(tokens: list[_Token], held: dict[int, tuple[str, float]], profile: D
     name and most of the capitalised run it belongs to names the document ("General Electric
     Capital" does; in "the General Manager of the Broncos" the word "General" is part of a name
     the document does not hold), or when another naming word of the same document is next to it,
-    only generic words between (at most :data:`_NEAR` tokens away: "the promotion agreement with
-    King", "el contrato de patrocinio de Cano").
+    only generic words between — or a number of the document's title ("draft 3 of the supply
+    agreement") — at most :data:`_NEAR` tokens away: "the promotion agreement with King", "el
+    contrato de patrocinio de Cano". Honorifics are generic (:data:`core.docnames.HONORIFICS`): "la
+    Sra. García" is a run of one name.
     """
     strong: set[int] = set()
     in_run: set[int] = set()
@@ -100,10 +102,13 @@ def _strong(tokens: list[_Token], held: dict[int, tuple[str, float]], profile: D
     strong |= {i for i, (name, _) in held.items()
                if name in profile.proper and i not in in_run and tokens[i].word not in KIND_WORDS
                and (not ordinary_word(tokens[i].word) or name in titled and with_title - {name})}
+    # between two naming words: generic words, or a number of the document's title ("draft 3 of the
+    # supply agreement" for "Supply agreement draft 3 with review notes": the title's own words)
+    numbers = {w for w in titled if w.isdigit()}
     for i in held:
         for j in held:
             if j != i and held[j][0] != held[i][0] and abs(j - i) <= _NEAR and all(
-                    tokens[k].word in GENERIC for k in range(min(i, j) + 1, max(i, j))):
+                    tokens[k].word in GENERIC or tokens[k].word in numbers for k in range(min(i, j) + 1, max(i, j))):
                 strong.add(i)
     return strong
 

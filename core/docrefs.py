@@ -429,15 +429,18 @@ class DocResolver:
     def _ambiguous(self, scored: list) -> list:
         """Two or three documents that share the question's naming words, none of them clearly
         ahead: "the Acme agreement" when two contracts are with Acme. Each needs at least
-        :data:`MIN_AMBIGUOUS_SCORE` and :data:`AMBIGUOUS_SHARE` of the best score, and every
-        document holding one of the matched words must be among them (else the words are
-        common ones, not a reference)."""
+        :data:`MIN_AMBIGUOUS_SCORE` and :data:`AMBIGUOUS_SHARE` of the best score, and each must
+        have at least :data:`MIN_AMBIGUOUS_SCORE` of it from words that no other document holds
+        (else the words are common ones, not a reference). A common word beside them does not
+        undo the reference: "the Vireo lease summary" names the two documents titled "Vireo
+        Property Management – Lease summary", whatever other documents say "lease"."""
         best = scored[0][0]
         chosen = [s for s in scored if s[0] >= MIN_AMBIGUOUS_SCORE and s[0] >= AMBIGUOUS_SHARE * best]
         if not 2 <= len(chosen) <= MAX_AMBIGUOUS or len(chosen) >= len(self.profiles):
             return []
-        hit = frozenset().union(*(h for _, _, h, _ in chosen))
         ids = {d for _, d, _, _ in chosen}
-        if any(p.doc_id not in ids for w in hit for p in self.by_word.get(w, ())):
-            return []
+        for _, _, hits, _ in chosen:
+            own = sum(v for w, v in hits.items() if all(p.doc_id in ids for p in self.by_word.get(w, ())))
+            if own < MIN_AMBIGUOUS_SCORE:
+                return []
         return chosen
