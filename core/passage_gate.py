@@ -81,11 +81,13 @@ def is_cross_language(question: str, chunk: Chunk) -> bool:
 
 def form_decides(settings: Settings, scored: str, query: str, wording: list[str], top) -> bool:
     """Whether the clause-form check (:func:`core.passage_decision.form_rejects`) reads this question: where the
-    evidence model decides (:func:`core.passage_decision.applies`, ``settings.passages_decision == "evidence"``),
-    a cross-language question only when its best span is in :data:`WORDING_LANG`. ``top``: the best
+    evidence model decides (:func:`core.passage_decision.applies`, ``settings.passages_decision == "evidence"``)
+    and the best span is in :data:`WORDING_LANG`, whatever the question's language. The form margin compares the
+    retrieved sentences with the clause types' wording, English but for a few Spanish phrases, through the
+    English-only embedding model, which does not place Spanish sentences near their clause type (B43's Spanish
+    fees clause read -0.04 as a payment clause, under the cut, and the Spanish question about it abstained). ``top``: the best
     :class:`core.passages.Span`, or ``None`` (then ``False``)."""
     from core import passage_decision as pd
 
-    return top is not None and settings.passages_decision == "evidence" and pd.applies(
-        cleaned=scored != query, clause_type=bool(wording),
-        cross=is_cross_language(scored, top.chunk) and top.chunk.lang != WORDING_LANG)
+    return top is not None and settings.passages_decision == "evidence" and top.chunk.lang == WORDING_LANG \
+        and pd.applies(cleaned=scored != query, clause_type=bool(wording), cross=False)

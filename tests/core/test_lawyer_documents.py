@@ -91,6 +91,9 @@ def test_citation_carries_the_page_label_of_the_page_its_quote_is_on(pages_ws, m
 def test_page_number_printed_in_the_footer_is_the_label(pages_ws) -> None:
     """No /PageLabels, "Página n de 5" in the footer from the second physical page on."""
     answer = _ask(pages_ws, "¿Cuáles son los honorarios mensuales del Consultor?")
+    # the clause-form check (English wording, English-only model) does not read Spanish passages: with it, this
+    # Spanish question over its Spanish fees clause abstained (core.passage_gate.form_decides)
+    assert answer.status == "answered" and answer.trace.passage_form_margin is None
     cit = next(c for c in _citations(answer) if c.page == 4 or any(s.page == 4 for s in c.continued))
     labels = {cit.page: cit.page_label, **{s.page: s.page_label for s in cit.continued}}
     assert labels[4] == "3"
