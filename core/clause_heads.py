@@ -16,11 +16,16 @@ A sentence opens a clause when it begins with a clause heading:
   one clause, the cap after the exclusion still pairs, and so is a sub-number when no heading precedes it in the
   chunk (the chunk starts inside a clause);
 * a single number or a Roman numeral followed by a short title: "11. No Assignment.", "12. Rights Cumulative.",
-  "V. TERM" (a numbered list item "1. the Company shall pay …" is running text, not a title).
+  "V. TERM" (a numbered list item "1. the Company shall pay …" is running text, not a title);
+* a title-cased heading without a period, alone on its line or running inline into a numbered clause start:
+  "Governing Law and Attornment\n\n4.8 This Agreement …", "Severability 4.9 The parties …" (tryout 5 finding 6,
+  Western Copper: such a heading opens its clause whatever the number after it, so "4.8 …" and "Severability 4.9 …"
+  of one part are two clauses, while "10.1 … 10.2 …" without headings still pair).
 
 A sentence after a lead-in (one ending in ":") never opens a clause: list items under a lead-in still pair; nor
-does one after a piece of fewer than :data:`MIN_WORDS` words (a heading standing alone,
-"15 INTELLECTUAL PROPERTY" before "15.1 …"): a clause is not split from its own heading.
+does one after a heading of fewer than :data:`MIN_WORDS` words standing alone ("15 INTELLECTUAL PROPERTY" before
+"15.1 …"): a clause is not split from its own heading. A short piece that is no heading (a page number "- 8 -", a
+footer "I62W.3") is no lead-in.
 These are layout rules of the documents, written by hand (no library segments legal clauses); the patterns follow
 the chunker's (:mod:`core.chunking`), which cuts chunks at the same headings.
 """
