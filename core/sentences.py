@@ -48,7 +48,8 @@ def _split_at_heads(text: str, s: int, e: int) -> list[tuple[int, int]]:
 
 
 def sentence_spans(text: str, lang: str = "en") -> list[tuple[int, int]]:
-    """Readable sentences of ``text`` as ``[start, end)`` character offsets, whitespace trimmed.
+    """Readable sentences of ``text`` as ``[start, end)`` character offsets, whitespace trimmed, in text order;
+    they cover the text but for a heading that ends it.
 
     Segmentation is ``sentencex.get_sentence_boundaries`` (Wikimedia's rule-based segmenter,
     language-aware abbreviations: "Art. 5", "U.S.", "Sr."); a library rather than our own
@@ -62,7 +63,7 @@ def sentence_spans(text: str, lang: str = "en") -> list[tuple[int, int]]:
     * a piece that starts with a lower-case letter continues the one before it;
     * but a piece that opens a new numbered or titled clause (:func:`core.clause_heads.clause_starts`) is never
       joined to the piece before it (a short piece before it that is no heading, a page number "- 8 -", stays
-      alone), nor a last short piece that is a heading ("20.0 NOTICE") to the one before it;
+      alone); a last short piece that is a heading ("20.0 NOTICE", its clause in the next chunk) is no unit;
     * and a segmenter piece is first cut before every line inside it that opens a numbered or titled clause
       (:func:`_split_at_heads`: "… hereto\n\nGoverning Law and Attornment\n\n4.8 This …", tryout 5 finding 6).
     """
@@ -89,8 +90,11 @@ def sentence_spans(text: str, lang: str = "en") -> list[tuple[int, int]]:
         units.append((s, e))
         last_opens = new_clause
     # a last short piece that is a heading ("20.0 NOTICE", "Governing Law and Attornment" where the chunk ends before
-    # its clause) is left alone: it belongs to the clause in the next chunk, not to the sentence before it
-    if len(units) > 1 and len(text[units[-1][0]:units[-1][1]].split()) < MIN_WORDS and not last_opens \
-            and head_at(text, *units[-1]) is None and units[-1][1] - units[-2][0] <= MAX_PAIR_CHARS:
-        units[-2:] = [(units[-2][0], units[-1][1])]
+    # its clause) belongs to the clause in the next chunk, neither to the sentence before it nor to the answer alone
+    # (kept as a unit, a bare "Duty of Loyalty" outscored the clauses that answer: cuad-0127-es lost its gold)
+    if len(units) > 1 and len(text[units[-1][0]:units[-1][1]].split()) < MIN_WORDS:
+        if last_opens or head_at(text, *units[-1]) is not None:
+            units.pop()
+        elif units[-1][1] - units[-2][0] <= MAX_PAIR_CHARS:
+            units[-2:] = [(units[-2][0], units[-1][1])]
     return units
