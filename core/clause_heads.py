@@ -16,11 +16,16 @@ A sentence opens a clause when it begins with a clause heading:
   one clause, the cap after the exclusion still pairs, and so is a sub-number when no heading precedes it in the
   chunk (the chunk starts inside a clause);
 * a single number or a Roman numeral followed by a short title: "11. No Assignment.", "12. Rights Cumulative.",
-  "V. TERM" (a numbered list item "1. the Company shall pay …" is running text, not a title).
+  "V. TERM" (a numbered list item "1. the Company shall pay …" is running text, not a title);
+* a title-cased heading without a period, alone on its line or running inline into a numbered clause start:
+  "Governing Law and Attornment\n\n4.8 This Agreement …", "Severability 4.9 The parties …" (tryout 5 finding 6,
+  Western Copper: such a heading opens its clause whatever the number after it, so "4.8 …" and "Severability 4.9 …"
+  of one part are two clauses, while "10.1 … 10.2 …" without headings still pair).
 
 A sentence after a lead-in (one ending in ":") never opens a clause: list items under a lead-in still pair; nor
-does one after a piece of fewer than :data:`MIN_WORDS` words (a heading standing alone,
-"15 INTELLECTUAL PROPERTY" before "15.1 …"): a clause is not split from its own heading.
+does one after a heading of fewer than :data:`MIN_WORDS` words standing alone ("15 INTELLECTUAL PROPERTY" before
+"15.1 …"): a clause is not split from its own heading. A short piece that is no heading (a page number "- 8 -", a
+footer "I62W.3") is no lead-in.
 These are layout rules of the documents, written by hand (no library segments legal clauses); the patterns follow
 the chunker's (:mod:`core.chunking`), which cuts chunks at the same headings.
 """
@@ -53,17 +58,35 @@ _TITLE = re.compile(r"(?:" + _CAP_WORD + r")(?:[,;]?[ \t\u00a0]+(?:" + _CAP_WORD
                     r"[ \t\u00a0]*(?:[.:]|\n|$)")
 # or any short line standing as its own paragraph ("5. Governing law" and a blank line)
 _TITLE_LINE = re.compile(r"[A-ZÁÉÍÓÚÑ][^\n.;:]{0,60}(?:\n[ \t\u00a0]*\n|$)")
+# A title-cased heading without a number (tryout 5 finding 6, Western Copper "Governing Law and Attornment" above
+# "4.8 This Agreement …"): up to 8 capitalised words (short joining words, "," and ";" allowed), no final period,
+# either standing alone on its line (_HEAD_LINE; the caller checks that the line begins there too) or running inline
+# into a numbered clause start (_HEAD_RUN: "Governing Law and Attornment 4.8 This Agreement …").
+_HEAD_WORDS = r"(?:" + _CAP_WORD + r")(?:[,;]?[ \t\u00a0]+(?:" + _CAP_WORD + r"|" + _SMALL + r")){0,7}"
+_HEAD_LINE = re.compile(_HEAD_WORDS + r"[ \t\u00a0]*(?:\n|$)")
+_HEAD_RUN = re.compile(_HEAD_WORDS + r"[ \t\u00a0]+(?=\(?\d{1,3}(?:(?:\.\d{1,3})+\.?|\.)\)?[ \t\u00a0]+[A-ZÁÉÍÓÚÑ])")
 
 
-def heading_number(text: str) -> tuple[str, tuple[int, ...] | None] | None:
+def heading_number(text: str, own_line: bool = False) -> tuple[str, tuple[int, ...] | None] | None:
     """The clause heading ``text`` begins with, if any: ``(kind, number)``.
 
     ``kind`` is ``"word"`` (a clause word and its number, or a Spanish ordinal), ``"multi"`` (a multi-level number,
-    ``number`` its parts, "19.0" → ``(19, 0)``) or ``"single"`` (a single number or Roman numeral and a title,
-    ``number`` ``(11,)``, or ``None`` for a Roman numeral). ``None``: ``text`` does not begin with a heading.
-    Leading whitespace is skipped.
+    ``number`` its parts, "19.0" → ``(19, 0)``), ``"single"`` (a single number or Roman numeral and a title,
+    ``number`` ``(11,)``, or ``None`` for a Roman numeral) or ``"title"`` (a title-cased heading without a period:
+    alone on its line when ``own_line`` says ``text`` begins a line, or inline before a numbered clause start;
+    ``number`` that clause's heading number when one follows, else ``None``). ``None``: ``text`` does not begin with
+    a heading. Leading whitespace is skipped.
     """
     t = text.lstrip()
+    m = (own_line and _HEAD_LINE.match(t)) or _HEAD_RUN.match(t)
+    if m and not _WORD_HEAD.match(t) and not _ORDINAL_HEAD.match(t):
+        after = heading_number(t[m.end():])
+        return "title", after[1] if after else None
+    return _numbered_head(t)
+
+
+def _numbered_head(t: str) -> tuple[str, tuple[int, ...] | None] | None:
+    """:func:`heading_number` of ``t`` (leading whitespace stripped) without titles."""
     if _WORD_HEAD.match(t) or _ORDINAL_HEAD.match(t):
         return "word", None
     m = _MULTI.match(t)
@@ -79,6 +102,18 @@ def heading_number(text: str) -> tuple[str, tuple[int, ...] | None] | None:
     return None
 
 
+def begins_line(text: str, pos: int) -> bool:
+    """Whether ``text[pos]`` is the first non-blank character of its line (or of ``text``)."""
+    return not text[text.rfind("\n", 0, pos) + 1:pos].strip()
+
+
+def head_at(text: str, s: int, e: int) -> tuple[str, tuple[int, ...] | None] | None:
+    """:func:`heading_number` of the piece ``text[s:e]`` read to the end of its last line (a segmenter cuts "4."
+    from "REMUNERATION" in "4. REMUNERATION"), ``own_line`` when the piece begins its line."""
+    end = text.find("\n", e)
+    return heading_number(text[s:max(e, end if end >= 0 else len(text))], own_line=begins_line(text, s))
+
+
 def clause_starts(text: str, spans: list[tuple[int, int]]) -> list[bool]:
     """For each sentence ``text[s:e]`` of ``spans`` (in text order, character offsets), whether it opens a new
     clause after the sentence before it (see the module docstring); the first sentence follows unknown text (a
@@ -86,18 +121,21 @@ def clause_starts(text: str, spans: list[tuple[int, int]]) -> list[bool]:
     out: list[bool] = []
     current: tuple[int, ...] | None = None
     for i, (s, e) in enumerate(spans):
-        head = heading_number(text[s:e])
+        head = head_at(text, s, e)
         prev = text[spans[i - 1][0]:spans[i - 1][1]] if i else ""
         # after a lead-in, or after a piece too short to be a clause ("15 INTELLECTUAL PROPERTY", "ARTICLE V"),
         # a heading continues what came before
         listed = prev.rstrip().endswith(":")
-        lead_in = i > 0 and (listed or len(prev.split()) < MIN_WORDS)
+        # (a short piece that is no heading, a page number "- 8 -" or a footer "I62W.3", is no lead-in)
+        lead_in = i > 0 and (listed or (len(prev.split()) < MIN_WORDS
+                                        and head_at(text, *spans[i - 1]) is not None))
         if head is None:
             out.append(False)
             continue
         kind, number = head
         # a sub-number continues the clause in force when it has the same first number, or when none is known
         # (the chunk starts inside a clause: "… giving statements. 24.2 If the Executive's employment …")
+        # (a titled heading always opens: "Severability\n\n4.9 …" after "4.8 …" is its own clause)
         same = kind == "multi" and (current is None or (number is not None and number[0] == current[0]))
         out.append(not lead_in and not same)
         if not listed:

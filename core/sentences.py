@@ -3,7 +3,9 @@ read alone joined to their neighbour (split from :mod:`core.passages`, which re-
 
 from __future__ import annotations
 
-from core.clause_heads import MIN_WORDS, clause_starts
+import re
+
+from core.clause_heads import MIN_WORDS, clause_starts, head_at
 
 # MIN_WORDS (6): a sentence of fewer words (a heading such as "12. Term.", a list label) is joined to the sentence
 # after it (the one before it at the end of a chunk): it cannot be read alone.
@@ -19,8 +21,35 @@ def _ends_open(text: str) -> bool:
     return not end or end[-1] not in ".!?;…"
 
 
+# a line that may begin a clause inside a segmenter piece: after a blank line, or after a line that ends a sentence
+# or a lead-in (". ; :"); a line after one that ends mid-sentence ("… under Section\n4.6 (to the extent …") is
+# wrapped text, never a clause start
+_LINE_AFTER_BREAK = re.compile(r"(?:\n[ \t\u00a0]*\n|[.;:][\"'”’)\]]?[ \t\u00a0]*\n)[ \t\u00a0\n]*(?=\S)")
+
+
+def _split_at_heads(text: str, s: int, e: int) -> list[tuple[int, int]]:
+    """``text[s:e]`` (one segmenter piece) cut before every line inside it that opens a numbered or titled clause
+    (:func:`core.clause_heads.head_at` at a line start after a break, :data:`_LINE_AFTER_BREAK`).
+    sentencex ends sentences at ". " only; "… each party hereto\n\nGoverning Law and Attornment\n\n4.8 This …"
+    or a heading line without a period before its clause stays one piece (tryout 5 finding 6). Pieces whitespace
+    trimmed; short ones are joined again by :func:`sentence_spans` (a heading to its clause)."""
+    cuts = [s]
+    for m in _LINE_AFTER_BREAK.finditer(text, s, e):
+        p = m.end()
+        if s < p < e and head_at(text, p, e) is not None:
+            cuts.append(p)
+    out = []
+    for a, b in zip(cuts, cuts[1:] + [e]):
+        while b > a and text[b - 1].isspace():
+            b -= 1
+        if b > a:
+            out.append((a, b))
+    return out
+
+
 def sentence_spans(text: str, lang: str = "en") -> list[tuple[int, int]]:
-    """Readable sentences of ``text`` as ``[start, end)`` character offsets, whitespace trimmed.
+    """Readable sentences of ``text`` as ``[start, end)`` character offsets, whitespace trimmed, in text order;
+    they cover the text but for a heading that ends it.
 
     Segmentation is ``sentencex.get_sentence_boundaries`` (Wikimedia's rule-based segmenter,
     language-aware abbreviations: "Art. 5", "U.S.", "Sr."); a library rather than our own
@@ -33,7 +62,10 @@ def sentence_spans(text: str, lang: str = "en") -> list[tuple[int, int]]:
       ending in "if—" or ":") is joined to the piece after it;
     * a piece that starts with a lower-case letter continues the one before it;
     * but a piece that opens a new numbered or titled clause (:func:`core.clause_heads.clause_starts`) is never
-      joined to a readable sentence before it, nor a last short piece ("20.0 NOTICE") to the one before it.
+      joined to the piece before it (a short piece before it that is no heading, a page number "- 8 -", stays
+      alone); a last short piece that is a heading ("20.0 NOTICE", its clause in the next chunk) is no unit;
+    * and a segmenter piece is first cut before every line inside it that opens a numbered or titled clause
+      (:func:`_split_at_heads`: "… hereto\n\nGoverning Law and Attornment\n\n4.8 This …", tryout 5 finding 6).
     """
     import sentencex
 
@@ -45,19 +77,24 @@ def sentence_spans(text: str, lang: str = "en") -> list[tuple[int, int]]:
         while e > s and text[e - 1].isspace():
             e -= 1
         if e > s:
-            raw.append((s, e))
+            raw += _split_at_heads(text, s, e)
     opens = clause_starts(text, raw)
     units: list[tuple[int, int]] = []
     last_opens = False  # whether the last unit begins with a piece that opens a clause
     for (s, e), new_clause in zip(raw, opens):
         if units and e - units[-1][0] <= MAX_PAIR_CHARS:
             prev = text[units[-1][0]:units[-1][1]]
-            if len(prev.split()) < MIN_WORDS or (not new_clause and (_ends_open(prev) or text[s].islower())):
+            if not new_clause and (len(prev.split()) < MIN_WORDS or _ends_open(prev) or text[s].islower()):
                 units[-1] = (units[-1][0], e)
                 continue
         units.append((s, e))
         last_opens = new_clause
-    if len(units) > 1 and len(text[units[-1][0]:units[-1][1]].split()) < MIN_WORDS and not last_opens \
-            and units[-1][1] - units[-2][0] <= MAX_PAIR_CHARS:
-        units[-2:] = [(units[-2][0], units[-1][1])]
+    # a last short piece that is a heading ("20.0 NOTICE", "Governing Law and Attornment" where the chunk ends before
+    # its clause) belongs to the clause in the next chunk, neither to the sentence before it nor to the answer alone
+    # (kept as a unit, a bare "Duty of Loyalty" outscored the clauses that answer: cuad-0127-es lost its gold)
+    if len(units) > 1 and len(text[units[-1][0]:units[-1][1]].split()) < MIN_WORDS:
+        if last_opens or head_at(text, *units[-1]) is not None:
+            units.pop()
+        elif units[-1][1] - units[-2][0] <= MAX_PAIR_CHARS:
+            units[-2:] = [(units[-2][0], units[-1][1])]
     return units
