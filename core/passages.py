@@ -62,7 +62,7 @@ from core.passage_vectors import (  # noqa: F401  (re-exported: tests and benchm
     _torch_threads,
 )
 from core.clause_heads import clause_openings, split_crossing
-from core.sentences import MAX_PAIR_CHARS, MIN_WORDS, sentence_spans  # noqa: F401  (re-exported)
+from core.sentences import MAX_PAIR_CHARS, MIN_WORDS, clause_spans, sentence_spans  # noqa: F401  (re-exported)
 from core.settings import Settings
 from core.types import (
     Answer,
@@ -261,7 +261,7 @@ def score_spans(question: str, chunks: list[Chunk], workspace=None, *,
 
     units: list[tuple[Chunk, int, int]] = []
     for chunk in chunks:
-        units += [(chunk, s, e) for s, e in sentence_spans(chunk.text, chunk.lang)]
+        units += [(chunk, s, e) for s, e in clause_spans(chunk.text, chunk.lang)]
     if not units:
         return []
     unit_tokens = [set(tokenize(c.text[s:e], c.lang)) | set(tokenize(c.text[s:e], "en" if c.lang == "es" else "es"))
