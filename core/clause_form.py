@@ -51,14 +51,14 @@ def form_margin(clause_types, chunks, threads: int = 1) -> float | None:
         one chunk of at most :data:`core.sentences.MAX_PAIR_CHARS` characters).
     """
     from core.passage_vectors import _embed_default
-    from core.sentences import MAX_PAIR_CHARS, clause_spans
+    from core.sentences import MAX_PAIR_CHARS, sentence_spans
 
     types = set(clause_types)
     if not types:
         return None
     texts: list[str] = []
     for chunk in chunks:
-        units = clause_spans(chunk.text, chunk.lang)
+        units = sentence_spans(chunk.text, chunk.lang)
         texts += [chunk.text[s:e] for s, e in units]
         texts += [chunk.text[s:e2] for (s, _), (_, e2) in zip(units, units[1:]) if e2 - s <= MAX_PAIR_CHARS]
     texts = list(dict.fromkeys(texts))

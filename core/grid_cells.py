@@ -151,7 +151,7 @@ def place_passages(question: str, chunks: list[Chunk], workspace, settings,
     wording = clause_wording(list(clause_types or []))
     spans = score_spans(question, chunks, workspace, term_weight=settings.passages_term_weight,
                         candidates_per_chunk=None if wording else (settings.passages_candidates_per_chunk or None),
-                        threads=SCORING_THREADS, wording=wording or None)
+                        threads=SCORING_THREADS, wording=wording or None, headings=False)
     best: dict[str, object] = {}
     for sp in spans:
         cur = best.get(sp.chunk.chunk_id)
@@ -171,6 +171,19 @@ def place_passages(question: str, chunks: list[Chunk], workspace, settings,
     return out
 
 
+def _ends_at_heading(p: ShownPassage, workspace) -> bool:
+    """True when passage ``p`` ends at a heading line that is also the end of its chunk: the heading names a
+    clause the chunk does not hold, and its words, not the passage's, made it the best match (tryout 5: "4.6 …
+    4.7 … / Governing Law and Attornment" for governing law, clause 4.8 in the next chunk). Such a passage is not
+    shown; the places (:func:`place_passages`, no heading spans) give the clause."""
+    from core.sentences import ends_in_label
+
+    if not ends_in_label(p.text):
+        return False
+    chunk = workspace.get_chunks([p.chunk_id]).get(p.chunk_id)
+    return chunk is not None and chunk.text.rstrip().endswith(p.text.rstrip())
+
+
 def cell_passages(answer: Answer, workspace=None, settings=None, question: str | None = None,
                   limit: int = CELL_PASSAGES, place_scores: list[float] | None = None,
                   clause_types: list[str] | None = None) -> list[ShownPassage]:
@@ -186,6 +199,8 @@ def cell_passages(answer: Answer, workspace=None, settings=None, question: str |
     answer's ``trace.clause_types``.
     """
     own = _answer_passages(answer)
+    if workspace is not None and answer.kind == "passages":
+        own = [p for p in own if not _ends_at_heading(p, workspace)]
     shown: list[ShownPassage] = []
     for p in own[:1]:
         shown.append(p)

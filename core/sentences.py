@@ -70,6 +70,20 @@ def sentence_spans(text: str, lang: str = "en") -> list[tuple[int, int]]:
 _PART = re.compile(r"(?i)(?:part|parte|chapter|cap[ií]tulo|t[ií]tulo|title)\s+(?:[0-9]+|[ivxlc]+)")
 
 
+def is_label(line: str) -> bool:
+    """True when ``line`` is only a heading, clause number or defined term (:func:`core.labels.label_kind`)
+    or a part/chapter number ("PART 2")."""
+    from core.labels import label_kind
+
+    return label_kind(line) is not None or bool(_PART.fullmatch(line.strip(" .:-–—")))
+
+
+def ends_in_label(text: str) -> bool:
+    """True when the last non-blank line of ``text`` is a label (:func:`is_label`): a heading of what follows."""
+    lines = [ln for ln in text.split("\n") if ln.strip()]
+    return bool(lines) and is_label(lines[-1])
+
+
 def clause_spans(text: str, lang: str = "en") -> list[tuple[int, int]]:
     """:func:`sentence_spans` that can be a clause's passage: headings are never the clause.
 
@@ -84,21 +98,16 @@ def clause_spans(text: str, lang: str = "en") -> list[tuple[int, int]]:
     A heading *before* its clause's sentence in one unit ("Successors and Assigns / 4.7 This Agreement …")
     is kept: it tells where the clause is. Spans are ``[start, end)`` offsets of ``text``, whitespace trimmed.
     """
-    from core.labels import label_kind
-
-    def label(line: str) -> bool:
-        return label_kind(line) is not None or bool(_PART.fullmatch(line.strip(" .:-–—")))
-
     out: list[tuple[int, int]] = []
     for s, e in sentence_spans(text, lang):
         while e > s:
             cut = text.rfind("\n", s, e)
-            if cut <= s or not label(text[cut:e]):
+            if cut <= s or not is_label(text[cut:e]):
                 break
             e = cut
             while e > s and text[e - 1].isspace():
                 e -= 1
         lines = [ln for ln in text[s:e].split("\n") if ln.strip()]
-        if lines and not all(label(ln) for ln in lines):
+        if lines and not all(is_label(ln) for ln in lines):
             out.append((s, e))
     return out
