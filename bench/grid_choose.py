@@ -82,7 +82,9 @@ SPAN_FEATURES = ["form_margin"]
 
 def feats(cell: dict, k: int) -> list[float]:
     near = (cell["best"] or 0.0) / cell["threshold"] if cell["threshold"] and cell["threshold"] > 0 else 0.0
-    out = [max((c[f] for c in cell["candidates"] if c["rank"] < k), default=-1.0) for f in SPAN_FEATURES]
+    out = [cell["product_form_margin"] if f == "form_margin" and cell.get("product_form_margin") is not None
+           and k >= 10 else  # the product's own value where places.json has it (grid_places.py, grid2)
+           max((c[f] for c in cell["candidates"] if c["rank"] < k), default=-1.0) for f in SPAN_FEATURES]
     return out + [near]
 
 

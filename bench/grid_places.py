@@ -38,7 +38,7 @@ def main() -> None:
 
     from core.evaluate import load_cases, open_workspaces, span_covers
     from core.grid_eval import _texts, column_question
-    from core.grid_places import place_candidates
+    from core.grid_places import clause_form_margin, place_candidates
     from core.passages import PassagesBackend
     from core.pipeline import answer_question, run
     from core.settings import Settings
@@ -66,6 +66,9 @@ def main() -> None:
         ans = run(answer_question(ws, q, settings, backend=PassagesBackend(), follow_up=False, scope=[doc_id]))
         types = list(ans.trace.clause_types[:1]) if args.first_type else None
         cands = place_candidates(ans, ws, settings, clause_types=types)
+        # the product's own form evidence (core.grid_places.clause_form_margin: every sentence, headings too),
+        # which since 2026-12-02 (grid2) differs from the best form_margin of the candidates (no heading spans)
+        product_fm = clause_form_margin(ans, ws, types)
         took = time.perf_counter() - t
         rows = []
         for c in cands:
@@ -82,7 +85,7 @@ def main() -> None:
                     "must_abstain": case.must_abstain, "status": ans.status,
                     "best": ans.trace.passage_best_score, "threshold": ans.trace.passage_threshold,
                     "clause_types": list(ans.trace.clause_types), "gold_in_doc": in_doc, "gold_ctx_ranks": in_ctx,
-                    "n_doc_chunks": len(all_ids), "seconds": round(took, 3), "candidates": rows})
+                    "n_doc_chunks": len(all_ids), "product_form_margin": product_fm, "seconds": round(took, 3), "candidates": rows})
         print(f"{len(out)} {case.case_id} {ans.status} {took:.2f}s ctx{in_ctx} doc={in_doc}", flush=True)
     Path(args.out).write_text(json.dumps(out, indent=1), encoding="utf-8")
     print(f"{len(out)} cells in {time.perf_counter() - t0:.0f} s")

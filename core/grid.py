@@ -47,7 +47,7 @@ CellStatus = Literal["answered", "weak", "not_found"]
 GRID_FILE = "grid.sqlite"
 #: Version of the way a cell is computed; a stored cell of another version is recomputed (its
 #: document unchanged or not), so a grid never mixes cells chosen by two rules.
-CELL_VERSION = 5
+CELL_VERSION = 9
 
 
 class GridCell(BaseModel):

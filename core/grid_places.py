@@ -152,7 +152,7 @@ def place_candidates(answer, workspace, settings, *, headings: bool = True,
 
     spans = score_spans(question, chunks, workspace, term_weight=settings.passages_term_weight,
                         candidates_per_chunk=None, threads=SCORING_THREADS, embed=embed,
-                        wording=clause_wording(types))
+                        wording=clause_wording(types), headings=False)
     owners, wmat = _wording_matrix() if types else ([], None)
     own = set(types)
     heads: dict[str, tuple[float, float]] = {}

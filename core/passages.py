@@ -65,7 +65,7 @@ from core.clause_heads import clause_openings, split_crossing
 from core.passage_gate import (  # noqa: F401  (re-exported: tests and benchmarks use them)
     WORDING_LANG, decision_threshold, form_decides, is_cross_language, min_score,
 )
-from core.sentences import MAX_PAIR_CHARS, MIN_WORDS, sentence_spans  # noqa: F401  (re-exported)
+from core.sentences import MAX_PAIR_CHARS, MIN_WORDS, clause_spans, sentence_spans  # noqa: F401  (re-exported)
 from core.settings import Settings
 from core.types import (
     Answer,
@@ -220,7 +220,7 @@ def score_spans(question: str, chunks: list[Chunk], workspace=None, *,
                 wording: list[str] | None = None, rank_weight: float = RANK_WEIGHT,
                 wording_weight: float = WORDING_WEIGHT, synonyms: bool = SYNONYMS,
                 fused: list[float] | None = None, fused_weight: float = FUSED_WEIGHT,
-                crossing: bool = False) -> list[Span]:
+                crossing: bool = False, headings: bool = True) -> list[Span]:
     """The candidate sentences and adjacent pairs of sentences of ``chunks``, scored against ``question``
     (a pair's second sentence never opens a new clause, :func:`core.clause_heads.clause_starts`).
 
@@ -255,6 +255,7 @@ def score_spans(question: str, chunks: list[Chunk], workspace=None, *,
         crossing: also return the pairs whose second sentence opens a new clause, with ``crosses=True``:
             they compete and decide as before (the decision and the order were calibrated with them), but
             :func:`passages_answer` shows such a pair as its two sentences (:func:`core.clause_heads.split_crossing`).
+        headings: ``False``: sentences from :func:`core.sentences.clause_spans` (no heading is a span; the grid).
 
     Returns:
         Candidate spans (unsorted), each inside one chunk, with ``score`` and ``order``.
@@ -264,7 +265,7 @@ def score_spans(question: str, chunks: list[Chunk], workspace=None, *,
 
     units: list[tuple[Chunk, int, int]] = []
     for chunk in chunks:
-        units += [(chunk, s, e) for s, e in sentence_spans(chunk.text, chunk.lang)]
+        units += [(chunk, s, e) for s, e in (sentence_spans if headings else clause_spans)(chunk.text, chunk.lang)]
     if not units:
         return []
     unit_tokens = [set(tokenize(c.text[s:e], c.lang)) | set(tokenize(c.text[s:e], "en" if c.lang == "es" else "es"))

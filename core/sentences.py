@@ -98,3 +98,51 @@ def sentence_spans(text: str, lang: str = "en") -> list[tuple[int, int]]:
         elif units[-1][1] - units[-2][0] <= MAX_PAIR_CHARS:
             units[-2:] = [(units[-2][0], units[-1][1])]
     return units
+
+
+#: A part or chapter number line alone ("PART 2", "Parte II", "CHAPTER IV"), which
+#: :func:`core.labels.label_kind` does not list among clause words.
+_PART = re.compile(r"(?i)(?:part|parte|chapter|cap[ií]tulo|t[ií]tulo|title)\s+(?:[0-9]+|[ivxlc]+)")
+
+
+def is_label(line: str) -> bool:
+    """True when ``line`` is only a heading, clause number or defined term (:func:`core.labels.label_kind`)
+    or a part/chapter number ("PART 2")."""
+    from core.labels import label_kind
+
+    return label_kind(line) is not None or bool(_PART.fullmatch(line.strip(" .:-–—")))
+
+
+def ends_in_label(text: str) -> bool:
+    """True when the last non-blank line of ``text`` is a label (:func:`is_label`): a heading of what follows."""
+    lines = [ln for ln in text.split("\n") if ln.strip()]
+    return bool(lines) and is_label(lines[-1])
+
+
+def clause_spans(text: str, lang: str = "en") -> list[tuple[int, int]]:
+    """:func:`sentence_spans` that can be a clause's passage: headings are never the clause.
+
+    A unit whose every line is a label (a heading, a clause number or a defined term alone,
+    :func:`core.labels.label_kind`: "PART 2 / NON COMPETITION AND RIGHT OF FIRST REFUSAL") is left out, and
+    label lines at a unit's end are cut off it: a heading names the clause *after* it, so a heading at the
+    end of a chunk (which :func:`sentence_spans` joins to the sentence before, its last short piece) belongs
+    to a clause the chunk does not hold. Before this, the heading's words made such a span the best match for
+    the clause it names: a grid cell quoted "4.7 This Agreement will enure … / Governing Law and Attornment"
+    for governing law, the 4.8 clause itself being in the next chunk, and "Non-Competition by Western Copper"
+    alone for non-compete (tryout 5 finding 1, bench/README.md, 2026-12-02 afternoon, engineer "grid2").
+    A heading *before* its clause's sentence in one unit ("Successors and Assigns / 4.7 This Agreement …")
+    is kept: it tells where the clause is. Spans are ``[start, end)`` offsets of ``text``, whitespace trimmed.
+    """
+    out: list[tuple[int, int]] = []
+    for s, e in sentence_spans(text, lang):
+        while e > s:
+            cut = text.rfind("\n", s, e)
+            if cut <= s or not is_label(text[cut:e]):
+                break
+            e = cut
+            while e > s and text[e - 1].isspace():
+                e -= 1
+        lines = [ln for ln in text[s:e].split("\n") if ln.strip()]
+        if lines and not all(is_label(ln) for ln in lines):
+            out.append((s, e))
+    return out
