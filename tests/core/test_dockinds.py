@@ -151,6 +151,11 @@ def test_naming_words_of_a_document_of_another_kind_do_not_scope_a_kind_referenc
     assert agency not in res.doc_ids
     res = _resolve(resolver, "Under the agency agreement, who pays for the lease of the equipment?")
     assert res.doc_ids == [agency]
+    # a proper name of the document still names it, whatever kind the question says
+    flotek = "FLOTEKINDUSTRIESINCCN_05_09_2019-EX-10.1-SUPPLY AGREEMENT.txt"
+    resolver = DocResolver([_profile(CORPORA / "cuad" / "txt" / flotek, flotek)]
+                           + [_profile(B46 / name, name) for name in (LEASE, "Mutual_NDA_Orion.md")])
+    assert _resolve(resolver, "What is the term of the Flotek lease?").doc_ids == [flotek]
 
 
 # --- in a workspace --------------------------------------------------------------------------
