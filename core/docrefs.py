@@ -327,7 +327,7 @@ class DocResolver:
         second = scored[1][0] if len(scored) > 1 else 0.0
         if best >= MIN_SCORE and (best >= MARGIN * second or self._distinct(scored)):
             chosen = scored[:1]
-            if self._other_kind(chosen[0][1], kinds, chosen[0][2]):  # "how long does the lease last?": no agency agreement
+            if self._other_kind(chosen[0][1], kinds, chosen[0][2]):  # "how long does the lease last?"
                 return self._by_kind(res, kinds, said, scored)
         else:
             chosen = self._ambiguous(scored)
