@@ -51,6 +51,19 @@ HEAD_CHARS = 1500
 #: priori, not fitted: a contract's title line ("SUPPLY AGREEMENT - DRAFT 3", "Contrato de arrendamiento
 #: de local de negocio") is a few words, a paragraph run into one line is many more.
 TITLE_LINE_WORDS = 12
+#: Nouns that make a short first line a document's title: it says what the document is ("SUPPLY
+#: AGREEMENT - DRAFT 3", "Lease summary", "Contrato de arrendamiento", "ACTA DE LA JUNTA"). A first
+#: line without one is a banner, not a title: "Execution Version", "Confidential - Draft for
+#: discussion purposes only", EDGAR's "Click here to rapidly navigate through this document"; its
+#: ordinary words named the document ("Is this only a draft?" scoped to it: review2, 2026-12-02).
+#: Hand-written: the document nouns of English and Spanish legal practice, folded.
+TITLE_NOUNS = frozenset("""
+agreement agreements contract contracts lease leases sublease tenancy nda summary memorandum memo addendum
+amendment annex appendix schedule deed letter notice policy minutes report statement certificate invoice
+order terms license licence charter bylaws
+contrato contratos acuerdo acuerdos convenio convenios anexo adenda arrendamiento subarriendo resumen acta
+escritura poliza carta notificacion informe certificado factura pedido estatutos condiciones memoria
+""".split())
 #: Chunks read from a document's start at indexing for the proper-name test (module docstring).
 PROPER_CHUNKS = 12
 #: A proper name written this many times in the text read is a naming word wherever it stands
@@ -58,8 +71,9 @@ PROPER_CHUNKS = 12
 SALIENT_MIN = 3
 #: Version of the naming words' definition: profiles stored with another are derived again
 #: (:func:`core.store.profiles.read_profiles`). 2: possessives, compounds, initialisms, proper names;
-#: 3: the parts of joined names (:func:`name_parts`); 4: the title line's words (:func:`title_line_words`).
-PROFILE_VERSION = 4
+#: 3: the parts of joined names (:func:`name_parts`); 4: the title line's words (:func:`title_line_words`);
+#: 5: only a title line holding a document noun (:data:`TITLE_NOUNS`).
+PROFILE_VERSION = 5
 
 #: A word of a name: letters and digits, inner and final apostrophes kept ("Acme's", "Industries'").
 NAME_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*['’]?", re.UNICODE)
@@ -297,7 +311,8 @@ _DEFINED = re.compile(r"\(\s*(?:the\s+|el\s+|la\s+)?[\"“'‘]+([^\"”'’()]{
 def title_line_words(head: str) -> set[str]:
     """The words of a document's title line: its first non-empty line when it has at most
     :data:`TITLE_LINE_WORDS` words ("Vireo Property Management – Lease summary", "SUPPLY AGREEMENT -
-    DRAFT 3"), folded, none generic nor a bare number; empty when the first line is a paragraph.
+    DRAFT 3"), folded, none generic nor a bare number; empty when the first line is a paragraph,
+    or a banner holding no document noun (:data:`TITLE_NOUNS`: "Execution Version").
 
     The parser's title is often the file name (a scanned PDF, a PDF without metadata); the first
     line is then the title a person reads and names the document by. Its first word starts a
@@ -307,8 +322,9 @@ def title_line_words(head: str) -> set[str]:
     for line in head.splitlines():
         words = fold_words(line)
         if words:
-            return {w for w in words if w not in GENERIC and not w.isdigit() and len(w) > 1} \
-                if len(words) <= TITLE_LINE_WORDS else set()
+            if len(words) > TITLE_LINE_WORDS or not TITLE_NOUNS & set(words):
+                return set()
+            return {w for w in words if w not in GENERIC and not w.isdigit() and len(w) > 1}
     return set()
 
 

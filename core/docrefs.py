@@ -327,6 +327,8 @@ class DocResolver:
         second = scored[1][0] if len(scored) > 1 else 0.0
         if best >= MIN_SCORE and (best >= MARGIN * second or self._distinct(scored)):
             chosen = scored[:1]
+            if self._other_kind(chosen[0][1], kinds, chosen[0][2]):  # "how long does the lease last?"
+                return self._by_kind(res, kinds, said, scored)
         else:
             chosen = self._ambiguous(scored)
             if not chosen:
@@ -403,6 +405,19 @@ class DocResolver:
         words = frozenset(w for phrase in said for w in phrase.split())
         res.query = strip_reference(res.query, words, also=words)
         return res
+
+    def _other_kind(self, doc_id: str, kinds: frozenset[str], hits: dict) -> bool:
+        """Whether the question names a kind (``kinds``) that ``doc_id`` is known not to be while
+        another document is: "How long does the lease last?" over an agency agreement whose naming
+        words hold "lease" and "last" (its title says "Equipment Leasing") and a shop lease. The
+        evidence disagrees; :meth:`_by_kind` then decides, and gives no scope when the naming words
+        lean to the other document (a wrong scope is worse than none). A document of no known kind
+        ("Exhibit 10.1") is never contradicted, nor a document named by one of its proper names
+        (``hits``, its matched naming words: "the Flotek lease" is Flotek's supply agreement)."""
+        own = self.kinds[doc_id]
+        proper = next(p.proper for p in self.profiles if p.doc_id == doc_id)
+        return bool(kinds and own and not own & kinds and not proper & hits.keys()
+                    and any(self.kinds[p.doc_id] & kinds for p in self.profiles))
 
     @staticmethod
     def _distinct(scored: list) -> bool:

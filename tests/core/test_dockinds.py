@@ -137,6 +137,27 @@ def test_probation_is_no_misspelled_promotion(mixed: DocResolver) -> None:
     assert res.doc_ids == ["Contrato_trabajo_indefinido.md"]
 
 
+def test_naming_words_of_a_document_of_another_kind_do_not_scope_a_kind_reference() -> None:
+    """"How long does the lease last?" beside the CUAD agency agreement "for Equipment Leasing"
+    (naming words "lease" and "last": 2.0, enough to scope alone) and the Triana shop lease: the
+    question names a lease, the agency agreement is known to be of another kind, so it is not the
+    scope (review2, 2026-12-02: it was). The agency agreement's own kind keeps it: "the agency
+    agreement ... the lease of the equipment" is still the agency agreement."""
+    agency = "ALCOSTORESINC_12_14_2005-EX-10.26-AGENCY AGREEMENT.txt"
+    resolver = DocResolver([_profile(CORPORA / "cuad" / "txt" / agency, agency)]
+                           + [_profile(B46 / name, name) for name in (SUPPLY, LEASE, "Mutual_NDA_Orion.md")])
+    res = _resolve(resolver, "How long does the lease last?")
+    assert res.scores.get(agency) == 2.0  # the naming words alone would have scoped it
+    assert agency not in res.doc_ids
+    res = _resolve(resolver, "Under the agency agreement, who pays for the lease of the equipment?")
+    assert res.doc_ids == [agency]
+    # a proper name of the document still names it, whatever kind the question says
+    flotek = "FLOTEKINDUSTRIESINCCN_05_09_2019-EX-10.1-SUPPLY AGREEMENT.txt"
+    resolver = DocResolver([_profile(CORPORA / "cuad" / "txt" / flotek, flotek)]
+                           + [_profile(B46 / name, name) for name in (LEASE, "Mutual_NDA_Orion.md")])
+    assert _resolve(resolver, "What is the term of the Flotek lease?").doc_ids == [flotek]
+
+
 # --- in a workspace --------------------------------------------------------------------------
 
 

@@ -16,7 +16,7 @@ import pytest
 
 from core.clauses import match_clause_types
 from core.docnames import title_line_words
-from core.docrefs import DocResolver
+from core.docrefs import DocResolver, build_profile
 from core.settings import Settings
 from core.store.indexing import prepare_document
 from core.store.profiles import profile_of
@@ -59,6 +59,12 @@ def test_title_line_words() -> None:
     assert title_line_words("Vireo Property Management – Lease summary (page 1, digital)\n\nThe tenant is") == {
         "vireo", "property", "management", "lease", "summary", "page", "digital"}
     assert title_line_words("\n\nSUPPLY AGREEMENT - DRAFT 3\n7. Delivery") == {"supply", "draft"}
+    # a short first line without a document noun is a banner, no title (review2: "Is this only a draft?" was
+    # scoped to the contract whose first line this is)
+    assert title_line_words("Confidential - Draft for discussion purposes only\n\nENDORSEMENT AGREEMENT") == set()
+    assert title_line_words("EXECUTION VERSION\nSUPPLY AGREEMENT") == set()
+    assert title_line_words("Click here to rapidly navigate through this document\n") == set()
+    assert title_line_words("ACTA DE LA JUNTA GENERAL\n") == {"acta", "junta", "general"}
     # a first line that is a paragraph is no title
     assert title_line_words("ACTA DE LA JUNTA. Se aprueba una derrama de 300 euros por local, pagadera antes del "
                             "31 de marzo.") == set()
@@ -81,6 +87,21 @@ def test_two_documents_with_the_title_line_named_are_searched_together(acme: Doc
     res = _resolve(acme, "What is the termination notice period in the Vireo lease summary?")
     assert sorted(res.doc_ids) == ["Acme_matter/" + name for name in B13] and res.ambiguous
     assert res.query == "What is the termination notice period?"
+
+
+def test_a_banner_first_line_names_nothing() -> None:
+    """A CUAD contract whose first line is a banner ("Confidential - Draft for discussion purposes
+    only"): "Is this only a draft?" named it by two of the banner's ordinary words (review2)."""
+    files = sorted(CUAD.glob("*.txt"))
+    profiles = []
+    for path in files:
+        text = path.read_text(encoding="utf-8", errors="replace")
+        if "HOLIDAYRV" in path.name:
+            text = "Confidential - Draft for discussion purposes only\n\n" + text
+        profiles.append(build_profile(path.name, str(path), "", text[:4000], text[:12000]))
+    resolver = DocResolver(profiles)
+    assert len(profiles) > 10
+    assert _resolve(resolver, "Is this only a draft?").doc_ids == []
 
 
 def test_a_common_word_alone_still_names_nothing(acme: DocResolver) -> None:
