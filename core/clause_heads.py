@@ -34,7 +34,8 @@ from __future__ import annotations
 
 import re
 
-from core.chunking import _CLAUSE_WORDS
+from core.chunking import _CLAUSE_WORDS, _PATH_SEP, _shorten, sentence_starts
+from core.ingest.text import _PARA_SPLIT
 
 MIN_WORDS = 6
 """A piece of fewer words (a heading such as "12. Term.", a list label) cannot be read, nor be a clause, alone;
@@ -181,3 +182,42 @@ def split_crossing(chosen: list, spans: list) -> list:
             if part is not None and part is not sp:
                 add(part)
     return out
+
+
+# a heading's rank among the kinds: a clause word ("PART 2", "ARTICLE V") holds numbered clauses, a single number
+# ("11. No Assignment.") holds sub-numbers; a title-cased heading stands where a numbered clause does
+_RANK = {"word": 0, "single": 1, "multi": 2, "title": 2}
+_PARA_MARK = re.compile(r"(?:^| )¶ (\d+)$")
+
+
+def quote_location(text: str, location: str, start: int) -> str:
+    """Where a quote starting at ``text[start]`` (``text`` a chunk's text, ``start`` a chunk offset, characters)
+    is, for display: ``location`` (the chunk's :attr:`core.types.Chunk.location`, where the chunk starts, e.g.
+    "PART 2 › 4.5 No waiver of any provision… ¶ 92") with its clause replaced by the nearest clause heading at or
+    after the chunk's start and at or before ``start`` (tryout 5 finding 6: a quote of clause 4.7 was labelled
+    "4.5 No waiver …"; a lawyer cites the clause the quote is in).
+
+    A heading is read where a sentence or a paragraph (after a blank line) begins (:func:`head_at`, the rules of
+    the module docstring). Path elements of ``location`` that are headings of the found one's rank or deeper are
+    dropped ("4.5 …" gives way to "4.7 …", "PART 2" stays); a trailing "¶ n" (plain-text paragraph, 1-based) is
+    moved on by the blank-line paragraph breaks before the heading. ``location`` unchanged when the chunk holds no
+    heading after its first character and before the quote. Never raises.
+    """
+    starts = {m.end() for m in _PARA_SPLIT.finditer(text, 0, start + 1)} | set(sentence_starts(text[:start + 1]))
+    starts.add(start)
+    for pos in sorted((p for p in starts if 0 < p <= start), reverse=True):
+        head = head_at(text, pos, pos + 1)
+        if head is None:
+            continue
+        line_end = text.find("\n", pos)
+        name = _shorten(text[pos:line_end if line_end >= 0 else len(text)])
+        para = _PARA_MARK.search(location)
+        path = location[:para.start()] if para else location
+        elems = [e for e in path.split(_PATH_SEP) if e]
+        while elems and (h := heading_number(elems[-1].lstrip("# "))) is not None and _RANK[h[0]] >= _RANK[head[0]]:
+            elems.pop()
+        out = _PATH_SEP.join(elems + [name])
+        if para:
+            out += f" ¶ {int(para.group(1)) + sum(1 for _ in _PARA_SPLIT.finditer(text, 0, pos))}"
+        return out
+    return location

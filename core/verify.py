@@ -48,6 +48,7 @@ from functools import lru_cache
 from rapidfuzz import fuzz
 from rapidfuzz.distance import Levenshtein
 
+from core.clause_heads import quote_location
 from core.dates import date_order, has_numeric_date
 from core.facts import check_facts as _check_facts
 from core.labels import label_kind
@@ -360,7 +361,7 @@ def verify_claims(
                             modality=chunk.modality,
                             ocr_confidence=chunk.ocr_confidence,
                             page_label=first.label,
-                            location=chunk.location,
+                            location=quote_location(chunk.text, chunk.location, found.start),
                             continued=[
                                 PageSpan(page=s.page, start=s.start, end=s.end, rects=rects_on(s.page, s.start, s.end),
                                          page_label=s.label)
