@@ -60,9 +60,9 @@ def test_norte_convenience_clause_is_delivered(folder_ws):
     assert _holding(folder_ws, trace.bm25[:1], "ninety (90) days") == [1]
     assert _holding(folder_ws, trace.dense[:1], "ninety (90) days") == [1]
     assert any("ninety (90) days" in t for t in texts)
-    # without the kept places the clause-wording rankings bury it (what the tryout saw)
-    off, _ = _delivered(folder_ws, NORTE_Q, settings.model_copy(update={"primary_keep": 0}))
-    assert not any("ninety (90) days" in t for t in off)
+    # Without the kept places the clause-wording rankings buried it on the tryout's tree; since the clause-type
+    # probe leaves the question's capitalised names out (core.retrieval._without_names) they no longer do here,
+    # so what the kept places guard is held by the rent-roll test below and the unit test of keep_primary_hits.
 
 
 def test_rent_roll_row_asked_by_unit_is_delivered(folder_ws):

@@ -118,7 +118,7 @@ def test_the_model_is_handed_the_continuation_and_a_quote_across_the_join_verifi
 
     settings = Settings(chunk_tokens=120, chunk_overlap_tokens=0, check_facts=False, support_check="off")
     with indexed_in_small_chunks(tmp_path, MJ, settings) as (ws, _):
-        answer = run(answer_question(ws, "What must the annual report to the Participants contain?", settings,
+        answer = run(answer_question(ws, "What must the annual report to the participants contain?", settings,
                                      backend=scripted(script)))
     assert seen, "no delivered chunk was extended"
     assert answer.status == "answered", answer
