@@ -97,10 +97,24 @@ def sentence_index(workspace, doc_ids: list[str]) -> SentenceIndex:
     return hit
 
 
+def ranking_units(text: str, lang: str) -> list[tuple[int, int]]:
+    """The units a chunk is ranked by: :func:`core.sentences.sentence_spans` (``[start, end)`` character offsets),
+    the last one reaching the end of ``text``. A heading that ends a chunk is no sentence for display (its clause
+    is in the next chunk, tryout 5 finding 6), but for ranking the chunk it is still the chunk's text, and the
+    sentence ranking's weight was chosen with it (bench/ranking.py): it stays with the last sentence, as before
+    that fix, which had moved cuad_natural cuad-0127-es's clause out of the top 6."""
+    from core.sentences import sentence_spans
+
+    units = sentence_spans(text, lang)
+    tail = len(text.rstrip())
+    if units and units[-1][1] < tail:
+        units[-1] = (units[-1][0], tail)
+    return units
+
+
 def _build(workspace, doc_ids: list[str]) -> SentenceIndex:
     import bm25s
 
-    from core.sentences import sentence_spans
     from core.textproc import tokenize
 
     ids: list[str] = []
@@ -112,7 +126,7 @@ def _build(workspace, doc_ids: list[str]) -> SentenceIndex:
     corpus: list[list[str]] = []
     for ch in ordered:
         lang = ch.lang if ch.lang in ("en", "es") else "en"
-        for s, e in sentence_spans(ch.text, lang):
+        for s, e in ranking_units(ch.text, lang):
             toks = tokenize(ch.text[s:e], lang)
             if toks:
                 owners.append(ch.chunk_id)

@@ -61,6 +61,18 @@ def test_a_chunk_ending_at_a_heading_gives_no_span_that_ends_with_it(ws) -> None
             assert label_kind(lines[-1]) is None or len(lines) == 1 and label_kind(lines[0]) is None, c.text[s:e]
 
 
+def test_a_heading_that_ends_a_chunk_still_ranks_the_chunk(ws) -> None:
+    """The heading is no sentence for display, but the sentence ranking (core.sentence_rank) still reads it: the
+    chunk's last ranking unit ends with "Governing Law and Attornment" (dropping it from the ranking moved a
+    dev clause out of the top 6, cuad-0127-es)."""
+    from core.sentence_rank import ranking_units
+
+    [ending] = [c for c in _chunks(ws) if _words(c.text).endswith("Governing Law and Attornment")]
+    units = ranking_units(ending.text, ending.lang)
+    assert _words(ending.text[slice(*units[-1])]).endswith("each party hereto. Governing Law and Attornment")
+    assert units[:-1] == sentence_spans(ending.text, ending.lang)[:-1]
+
+
 def test_governing_law_cell_shows_the_clause_not_the_heading_before_it(ws) -> None:
     settings = Settings().model_copy(update={"backend": "passages"})
     cols = {c.id: c for c in templates("en")["commercial"].columns}
