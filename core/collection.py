@@ -454,6 +454,7 @@ def listed_passage(workspace, settings: Settings, question: str, cell):
         return _over_bar(answer) if cell.status == "answered" else None
     subject = QuestionTerms(_subject(question, []), workspace)
     about = bool(subject.plain or subject.words or subject.groups)
+    weaker = _weaker_texts(answer) if cell.status == "answered" else set()
     langs = [c.citations[0].chunk_id for c in own]
     own_lang = {cid: ch.lang for cid, ch in workspace.get_chunks(langs).items()} if langs else {}
     for i, (text, margin) in enumerate(zip(texts, margins)):
@@ -462,10 +463,23 @@ def listed_passage(workspace, settings: Settings, question: str, cell):
         lang = own_lang.get(own[i].citations[0].chunk_id, "en") if i < len(own) else places[i - len(own)][0].lang
         if about and subject.coverage(_span_tokens(text), lang) <= 0:
             continue
+        if i >= len(own) and " ".join(text.split()) in weaker:
+            continue  # a place that is one of the answer's own passages marked weaker is no match (review 2026-12-02)
         claim = own[i] if i < len(own) else _verified(workspace, settings, *places[i - len(own)])
         if claim is not None:
             return claim
     return None
+
+
+def _weaker_texts(answer) -> set[str]:
+    """Whitespace-normalised texts of ``answer``'s passages under its threshold (those the answer marks "weaker",
+    :func:`core.passage_decision.below_bar`): a document is never listed by one of them."""
+    from core.passage_decision import below_bar
+
+    if not answer.claims or answer.trace.passage_threshold is None:
+        return set()
+    flags = below_bar([c.passage_score for c in answer.claims], answer.trace.passage_threshold)
+    return {" ".join(c.text.split()) for c, weak in zip(answer.claims, flags) if weak}
 
 
 def _located(chunk: Chunk, text: str, near: int) -> tuple[Chunk, int, int] | None:
