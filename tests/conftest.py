@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import re
 import threading
 from collections.abc import Iterator
@@ -58,6 +59,25 @@ def indexed_in_small_chunks(tmp_path: Path, source: Path, settings=None, name: s
         ws = Workspace(name, small)
         run(index_folders(ws, [folder]))
         yield ws, folder
+
+@contextmanager
+def indexed_copies(tmp_path_factory, files: list[Path], name: str = "matter", names: list[str] | None = None) -> Iterator:
+    """A workspace ``name`` holding copies of ``files`` (real documents; ``names``: the copies' file names,
+    default the originals'), indexed with the default settings under a fresh data home, which stays set
+    while the ``with`` block runs. Yields the :class:`core.store.Workspace`."""
+    from core.pipeline import index_folders, run
+    from core.settings import Settings
+    from core.store import Workspace
+
+    folder = tmp_path_factory.mktemp("docs") / name
+    folder.mkdir()
+    for i, f in enumerate(files):
+        shutil.copy(f, folder / (names[i] if names else f.name))
+    with data_home(tmp_path_factory.mktemp("home")):
+        workspace = Workspace(name, Settings())
+        run(index_folders(workspace, [folder]))
+        yield workspace
+
 
 @pytest.fixture(scope="session", autouse=True)
 def _session_models(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest) -> Iterator[None]:

@@ -10,30 +10,24 @@ bm25s), the commercial template's columns computed by :func:`core.grid.compute_c
 
 from __future__ import annotations
 
-import shutil
 
 import pytest
 
 from core.grid import compute_cell, templates
 from core.labels import label_kind
 from core.passages import PassagesBackend
-from core.pipeline import index_folders, run
+from core.pipeline import run
 from core.sentences import clause_spans, sentence_spans
 from core.settings import Settings
 from core.store import Workspace
-from tests.conftest import CORPORA, data_home
+from tests.conftest import CORPORA, indexed_copies
 
 COPPER = CORPORA / "cuad" / "txt" / "WESTERN COPPER - NON-COMPETITION AGREEMENT.txt"
 
 
 @pytest.fixture(scope="module")
 def ws(tmp_path_factory) -> Workspace:
-    folder = tmp_path_factory.mktemp("docs") / "matter"
-    folder.mkdir()
-    shutil.copy(COPPER, folder / "copper.txt")
-    with data_home(tmp_path_factory.mktemp("home")):
-        workspace = Workspace("matter", Settings())
-        run(index_folders(workspace, [folder]))
+    with indexed_copies(tmp_path_factory, [COPPER], names=["copper.txt"]) as workspace:
         yield workspace
 
 

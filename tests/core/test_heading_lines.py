@@ -12,18 +12,17 @@ references ("Section 4.8 of this Agreement") that must not be split.
 from __future__ import annotations
 
 import re
-import shutil
 
 import pytest
 
 from core.clause_heads import clause_starts
 from core.passage_context import clause_bounds
-from core.pipeline import index_folders, run
+from core.pipeline import run
 from core.sentences import sentence_spans
 from core.settings import Settings
 from core.store import Workspace
 from core.types import Chunk
-from tests.conftest import CORPORA, data_home
+from tests.conftest import CORPORA, indexed_copies
 
 COPPER = CORPORA / "cuad" / "txt" / "WESTERN COPPER - NON-COMPETITION AGREEMENT.txt"
 KING = CORPORA / "cuad" / "txt" / "KINGPHARMACEUTICALSINC_08_09_2006-EX-10.1-PROMOTION AGREEMENT.txt"
@@ -33,12 +32,7 @@ _CLAUSE_4 = re.compile(r"(?m)^4\.\d{1,2} [A-Z]")
 
 @pytest.fixture(scope="module")
 def ws(tmp_path_factory) -> Workspace:
-    folder = tmp_path_factory.mktemp("docs") / "matter"
-    folder.mkdir()
-    shutil.copy(COPPER, folder / "copper.txt")
-    with data_home(tmp_path_factory.mktemp("home")):
-        workspace = Workspace("matter", Settings())
-        run(index_folders(workspace, [folder]))
+    with indexed_copies(tmp_path_factory, [COPPER], names=["copper.txt"]) as workspace:
         yield workspace
 
 
