@@ -16,7 +16,6 @@ import pytest
 from core.grid import compute_cell, templates
 from core.labels import label_kind
 from core.passages import PassagesBackend
-from core.pipeline import run
 from core.sentences import clause_spans, sentence_spans
 from core.settings import Settings
 from core.store import Workspace
