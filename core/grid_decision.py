@@ -93,10 +93,10 @@ def evidence(near: float | None, place_scores: list[float], form: float | None =
 @lru_cache(maxsize=256)
 def _wording_vectors(clause_id: str):
     """L2-normalised vectors of a clause type's contract wording (``None``: unknown type or no wording):
-    its rows of :func:`core.grid_places._wording_matrix`, so each phrase is embedded once per process."""
-    from core.grid_places import _wording_matrix
+    its rows of :func:`core.clause_form.wording_matrix`, so each phrase is embedded once per process."""
+    from core.clause_form import wording_matrix
 
-    owners, mat = _wording_matrix()
+    owners, mat = wording_matrix()
     rows = [i for i, owner in enumerate(owners) if owner == clause_id]
     return mat[rows] if rows else None
 

@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from core.clause_form import wording_matrix
 from core.grid_cells import ShownPassage
 
 #: A numbered run-in heading at the start of a paragraph: "11. Governing Law.", "2. TERM:",
@@ -81,13 +82,6 @@ def _title_like(s: str) -> bool:
     caps = sum(w[0].isupper() for w in words if len(w) > 3)
     long_ = sum(len(w) > 3 for w in words)
     return long_ > 0 and caps >= max(1, long_ - 1)
-
-
-def _wording_matrix():
-    """(owner type id per wording phrase, unit vectors): :func:`core.clause_form.wording_matrix`."""
-    from core.clause_form import wording_matrix
-
-    return wording_matrix()
 
 
 def _type_scores(sims: np.ndarray, owners: list[str], own: set[str]) -> dict[str, float]:
@@ -153,7 +147,7 @@ def place_candidates(answer, workspace, settings, *, headings: bool = True,
     spans = score_spans(question, chunks, workspace, term_weight=settings.passages_term_weight,
                         candidates_per_chunk=None, threads=SCORING_THREADS, embed=embed,
                         wording=clause_wording(types), headings=False)
-    owners, wmat = _wording_matrix() if types else ([], None)
+    owners, wmat = wording_matrix() if types else ([], None)
     own = set(types)
     heads: dict[str, tuple[float, float]] = {}
     if wmat is not None:  # pairs of sentences (their own vectors, not score_spans' sum) and headings: one batch
